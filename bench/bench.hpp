@@ -1,0 +1,92 @@
+// The benchmark harness: each bench/*.cu file registers cases with
+// IMGPAR_BENCH; main runs them all (or those matching --only) and prints one
+// table. Kernels are timed with CUDA events after warm-up, as the median of
+// many runs, on inputs larger than L2; every row also shows a device-to-device
+// copy of the same bytes measured in the same run, and peers (NPP, CUB) where
+// installed.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "src/image.hpp"
+
+namespace imgpar::bench {
+
+struct Options {
+    bool quick = false;      // fewer runs, for smoke tests
+    bool cpu = true;         // also time the CPU reference (slow on big images)
+    std::string only;        // run cases whose name contains this
+};
+
+struct Timing {
+    double median_ms = NAN;
+    double min_ms = NAN;
+    int runs = 0;
+};
+
+struct Row {
+    std::string group;       // "copy", "gaussian", ...
+    std::string name;        // "gaussian sigma=2"
+    std::string image;       // "8192x8192 gray"
+    double bytes = 0;        // bytes the operation must read + write once
+    Timing gpu;
+    double copy_ms = NAN;    // device copy of the same image, this run
+    double cpu_ms = NAN;     // CPU reference, NaN if not timed
+    std::string peer;        // "NPP FilterGaussAdvancedBorder" or empty
+    double peer_ms = NAN;
+    std::string note;
+};
+
+class Context {
+public:
+    explicit Context(Options o);
+    ~Context();
+    const Options& options() const { return options_; }
+    cudaStream_t stream() const { return stream_; }
+
+    // Times fn(stream) with events: `warmup` untimed calls, then the median of
+    // `runs` timed calls (fewer with --quick).
+    Timing time(const std::function<void(cudaStream_t)>& fn, int warmup = 3, int runs = 25);
+    // Median time of a device-to-device copy of `bytes` (read + write), cached per size.
+    double copy_ms(std::size_t bytes);
+    // Times a host function (median of `runs`).
+    static double time_host_ms(const std::function<void()>& fn, int runs = 3);
+
+    void add(const Row& row);
+    const std::vector<Row>& rows() const { return rows_; }
+
+private:
+    Options options_;
+    cudaStream_t stream_ = nullptr;
+    cudaEvent_t start_ = nullptr, stop_ = nullptr;
+    std::vector<std::pair<std::size_t, double>> copy_cache_;
+    std::vector<Row> rows_;
+};
+
+// Test images: photo-like content (smooth gradients, texture and edges, from
+// a fixed seed) so timings are not taken on zeros or constants.
+Image make_photo_like(int width, int height, int channels, unsigned seed = 1);
+
+using CaseFn = void (*)(Context&);
+struct Registrar {
+    Registrar(const char* name, CaseFn fn);
+};
+struct Case {
+    const char* name;
+    CaseFn fn;
+};
+std::vector<Case>& registry();
+
+}  // namespace imgpar::bench
+
+#define IMGPAR_BENCH_CAT2(a, b) a##b
+#define IMGPAR_BENCH_CAT(a, b) IMGPAR_BENCH_CAT2(a, b)
+// Registers `void fn(imgpar::bench::Context&)` under `name`.
+#define IMGPAR_BENCH(name, fn) \
+    static ::imgpar::bench::Registrar IMGPAR_BENCH_CAT(imgpar_bench_registrar_, __LINE__)(name, fn)

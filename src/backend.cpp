@@ -1,0 +1,85 @@
+#include "src/backend.hpp"
+
+#include <cctype>
+
+#include "src/error.hpp"
+#include "src/gpu_runtime.hpp"
+
+#if IMGPAR_HAVE_CUDA
+#include "cuda/device_context.hpp"
+#endif
+
+namespace imgpar {
+
+const char* backend_name(Backend b) { return b == Backend::Gpu ? "gpu" : "cpu"; }
+
+DeviceRequest parse_device_request(const std::string& text) {
+    DeviceRequest r;
+    if (text == "auto") return r;
+    if (text == "cpu") {
+        r.kind = DeviceRequest::Kind::Cpu;
+        return r;
+    }
+    if (text == "gpu") {
+        r.kind = DeviceRequest::Kind::Gpu;
+        return r;
+    }
+    if (text.rfind("gpu:", 0) == 0 && text.size() > 4 && text.size() <= 7) {
+        bool digits = true;
+        for (std::size_t i = 4; i < text.size(); ++i) digits = digits && std::isdigit(static_cast<unsigned char>(text[i]));
+        if (digits) {
+            r.kind = DeviceRequest::Kind::Gpu;
+            r.gpu_index = std::stoi(text.substr(4));
+            r.index_given = true;
+            return r;
+        }
+    }
+    throw usage_error("--device", "'" + text + "' is not a device (allowed: auto, cpu, gpu, gpu:N)");
+}
+
+std::string BackendChoice::describe() const {
+    if (backend == Backend::Cpu) return "cpu";
+    return "gpu " + std::to_string(gpu_index) + " (" + gpu_name + ")";
+}
+
+BackendChoice select_backend(const DeviceRequest& request) {
+    BackendChoice choice;
+    if (request.kind == DeviceRequest::Kind::Cpu) return choice;
+
+    const GpuStatus& status = gpu_status();
+    const GpuInfo* gpu = nullptr;
+    std::string why;
+    if (request.index_given) {
+        if (request.gpu_index >= static_cast<int>(status.devices.size()))
+            why = status.devices.empty() ? status.reason
+                                         : "there is no GPU " + std::to_string(request.gpu_index) + " (this machine has " +
+                                               std::to_string(status.devices.size()) + ")";
+        else if (!status.devices[request.gpu_index].usable)
+            why = "GPU " + std::to_string(request.gpu_index) + " " + status.devices[request.gpu_index].problem;
+        else
+            gpu = &status.devices[request.gpu_index];
+    } else {
+        for (const auto& d : status.devices)
+            if (d.usable) {
+                gpu = &d;
+                break;
+            }
+        if (!gpu) why = status.reason;
+    }
+
+    if (!gpu) {
+        if (request.kind == DeviceRequest::Kind::Gpu)
+            throw device_error("--device gpu", "no usable GPU: " + why);
+        choice.fallback_reason = why;
+        return choice;
+    }
+#if IMGPAR_HAVE_CUDA
+    cuda::context(gpu->index);
+#endif
+    choice.backend = Backend::Gpu;
+    choice.gpu_index = gpu->index;
+    choice.gpu_name = gpu->name;
+    return choice;
+}
+
+}  // namespace imgpar

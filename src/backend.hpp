@@ -1,0 +1,39 @@
+// Backend selection, in one place: which implementation (CPU reference or
+// CUDA) an operation runs on, from the user's --device request and what the
+// machine has. Every command that computes reports the choice.
+#pragma once
+
+#include <string>
+
+namespace imgpar {
+
+enum class Backend { Cpu, Gpu };
+
+const char* backend_name(Backend b);  // "cpu" / "gpu"
+
+struct DeviceRequest {
+    enum class Kind { Auto, Cpu, Gpu };
+    Kind kind = Kind::Auto;
+    int gpu_index = 0;  // for gpu[:N]
+    bool index_given = false;
+};
+
+// Parses "auto", "cpu", "gpu" or "gpu:N". Throws imgpar::Error (usage).
+DeviceRequest parse_device_request(const std::string& text);
+
+struct BackendChoice {
+    Backend backend = Backend::Cpu;
+    int gpu_index = -1;     // valid when backend == Gpu
+    std::string gpu_name;   // valid when backend == Gpu
+    // Set when `auto` fell back to the CPU: why no GPU was used. The CLI
+    // prints it once on stderr.
+    std::string fallback_reason;
+    std::string describe() const;  // "gpu 0 (NVIDIA H100 80GB HBM3)" / "cpu"
+};
+
+// Chooses the backend. `gpu` or `gpu:N` without a usable GPU N throws
+// imgpar::Error (device) saying why; `auto` falls back to the CPU.
+// When the GPU is chosen its context is created here (once per process).
+BackendChoice select_backend(const DeviceRequest& request);
+
+}  // namespace imgpar

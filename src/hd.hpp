@@ -1,0 +1,9 @@
+// Marks functions compiled for both host and device, so the CPU reference and
+// the CUDA kernels share one definition of every piece of pixel arithmetic.
+#pragma once
+
+#if defined(__CUDACC__)
+#define IMGPAR_HD __host__ __device__ __forceinline__
+#else
+#define IMGPAR_HD inline
+#endif

@@ -1,0 +1,116 @@
+#include "src/io/load.hpp"
+
+#include <climits>
+#include <cstring>
+#include <memory>
+
+#include <stb_image.h>
+
+#include "src/error.hpp"
+#include "src/io/file_bytes.hpp"
+
+namespace imgpar {
+
+namespace {
+
+// Names formats we recognise but do not read, so the message can say so.
+const char* foreign_format(const std::vector<std::uint8_t>& b) {
+    auto starts = [&](const char* sig, std::size_t n, std::size_t at = 0) {
+        return b.size() >= at + n && std::memcmp(b.data() + at, sig, n) == 0;
+    };
+    if (starts("GIF8", 4)) return "GIF";
+    if (starts("II*\0", 4) || starts("MM\0*", 4)) return "TIFF";
+    if (starts("RIFF", 4) && starts("WEBP", 4, 8)) return "WebP";
+    if (starts("\0\0\0\x0c" "jP  ", 8)) return "JPEG 2000";
+    if (starts("ftyp", 4, 4)) return "HEIF/AVIF";
+    if (starts("8BPS", 4)) return "PSD";
+    if (starts("%PDF", 4)) return "PDF";
+    return nullptr;
+}
+
+// A JPEG whose end-of-image marker is missing was cut short. Inside
+// entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so
+// an FF D9 after the first start-of-scan can only be the real end marker.
+bool jpeg_has_end_marker(const std::vector<std::uint8_t>& b) {
+    std::size_t sos = std::string::npos;
+    for (std::size_t i = 2; i + 1 < b.size(); ++i)
+        if (b[i] == 0xFF && b[i + 1] == 0xDA) {
+            sos = i;
+            break;
+        }
+    if (sos == std::string::npos) return false;
+    for (std::size_t i = sos + 2; i + 1 < b.size(); ++i)
+        if (b[i] == 0xFF && b[i + 1] == 0xD9) return true;
+    return false;
+}
+
+std::string decode_failure(ImageFormat f) {
+    const char* why = stbi_failure_reason();
+    return std::string("cannot decode ") + (f == ImageFormat::Png ? "PNG" : f == ImageFormat::Jpeg ? "JPEG" : "BMP") +
+           " data: " + (why ? why : "unknown error") + " (the file is corrupt, truncated or uses an unsupported variant)";
+}
+
+struct StbFree {
+    void operator()(unsigned char* p) const { stbi_image_free(p); }
+};
+
+}  // namespace
+
+ImageHeader read_image_header(const std::string& name, const std::vector<std::uint8_t>& bytes,
+                              const LoadOptions& options) {
+    if (bytes.empty()) throw input_error(name, "file is empty (0 bytes)");
+    auto format = sniff_format(bytes.data(), bytes.size());
+    if (!format) {
+        if (const char* other = foreign_format(bytes))
+            throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG and BMP)");
+        throw input_error(name, "not a PNG, JPEG or BMP image (unrecognised file signature)");
+    }
+    if (bytes.size() > static_cast<std::size_t>(INT_MAX))
+        throw input_error(name, "file is larger than 2 GiB, which the decoder cannot read");
+
+    ImageHeader h;
+    h.format = *format;
+    h.file_bytes = bytes.size();
+    const int len = static_cast<int>(bytes.size());
+    if (!stbi_info_from_memory(bytes.data(), len, &h.width, &h.height, &h.channels)) {
+        const char* why = stbi_failure_reason();
+        throw input_error(name, std::string("the ") + format_name(*format) + " header is invalid or truncated" +
+                                    (why ? std::string(" (") + why + ")" : std::string()));
+    }
+    if (h.width <= 0 || h.height <= 0) throw input_error(name, "the header gives a zero image size");
+    if (h.channels < 1 || h.channels > 4)
+        throw input_error(name, "the header gives " + std::to_string(h.channels) + " channels (supported: 1 to 4)");
+    const std::uint64_t pixels = static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height);
+    if (pixels > options.max_pixels)
+        throw input_error(name, "image is " + std::to_string(h.width) + "x" + std::to_string(h.height) + " = " +
+                                    std::to_string(pixels) + " pixels, above the limit of " +
+                                    std::to_string(options.max_pixels) + " (raise it with --max-pixels)");
+    h.bit_depth = stbi_is_16_bit_from_memory(bytes.data(), len) ? 16 : 8;
+    return h;
+}
+
+LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options) {
+    LoadedImage out;
+    out.header = read_image_header(name, bytes, options);
+    const ImageHeader& h = out.header;
+    if (h.format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes))
+        throw input_error(name, "JPEG data is truncated (no end-of-image marker)");
+
+    int w = 0, hh = 0, comp = 0;
+    std::unique_ptr<unsigned char, StbFree> pixels(
+        stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &hh, &comp, 0));
+    if (!pixels) throw input_error(name, decode_failure(h.format));
+    if (w != h.width || hh != h.height || comp != h.channels)
+        throw input_error(name, "decoded size differs from the header (corrupt file)");
+
+    out.image = Image(w, hh, comp);
+    std::memcpy(out.image.data(), pixels.get(), out.image.size_bytes());
+    if (h.bit_depth == 16) out.warnings.push_back("16-bit PNG reduced to 8 bits per sample");
+    return out;
+}
+
+LoadedImage load_image(const std::string& path, const LoadOptions& options) {
+    return decode_image(display_name(path), read_input_bytes(path), options);
+}
+
+}  // namespace imgpar

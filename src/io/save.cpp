@@ -1,0 +1,80 @@
+#include "src/io/save.hpp"
+
+#include <climits>
+
+#include <stb_image_write.h>
+
+#include "src/error.hpp"
+#include "src/io/atomic_write.hpp"
+
+namespace imgpar {
+
+namespace {
+
+void append_bytes(void* context, void* data, int size) {
+    auto* out = static_cast<std::vector<std::uint8_t>*>(context);
+    const auto* p = static_cast<const std::uint8_t*>(data);
+    out->insert(out->end(), p, p + size);
+}
+
+}  // namespace
+
+void check_jpeg_quality(int quality) {
+    if (quality < 1 || quality > 100)
+        throw usage_error("--quality", std::to_string(quality) + " is out of range (allowed: 1 to 100)");
+}
+
+ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested) {
+    if (requested) return *requested;
+    if (path == "-") throw usage_error("-", "writing to standard output needs --format png|jpg|bmp");
+    if (auto f = format_from_extension(path)) return *f;
+    throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg or .bmp, or --format)");
+}
+
+std::vector<std::uint8_t> encode_image(ConstImageView img, ImageFormat format, int quality,
+                                       std::vector<std::string>& warnings) {
+    check_image_shape(img.width, img.height, img.channels);
+    if (img.stride > static_cast<std::size_t>(INT_MAX))
+        throw usage_error("encode", "image rows are too long to encode");
+    std::vector<std::uint8_t> out;
+    int ok = 0;
+    // stb's writers (other than PNG) want packed rows.
+    Image packed;
+    ConstImageView src = img;
+    if (format != ImageFormat::Png && img.stride != img.row_bytes()) {
+        packed = Image::copy_of(img);
+        src = packed.view();
+    }
+    switch (format) {
+        case ImageFormat::Png:
+            ok = stbi_write_png_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data,
+                                        static_cast<int>(src.stride));
+            break;
+        case ImageFormat::Jpeg:
+            check_jpeg_quality(quality);
+            if (has_alpha(src.channels)) warnings.push_back("JPEG has no alpha channel: alpha dropped");
+            ok = stbi_write_jpg_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data, quality);
+            break;
+        case ImageFormat::Bmp:
+            if (src.channels == 2) warnings.push_back("BMP has no gray+alpha layout: alpha dropped");
+            ok = stbi_write_bmp_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data);
+            break;
+    }
+    if (!ok || out.empty()) throw output_error(format_name(format), "encoder failed");
+    return out;
+}
+
+void save_image(const std::string& path, ConstImageView image, const SaveOptions& options,
+                std::vector<std::string>& warnings) {
+    ImageFormat f = output_format(path, options.format);
+    std::vector<std::uint8_t> bytes;
+    try {
+        bytes = encode_image(image, f, options.quality, warnings);
+    } catch (const Error& e) {
+        if (e.kind() == ErrorKind::Usage) throw;
+        throw output_error(path, e.reason());
+    }
+    write_file_atomically(path, bytes.data(), bytes.size());
+}
+
+}  // namespace imgpar

@@ -1,0 +1,37 @@
+// Saving images: the format comes from --format or the output's extension;
+// the file is written atomically (see atomic_write.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/image.hpp"
+#include "src/io/image_format.hpp"
+
+namespace imgpar {
+
+constexpr int kDefaultJpegQuality = 92;
+
+struct SaveOptions {
+    std::optional<ImageFormat> format;  // overrides the extension
+    int quality = kDefaultJpegQuality;  // JPEG only, 1..100
+};
+
+// Throws imgpar::Error (usage) unless 1 <= quality <= 100.
+void check_jpeg_quality(int quality);
+
+// The format an output will be written in. Throws imgpar::Error (usage) when
+// neither `requested` nor the extension of `path` tells ("-" needs --format).
+ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested);
+
+// Encodes to bytes. Warnings (alpha dropped by JPEG...) are appended.
+std::vector<std::uint8_t> encode_image(ConstImageView image, ImageFormat format, int quality,
+                                       std::vector<std::string>& warnings);
+
+// Encodes and writes atomically to `path` ("-" = stdout).
+void save_image(const std::string& path, ConstImageView image, const SaveOptions& options,
+                std::vector<std::string>& warnings);
+
+}  // namespace imgpar

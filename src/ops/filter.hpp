@@ -1,0 +1,168 @@
+// Convolution filters: Gaussian blur, box (mean), unsharp mask, edge
+// magnitude and custom kernels. One FilterPlan describes a filter completely;
+// the CPU reference (cpu::apply_filter) and the GPU (cuda::apply_filter) take
+// the same plan and produce byte-identical images.
+//
+// ARITHMETIC CONTRACT (the specification both backends implement)
+// ---------------------------------------------------------------
+// Samples are 8-bit. Outside the image, samples come from the plan's border
+// rule (src/ops/border.hpp), applied to rows and columns independently.
+//
+// Alpha (gray+alpha, RGBA): colour channels are filtered premultiplied by
+// alpha, so transparent pixels do not bleed dark halos:
+//   p = premultiply(c, a)  (src/ops/pixel_math.hpp)
+//   Gaussian, Box, Custom: p and a are both filtered; c' = unpremultiply(p', a').
+//   Unsharp, Edges: p is filtered; alpha is copied unchanged and
+//                   c' = unpremultiply(p', a) with the original a.
+// With a constant border V, a border pixel has every channel equal to V, so
+// its premultiplied colour is premultiply(V, V) and its alpha V
+// (constant_border_sample below). Images without alpha filter c directly.
+//
+// Gaussian (separable, 12-bit fixed-point taps t[0..2r], sum exactly 4096):
+//   horizontal  H(x,y) = (sum_i t[i] * s(x+i-r, y) + 128) >> 8       in 0..4080
+//   vertical    out    = (sum_j t[j] * H(x, y+j-r) + 32768) >> 16     in 0..255
+// where rows outside the image in the vertical pass are H of the row the
+// border rule names; for a constant border they are (4096*V + 128) >> 8.
+// Every partial sum stays below 2^24, so float arithmetic is also exact.
+//
+// Box (radius R, n = (2R+1)^2): S = sum of the (2R+1)x(2R+1) window,
+//   out = (S + n/2) / n.
+//
+// Unsharp (Gaussian blur b of the same image as above, per colour channel):
+//   d = x - b;  out = |d| < threshold_level ? x
+//                   : clamp_u8(x + floor_div(amount_q8 * d + 128, 256)).
+//
+// Edges: gradients of the 3x3 operator (correlation), per colour channel (or
+//   on luma601 of the colour, for gray=true):
+//   sobel     gx = [-1 0 1; -2 0 2; -1 0 1], gy = its transpose,
+//             out = min(255, round_sqrt_div(gx^2 + gy^2, 4))
+//   scharr    gx = [-3 0 3; -10 0 10; -3 0 3], gy = transpose,
+//             out = min(255, round_sqrt_div(gx^2 + gy^2, 16))
+//   laplacian L = [0 1 0; 1 -4 1; 0 1 0], out = min(255, |L|)
+//
+// Custom (correlation: coefficient (i, j) multiplies the sample at
+//   (x + i - anchor_x, y + j - anchor_y); `flip` at plan time rotates the
+//   kernel 180 degrees to give true convolution). Coefficients are integers
+//   in fixed point with frac_bits fractional bits, chosen so every sum is
+//   exact in 32-bit integers and in float:
+//   S = sum coeffs[j*kw+i] * s(...),  out = custom_output(S, denominator, offset)
+//   with denominator = scale * 2^frac_bits (src/ops/filter_math.hpp).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/image.hpp"
+#include "src/ops/border.hpp"
+
+namespace imgpar {
+
+enum class FilterKind { Gaussian, Box, Unsharp, Edges, Custom };
+enum class EdgeOperator { Sobel, Scharr, Laplacian };
+
+const char* filter_kind_name(FilterKind k);       // "gaussian", "box", ...
+const char* edge_operator_name(EdgeOperator op);  // "sobel", ...
+EdgeOperator parse_edge_operator(const std::string& name);  // throws usage
+
+// Limits, validated when a plan is made.
+constexpr int kGaussianTapSum = 4096;  // 12-bit taps per pass
+constexpr double kMaxSigma = 50.0;
+constexpr int kMaxGaussianRadius = 150;
+constexpr int kMaxBoxRadius = 1000;
+constexpr int kMaxKernelSide = 63;          // custom kernels up to 63x63
+constexpr std::int64_t kMaxKernelAbsSum = 65535;  // sum |fixed-point coefficient|
+constexpr int kMaxFracBits = 12;
+constexpr double kMaxUnsharpAmount = 20.0;
+
+struct FilterPlan {
+    FilterKind kind = FilterKind::Gaussian;
+    Border border;
+
+    // Gaussian and Unsharp: sigma, radius r, 2r+1 taps summing to 4096.
+    // Box: radius only.
+    double sigma = 0.0;
+    int radius = 0;
+    std::vector<std::int32_t> taps;
+
+    // Unsharp.
+    double amount = 1.0;
+    int amount_q8 = 256;         // round(amount * 256)
+    double threshold = 0.0;      // fraction of full scale
+    int threshold_level = 0;     // round(threshold * 255)
+
+    // Edges.
+    EdgeOperator edge_op = EdgeOperator::Sobel;
+    bool edges_gray = false;     // luma first; output gray (+alpha)
+
+    // Custom.
+    int kernel_width = 0;
+    int kernel_height = 0;
+    int anchor_x = 0;            // kernel_width / 2
+    int anchor_y = 0;            // kernel_height / 2
+    std::vector<std::int32_t> coeffs;  // row-major, correlation order (already flipped if asked)
+    int frac_bits = 0;
+    double scale = 1.0;
+    double offset = 0.0;
+    bool flipped = false;        // true convolution was asked for
+    bool separable_hint = false; // reporting only
+
+    // Output channels for an input with `channels` channels.
+    int output_channels(int channels) const;
+    // Effective kernel footprint, e.g. 13x13 for a Gaussian of radius 6.
+    int footprint_width() const;
+    int footprint_height() const;
+    // Whether the filter is computed as two 1-D passes.
+    bool separable() const;
+    // One line for verbose output: "gaussian sigma=2 radius=6 (13x13, separable), border replicate".
+    std::string describe() const;
+};
+
+// --- Plan constructors: validate everything before any work, throwing
+// --- imgpar::Error (usage) that names the parameter and the allowed range.
+
+// radius 0 (or none) means ceil(3 * sigma), at least 1.
+FilterPlan make_gaussian(double sigma, int radius, Border border);
+FilterPlan make_box(int radius, Border border);
+FilterPlan make_unsharp(double sigma, int radius, double amount, double threshold, Border border);
+FilterPlan make_edges(EdgeOperator op, bool gray, Border border);
+
+// A parsed kernel matrix (text or libvips matrix file).
+struct KernelMatrix {
+    int width = 0;
+    int height = 0;
+    std::vector<double> values;   // row-major
+    std::optional<double> scale;  // from a file header
+    std::optional<double> offset;
+};
+
+// "1 2 1; 2 4 2; 1 2 1": rows separated by ';' (or new lines), values by
+// spaces or commas. Throws imgpar::Error (usage) naming the problem: an empty
+// kernel, a bad number, rows of different lengths, a side above 63.
+KernelMatrix parse_kernel_text(const std::string& text);
+// libvips matrix format: first line "width height [scale [offset]]", then
+// `height` rows of `width` numbers. Throws imgpar::Error (input) naming the
+// file and line.
+KernelMatrix parse_kernel_file(const std::string& path);
+
+struct CustomKernelOptions {
+    bool normalize = false;          // scale = sum of coefficients
+    std::optional<double> scale;     // overrides the file's scale
+    std::optional<double> offset;    // overrides the file's offset
+    bool flip = false;               // true convolution (rotate 180 degrees)
+};
+FilterPlan make_custom(const KernelMatrix& kernel, const CustomKernelOptions& options, Border border);
+
+// The Gaussian's 2r+1 fixed-point taps (exposed for tests): symmetric,
+// non-negative, summing exactly to 4096.
+std::vector<std::int32_t> gaussian_taps(double sigma, int radius);
+
+namespace cpu {
+// Filters src into dst (same size; dst.channels == plan.output_channels(src.channels)).
+// Multithreaded over all cores. Throws imgpar::Error (usage) on shape mismatch.
+void apply_filter(const FilterPlan& plan, ConstImageView src, ImageView dst);
+Image apply_filter(const FilterPlan& plan, ConstImageView src);
+}  // namespace cpu
+
+}  // namespace imgpar

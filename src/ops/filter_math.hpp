@@ -1,0 +1,66 @@
+// Per-sample arithmetic of the filters, shared by the CPU reference and the
+// CUDA kernels (see the contract in src/ops/filter.hpp).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "src/hd.hpp"
+#include "src/ops/border.hpp"
+#include "src/ops/pixel_math.hpp"
+
+namespace imgpar {
+
+IMGPAR_HD int gaussian_h_round(int sum) { return (sum + 128) >> 8; }
+IMGPAR_HD int gaussian_v_round(int sum) { return (sum + 32768) >> 16; }
+// Intermediate value of a constant-border row in the vertical pass.
+IMGPAR_HD int gaussian_h_constant(int v) { return (4096 * v + 128) >> 8; }
+
+IMGPAR_HD int box_output(int sum, int n) { return (sum + n / 2) / n; }
+
+IMGPAR_HD int unsharp_output(int x, int blurred, int amount_q8, int threshold_level) {
+    int d = x - blurred;
+    int ad = d < 0 ? -d : d;
+    if (ad < threshold_level) return x;
+    return clamp_u8(x + floor_div(amount_q8 * d + 128, 256));
+}
+
+IMGPAR_HD int sobel_output(int gx, int gy) {
+    int r = round_sqrt_div(static_cast<long long>(gx) * gx + static_cast<long long>(gy) * gy, 4);
+    return r > 255 ? 255 : r;
+}
+IMGPAR_HD int scharr_output(int gx, int gy) {
+    int r = round_sqrt_div(static_cast<long long>(gx) * gx + static_cast<long long>(gy) * gy, 16);
+    return r > 255 ? 255 : r;
+}
+IMGPAR_HD int laplacian_output(int l) {
+    int a = l < 0 ? -l : l;
+    return a > 255 ? 255 : a;
+}
+
+// clamp_u8(round half away from zero of S / denominator + offset), in IEEE
+// double with no contraction, so host and device round identically.
+IMGPAR_HD int custom_output(int sum, double denominator, double offset) {
+#if defined(__CUDA_ARCH__)
+    double v = __dadd_rn(__ddiv_rn(static_cast<double>(sum), denominator), offset);
+    double r = v >= 0.0 ? floor(__dadd_rn(v, 0.5)) : ceil(__dadd_rn(v, -0.5));
+#else
+    volatile double q = static_cast<double>(sum) / denominator;  // volatile: no fused/extended precision
+    double v = q + offset;
+    double r = v >= 0.0 ? std::floor(v + 0.5) : std::ceil(v - 0.5);
+#endif
+    if (r < 0.0) return 0;
+    if (r > 255.0) return 255;
+    return static_cast<int>(r);
+}
+
+// The value channel c of a constant-border pixel reads, in the domain the
+// filter works in (premultiplied colour when the image has alpha).
+IMGPAR_HD int constant_border_sample(int v, int channel, int channels) {
+    bool alpha = (channels == 2 || channels == 4);
+    if (!alpha) return v;
+    if (channel == channels - 1) return v;
+    return premultiply(v, v);
+}
+
+}  // namespace imgpar

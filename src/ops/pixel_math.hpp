@@ -1,0 +1,48 @@
+// Integer pixel arithmetic shared, as one definition, by the CPU reference and
+// the CUDA kernels. This is where the exactness contract lives: both backends
+// call these functions, so their results agree byte for byte.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "src/hd.hpp"
+
+namespace imgpar {
+
+IMGPAR_HD int clamp_u8(int v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
+
+// Premultiplied colour, rounded to nearest: c * a / 255.
+IMGPAR_HD int premultiply(int c, int a) { return (c * a + 127) / 255; }
+
+// Back from premultiplied colour p with alpha a, rounded to nearest and
+// clamped; fully transparent pixels get colour 0.
+IMGPAR_HD int unpremultiply(int p, int a) {
+    if (a <= 0) return 0;
+    int c = (p * 255 + a / 2) / a;
+    return c > 255 ? 255 : c;
+}
+
+// Luma from 8-bit R'G'B' with Rec. 601 weights in 8-bit fixed point
+// (0.299, 0.587, 0.114 -> 77, 150, 29; they sum to 256).
+IMGPAR_HD int luma601(int r, int g, int b) { return (77 * r + 150 * g + 29 * b + 128) >> 8; }
+
+// floor(a / b) for b > 0 (C++ '/' truncates toward zero).
+IMGPAR_HD int floor_div(int a, int b) {
+    int q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+// round(sqrt(m) / d), exactly, for m >= 0 and d >= 1, ties upward.
+// k is right when (2k-1)^2 d^2 <= 4m < (2k+1)^2 d^2; a float estimate is
+// corrected with integer tests so the host and device agree.
+IMGPAR_HD int round_sqrt_div(long long m, int d) {
+    float est = sqrtf(static_cast<float>(m)) / static_cast<float>(d) + 0.5f;
+    long long k = static_cast<long long>(est);
+    long long dd = static_cast<long long>(d) * d;
+    while (k > 0 && (2 * k - 1) * (2 * k - 1) * dd > 4 * m) --k;
+    while ((2 * k + 1) * (2 * k + 1) * dd <= 4 * m) ++k;
+    return static_cast<int>(k);
+}
+
+}  // namespace imgpar

@@ -1,0 +1,55 @@
+#include "src/parallel.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace imgpar {
+
+int cpu_thread_count() {
+    static const int count = [] {
+        if (const char* env = std::getenv("IMGPAR_THREADS")) {
+            int n = std::atoi(env);
+            if (n > 0) return std::min(n, 256);
+        }
+        unsigned hc = std::thread::hardware_concurrency();
+        return hc == 0 ? 1 : static_cast<int>(hc);
+    }();
+    return count;
+}
+
+void parallel_for(int count, int grain, const std::function<void(int, int)>& body) {
+    if (count <= 0) return;
+    grain = std::max(grain, 1);
+    int workers = std::min(cpu_thread_count(), (count + grain - 1) / grain);
+    if (workers <= 1) {
+        body(0, count);
+        return;
+    }
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto run = [&](int begin, int end) {
+        try {
+            body(begin, end);
+        } catch (...) {
+            std::lock_guard<std::mutex> lock(failure_mutex);
+            if (!failure) failure = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(workers - 1);
+    int chunk = (count + workers - 1) / workers;
+    for (int w = 1; w < workers; ++w) {
+        int begin = w * chunk;
+        int end = std::min(count, begin + chunk);
+        if (begin < end) threads.emplace_back(run, begin, end);
+    }
+    run(0, std::min(count, chunk));
+    for (auto& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace imgpar
