@@ -8,6 +8,7 @@
 
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
+#include "src/io/header_peek.hpp"
 
 namespace imgpar {
 
@@ -50,6 +51,14 @@ std::string decode_failure(ImageFormat f) {
            " data: " + (why ? why : "unknown error") + " (the file is corrupt, truncated or uses an unsupported variant)";
 }
 
+void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t max_pixels) {
+    const std::uint64_t pixels = w * h;  // both < 2^32: no overflow
+    if (pixels > max_pixels)
+        throw input_error(name, "image is " + std::to_string(w) + "x" + std::to_string(h) + " = " + std::to_string(pixels) +
+                                    " pixels, above the limit of " + std::to_string(max_pixels) +
+                                    " (raise it with --max-pixels)");
+}
+
 struct StbFree {
     void operator()(unsigned char* p) const { stbi_image_free(p); }
 };
@@ -71,20 +80,24 @@ ImageHeader read_image_header(const std::string& name, const std::vector<std::ui
     ImageHeader h;
     h.format = *format;
     h.file_bytes = bytes.size();
+    // The limit is checked on the size the header claims, before the decoder
+    // is asked anything, so a hostile header costs microseconds.
+    auto claimed = peek_dimensions(*format, bytes);
+    if (claimed) check_pixel_limit(name, claimed->width, claimed->height, options.max_pixels);
+
     const int len = static_cast<int>(bytes.size());
     if (!stbi_info_from_memory(bytes.data(), len, &h.width, &h.height, &h.channels)) {
         const char* why = stbi_failure_reason();
+        if (claimed && claimed->width > 0 && claimed->height > 0 && claimed->width * claimed->height > (1u << 28))
+            throw input_error(name, "image is " + std::to_string(claimed->width) + "x" + std::to_string(claimed->height) +
+                                        ", more than the decoder can hold (1 GiB of decoded samples)");
         throw input_error(name, std::string("the ") + format_name(*format) + " header is invalid or truncated" +
                                     (why ? std::string(" (") + why + ")" : std::string()));
     }
     if (h.width <= 0 || h.height <= 0) throw input_error(name, "the header gives a zero image size");
     if (h.channels < 1 || h.channels > 4)
         throw input_error(name, "the header gives " + std::to_string(h.channels) + " channels (supported: 1 to 4)");
-    const std::uint64_t pixels = static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height);
-    if (pixels > options.max_pixels)
-        throw input_error(name, "image is " + std::to_string(h.width) + "x" + std::to_string(h.height) + " = " +
-                                    std::to_string(pixels) + " pixels, above the limit of " +
-                                    std::to_string(options.max_pixels) + " (raise it with --max-pixels)");
+    check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
     h.bit_depth = stbi_is_16_bit_from_memory(bytes.data(), len) ? 16 : 8;
     return h;
 }

@@ -57,3 +57,8 @@ bool file_exists(const std::string& path);
         auto imgpar_mm_ = ::imgpar::first_mismatch((expected).view(), (actual).view());         \
         CHECK_MESSAGE(!imgpar_mm_.found, "images differ: ", imgpar_mm_.describe());            \
     } while (0)
+
+namespace imgpar::test {
+// A file from tests/data.
+inline std::string data_path(const std::string& name) { return std::string(IMGPAR_TEST_DATA_DIR) + "/" + name; }
+}  // namespace imgpar::test

@@ -1,0 +1,71 @@
+// imgpar info FILE...: what each image is. One bad file does not stop the others.
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "cli/common_options.hpp"
+#include "src/error.hpp"
+#include "src/io/file_bytes.hpp"
+#include "src/report/info_report.hpp"
+
+namespace imgpar::cli {
+namespace {
+
+void add_options(cxxopts::Options& options) {
+    options.add_options("Info")("header-only", "Read only the header (fast; does not prove the pixels decode)");
+    add_report_options(options, true);
+}
+
+int run(Invocation& inv) {
+    ReportFormat format = read_report_format(inv.args);
+    bool header_only = inv.args.count("header-only") > 0;
+    LoadOptions load = load_options(inv.global);
+    int stdin_uses = 0;
+    for (const auto& p : inv.positionals) stdin_uses += p == "-";
+    if (stdin_uses > 1) throw usage_error("-", "standard input can be read only once");
+
+    if (format == ReportFormat::Csv) inv.out << info_csv_header() << "\n";
+    bool failed = false;
+    for (const auto& path : inv.positionals) {
+        InfoRecord r;
+        r.file = display_name(path);
+        try {
+            auto bytes = read_input_bytes(path);
+            if (header_only) {
+                r.header = read_image_header(r.file, bytes, load);
+            } else {
+                LoadedImage img = decode_image(r.file, bytes, load);
+                r.header = img.header;
+                r.decoded = true;
+                r.decoded_bytes = img.image.size_bytes();
+                report_warnings(inv.diag, r.file, img.warnings);
+            }
+            r.ok = true;
+        } catch (const Error& e) {
+            if (e.kind() == ErrorKind::Usage) throw;
+            r.error = e.reason();
+            inv.diag.error(e.what());
+            failed = true;
+        }
+        switch (format) {
+            case ReportFormat::Text:
+                if (r.ok) inv.out << info_text(r) << "\n";
+                break;
+            case ReportFormat::Csv: inv.out << info_csv_row(r) << "\n"; break;
+            case ReportFormat::Json: inv.out << info_json(r) << "\n"; break;
+        }
+    }
+    return failed ? kExitFileFailed : kExitOk;
+}
+
+}  // namespace
+
+Command info_command() {
+    return {"info", "Describe images: format, size, channels, bytes", "FILE...",
+            "Reads each FILE ('-' for standard input) and prints its format, dimensions, channel layout, bit depth\n"
+            "and size. Files are decoded fully unless --header-only, so a corrupt file is reported. Several files\n"
+            "may be given; one that fails is reported on stderr (and as an error record in CSV/JSON) and the\n"
+            "others are still described; the exit code is then 1.",
+            1, -1, add_options, run};
+}
+
+}  // namespace imgpar::cli

@@ -1,0 +1,54 @@
+// The command table: each command is declared once (name, help, options, run
+// function) and main, --help and the tests all iterate the same table.
+#pragma once
+
+#include <cxxopts.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cli/diagnostics.hpp"
+#include "src/backend.hpp"
+
+namespace imgpar::cli {
+
+// Options every command shares.
+struct GlobalOptions {
+    DeviceRequest device;
+    bool quiet = false;
+    bool verbose = false;
+    std::uint64_t max_pixels = 0;
+};
+
+// What a command's run function gets.
+struct Invocation {
+    std::string command;                   // e.g. "blur"
+    const cxxopts::ParseResult& args;      // its parsed options
+    std::vector<std::string> positionals;  // IN, OUT, ...
+    GlobalOptions global;
+    const Diagnostics& diag;
+    std::ostream& out;                     // data only (reports, images on "-")
+};
+
+struct Command {
+    const char* name;
+    const char* summary;          // one line, for `imgpar --help`
+    const char* positional_help;  // e.g. "IN OUT"
+    const char* description;      // paragraph(s) for `imgpar NAME --help`
+    int min_positionals;
+    int max_positionals;          // -1: any number
+    void (*add_options)(cxxopts::Options& options);
+    int (*run)(Invocation& invocation);  // returns the exit code
+};
+
+// All commands, in the order `imgpar --help` lists them.
+const std::vector<Command>& command_table();
+
+// Exit codes.
+constexpr int kExitOk = 0;
+constexpr int kExitFileFailed = 1;
+constexpr int kExitUsage = 2;
+
+}  // namespace imgpar::cli

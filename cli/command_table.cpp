@@ -1,0 +1,20 @@
+// The one list of commands. Adding a command: one cli/cmd_*.cpp file that
+// defines its Command, plus one line here.
+#include "cli/command.hpp"
+
+namespace imgpar::cli {
+
+Command info_command();
+Command convert_command();
+Command devices_command();
+
+const std::vector<Command>& command_table() {
+    static const std::vector<Command> table = {
+        info_command(),
+        convert_command(),
+        devices_command(),
+    };
+    return table;
+}
+
+}  // namespace imgpar::cli

@@ -1,0 +1,50 @@
+#include "src/report/info_report.hpp"
+
+#include "src/report/csv.hpp"
+#include "src/report/json.hpp"
+
+namespace imgpar {
+
+std::string info_text(const InfoRecord& r) {
+    if (!r.ok) return r.file + ": error: " + r.error;
+    const ImageHeader& h = r.header;
+    std::string s = r.file + ": " + format_name(h.format) + " " + std::to_string(h.width) + "x" +
+                    std::to_string(h.height) + " " + channel_layout_name(h.channels) + " (" +
+                    std::to_string(h.channels) + (h.channels == 1 ? " channel" : " channels") + "), " +
+                    std::to_string(h.bit_depth) + "-bit, " + std::to_string(h.file_bytes) + " bytes";
+    if (r.decoded) s += "; " + std::to_string(r.decoded_bytes) + " bytes decoded";
+    return s;
+}
+
+std::string info_csv_header() {
+    return "file,ok,format,width,height,channels,layout,bit_depth,file_bytes,decoded_bytes,error";
+}
+
+std::string info_csv_row(const InfoRecord& r) {
+    if (!r.ok) return csv_row({r.file, "false", "", "", "", "", "", "", "", "", r.error});
+    const ImageHeader& h = r.header;
+    return csv_row({r.file, "true", format_name(h.format), std::to_string(h.width), std::to_string(h.height),
+                    std::to_string(h.channels), channel_layout_name(h.channels), std::to_string(h.bit_depth),
+                    std::to_string(h.file_bytes), r.decoded ? std::to_string(r.decoded_bytes) : "", ""});
+}
+
+std::string info_json(const InfoRecord& r) {
+    JsonObject o;
+    o.add("schema", "imgpar.info/1").add("file", r.file).add("ok", r.ok);
+    if (!r.ok) return o.add("error", r.error).str();
+    const ImageHeader& h = r.header;
+    o.add("format", format_name(h.format))
+        .add("width", h.width)
+        .add("height", h.height)
+        .add("channels", h.channels)
+        .add("layout", channel_layout_name(h.channels))
+        .add("bit_depth", h.bit_depth)
+        .add("file_bytes", static_cast<unsigned long long>(h.file_bytes));
+    if (r.decoded)
+        o.add("decoded_bytes", static_cast<unsigned long long>(r.decoded_bytes));
+    else
+        o.add_null("decoded_bytes");
+    return o.str();
+}
+
+}  // namespace imgpar

@@ -1,0 +1,36 @@
+#include "tests/support/cli_runner.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+
+#include "tests/support/test_images.hpp"
+
+namespace imgpar::test {
+
+static std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) {
+        if (c == '\'') q += "'\\''";
+        else q += c;
+    }
+    return q + "'";
+}
+
+RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cwd, const std::string& stdin_file) {
+    TempDir capture;
+    std::string cmd;
+    if (!cwd.empty()) cmd += "cd " + shell_quote(cwd) + " && ";
+    cmd += shell_quote(IMGPAR_BINARY);
+    for (const auto& a : args) cmd += " " + shell_quote(a);
+    cmd += " > " + shell_quote(capture.file("out")) + " 2> " + shell_quote(capture.file("err"));
+    cmd += stdin_file.empty() ? " < /dev/null" : " < " + shell_quote(stdin_file);
+    int status = std::system(cmd.c_str());
+    RunResult r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = read_bytes(capture.file("out"));
+    r.err = read_bytes(capture.file("err"));
+    return r;
+}
+
+}  // namespace imgpar::test

@@ -1,0 +1,21 @@
+// Runs the built imgpar binary the way a user would, capturing exit code,
+// stdout and stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace imgpar::test {
+
+struct RunResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs `imgpar ARGS...` (each argument shell-quoted) in `cwd`, with stdin from
+// `stdin_file` if given. The binary's path comes from IMGPAR_BINARY.
+RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cwd = "",
+                     const std::string& stdin_file = "");
+
+}  // namespace imgpar::test
