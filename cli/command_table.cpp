@@ -7,9 +7,19 @@ namespace imgpar::cli {
 Command info_command();
 Command convert_command();
 Command devices_command();
+Command blur_command();
+Command box_command();
+Command sharpen_command();
+Command edges_command();
+Command convolve_command();
 
 const std::vector<Command>& command_table() {
     static const std::vector<Command> table = {
+        blur_command(),
+        box_command(),
+        sharpen_command(),
+        edges_command(),
+        convolve_command(),
         info_command(),
         convert_command(),
         devices_command(),

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Sets up and builds imgpar on Debian/Ubuntu. Safe to run again: it installs
+# only what is missing and rebuilds only what changed.
+#
+#   scripts/bootstrap.sh            # Release build into build/
+#
+# Environment:
+#   IMGPAR_BUILD_DIR   build folder (default: build)
+#   IMGPAR_CMAKE_ARGS  extra CMake arguments, e.g. "-DIMGPAR_CUDA=OFF" or
+#                      "-DCMAKE_CUDA_ARCHITECTURES=90"
+#
+# The CUDA toolkit is optional and is not installed here: when nvcc is found
+# (on PATH or in /usr/local/cuda) the GPU backend is built, otherwise imgpar
+# builds for the CPU only.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build_dir="${IMGPAR_BUILD_DIR:-build}"
+
+say() { printf 'bootstrap: %s\n' "$*" >&2; }
+
+# Debian/Ubuntu package -> a file that proves it is installed.
+declare -A probes=(
+    [cmake]=/usr/bin/cmake
+    [g++]=/usr/bin/g++
+    [make]=/usr/bin/make
+    [libstb-dev]=/usr/include/stb/stb_image_write.h
+    [libcxxopts-dev]=/usr/include/cxxopts.hpp
+    [doctest-dev]=/usr/include/doctest/doctest.h
+)
+missing=()
+for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev; do
+    [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
+done
+
+if ((${#missing[@]})); then
+    if ! command -v apt-get >/dev/null 2>&1; then
+        say "missing: ${missing[*]}"
+        say "this is not a Debian/Ubuntu system; install those (or their equivalents) and point CMake at the"
+        say "headers with -DSTB_INCLUDE_DIR=... -DCXXOPTS_INCLUDE_DIR=... -DDOCTEST_INCLUDE_DIR=..."
+        exit 1
+    fi
+    if [[ $(id -u) -eq 0 ]]; then
+        sudo=()
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        sudo=(sudo -n)
+    else
+        say "missing packages: ${missing[*]}"
+        say "install them as root:  apt-get update && apt-get install -y ${missing[*]}"
+        exit 1
+    fi
+    say "installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+cmake_version=$(cmake --version | head -n1 | awk '{print $3}')
+if ! printf '3.25\n%s\n' "$cmake_version" | sort -V -C; then
+    say "CMake $cmake_version is too old: imgpar needs 3.25 or newer (Debian 12, Ubuntu 24.04)"
+    exit 1
+fi
+
+# shellcheck disable=SC2206
+extra_args=(${IMGPAR_CMAKE_ARGS:-})
+if [[ ! -f "$build_dir/CMakeCache.txt" || ${#extra_args[@]} -gt 0 ]]; then
+    cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "${extra_args[@]}"
+fi
+cmake --build "$build_dir" -j "$(nproc)"
+say "built $build_dir/imgpar ($("$build_dir/imgpar" --version | tr '\n' ' '))"

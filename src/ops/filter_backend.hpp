@@ -1,0 +1,12 @@
+// Runs a filter on the backend that selection chose.
+#pragma once
+
+#include "src/backend.hpp"
+#include "src/image.hpp"
+#include "src/ops/filter.hpp"
+
+namespace imgpar {
+
+Image apply_filter(const FilterPlan& plan, ConstImageView src, const BackendChoice& backend);
+
+}  // namespace imgpar
