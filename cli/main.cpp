@@ -105,6 +105,24 @@ int usage_error_exit(const Command& cmd, const std::string& message) {
     return kExitUsage;
 }
 
+// cxxopts says "Argument 'abc' failed to parse" without naming the option;
+// find the option the value belongs to so the message can say it.
+std::string explain_bad_value(const std::string& message, int argc, char** argv) {
+    auto open = message.find("\xe2\x80\x98");   // cxxopts quotes with U+2018/U+2019
+    auto close = message.find("\xe2\x80\x99");
+    if (open == std::string::npos || close == std::string::npos || close <= open) return message;
+    std::string value = message.substr(open + 3, close - open - 3);
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto eq = a.find('=');
+        if (a.rfind("--", 0) == 0 && eq != std::string::npos && a.substr(eq + 1) == value)
+            return a.substr(0, eq) + ": '" + value + "' is not a valid value";
+        if (a == value && i > 1 && argv[i - 1][0] == '-')
+            return std::string(argv[i - 1]) + ": '" + value + "' is not a valid value";
+    }
+    return message;
+}
+
 int run_command(const Command& cmd, int argc, char** argv) {
     cxxopts::Options options = make_options(cmd);
     std::vector<std::string> positionals;
@@ -131,6 +149,8 @@ int run_command(const Command& cmd, int argc, char** argv) {
             return kExitFileFailed;
         }
         return code;
+    } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
+        return usage_error_exit(cmd, explain_bad_value(e.what(), argc, argv));
     } catch (const cxxopts::exceptions::exception& e) {
         return usage_error_exit(cmd, e.what());
     } catch (const Error& e) {

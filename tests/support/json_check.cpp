@@ -132,7 +132,7 @@ struct Parser {
 }  // namespace
 
 bool is_valid_json(const std::string& text, std::string* error) {
-    Parser p{text};
+    Parser p{text, 0, {}};
     bool ok = p.value() && p.i == text.size();
     if (!ok && p.err.empty()) p.err = "trailing characters at offset " + std::to_string(p.i);
     if (!ok && error) *error = p.err;
@@ -141,7 +141,7 @@ bool is_valid_json(const std::string& text, std::string* error) {
 
 std::map<std::string, std::string> json_members(const std::string& text) {
     std::map<std::string, std::string> out;
-    Parser p{text};
+    Parser p{text, 0, {}};
     p.ws();
     if (p.i >= text.size() || text[p.i] != '{') return out;
     ++p.i;
