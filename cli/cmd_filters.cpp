@@ -111,7 +111,7 @@ void convolve_options(cxxopts::Options& o) {
          cxxopts::value<std::string>(), "FILE")
         ("normalize", "Divide by the sum of the coefficients (so a smoothing kernel keeps brightness)")
         ("scale", "Divide the weighted sum by S (default 1, or the file's scale)", cxxopts::value<double>(), "S")
-        ("offset", "Add O after scaling (default 0, or the file's offset); negative: --offset=-10",
+        ("offset", "Add O after scaling (default 0, or the file's offset)",
          cxxopts::value<double>(), "O")
         ("flip", "Rotate the kernel 180 degrees: true convolution instead of correlation");
     add_border_option(o);

@@ -66,7 +66,7 @@ void report_warnings(const Diagnostics& diag, const std::string& file, const std
 BackendChoice choose_backend(const Invocation& inv) {
     BackendChoice choice = select_backend(inv.global.device);
     if (!choice.fallback_reason.empty())
-        inv.diag.notice("no usable GPU (" + choice.fallback_reason + "); running on the CPU");
+        inv.diag.notice("running on the CPU: no usable GPU: " + choice.fallback_reason);
     return choice;
 }
 

@@ -8,7 +8,7 @@ const GpuStatus& gpu_status() {
     static const GpuStatus status = [] {
         GpuStatus s;
         s.built_with_cuda = false;
-        s.reason = "this imgpar was built without the CUDA backend (IMGPAR_CUDA=OFF or no CUDA compiler at build time)";
+        s.reason = "this imgpar was built without the CUDA backend";
         return s;
     }();
     return status;
