@@ -22,7 +22,8 @@
 //   horizontal  H(x,y) = (sum_i t[i] * s(x+i-r, y) + 128) >> 8       in 0..4080
 //   vertical    out    = (sum_j t[j] * H(x, y+j-r) + 32768) >> 16     in 0..255
 // where rows outside the image in the vertical pass are H of the row the
-// border rule names; for a constant border they are (4096*V + 128) >> 8.
+// border rule names; for a constant border they are (4096*V' + 128) >> 8
+// with V' = constant_border_sample(V, channel, channels) (V itself without alpha).
 // Every partial sum stays below 2^24, so float arithmetic is also exact.
 //
 // Box (radius R, n = (2R+1)^2): S = sum of the (2R+1)x(2R+1) window,
@@ -33,7 +34,7 @@
 //                   : clamp_u8(x + floor_div(amount_q8 * d + 128, 256)).
 //
 // Edges: gradients of the 3x3 operator (correlation), per colour channel (or
-//   on luma601 of the colour, for gray=true):
+//   on luma601 of the filtered colour p, i.e. premultiplied first, for gray=true):
 //   sobel     gx = [-1 0 1; -2 0 2; -1 0 1], gy = its transpose,
 //             out = min(255, round_sqrt_div(gx^2 + gy^2, 4))
 //   scharr    gx = [-3 0 3; -10 0 10; -3 0 3], gy = transpose,
