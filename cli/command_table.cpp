@@ -12,6 +12,9 @@ Command box_command();
 Command sharpen_command();
 Command edges_command();
 Command convolve_command();
+Command histo_command();
+Command equalize_command();
+Command threshold_command();
 
 const std::vector<Command>& command_table() {
     static const std::vector<Command> table = {
@@ -20,6 +23,9 @@ const std::vector<Command>& command_table() {
         sharpen_command(),
         edges_command(),
         convolve_command(),
+        histo_command(),
+        equalize_command(),
+        threshold_command(),
         info_command(),
         convert_command(),
         devices_command(),

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace imgpar {
 
@@ -36,8 +37,12 @@ std::string json_number(double v) {
         std::snprintf(buf, sizeof buf, "%.0f", v);
         return buf;
     }
+    // The shortest of %.15g..%.17g that reads back as the same double.
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
+    for (int digits = 15; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
     return buf;
 }
 

@@ -1,0 +1,15 @@
+// Runs the histogram family on the backend that selection chose.
+#pragma once
+
+#include "src/backend.hpp"
+#include "src/ops/equalize.hpp"
+#include "src/ops/histogram.hpp"
+#include "src/ops/threshold.hpp"
+
+namespace imgpar {
+
+Histogram compute_histogram(ConstImageView image, bool with_luma, const BackendChoice& backend);
+Image equalize(ConstImageView image, EqualizeMode mode, const BackendChoice& backend);
+ThresholdResult threshold(ConstImageView image, const ThresholdSpec& spec, const BackendChoice& backend);
+
+}  // namespace imgpar

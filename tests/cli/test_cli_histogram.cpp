@@ -1,0 +1,113 @@
+// End-to-end: histo, equalize and threshold as a user runs them.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "src/io/load.hpp"
+#include "tests/support/cli_runner.hpp"
+#include "tests/support/json_check.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+using test::run_imgpar;
+using test::TempDir;
+
+namespace {
+bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
+std::vector<std::string> lines(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+}  // namespace
+
+TEST_CASE("cli histo: text summary per plane, with luma for colour images") {
+    auto r = run_imgpar({"histo", test::sample_path("chelsea.png")});
+    CHECK(r.exit_code == 0);
+    for (const char* plane : {"red", "green", "blue", "luma"}) CHECK(has(r.out, plane));
+    for (const char* column : {"count", "min", "max", "mean", "median", "mode"}) CHECK(has(r.out, column));
+    r = run_imgpar({"histo", "--channel", "green", test::sample_path("chelsea.png")});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "green"));
+    CHECK_FALSE(has(r.out, "blue"));
+    r = run_imgpar({"histo", "--channel", "red", test::sample_path("camera.png")});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "red"));
+}
+
+TEST_CASE("cli histo: CSV rows per bin, JSON Lines that parse and sum to the pixel count") {
+    auto r = run_imgpar({"histo", "--csv", "--bins", "16", test::sample_path("camera.png")});
+    REQUIRE(r.exit_code == 0);
+    auto rows = lines(r.out);
+    REQUIRE(rows.size() == 1 + 16);
+    CHECK(rows[0] == "file,channel,bin,low,high,count");
+    long long total = 0;
+    for (std::size_t i = 1; i < rows.size(); ++i) total += std::stoll(rows[i].substr(rows[i].rfind(',') + 1));
+    CHECK(total == 512 * 512);
+
+    TempDir dir;
+    test::write_bytes(dir.file("bad.png"), "nope");
+    r = run_imgpar({"histo", "--json", test::sample_path("camera.png"), dir.file("bad.png"), test::sample_path("rocket.jpg")});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "bad.png"));
+    rows = lines(r.out);
+    REQUIRE(rows.size() == 2);
+    for (const auto& line : rows) {
+        std::string why;
+        CHECK_MESSAGE(test::is_valid_json(line, &why), why);
+        CHECK(test::json_members(line)["schema"] == "\"imgpar.histo/1\"");
+    }
+    CHECK(test::json_members(rows[1])["width"] == "640");
+
+    for (const char* bins : {"0", "3", "100", "512"}) {
+        r = run_imgpar({"histo", "--bins", bins, test::sample_path("camera.png")});
+        CHECK_MESSAGE(r.exit_code == 2, bins);
+        CHECK(has(r.err, "256"));
+    }
+}
+
+TEST_CASE("cli histo --plot writes a readable image of the stated size") {
+    TempDir dir;
+    auto r = run_imgpar({"histo", test::sample_path("chelsea_alpha.png"), "--plot", "plot.png", "--plot-size", "640x360"},
+                        dir.path());
+    REQUIRE(r.exit_code == 0);
+    LoadedImage plot = load_image(dir.file("plot.png"));
+    CHECK(plot.image.width() == 640);
+    CHECK(plot.image.height() == 360);
+    CHECK(run_imgpar({"histo", "a.png", "b.png", "--plot", "p.png"}, dir.path()).exit_code == 2);
+    CHECK(run_imgpar({"histo", test::sample_path("camera.png"), "--plot", "p.gif"}, dir.path()).exit_code == 2);
+    CHECK(run_imgpar({"histo", test::sample_path("camera.png"), "--plot", "p.png", "--plot-size", "5x5"}, dir.path()).exit_code == 2);
+}
+
+TEST_CASE("cli equalize and threshold: images, reported level, usage errors") {
+    TempDir dir;
+    auto r = run_imgpar({"equalize", test::sample_path("chelsea.png"), "eq.png"}, dir.path());
+    CHECK(r.exit_code == 0);
+    CHECK(load_image(dir.file("eq.png")).image.channels() == 3);
+    r = run_imgpar({"equalize", test::sample_path("chelsea_alpha.png"), "eq2.png", "--mode", "channels"}, dir.path());
+    CHECK(r.exit_code == 0);
+    CHECK(load_image(dir.file("eq2.png")).image.channels() == 4);
+    r = run_imgpar({"equalize", test::sample_path("chelsea.png"), "x.png", "--mode", "hsv"}, dir.path());
+    CHECK(r.exit_code == 2);
+
+    r = run_imgpar({"threshold", test::sample_path("camera.png"), "t.png", "--otsu", "--json"}, dir.path());
+    REQUIRE(r.exit_code == 0);
+    auto m = test::json_members(lines(r.out).at(0));
+    auto op = test::json_members(m["operation"]);
+    CHECK(op["method"] == "\"otsu\"");
+    int level = std::stoi(op["threshold"]);
+    CHECK(level > 0);
+    CHECK(level < 255);
+    Image t = load_image(dir.file("t.png")).image;
+    CHECK(t.channels() == 1);
+    for (std::size_t i = 0; i < t.size_bytes(); ++i) CHECK((t.data()[i] == 0 || t.data()[i] == 255));
+
+    r = run_imgpar({"threshold", test::sample_path("camera.png"), "t2.png", "--otsu", "-v"}, dir.path());
+    CHECK(has(r.err, "threshold level " + std::to_string(level)));
+    CHECK(run_imgpar({"threshold", test::sample_path("camera.png"), "t3.png", "--value", "100"}, dir.path()).exit_code == 0);
+    CHECK(run_imgpar({"threshold", test::sample_path("camera.png"), "x.png"}, dir.path()).exit_code == 2);
+    CHECK(run_imgpar({"threshold", test::sample_path("camera.png"), "x.png", "--otsu", "--value", "3"}, dir.path()).exit_code == 2);
+    CHECK(run_imgpar({"threshold", test::sample_path("camera.png"), "x.png", "--value", "256"}, dir.path()).exit_code == 2);
+    CHECK_FALSE(test::file_exists(dir.file("x.png")));
+}
