@@ -1,0 +1,303 @@
+// Histogram, equalize and threshold: imgpar's device forms against a device
+// copy of the same bytes, CUB DeviceHistogram and NPP HistogramEven, on 8K
+// gray and RGB images, photo-like and constant (the case where privatized
+// histograms usually collapse into same-address atomics). Every row checks
+// its counts (or image) against the CPU reference and says so in the note.
+//
+// Cases: "histogram" (kernel timings and peers), "equalize" and "threshold"
+// (device pipelines and end to end with transfers), "histo-policy-sweep"
+// (every HistogramPolicy shape, to choose the defaults in
+// cuda/histogram_policy.hpp).
+#include <cub/device/device_histogram.cuh>
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/bench.hpp"
+#include "bench/npp_histogram_peer.hpp"
+#include "cuda/buffers.hpp"
+#include "cuda/check.hpp"
+#include "cuda/device_image.hpp"
+#include "cuda/histogram.hpp"
+#include "cuda/histogram_policy.hpp"
+#include "src/ops/equalize.hpp"
+#include "src/ops/histogram.hpp"
+#include "src/ops/threshold.hpp"
+
+namespace imgpar::bench {
+namespace {
+
+struct Shape {
+    int w, h, c;
+    bool constant;
+    const char* label;
+};
+
+const Shape kShapes[] = {
+    {8192, 8192, 1, false, "8192x8192 gray photo"},
+    {8192, 8192, 1, true, "8192x8192 gray constant"},
+    {7680, 4320, 3, false, "7680x4320 RGB photo"},
+    {7680, 4320, 3, true, "7680x4320 RGB constant"},
+};
+
+std::size_t image_bytes(const Shape& s) { return static_cast<std::size_t>(s.w) * s.h * s.c; }
+
+// Host images are made once per process (8K photo-like images take a while).
+const Image& host_image(const Shape& s) {
+    static std::map<std::string, Image> cache;
+    auto it = cache.find(s.label);
+    if (it == cache.end()) {
+        Image img(s.w, s.h, s.c);
+        if (s.constant)
+            img.fill(200);
+        else
+            img = make_photo_like(s.w, s.h, s.c, 7);
+        it = cache.emplace(s.label, std::move(img)).first;
+    }
+    return it->second;
+}
+
+// The reference counts (channels only), once per image.
+const Histogram& cpu_counts(const Shape& s) {
+    static std::map<std::string, Histogram> cache;
+    auto it = cache.find(s.label);
+    if (it == cache.end()) it = cache.emplace(s.label, cpu::histogram(host_image(s).view(), false)).first;
+    return it->second;
+}
+
+std::vector<unsigned long long> download_counts(const unsigned long long* d, std::size_t n, cudaStream_t stream) {
+    std::vector<unsigned long long> h(n);
+    IMGPAR_CUDA_CHECK(cudaMemcpyAsync(h.data(), d, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return h;
+}
+
+// "" when counts (channels * 256, plane after plane) equal the CPU's.
+std::string compare_counts(const Histogram& ref, const std::vector<unsigned long long>& got, const char* who) {
+    for (int p = 0; p < ref.channels; ++p)
+        for (int v = 0; v < 256; ++v)
+            if (got[static_cast<std::size_t>(p * 256 + v)] != ref.counts[p][v])
+                return std::string(who) + " COUNTS DIFFER at plane " + std::to_string(p) + " value " + std::to_string(v);
+    return "";
+}
+
+// CUB DeviceHistogram on the pitched image, 256 even bins over [0, 256).
+struct CubPeer {
+    cuda::DeviceBuffer<unsigned char> temp;
+    std::size_t temp_bytes = 0;
+    cuda::DeviceBuffer<unsigned> counts;
+
+    cudaError_t run(const cuda::DeviceImageRef& img, cudaStream_t stream, void* t) {
+        const unsigned char* samples = img.data;
+        if (img.channels == 1)
+            return cub::DeviceHistogram::HistogramEven(t, temp_bytes, samples, counts.get(), 257, 0, 256, img.width,
+                                                       img.height, img.pitch, stream);
+        ::cuda::std::array<unsigned*, 3> planes{counts.get(), counts.get() + 256, counts.get() + 512};
+        ::cuda::std::array<int, 3> levels{257, 257, 257};
+        ::cuda::std::array<int, 3> lower{0, 0, 0};
+        ::cuda::std::array<int, 3> upper{256, 256, 256};
+        return cub::DeviceHistogram::MultiHistogramEven<3, 3>(t, temp_bytes, samples, planes, levels, lower, upper,
+                                                              img.width, img.height, img.pitch, stream);
+    }
+    void prepare(const cuda::DeviceImageRef& img, cudaStream_t stream) {
+        counts.reserve(static_cast<std::size_t>(img.channels) * 256);
+        temp_bytes = 0;
+        IMGPAR_CUDA_CHECK(run(img, stream, nullptr));  // size query
+        temp.reserve(std::max<std::size_t>(temp_bytes, 1));
+    }
+    const char* name(int channels) const {
+        return channels == 1 ? "CUB HistogramEven" : "CUB MultiHistogramEven<3,3>";
+    }
+};
+
+void histogram_cases(Context& ctx) {
+    cudaStream_t s = ctx.stream();
+    for (const Shape& shape : kShapes) {
+        const Image& img = host_image(shape);
+        const Histogram& ref = cpu_counts(shape);
+        cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+        cuda::DeviceBuffer<unsigned long long> counts(5 * 256);
+        const std::size_t bytes = image_bytes(shape);
+        const double copy = ctx.copy_ms(bytes);
+
+        // imgpar, channels only: the same work as CUB and NPP.
+        cuda::HistogramPlanes planes;
+        const Timing t = ctx.time([&](cudaStream_t st) { cuda::histogram(d.ref(), planes, counts.get(), st); }, 3, 50);
+        std::string note = compare_counts(ref, download_counts(counts.get(), shape.c * 256, s), "imgpar");
+
+        CubPeer cub;
+        cub.prepare(d.ref(), s);
+        const Timing tc = ctx.time([&](cudaStream_t st) { IMGPAR_CUDA_CHECK(cub.run(d.ref(), st, cub.temp.get())); }, 3, 50);
+        {
+            std::vector<unsigned> hc(static_cast<std::size_t>(shape.c) * 256);
+            IMGPAR_CUDA_CHECK(cudaMemcpyAsync(hc.data(), cub.counts.get(), hc.size() * 4, cudaMemcpyDeviceToHost, s));
+            IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+            note += compare_counts(ref, std::vector<unsigned long long>(hc.begin(), hc.end()), " CUB");
+        }
+        Row r;
+        r.group = "histogram";
+        r.name = std::string("histogram 256 bins, ") + (shape.c == 1 ? "gray" : "3 channels, one pass");
+        r.image = shape.label;
+        r.bytes = static_cast<double>(bytes);
+        r.gpu = t;
+        r.copy_ms = copy;
+        if (ctx.options().cpu) r.cpu_ms = Context::time_host_ms([&] { cpu::histogram(img.view(), false); });
+        r.peer = cub.name(shape.c);
+        r.peer_ms = tc.median_ms;
+        r.note = note.empty() ? "counts = CPU = CUB; read-only, so 0.5x copy is the roofline" : note;
+        ctx.add(r);
+
+        NppHistogramRun npp = time_npp_histogram(ctx, d.ref());
+        if (npp.available) {
+            Row n = r;
+            n.name += " (vs NPP)";
+            n.cpu_ms = NAN;
+            n.peer = npp.name;
+            n.peer_ms = npp.timing.median_ms;
+            const std::string nn = compare_counts(ref, npp.counts, "NPP");
+            n.note = nn.empty() ? "NPP counts = CPU" : nn;
+            ctx.add(n);
+        }
+
+        if (shape.c >= 3) {
+            // With the luma plane as well, still one pass over the image.
+            cuda::HistogramPlanes with_luma;
+            with_luma.luma = true;
+            const Timing tl = ctx.time([&](cudaStream_t st) { cuda::histogram(d.ref(), with_luma, counts.get(), st); }, 3, 50);
+            const Histogram full = cpu::histogram(img.view(), true);
+            const auto got = download_counts(counts.get(), 4 * 256, s);
+            bool ok = true;
+            for (int v = 0; v < 256; ++v) ok = ok && got[3 * 256 + v] == full.counts[3][v];
+            Row l = r;
+            l.name = "histogram 256 bins, RGB + luma, one pass";
+            l.cpu_ms = ctx.options().cpu ? Context::time_host_ms([&] { cpu::histogram(img.view(), true); }) : NAN;
+            l.gpu = tl;
+            l.note = ok && compare_counts(ref, got, "imgpar").empty() ? "counts = CPU" : "COUNTS DIFFER";
+            ctx.add(l);
+        }
+    }
+}
+
+void equalize_cases(Context& ctx) {
+    cudaStream_t s = ctx.stream();
+    cuda::HistogramWorkspace ws;
+    ws.reserve();
+    for (const Shape& shape : kShapes) {
+        const Image& img = host_image(shape);
+        const std::size_t bytes = image_bytes(shape);
+        cuda::DeviceImage src = cuda::DeviceImage::from_host(img.view(), s);
+        cuda::DeviceImage dst(shape.w, shape.h, shape.c);
+        const Timing t = ctx.time([&](cudaStream_t st) { cuda::equalize(src.ref(), dst.ref(), EqualizeMode::Luma, ws, st); });
+        Image out(shape.w, shape.h, shape.c);
+        dst.download(out.view(), s);
+        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+        const Image expect = cpu::equalize(img.view(), EqualizeMode::Luma);
+        const PixelMismatch mm = first_mismatch(expect.view(), out.view());
+
+        Row r;
+        r.group = "equalize";
+        r.name = std::string("equalize ") + (shape.c == 1 ? "gray" : "luma") + " (histogram, scan, table, apply)";
+        r.image = shape.label;
+        r.bytes = 2.0 * static_cast<double>(bytes);
+        r.gpu = t;
+        r.copy_ms = ctx.copy_ms(bytes);
+        if (ctx.options().cpu) r.cpu_ms = Context::time_host_ms([&] { cpu::equalize(img.view(), EqualizeMode::Luma); });
+        r.note = mm.found ? "IMAGES DIFFER " + mm.describe() : "= CPU; reads the image twice, so 1.5x copy is the roofline";
+        ctx.add(r);
+
+        // End to end: pinned host image -> device once -> equalize -> host.
+        cuda::PinnedBuffer<std::uint8_t> h_in(bytes), h_out(bytes);
+        std::memcpy(h_in.get(), img.data(), bytes);
+        const ImageView in_view{h_in.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
+        const ImageView out_view{h_out.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
+        const Timing te = ctx.time([&](cudaStream_t st) {
+            src.upload(in_view, st);
+            cuda::equalize(src.ref(), src.ref(), EqualizeMode::Luma, ws, st);
+            src.download(out_view, st);
+        }, 2, 10);
+        const PixelMismatch me = first_mismatch(expect.view(), out_view);
+        Row e = r;
+        e.name = std::string("equalize ") + (shape.c == 1 ? "gray" : "luma") + " end to end (H2D + device + D2H, pinned)";
+        e.gpu = te;
+        e.note = me.found ? "IMAGES DIFFER " + me.describe() : "= CPU; in place, the image crosses to the device once";
+        ctx.add(e);
+    }
+}
+
+void threshold_cases(Context& ctx) {
+    cudaStream_t s = ctx.stream();
+    cuda::HistogramWorkspace ws;
+    ws.reserve();
+    for (const Shape& shape : kShapes) {
+        if (shape.constant) continue;
+        const Image& img = host_image(shape);
+        cuda::DeviceImage src = cuda::DeviceImage::from_host(img.view(), s);
+        cuda::DeviceImage dst(shape.w, shape.h, threshold_output_channels(shape.c));
+        int level = 0;
+        const Timing t = ctx.time([&](cudaStream_t st) { level = cuda::threshold(src.ref(), dst.ref(), threshold_otsu(), ws, st); });
+        Image out(shape.w, shape.h, dst.channels());
+        dst.download(out.view(), s);
+        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+        const ThresholdResult expect = cpu::threshold(img.view(), threshold_otsu());
+        const PixelMismatch mm = first_mismatch(expect.image.view(), out.view());
+        Row r;
+        r.group = "threshold";
+        r.name = "threshold --otsu (histogram, level on host, apply)";
+        r.image = shape.label;
+        r.bytes = static_cast<double>(image_bytes(shape)) + static_cast<double>(shape.w) * shape.h;
+        r.gpu = t;
+        r.copy_ms = ctx.copy_ms(image_bytes(shape));
+        if (ctx.options().cpu) r.cpu_ms = Context::time_host_ms([&] { cpu::threshold(img.view(), threshold_otsu()); });
+        r.note = (mm.found || level != expect.threshold ? "DIFFERS FROM CPU " + mm.describe() : "= CPU") +
+                 std::string("; T=") + std::to_string(level) + ", includes one 2 KiB read-back and sync";
+        ctx.add(r);
+    }
+}
+
+void policy_sweep(Context& ctx) {
+    cudaStream_t s = ctx.stream();
+    for (const Shape& shape : kShapes) {
+        const Image& img = host_image(shape);
+        const Histogram& ref = cpu_counts(shape);
+        cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+        cuda::DeviceBuffer<unsigned long long> counts(5 * 256);
+        CubPeer cub;
+        cub.prepare(d.ref(), s);
+        const Timing tc = ctx.time([&](cudaStream_t st) { IMGPAR_CUDA_CHECK(cub.run(d.ref(), st, cub.temp.get())); }, 3, 30);
+        const cuda::HistogramPolicy defaults;
+        for (int threads : {128, 256, 512, 1024})
+            for (int copies : {1, 2, 4, 8, 16, 32}) {
+                if (copies > threads / 32) continue;
+                cuda::HistogramPolicy p;
+                p.block_threads = threads;
+                p.copies = copies;
+                cuda::HistogramPlanes planes;
+                const Timing t = ctx.time([&](cudaStream_t st) {
+                    cuda::detail::histogram_with_policy(d.ref(), planes, counts.get(), p, st);
+                }, 2, 30);
+                Row r;
+                r.group = "histo-policy";
+                r.name = "histogram threads=" + std::to_string(threads) + " copies=" + std::to_string(copies);
+                if (threads == defaults.block_threads && copies == defaults.copies) r.name += " (default)";
+                r.image = shape.label;
+                r.bytes = static_cast<double>(image_bytes(shape));
+                r.gpu = t;
+                r.copy_ms = ctx.copy_ms(image_bytes(shape));
+                r.peer = cub.name(shape.c);
+                r.peer_ms = tc.median_ms;
+                const std::string diff = compare_counts(ref, download_counts(counts.get(), shape.c * 256, s), "imgpar");
+                r.note = diff.empty() ? "counts = CPU" : diff;
+                ctx.add(r);
+            }
+    }
+}
+
+IMGPAR_BENCH("histogram", histogram_cases);
+IMGPAR_BENCH("equalize", equalize_cases);
+IMGPAR_BENCH("threshold", threshold_cases);
+IMGPAR_BENCH("histo-policy-sweep", policy_sweep);
+
+}  // namespace
+}  // namespace imgpar::bench

@@ -1,0 +1,110 @@
+#include "bench/npp_histogram_peer.hpp"
+
+#include <algorithm>
+
+#include "cuda/buffers.hpp"
+#include "cuda/check.hpp"
+
+#if IMGPAR_HAVE_NPP
+#include <npp.h>
+#endif
+
+namespace imgpar::bench {
+
+#if IMGPAR_HAVE_NPP
+namespace {
+
+// NPP's _Ctx entry points take the stream and device facts explicitly (CUDA
+// 13 has no other form), filled here from the runtime.
+NppStreamContext stream_context(cudaStream_t stream) {
+    NppStreamContext c{};
+    int device = 0;
+    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
+    cudaDeviceProp p{};
+    IMGPAR_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
+    c.hStream = stream;
+    c.nCudaDeviceId = device;
+    c.nMultiProcessorCount = p.multiProcessorCount;
+    c.nMaxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
+    c.nMaxThreadsPerBlock = p.maxThreadsPerBlock;
+    c.nSharedMemPerBlock = p.sharedMemPerBlock;
+    c.nCudaDevAttrComputeCapabilityMajor = p.major;
+    c.nCudaDevAttrComputeCapabilityMinor = p.minor;
+    IMGPAR_CUDA_CHECK(cudaStreamGetFlags(stream, &c.nStreamFlags));
+    return c;
+}
+
+template <typename T>
+struct Same {
+    using type = T;
+};
+
+// The buffer-size query's size argument is int in older NPP and size_t in
+// newer releases; deducing it from the function keeps both building (the
+// other arguments take their types from the function only).
+template <typename Size, typename Levels>
+std::size_t buffer_size(NppStatus (*query)(NppiSize, Levels, Size*, NppStreamContext), NppiSize roi,
+                        typename Same<Levels>::type levels, NppStreamContext ctx) {
+    Size bytes = 0;
+    const NppStatus st = query(roi, levels, &bytes, ctx);
+    if (st != NPP_SUCCESS) throw device_error("NPP", "HistogramEvenGetBufferSize failed with status " + std::to_string(st));
+    return static_cast<std::size_t>(bytes);
+}
+
+void check_npp(NppStatus st, const char* what) {
+    if (st != NPP_SUCCESS) throw device_error("NPP", std::string(what) + " failed with status " + std::to_string(st));
+}
+
+}  // namespace
+
+NppHistogramRun time_npp_histogram(Context& ctx, const cuda::DeviceImageRef& image) {
+    NppHistogramRun r;
+    if (image.channels != 1 && image.channels != 3) {
+        r.note = "NPP HistogramEven is timed for gray and RGB only";
+        return r;
+    }
+    const NppStreamContext nctx = stream_context(ctx.stream());
+    const NppiSize roi{image.width, image.height};
+    const int step = static_cast<int>(image.pitch);
+    cuda::DeviceBuffer<Npp32s> hist(static_cast<std::size_t>(image.channels) * 256);
+    cuda::DeviceBuffer<Npp8u> scratch;
+    std::vector<Npp32s> host(static_cast<std::size_t>(image.channels) * 256);
+    if (image.channels == 1) {
+        r.name = "NPP HistogramEven_8u_C1R";
+        scratch.reserve(std::max<std::size_t>(1, buffer_size(nppiHistogramEvenGetBufferSize_8u_C1R_Ctx, roi, 257, nctx)));
+        r.timing = ctx.time([&](cudaStream_t) {
+            check_npp(nppiHistogramEven_8u_C1R_Ctx(image.data, step, roi, hist.get(), 257, 0, 256, scratch.get(), nctx),
+                      "nppiHistogramEven_8u_C1R_Ctx");
+        });
+    } else {
+        r.name = "NPP HistogramEven_8u_C3R";
+        int levels[3] = {257, 257, 257};
+        Npp32s lower[3] = {0, 0, 0};
+        Npp32s upper[3] = {256, 256, 256};
+        Npp32s* planes[3] = {hist.get(), hist.get() + 256, hist.get() + 512};
+        scratch.reserve(std::max<std::size_t>(1, buffer_size(nppiHistogramEvenGetBufferSize_8u_C3R_Ctx, roi, levels, nctx)));
+        r.timing = ctx.time([&](cudaStream_t) {
+            check_npp(nppiHistogramEven_8u_C3R_Ctx(image.data, step, roi, planes, levels, lower, upper, scratch.get(),
+                                                   nctx),
+                      "nppiHistogramEven_8u_C3R_Ctx");
+        });
+    }
+    IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), hist.get(), host.size() * sizeof(Npp32s), cudaMemcpyDeviceToHost,
+                                      ctx.stream()));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    for (Npp32s v : host) r.counts.push_back(static_cast<unsigned long long>(v));
+    r.available = true;
+    return r;
+}
+
+#else
+
+NppHistogramRun time_npp_histogram(Context&, const cuda::DeviceImageRef&) {
+    NppHistogramRun r;
+    r.note = "NPP not installed";
+    return r;
+}
+
+#endif
+
+}  // namespace imgpar::bench

@@ -1,0 +1,211 @@
+// GPU histogram: dispatch (validate, choose the launch shape from the policy,
+// launch, check) -> thin sweep kernel -> block helpers in
+// cuda/histogram_block.cuh.
+#include <algorithm>
+#include <mutex>
+#include <vector>
+
+#include "cuda/check.hpp"
+#include "cuda/histogram.hpp"
+#include "cuda/histogram_block.cuh"
+#include "cuda/histogram_launch.hpp"
+#include "cuda/histogram_policy.hpp"
+
+namespace imgpar::cuda {
+
+// --- Shared host helpers (cuda/histogram_launch.hpp) ------------------------
+
+namespace hist {
+
+void check_device_image(const DeviceImageRef& ref, const char* what) {
+    check_image_shape(ref.width, ref.height, ref.channels);
+    if (!ref.data) throw usage_error(what, "the device image has no pixels (null pointer)");
+    const std::size_t row = static_cast<std::size_t>(ref.width) * ref.channels;
+    if (ref.pitch < row)
+        throw usage_error(what, "the device image's pitch " + std::to_string(ref.pitch) + " is below its row size " +
+                                    std::to_string(row));
+    const unsigned long long cpr = (static_cast<unsigned long long>(ref.width) + kChunkPixels - 1) / kChunkPixels;
+    if (cpr * static_cast<unsigned long long>(ref.height) >= (1ull << 31))
+        throw usage_error(what, "the image is too large for the GPU path (at most 2^31 chunks of 16 pixels)");
+}
+
+ChunkGrid chunk_grid(const DeviceImageRef& ref) {
+    ChunkGrid g;
+    g.width = ref.width;
+    g.chunks_per_row = static_cast<unsigned>((ref.width + kChunkPixels - 1) / kChunkPixels);
+    g.total = g.chunks_per_row * static_cast<unsigned>(ref.height);
+    return g;
+}
+
+int co_resident_blocks(const void* kernel, int threads, std::size_t smem_bytes) {
+    struct Entry {
+        int device;
+        const void* kernel;
+        int threads;
+        std::size_t smem;
+        int blocks;
+    };
+    static std::mutex mutex;
+    static std::vector<Entry> cache;
+    int device = 0;
+    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const Entry& e : cache)
+        if (e.device == device && e.kernel == kernel && e.threads == threads && e.smem == smem_bytes) return e.blocks;
+    int per_sm = 0, sms = 0;
+    IMGPAR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem_bytes));
+    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    cache.push_back({device, kernel, threads, smem_bytes, per_sm * sms});
+    return per_sm * sms;
+}
+
+DeviceContext& current_context() {
+    int device = 0;
+    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
+    return context(device);
+}
+
+}  // namespace hist
+
+// --- Thin kernel ------------------------------------------------------------
+
+namespace {
+
+// One block: zero its sub-histograms, sweep its share of the chunks, merge.
+template <int C, bool kChannels, bool kLuma>
+__global__ void histogram_sweep_kernel(hist::SweepArgs a, int copies) {
+    extern __shared__ unsigned smem[];
+    constexpr int P = hist::sweep_planes<C, kChannels, kLuma>();
+    hist::block_zero(smem, copies * P * 256);
+    __syncthreads();
+    unsigned* mine = smem + ((threadIdx.x >> 5) % copies) * (P * 256);
+    hist::sweep_chunks<C, kChannels, kLuma>(a, mine);
+    __syncthreads();
+    hist::block_merge(smem, copies, P, a.out);
+}
+
+// --- Dispatch ---------------------------------------------------------------
+
+void check_policy(const HistogramPolicy& p) {
+    if (p.block_threads < 32 || p.block_threads > 1024 || p.block_threads % 32 != 0)
+        throw usage_error("histogram policy", "block_threads must be a multiple of 32 from 32 to 1024");
+    if (p.copies < 1 || p.copies > p.block_threads / 32)
+        throw usage_error("histogram policy", "copies must be from 1 to the number of warps per block");
+    if (p.blocks_per_sm < 0) throw usage_error("histogram policy", "blocks_per_sm must be 0 (auto) or positive");
+}
+
+template <int C, bool kChannels, bool kLuma>
+void launch_sweep(const hist::SweepArgs& a, const HistogramPolicy& policy, cudaStream_t stream) {
+    constexpr int P = hist::sweep_planes<C, kChannels, kLuma>();
+    auto kernel = histogram_sweep_kernel<C, kChannels, kLuma>;
+    const std::size_t smem = static_cast<std::size_t>(policy.copies) * P * 256 * sizeof(unsigned);
+    if (smem > 48 * 1024)
+        IMGPAR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    int resident = hist::co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, smem);
+    if (resident < 1)
+        throw usage_error("histogram policy", std::to_string(policy.copies) + " copies of " + std::to_string(P) +
+                                                  " planes need more shared memory than one block may have");
+    if (policy.blocks_per_sm > 0) {
+        int sms = 0, device = 0;
+        IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
+        IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        resident = std::min(resident, policy.blocks_per_sm * sms);
+    }
+    const unsigned long long threads = static_cast<unsigned long long>(policy.block_threads);
+    const unsigned long long needed = (a.grid.total + threads - 1) / threads;
+    unsigned long long blocks = std::min<unsigned long long>(needed, static_cast<unsigned long long>(resident));
+    // Shared counters are 32-bit: keep each block's share under 2^31 pixels
+    // (with this many blocks a block sees at most 2^30 + 16 * threads pixels).
+    const unsigned long long min_blocks =
+        (static_cast<unsigned long long>(a.grid.total) * hist::kChunkPixels + (1ull << 30) - 1) >> 30;
+    blocks = std::max({blocks, min_blocks, 1ull});
+    kernel<<<static_cast<unsigned>(blocks), policy.block_threads, smem, stream>>>(a, policy.copies);
+    IMGPAR_CUDA_CHECK_LAUNCH("histogram_sweep_kernel");
+}
+
+template <int C>
+void dispatch_colour(const hist::SweepArgs& a, HistogramPlanes planes, const HistogramPolicy& policy,
+                     cudaStream_t stream) {
+    if (!planes.channels)
+        launch_sweep<C, false, true>(a, policy, stream);
+    else if (planes.luma)
+        launch_sweep<C, true, true>(a, policy, stream);
+    else
+        launch_sweep<C, true, false>(a, policy, stream);
+}
+
+}  // namespace
+
+int HistogramPlanes::count(int image_channels) const {
+    const int n = (channels ? image_channels : 0) + (luma && image_channels >= 3 ? 1 : 0);
+    if (n == 0)
+        throw usage_error("histogram", "nothing to count: only colour images have a luma plane, and the channels "
+                                       "were not asked for");
+    return n;
+}
+
+void HistogramWorkspace::reserve() {
+    counts_.reserve(static_cast<std::size_t>(kMaxHistogramPlanes) * kHistogramValues);
+    luts_.reserve(static_cast<std::size_t>(kMaxChannels) * kHistogramValues);
+    if (!host_.get())
+        host_ = PinnedBuffer<unsigned long long>(static_cast<std::size_t>(kMaxHistogramPlanes) * kHistogramValues);
+}
+
+namespace detail {
+
+void histogram_with_policy(const DeviceImageRef& image, HistogramPlanes planes, unsigned long long* d_counts,
+                           const HistogramPolicy& policy, cudaStream_t stream) {
+    hist::check_device_image(image, "histogram");
+    check_policy(policy);
+    if (!d_counts) throw usage_error("histogram", "no device buffer for the counts");
+    const int P = planes.count(image.channels);
+    IMGPAR_CUDA_CHECK(cudaMemsetAsync(d_counts, 0, static_cast<std::size_t>(P) * 256 * sizeof(unsigned long long), stream));
+    hist::SweepArgs a;
+    a.data = image.data;
+    a.pitch = image.pitch;
+    a.grid = hist::chunk_grid(image);
+    a.vec = hist::vector_ok(image.data, image.pitch);
+    a.out = d_counts;
+    switch (image.channels) {
+        case 1: launch_sweep<1, true, false>(a, policy, stream); break;
+        case 2: launch_sweep<2, true, false>(a, policy, stream); break;
+        case 3: dispatch_colour<3>(a, planes, policy, stream); break;
+        default: dispatch_colour<4>(a, planes, policy, stream); break;
+    }
+}
+
+}  // namespace detail
+
+void histogram(const DeviceImageRef& image, HistogramPlanes planes, unsigned long long* d_counts, cudaStream_t stream) {
+    detail::histogram_with_policy(image, planes, d_counts, HistogramPolicy{}, stream);
+}
+
+Histogram histogram(const DeviceImageRef& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream) {
+    hist::check_device_image(image, "histogram");
+    ws.reserve();
+    HistogramPlanes planes;
+    planes.channels = true;
+    planes.luma = with_luma && image.channels >= 3;
+    const int P = planes.count(image.channels);
+    histogram(image, planes, ws.counts(), stream);
+    IMGPAR_CUDA_CHECK(cudaMemcpyAsync(ws.host_counts(), ws.counts(), static_cast<std::size_t>(P) * 256 * sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, stream));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
+    Histogram h;
+    h.channels = image.channels;
+    h.luma = planes.luma;
+    h.pixels = static_cast<std::uint64_t>(image.width) * static_cast<std::uint64_t>(image.height);
+    for (int p = 0; p < P; ++p)
+        for (int v = 0; v < kHistogramValues; ++v) h.counts[p][v] = ws.host_counts()[p * 256 + v];
+    return h;
+}
+
+Histogram histogram(ConstImageView image, bool with_luma) {
+    check_image_shape(image.width, image.height, image.channels);
+    DeviceContext& ctx = hist::current_context();
+    DeviceImage d = DeviceImage::from_host(image, ctx.stream());
+    HistogramWorkspace ws;
+    return histogram(d.ref(), with_luma, ws, ctx.stream());
+}
+
+}  // namespace imgpar::cuda

@@ -1,0 +1,87 @@
+// GPU histograms, equalization and thresholding: byte-identical twins of
+// cpu::histogram (src/ops/histogram.hpp), cpu::equalize (src/ops/equalize.hpp)
+// and cpu::threshold (src/ops/threshold.hpp), whose headers hold the contract.
+//
+// Each operation has two forms:
+//  - a device form on DeviceImageRefs and a HistogramWorkspace: it launches
+//    on `stream` and allocates nothing once the workspace is reserved (the
+//    benchmark times this form);
+//  - an Image form that uploads the image once, runs on cuda::context()'s
+//    stream and returns host results.
+// Device images may have any pitch and alignment; rows that start 16-byte
+// aligned with a pitch that is a multiple of 16 (as DeviceImage gives) are
+// read and written with 16-byte accesses.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "cuda/buffers.hpp"
+#include "cuda/device_image.hpp"
+#include "src/image.hpp"
+#include "src/ops/equalize.hpp"
+#include "src/ops/histogram.hpp"
+#include "src/ops/threshold.hpp"
+
+namespace imgpar::cuda {
+
+// Which planes a device histogram counts. The counts are written plane after
+// plane, 256 unsigned 64-bit counters each: the image's channels in order
+// (when `channels`), then luma (when `luma`; colour images only).
+struct HistogramPlanes {
+    bool channels = true;
+    bool luma = false;
+    // Planes counted for an image with `image_channels` channels; throws
+    // imgpar::Error (usage) when that is none (luma of a gray image only).
+    int count(int image_channels) const;
+};
+
+// Device memory for histogram, equalize and threshold: sized for the largest
+// case (5 planes), so one reserve() serves every image. Not thread-safe; one
+// workspace per stream.
+class HistogramWorkspace {
+public:
+    // Allocates on first call; later calls do nothing.
+    void reserve();
+    unsigned long long* counts() const { return counts_.get(); }   // 5 * 256 device counters
+    std::uint8_t* luts() const { return luts_.get(); }             // 4 * 256 device bytes
+    unsigned long long* host_counts() const { return host_.get(); }  // 5 * 256 pinned host counters
+
+private:
+    DeviceBuffer<unsigned long long> counts_;
+    DeviceBuffer<std::uint8_t> luts_;
+    PinnedBuffer<unsigned long long> host_;
+};
+
+// --- Histogram -------------------------------------------------------------
+
+// Counts `planes` of `image` into d_counts (planes.count(channels) * 256
+// counters, zeroed here). Asynchronous; allocates nothing.
+void histogram(const DeviceImageRef& image, HistogramPlanes planes, unsigned long long* d_counts,
+               cudaStream_t stream);
+// Counts every channel (+ luma when with_luma and colour), waits, and returns
+// the histogram. Allocates nothing once `ws` is reserved.
+Histogram histogram(const DeviceImageRef& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
+Histogram histogram(ConstImageView image, bool with_luma = true);
+
+// --- Equalize --------------------------------------------------------------
+
+// Histogram -> cumulative counts -> lookup tables -> apply, all on the device,
+// asynchronous, nothing allocated once `ws` is reserved. dst has src's shape
+// and may be src (in place).
+void equalize(const DeviceImageRef& src, const DeviceImageRef& dst, EqualizeMode mode, HistogramWorkspace& ws,
+              cudaStream_t stream);
+Image equalize(ConstImageView src, EqualizeMode mode = EqualizeMode::Luma);
+
+// --- Threshold -------------------------------------------------------------
+
+// dst: src's size, threshold_output_channels(src.channels) channels. Returns
+// the level used. With Otsu it counts the intensity histogram, copies its 256
+// counts to the host and waits for them (the level is chosen on the host);
+// with a given level it only launches. Allocates nothing once `ws` is reserved.
+int threshold(const DeviceImageRef& src, const DeviceImageRef& dst, const ThresholdSpec& spec,
+              HistogramWorkspace& ws, cudaStream_t stream);
+ThresholdResult threshold(ConstImageView src, const ThresholdSpec& spec);
+
+}  // namespace imgpar::cuda

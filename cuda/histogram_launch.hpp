@@ -1,0 +1,63 @@
+// What the histogram-family kernels receive, and the host-side checks and
+// launch-shape helpers their dispatch code shares.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "cuda/device_context.hpp"
+#include "cuda/device_image.hpp"
+
+namespace imgpar::cuda::hist {
+
+constexpr int kChunkPixels = 16;
+
+// The chunk walk over an image (see cuda/histogram_block.cuh).
+struct ChunkGrid {
+    int width = 0;
+    unsigned chunks_per_row = 0;
+    unsigned total = 0;  // height * chunks_per_row, below 2^31
+};
+
+struct SweepArgs {
+    const std::uint8_t* data = nullptr;
+    std::size_t pitch = 0;
+    ChunkGrid grid;
+    bool vec = false;  // 16-byte accesses allowed
+    unsigned long long* out = nullptr;
+};
+
+struct ApplyArgs {
+    const std::uint8_t* src = nullptr;
+    std::size_t src_pitch = 0;
+    std::uint8_t* dst = nullptr;
+    std::size_t dst_pitch = 0;
+    ChunkGrid grid;
+    bool vec = false;  // 16-byte accesses allowed on both images
+};
+
+// Throws imgpar::Error (usage) unless `ref` is a plausible device image:
+// non-null, 1-4 channels, positive size, pitch >= row bytes, and small enough
+// that its chunks fit 31 bits (about 34 gigapixels).
+void check_device_image(const DeviceImageRef& ref, const char* what);
+
+ChunkGrid chunk_grid(const DeviceImageRef& ref);
+
+// Rows start 16-byte aligned and the pitch keeps them so.
+inline bool vector_ok(const void* data, std::size_t pitch) {
+    return reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && pitch % 16 == 0;
+}
+
+// How many blocks of `kernel` (threads, dynamic shared bytes) the current
+// device runs at once; cached per (device, kernel, shape).
+int co_resident_blocks(const void* kernel, int threads, std::size_t smem_bytes);
+
+// The context of the current device: the convenience (Image) forms run on
+// its stream. Backend selection makes the chosen GPU current, so this is the
+// process's context whichever GPU index was chosen.
+DeviceContext& current_context();
+
+}  // namespace imgpar::cuda::hist

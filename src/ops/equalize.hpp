@@ -1,0 +1,58 @@
+// Histogram equalization. The CPU reference (cpu::equalize) and the GPU
+// (cuda::equalize, cuda/histogram.hpp) produce byte-identical images.
+//
+// CONTRACT
+// --------
+// Lookup table of a plane with counts h (src/ops/histogram.hpp), N = sum h,
+// cdf(v) = h[0] + ... + h[v], cdf_min = h[smallest value present]:
+//   lut[v] = round((cdf(v) - cdf_min) * 255 / (N - cdf_min))   ties upward,
+// in exact 64-bit integer arithmetic (equalize_lut_value in
+// src/ops/histogram_math.hpp); values below the smallest present map to 0.
+// If only one value is present (N == cdf_min) lut[v] = v: a constant plane
+// is left unchanged. The table is non-decreasing, maps the smallest present
+// value to 0 and the largest to 255.
+//
+// Modes:
+//   luma      (default) colour images (RGB, RGBA): one table from the
+//             histogram of Y = luma601(r, g, b); each pixel becomes
+//             c' = clamp_u8(c + lut[Y] - Y) for c in r, g, b. That is
+//             BT.601 full-range YCbCr with Y replaced by lut[Y] and chroma
+//             kept exactly (src/ops/histogram_math.hpp explains why), so hue
+//             is kept except where a channel clamps.
+//   channels  every colour channel gets its own table from its own histogram.
+// Gray and gray+alpha images: the gray channel is equalized with its own
+// table in either mode.
+// Alpha (gray+alpha, RGBA) is copied unchanged and is not weighted: every
+// pixel counts in the histograms, whatever its alpha.
+// Output has the input's size and channel count. src and dst may be the
+// same image (in place).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "src/image.hpp"
+#include "src/ops/histogram.hpp"
+
+namespace imgpar {
+
+enum class EqualizeMode { Luma, Channels };
+
+const char* equalize_mode_name(EqualizeMode mode);  // "luma" / "channels"
+// Parses "luma" or "channels". Throws imgpar::Error (usage) naming both.
+EqualizeMode parse_equalize_mode(const std::string& text);
+
+using EqualizeLut = std::array<std::uint8_t, kHistogramValues>;
+
+// The table of one plane (see CONTRACT).
+EqualizeLut equalize_lut(const HistogramCounts& counts);
+
+namespace cpu {
+// Equalizes src into dst (same shape; may alias src). Multithreaded.
+// Throws imgpar::Error (usage) on a shape mismatch.
+void equalize(ConstImageView src, ImageView dst, EqualizeMode mode = EqualizeMode::Luma);
+Image equalize(ConstImageView src, EqualizeMode mode = EqualizeMode::Luma);
+}  // namespace cpu
+
+}  // namespace imgpar

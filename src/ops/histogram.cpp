@@ -1,0 +1,211 @@
+#include "src/ops/histogram.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <mutex>
+
+#include "src/error.hpp"
+#include "src/ops/pixel_math.hpp"
+#include "src/parallel.hpp"
+
+namespace imgpar {
+
+const HistogramCounts& Histogram::plane(int p) const {
+    if (p < 0 || p >= planes())
+        throw usage_error("histogram", "plane " + std::to_string(p) + " does not exist (this histogram has " +
+                                           std::to_string(planes()) + ")");
+    return counts[static_cast<std::size_t>(p)];
+}
+
+std::string Histogram::plane_name(int p) const {
+    plane(p);  // range check
+    return histogram_plane_name(channels, p);
+}
+
+const HistogramCounts& Histogram::intensity() const {
+    if (channels <= 2) return counts[0];
+    if (!luma) throw usage_error("histogram", "the luma plane of this colour image was not counted");
+    return counts[static_cast<std::size_t>(channels)];
+}
+
+bool Histogram::operator==(const Histogram& o) const {
+    if (channels != o.channels || luma != o.luma || pixels != o.pixels) return false;
+    for (int p = 0; p < planes(); ++p)
+        if (counts[static_cast<std::size_t>(p)] != o.counts[static_cast<std::size_t>(p)]) return false;
+    return true;
+}
+
+std::string histogram_plane_name(int channels, int c) {
+    if (c == channels && channels >= 3) return "luma";
+    if (has_alpha(channels) && c == channels - 1) return "alpha";
+    if (channels <= 2 && c == 0) return "gray";
+    static const char* const rgb[] = {"red", "green", "blue"};
+    if (channels >= 3 && c >= 0 && c < 3) return rgb[c];
+    return "plane" + std::to_string(c);
+}
+
+namespace {
+
+std::string lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
+
+std::string trim(const std::string& s) {
+    std::size_t b = s.find_first_not_of(" \t");
+    if (b == std::string::npos) return "";
+    std::size_t e = s.find_last_not_of(" \t");
+    return s.substr(b, e - b + 1);
+}
+
+// The plane a name or index denotes, or -1.
+int plane_by_name(const Histogram& h, const std::string& token) {
+    const std::string t = lower(token);
+    if (!t.empty() && std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
+        if (t.size() > 2) return -1;
+        int i = std::stoi(t);
+        return i < h.planes() ? i : -1;
+    }
+    for (int p = 0; p < h.planes(); ++p) {
+        const std::string name = h.plane_name(p);
+        if (t == name) return p;
+        // one-letter short forms: r, g, b, a, l; y for luma; "gray"/"grey"
+        if (t.size() == 1 && name != "gray" && t[0] == name[0]) return p;
+        if (name == "luma" && t == "y") return p;
+        if (name == "gray" && (t == "grey" || t == "k")) return p;
+    }
+    return -1;
+}
+
+}  // namespace
+
+std::vector<int> select_histogram_planes(const Histogram& h, const std::string& spec) {
+    std::vector<int> out;
+    const std::string s = trim(spec);
+    if (s.empty() || lower(s) == "all") {
+        for (int p = 0; p < h.planes(); ++p) out.push_back(p);
+        return out;
+    }
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        std::size_t comma = s.find(',', start);
+        std::string token = trim(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        int p = plane_by_name(h, token);
+        if (p < 0) {
+            std::string allowed = "all";
+            for (int q = 0; q < h.planes(); ++q) allowed += ", " + h.plane_name(q);
+            allowed += " or an index 0.." + std::to_string(h.planes() - 1);
+            throw usage_error("--channel", "'" + token + "' is not a channel of this " +
+                                               channel_layout_name(h.channels) + " image; use " + allowed);
+        }
+        if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+void check_histogram_bins(int bins) {
+    if (bins < 1 || bins > kHistogramValues || kHistogramValues % bins != 0)
+        throw usage_error("--bins", std::to_string(bins) +
+                                        " does not divide the 256 values evenly; use 1, 2, 4, 8, 16, 32, 64, 128 or 256");
+}
+
+std::vector<std::uint64_t> rebin(const HistogramCounts& counts, int bins) {
+    check_histogram_bins(bins);
+    const int width = kHistogramValues / bins;
+    std::vector<std::uint64_t> out(static_cast<std::size_t>(bins), 0);
+    for (int v = 0; v < kHistogramValues; ++v) out[static_cast<std::size_t>(v / width)] += counts[static_cast<std::size_t>(v)];
+    return out;
+}
+
+std::uint64_t total_count(const HistogramCounts& counts) {
+    std::uint64_t n = 0;
+    for (std::uint64_t c : counts) n += c;
+    return n;
+}
+
+PlaneStats plane_stats(const HistogramCounts& h) {
+    PlaneStats s;
+    s.count = total_count(h);
+    if (s.count == 0) {
+        s.mean = NAN;
+        s.stddev = NAN;
+        return s;
+    }
+    // Exact sums: sum v*h < 2^8 * 2^64 would overflow only past 2^56 samples,
+    // sum v^2*h past 2^48; the variance numerator needs 128 bits.
+    std::uint64_t s1 = 0, s2 = 0, best = 0, cum = 0;
+    bool median_found = false;
+    s.min = -1;
+    for (int v = 0; v < kHistogramValues; ++v) {
+        const std::uint64_t c = h[static_cast<std::size_t>(v)];
+        if (c == 0) continue;
+        if (s.min < 0) s.min = v;
+        s.max = v;
+        s1 += c * static_cast<std::uint64_t>(v);
+        s2 += c * static_cast<std::uint64_t>(v) * static_cast<std::uint64_t>(v);
+        if (c > best) {
+            best = c;
+            s.mode = v;
+        }
+        cum += c;
+        if (!median_found && 2 * cum >= s.count) {
+            s.median = v;
+            median_found = true;
+        }
+    }
+    const unsigned __int128 n = s.count;
+    const unsigned __int128 num = n * s2 - static_cast<unsigned __int128>(s1) * s1;  // N^2 * variance, >= 0
+    const long double var = static_cast<long double>(num) / (static_cast<long double>(s.count) * s.count);
+    s.mean = static_cast<double>(static_cast<long double>(s1) / s.count);
+    s.stddev = static_cast<double>(std::sqrt(var));
+    return s;
+}
+
+namespace cpu {
+namespace {
+
+using PlaneSet = std::array<HistogramCounts, kMaxHistogramPlanes>;
+
+template <int C>
+void count_rows(ConstImageView img, bool luma, int y0, int y1, PlaneSet& out) {
+    for (int y = y0; y < y1; ++y) {
+        const std::uint8_t* p = img.row(y);
+        for (int x = 0; x < img.width; ++x, p += C) {
+            for (int c = 0; c < C; ++c) ++out[c][p[c]];
+            if constexpr (C >= 3)
+                if (luma) ++out[C][static_cast<std::size_t>(luma601(p[0], p[1], p[2]))];
+        }
+    }
+}
+
+}  // namespace
+
+Histogram histogram(ConstImageView image, bool with_luma) {
+    check_image_shape(image.width, image.height, image.channels);
+    Histogram h;
+    h.channels = image.channels;
+    h.luma = with_luma && image.channels >= 3;
+    h.pixels = static_cast<std::uint64_t>(image.width) * static_cast<std::uint64_t>(image.height);
+    std::mutex merge;
+    // Each chunk counts into its own planes, merged once: no sharing while counting.
+    const int grain = std::max(1, (1 << 16) / std::max(1, image.width));
+    parallel_for(image.height, grain, [&](int y0, int y1) {
+        PlaneSet local{};
+        switch (image.channels) {
+            case 1: count_rows<1>(image, h.luma, y0, y1, local); break;
+            case 2: count_rows<2>(image, h.luma, y0, y1, local); break;
+            case 3: count_rows<3>(image, h.luma, y0, y1, local); break;
+            default: count_rows<4>(image, h.luma, y0, y1, local); break;
+        }
+        std::lock_guard<std::mutex> lock(merge);
+        for (int p = 0; p < h.planes(); ++p)
+            for (int v = 0; v < kHistogramValues; ++v) h.counts[p][v] += local[p][v];
+    });
+    return h;
+}
+
+}  // namespace cpu
+}  // namespace imgpar

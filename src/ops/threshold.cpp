@@ -1,0 +1,92 @@
+#include "src/ops/threshold.hpp"
+
+#include <algorithm>
+
+#include "src/error.hpp"
+#include "src/ops/histogram_math.hpp"
+#include "src/parallel.hpp"
+
+namespace imgpar {
+
+ThresholdSpec threshold_at(int value) {
+    if (value < 0 || value > 255)
+        throw usage_error("--value", std::to_string(value) + " is outside 0..255 (pixels above the value become 255)");
+    ThresholdSpec s;
+    s.value = value;
+    return s;
+}
+
+ThresholdSpec threshold_otsu() {
+    ThresholdSpec s;
+    s.otsu = true;
+    return s;
+}
+
+int otsu_threshold(const HistogramCounts& h) {
+    using i128 = __int128;
+    std::uint64_t n = 0, s = 0;
+    int first = -1;
+    for (int v = 0; v < kHistogramValues; ++v) {
+        const std::uint64_t c = h[static_cast<std::size_t>(v)];
+        n += c;
+        s += c * static_cast<std::uint64_t>(v);
+        if (c != 0 && first < 0) first = v;
+    }
+    if (n == 0) return 0;
+    std::uint64_t n0 = 0, s0 = 0;
+    long double best = -1.0L;
+    int best_t = first;  // no split possible: a single value v gives T = v
+    for (int t = 0; t < kHistogramValues - 1; ++t) {
+        const std::uint64_t c = h[static_cast<std::size_t>(t)];
+        n0 += c;
+        s0 += c * static_cast<std::uint64_t>(t);
+        const std::uint64_t n1 = n - n0;
+        if (n0 == 0 || n1 == 0) continue;
+        const i128 d = static_cast<i128>(n) * s0 - static_cast<i128>(s) * n0;
+        const long double dd = static_cast<long double>(d);
+        const long double score = dd * dd / (static_cast<long double>(n0) * static_cast<long double>(n1));
+        if (score > best) {
+            best = score;
+            best_t = t;
+        }
+    }
+    return best_t;
+}
+
+int otsu_threshold(const Histogram& h) { return otsu_threshold(h.intensity()); }
+
+namespace cpu {
+
+int threshold(ConstImageView src, ImageView dst, const ThresholdSpec& spec) {
+    check_image_shape(src.width, src.height, src.channels);
+    const int C = src.channels;
+    const int out_c = threshold_output_channels(C);
+    if (dst.width != src.width || dst.height != src.height || dst.channels != out_c)
+        throw usage_error("threshold", "the output must have the input's size and " + std::to_string(out_c) +
+                                           " channel(s)");
+    if (!spec.otsu) threshold_at(spec.value);  // validates
+    const int t = spec.otsu ? otsu_threshold(histogram(src, true)) : spec.value;
+    const int grain = std::max(1, (1 << 16) / std::max(1, src.width));
+    parallel_for(src.height, grain, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const std::uint8_t* s = src.row(y);
+            std::uint8_t* d = dst.row(y);
+            for (int x = 0; x < src.width; ++x, s += C, d += out_c) {
+                d[0] = static_cast<std::uint8_t>(threshold_value(intensity_of(s, C), t));
+                if (out_c == 2) d[1] = s[C - 1];  // alpha unchanged
+            }
+        }
+    });
+    return t;
+}
+
+ThresholdResult threshold(ConstImageView src, const ThresholdSpec& spec) {
+    check_image_shape(src.width, src.height, src.channels);
+    ThresholdResult r;
+    r.image = Image(src.width, src.height, threshold_output_channels(src.channels));
+    r.threshold = threshold(src, r.image.view(), spec);
+    return r;
+}
+
+}  // namespace cpu
+}  // namespace imgpar

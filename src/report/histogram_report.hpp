@@ -1,0 +1,58 @@
+// Reports of a histogram (src/ops/histogram.hpp): a text summary for people,
+// CSV (one row per bin) and JSON (one object per input, schema-versioned) for
+// programs. Every function returns complete lines ending in '\n'; the caller
+// writes them to stdout.
+//
+// Text (histogram_text):
+//   camera.png: 512x512 gray, 262144 pixels, backend cpu
+//     channel      count  min  max     mean  stddev  median  mode  0 .. 255
+//     gray        262144    0  255   118.72   62.35     137   ...  |  ▁▂▃█▅ ... |
+//   The bar has min(bins, 32) columns of Unicode block characters (ASCII
+//   " .:-=+*#@" with ascii = true), each column scaled to the tallest; any
+//   non-empty column shows at least the lowest mark. list_bins adds a table
+//   of every bin's count, one column per selected plane.
+//
+// CSV (histogram_csv_header once, then histogram_csv_rows per input):
+//   file,channel,bin,low,high,count
+//
+// JSON (histogram_json, one line per input, i.e. JSON Lines for several):
+//   {"schema":"imgpar.histo/1","file":..,"width":..,"height":..,"channels":..,
+//    "layout":"RGB","pixels":..,"backend":"gpu"|"cpu"|null,"bins":N,
+//    "bin_width":256/N,"planes":[{"name":"red","count":..,"min":..,"max":..,
+//    "mean":..,"stddev":..,"median":..,"mode":..,"counts":[N integers]},...]}
+//   Always valid JSON: no NaN or infinity (an empty plane's mean is null).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "src/ops/histogram.hpp"
+
+namespace imgpar {
+
+constexpr const char* kHistogramJsonSchema = "imgpar.histo/1";
+
+// Where a histogram came from, for the report's header fields.
+struct HistogramSource {
+    std::string file;     // as the user named it ("-" for stdin)
+    int width = 0;
+    int height = 0;
+    std::string backend;  // "cpu", "gpu" or empty when not known
+};
+
+struct HistogramReportOptions {
+    int bins = 256;            // must divide 256 (check_histogram_bins)
+    std::vector<int> planes;   // plane indices to report (select_histogram_planes); empty: all
+    bool list_bins = false;    // text: also print every bin's count
+    bool ascii = false;        // text: ASCII bars
+};
+
+std::string histogram_text(const HistogramSource& src, const Histogram& h, const HistogramReportOptions& opt);
+std::string histogram_csv_header();
+std::string histogram_csv_rows(const HistogramSource& src, const Histogram& h, const HistogramReportOptions& opt);
+std::string histogram_json(const HistogramSource& src, const Histogram& h, const HistogramReportOptions& opt);
+
+// The compact bar of one plane: `columns` (dividing 256) characters.
+std::string histogram_bar(const HistogramCounts& counts, int columns, bool ascii);
+
+}  // namespace imgpar

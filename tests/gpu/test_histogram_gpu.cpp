@@ -1,0 +1,270 @@
+// GPU histogram, equalize and threshold against the CPU reference: identical
+// counts, byte-identical images, same Otsu level, on real photos, constant
+// images, awkward sizes, every channel count, 8K images, pitched and
+// unaligned device images, and a reused workspace.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "cuda/buffers.hpp"
+#include "cuda/check.hpp"
+#include "cuda/device_context.hpp"
+#include "cuda/device_image.hpp"
+#include "cuda/histogram.hpp"
+#include "cuda/histogram_policy.hpp"
+#include "src/ops/equalize.hpp"
+#include "src/ops/histogram.hpp"
+#include "src/ops/threshold.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+
+namespace {
+
+std::string first_difference(const Histogram& a, const Histogram& b) {
+    if (a.channels != b.channels || a.luma != b.luma || a.pixels != b.pixels)
+        return "shape differs: channels " + std::to_string(a.channels) + "/" + std::to_string(b.channels) + " luma " +
+               std::to_string(a.luma) + "/" + std::to_string(b.luma) + " pixels " + std::to_string(a.pixels) + "/" +
+               std::to_string(b.pixels);
+    for (int p = 0; p < a.planes(); ++p)
+        for (int v = 0; v < 256; ++v)
+            if (a.counts[p][v] != b.counts[p][v])
+                return "plane " + a.plane_name(p) + " value " + std::to_string(v) + ": cpu " +
+                       std::to_string(a.counts[p][v]) + ", gpu " + std::to_string(b.counts[p][v]);
+    return "";
+}
+
+#define CHECK_HISTOGRAMS_EQUAL(cpu_h, gpu_h)                          \
+    do {                                                              \
+        const std::string d_ = first_difference((cpu_h), (gpu_h));    \
+        CHECK_MESSAGE(d_.empty(), d_);                                \
+    } while (0)
+
+// Histogram, both equalize modes and threshold (Otsu and a level) on one image.
+void check_all(const Image& img, const std::string& label) {
+    CAPTURE(label);
+    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), true), cuda::histogram(img.view(), true));
+    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), false), cuda::histogram(img.view(), false));
+    for (EqualizeMode m : {EqualizeMode::Luma, EqualizeMode::Channels}) {
+        CAPTURE(equalize_mode_name(m));
+        IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view(), m), cuda::equalize(img.view(), m));
+    }
+    for (const ThresholdSpec& spec : {threshold_otsu(), threshold_at(0), threshold_at(97), threshold_at(255)}) {
+        CAPTURE(spec.otsu);
+        CAPTURE(spec.value);
+        const ThresholdResult c = cpu::threshold(img.view(), spec);
+        const ThresholdResult g = cuda::threshold(img.view(), spec);
+        CHECK(c.threshold == g.threshold);
+        IMGPAR_CHECK_IMAGES_EQUAL(c.image, g.image);
+    }
+}
+
+// A device image at an odd address with an odd pitch: forces the byte path.
+struct UnalignedDeviceImage {
+    cuda::DeviceBuffer<std::uint8_t> buffer;
+    cuda::DeviceImageRef ref;
+    UnalignedDeviceImage(int w, int h, int c, cudaStream_t s, const Image* src = nullptr) {
+        const std::size_t pitch = static_cast<std::size_t>(w) * c + 3;
+        buffer.reserve(pitch * static_cast<std::size_t>(h) + 16);
+        IMGPAR_CUDA_CHECK(cudaMemsetAsync(buffer.get(), 0xEE, buffer.bytes(), s));
+        ref = {buffer.get() + 1, w, h, c, pitch};
+        if (src)
+            IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(ref.data, ref.pitch, src->data(), src->stride(), src->row_bytes(),
+                                                static_cast<std::size_t>(h), cudaMemcpyHostToDevice, s));
+    }
+    Image download(cudaStream_t s) const {
+        Image out(ref.width, ref.height, ref.channels);
+        IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(out.data(), out.stride(), ref.data, ref.pitch, out.row_bytes(),
+                                            static_cast<std::size_t>(ref.height), cudaMemcpyDeviceToHost, s));
+        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+        return out;
+    }
+};
+
+cudaStream_t stream() { return cuda::context().stream(); }
+
+}  // namespace
+
+TEST_CASE("GPU histogram family: real photos") {
+    check_all(test::load_sample("camera.png"), "camera.png");
+    check_all(test::load_sample("chelsea.png"), "chelsea.png");
+    Image cam = test::load_sample("camera.png");
+    Image rgba(cam.width(), cam.height(), 4);
+    for (int y = 0; y < cam.height(); ++y)
+        for (int x = 0; x < cam.width(); ++x) {
+            rgba.at(x, y, 0) = cam.at(x, y, 0);
+            rgba.at(x, y, 1) = static_cast<std::uint8_t>(255 - cam.at(x, y, 0));
+            rgba.at(x, y, 2) = static_cast<std::uint8_t>(x);
+            rgba.at(x, y, 3) = static_cast<std::uint8_t>(y);
+        }
+    check_all(rgba, "camera as RGBA");
+}
+
+TEST_CASE("GPU histogram family: constant, black, white at every channel count") {
+    for (int c = 1; c <= 4; ++c)
+        for (int v : {0, 255, 77})
+            for (auto [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {37, 23}, {256, 256}, {1000, 3}})
+                check_all(test::constant_image(w, h, c, v), "constant " + std::to_string(v) + " " + std::to_string(w) +
+                                                                "x" + std::to_string(h) + " c=" + std::to_string(c));
+}
+
+TEST_CASE("GPU histogram family: awkward sizes, every channel count") {
+    for (int c = 1; c <= 4; ++c) {
+        for (auto [w, h] : test::awkward_sizes()) {
+            const std::string size = std::to_string(w) + "x" + std::to_string(h) + " c=" + std::to_string(c);
+            check_all(test::random_image(w, h, c, static_cast<unsigned>(w * 7 + h * 3 + c)), "random " + size);
+            check_all(test::photo_like_image(w, h, c, 3), "photo-like " + size);
+        }
+        // rows of 1..40 pixels: every tail length of a 16-pixel chunk
+        for (int w = 1; w <= 40; ++w)
+            check_all(test::random_image(w, 5, c, static_cast<unsigned>(w)), "width " + std::to_string(w));
+        if (c == 2 || c == 4) check_all(test::alpha_image(301, 77, c, 4), "alpha c=" + std::to_string(c));
+    }
+}
+
+TEST_CASE("GPU histogram family: unaligned device images and sub-view pitches") {
+    cudaStream_t s = stream();
+    cuda::HistogramWorkspace ws;
+    for (int c = 1; c <= 4; ++c)
+        for (auto [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {17, 5}, {64, 9}, {129, 130}}) {
+            CAPTURE(c);
+            CAPTURE(w);
+            CAPTURE(h);
+            Image img = test::photo_like_image(w, h, c, 11);
+            UnalignedDeviceImage src(w, h, c, s, &img);
+            CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), cuda::histogram(src.ref, true, ws, s));
+            for (EqualizeMode m : {EqualizeMode::Luma, EqualizeMode::Channels}) {
+                UnalignedDeviceImage dst(w, h, c, s);
+                cuda::equalize(src.ref, dst.ref, m, ws, s);
+                IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view(), m), dst.download(s));
+            }
+            UnalignedDeviceImage out(w, h, threshold_output_channels(c), s);
+            const int t = cuda::threshold(src.ref, out.ref, threshold_otsu(), ws, s);
+            const ThresholdResult ref = cpu::threshold(img.view(), threshold_otsu());
+            CHECK(t == ref.threshold);
+            IMGPAR_CHECK_IMAGES_EQUAL(ref.image, out.download(s));
+            // the bytes around the image are untouched (0xEE fill)
+            std::vector<std::uint8_t> raw(out.buffer.bytes());
+            IMGPAR_CUDA_CHECK(cudaMemcpy(raw.data(), out.buffer.get(), raw.size(), cudaMemcpyDeviceToHost));
+            CHECK(raw[0] == 0xEE);
+            bool pad_ok = true;
+            for (int y = 0; y < h; ++y)
+                for (std::size_t k = out.ref.pitch - 3; k < out.ref.pitch; ++k)
+                    pad_ok = pad_ok && raw[1 + static_cast<std::size_t>(y) * out.ref.pitch + k] == 0xEE;
+            CHECK(pad_ok);
+        }
+    // A sub-window of a larger device image: 16-byte aligned pitch, shifted start.
+    Image big = test::random_image(300, 50, 3, 2);
+    cuda::DeviceImage d = cuda::DeviceImage::from_host(big.view(), s);
+    cuda::DeviceImageRef win = d.ref();
+    win.data += 5 * 3;  // x = 5: not 16-byte aligned
+    win.width = 200;
+    Image cpu_win = Image::copy_of(big.view().sub(5, 0, 200, 50));
+    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(cpu_win.view()), cuda::histogram(win, true, ws, s));
+    win = d.ref();
+    win.data += 16 * 3;  // x = 16: aligned, 16-byte path with a shorter row
+    win.width = 123;
+    cpu_win = Image::copy_of(big.view().sub(16, 0, 123, 50));
+    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(cpu_win.view()), cuda::histogram(win, true, ws, s));
+}
+
+TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
+    cudaStream_t s = stream();
+    cuda::HistogramWorkspace ws;
+    ws.reserve();
+    // Every channel count, one workspace, interleaved with equalize/threshold.
+    for (int round = 0; round < 3; ++round)
+        for (int c = 1; c <= 4; ++c) {
+            CAPTURE(round);
+            CAPTURE(c);
+            Image img = test::photo_like_image(97 + round * 31, 61, c, static_cast<unsigned>(round + c));
+            cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+            CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), cuda::histogram(d.ref(), true, ws, s));
+            cuda::DeviceImage e(img.width(), img.height(), c);
+            cuda::equalize(d.ref(), e.ref(), EqualizeMode::Luma, ws, s);
+            Image out(img.width(), img.height(), c);
+            e.download(out.view(), s);
+            IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+            IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view()), out);
+            // in place
+            cuda::equalize(d.ref(), d.ref(), EqualizeMode::Channels, ws, s);
+            d.download(out.view(), s);
+            IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+            IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view(), EqualizeMode::Channels), out);
+        }
+    // Luma-only and channel-only planes through the device form.
+    Image rgb = test::load_sample("chelsea.png");
+    const Histogram ref = cpu::histogram(rgb.view());
+    cuda::DeviceImage d = cuda::DeviceImage::from_host(rgb.view(), s);
+    cuda::DeviceBuffer<unsigned long long> counts(5 * 256);
+    std::vector<unsigned long long> host(5 * 256);
+    cuda::HistogramPlanes luma_only;
+    luma_only.channels = false;
+    luma_only.luma = true;
+    CHECK(luma_only.count(3) == 1);
+    CHECK_THROWS_AS(luma_only.count(1), Error);
+    cuda::histogram(d.ref(), luma_only, counts.get(), s);
+    IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), counts.get(), 256 * 8, cudaMemcpyDeviceToHost, s));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+    bool ok = true;
+    for (int v = 0; v < 256; ++v) ok = ok && host[v] == ref.counts[3][v];
+    CHECK(ok);
+    // Every policy the benchmark sweeps gives the same counts.
+    for (int threads : {64, 128, 256, 512, 1024})
+        for (int copies = 1; copies <= threads / 32; copies *= 2) {
+            CAPTURE(threads);
+            CAPTURE(copies);
+            cuda::HistogramPolicy p;
+            p.block_threads = threads;
+            p.copies = copies;
+            cuda::HistogramPlanes all;
+            all.luma = true;
+            cuda::detail::histogram_with_policy(d.ref(), all, counts.get(), p, s);
+            IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), counts.get(), 4 * 256 * 8, cudaMemcpyDeviceToHost, s));
+            IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+            ok = true;
+            for (int pl = 0; pl < 4; ++pl)
+                for (int v = 0; v < 256; ++v) ok = ok && host[pl * 256 + v] == ref.counts[pl][v];
+            CHECK(ok);
+        }
+    cuda::HistogramPolicy bad;
+    bad.block_threads = 100;
+    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.ref(), {}, counts.get(), bad, s), Error);
+    bad.block_threads = 256;
+    bad.copies = 9;
+    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.ref(), {}, counts.get(), bad, s), Error);
+    // Bad arguments are usage errors, before any GPU work.
+    cuda::DeviceImageRef null_ref = d.ref();
+    null_ref.data = nullptr;
+    CHECK_THROWS_AS(cuda::histogram(null_ref, true, ws, s), Error);
+    cuda::DeviceImageRef short_pitch = d.ref();
+    short_pitch.pitch = 10;
+    CHECK_THROWS_AS(cuda::histogram(short_pitch, true, ws, s), Error);
+    cuda::DeviceImage wrong(rgb.width(), rgb.height(), 3);
+    CHECK_THROWS_AS(cuda::threshold(d.ref(), wrong.ref(), threshold_at(5), ws, s), Error);
+    CHECK_THROWS_AS(cuda::threshold(rgb.view(), ThresholdSpec{false, 300}), Error);
+    cuda::DeviceImage small(5, 5, 3);
+    CHECK_THROWS_AS(cuda::equalize(d.ref(), small.ref(), EqualizeMode::Luma, ws, s), Error);
+}
+
+TEST_CASE("GPU histogram family: 8192x8192 gray and 7680x4320 RGB, photo-like and constant") {
+    struct Big {
+        int w, h, c;
+        bool constant;
+    } cases[] = {{8192, 8192, 1, false}, {8192, 8192, 1, true}, {7680, 4320, 3, false}, {7680, 4320, 3, true}};
+    for (const Big& b : cases) {
+        const std::string label = std::to_string(b.w) + "x" + std::to_string(b.h) + " c=" + std::to_string(b.c) +
+                                  (b.constant ? " constant" : " photo-like");
+        CAPTURE(label);
+        Image img = b.constant ? test::constant_image(b.w, b.h, b.c, 200) : test::photo_like_image(b.w, b.h, b.c, 8);
+        const Histogram gh = cuda::histogram(img.view());
+        CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), gh);
+        if (b.constant) CHECK(gh.counts[0][200] == static_cast<std::uint64_t>(b.w) * b.h);
+        IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view()), cuda::equalize(img.view()));
+        const ThresholdResult c = cpu::threshold(img.view(), threshold_otsu());
+        const ThresholdResult g = cuda::threshold(img.view(), threshold_otsu());
+        CHECK(c.threshold == g.threshold);
+        IMGPAR_CHECK_IMAGES_EQUAL(c.image, g.image);
+    }
+}
