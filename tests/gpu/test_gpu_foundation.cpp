@@ -1,0 +1,86 @@
+// GPU foundations on a real device: backend selection, the context, device
+// images with pitched rows, and CUDA errors becoming imgpar errors.
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include "cuda/buffers.hpp"
+#include "cuda/check.hpp"
+#include "cuda/device_context.hpp"
+#include "cuda/device_image.hpp"
+#include "src/backend.hpp"
+#include "src/error.hpp"
+#include "src/gpu_runtime.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+
+TEST_CASE("gpu: the status lists a usable device with sane properties") {
+    const GpuStatus& s = gpu_status();
+    REQUIRE(s.usable());
+    CHECK(s.built_with_cuda);
+    CHECK(s.driver_version >= s.runtime_version);
+    const GpuInfo& g = s.devices.at(0);
+    CHECK(g.usable);
+    CHECK_FALSE(g.name.empty());
+    CHECK(g.compute_major >= 8);
+    CHECK(g.multiprocessors > 0);
+    CHECK(g.total_memory > (std::size_t{1} << 30));
+    CHECK(g.free_memory > 0);
+}
+
+TEST_CASE("gpu: backend selection picks the GPU for auto, gpu and gpu:0; refuses a missing index") {
+    BackendChoice a = select_backend(parse_device_request("auto"));
+    CHECK(a.backend == Backend::Gpu);
+    CHECK(a.fallback_reason.empty());
+    CHECK(a.describe().find(gpu_status().devices[0].name) != std::string::npos);
+    CHECK(select_backend(parse_device_request("gpu")).backend == Backend::Gpu);
+    CHECK(select_backend(parse_device_request("gpu:0")).gpu_index == 0);
+    CHECK(select_backend(parse_device_request("cpu")).backend == Backend::Cpu);
+    try {
+        select_backend(parse_device_request("gpu:99"));
+        FAIL("gpu:99 should not be selectable");
+    } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::Device);
+        CHECK(std::string(e.what()).find("no GPU 99") != std::string::npos);
+    }
+    CHECK(cuda::context(0).properties().multiProcessorCount == gpu_status().devices[0].multiprocessors);
+}
+
+TEST_CASE("gpu: device images round-trip every shape through pitched rows") {
+    cudaStream_t stream = cuda::context(0).stream();
+    for (int c = 1; c <= 4; ++c)
+        for (auto [w, h] : test::awkward_sizes()) {
+            Image src = test::random_image(w, h, c, static_cast<unsigned>(w * 7 + h + c));
+            cuda::DeviceImage d = cuda::DeviceImage::from_host(src.view(), stream);
+            CHECK(d.pitch() >= d.row_bytes());
+            CHECK(d.pitch() % 16 == 0);
+            Image back(w, h, c);
+            back.fill(0xCD);
+            d.download(back.view(), stream);
+            IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
+            IMGPAR_CHECK_IMAGES_EQUAL(src, back);
+        }
+}
+
+TEST_CASE("gpu: a failing CUDA call becomes an imgpar error naming the call and place") {
+    cuda::DeviceBuffer<int> buf(16);
+    try {
+        // Copying more bytes than the buffer has is an invalid argument.
+        IMGPAR_CUDA_CHECK(cudaMemcpy(buf.get(), nullptr, std::size_t{1} << 40, cudaMemcpyHostToDevice));
+        FAIL("expected an error");
+    } catch (const Error& e) {
+        std::string what = e.what();
+        CHECK(e.kind() == ErrorKind::Device);
+        CHECK(what.find("cudaMemcpy") != std::string::npos);
+        CHECK(what.find("tests/gpu/test_gpu_foundation.cpp") != std::string::npos);
+    }
+    cudaGetLastError();
+    try {
+        cuda::DeviceBuffer<char> huge(std::size_t{1} << 50);
+        FAIL("expected an allocation error");
+    } catch (const Error& e) {
+        CHECK(std::string(e.what()).find("cannot allocate") != std::string::npos);
+    }
+    cudaGetLastError();
+}
