@@ -1,7 +1,8 @@
-// Thread-, warp- and block-level building blocks of the histogram-family
-// kernels (cuda/histogram.cu, cuda/histogram_apply.cu): walking an image in
-// 16-pixel chunks, moving chunks through registers with 16-byte accesses, and
-// the privatized shared-memory histogram with run-length merging.
+// Thread- and block-level building blocks of the histogram-family kernels
+// (cuda/histogram.cu, cuda/histogram_apply.cu): walking an image in 16-pixel
+// chunks, moving chunks through registers with 16-byte accesses, and the
+// block's shared sub-histogram copies (zero, merge). How samples are counted
+// into them is cuda/histogram_count.cuh.
 //
 // Chunks: row y is cut into ceil(width / 16) chunks of 16 pixels (the last
 // one may be shorter); chunk k of the image is chunk k % cpr of row k / cpr.
@@ -44,14 +45,16 @@ struct Chunk {
     __device__ __forceinline__ void put(int j, int v) { w[j >> 2] |= static_cast<std::uint32_t>(v) << ((j & 3) * 8); }
 };
 
-// Loads the n pixels at p (a row pointer plus x0 * C).
-template <int C>
+// Loads the n pixels at p (a row pointer plus x0 * C). kReadOnly: through
+// the non-coherent read-only path (ld.global.nc), for kernels that never
+// write the image (an in-place apply must not use it).
+template <int C, bool kReadOnly = false>
 __device__ __forceinline__ void load_chunk(const std::uint8_t* p, int n, bool vec, Chunk<C>& ch) {
     if (vec && n == kChunkPixels) {
         const uint4* q = reinterpret_cast<const uint4*>(p);
 #pragma unroll
         for (int k = 0; k < C; ++k) {
-            const uint4 v = q[k];
+            const uint4 v = kReadOnly ? __ldg(q + k) : q[k];
             ch.w[4 * k + 0] = v.x;
             ch.w[4 * k + 1] = v.y;
             ch.w[4 * k + 2] = v.z;
@@ -85,103 +88,26 @@ __device__ __forceinline__ void store_chunk(std::uint8_t* p, int n, bool vec, co
     }
 }
 
-// --- Privatized histogram ---------------------------------------------------
+// --- Shared sub-histogram copies ---------------------------------------------
 
-// A run of equal values seen by one thread in one plane, not yet counted.
-struct Run {
-    unsigned value = 0;
-    unsigned length = 0;
-};
-
-// Extends the run, or adds the finished run to `plane` (a 256-bin shared
-// sub-histogram) and starts a new one. Neighbouring pixels of photos are
-// often equal and constant areas are common, so most pixels cost a compare
-// and an increment instead of a shared atomic.
-__device__ __forceinline__ void push_value(Run& r, unsigned v, unsigned* plane) {
-    if (v == r.value) {
-        ++r.length;
-    } else {
-        if (r.length) atomicAdd(plane + r.value, r.length);
-        r.value = v;
-        r.length = 1;
-    }
-}
-
-// Adds every lane's pending run to `plane`. Must be called by all 32 lanes of
-// the warp together. When all lanes' runs have the same value (a constant
-// region), one lane adds their sum: 1 atomic instead of 32 on one address.
-__device__ __forceinline__ void flush_run_warp(Run& r, unsigned* plane) {
-    const unsigned leader = __shfl_sync(kFullWarp, r.value, 0);
-    const bool same = r.length == 0 || r.value == leader;
-    if (__all_sync(kFullWarp, same)) {
-        const unsigned total = __reduce_add_sync(kFullWarp, r.length);
-        if ((threadIdx.x & 31) == 0 && total) atomicAdd(plane + leader, total);
-    } else if (r.length) {
-        atomicAdd(plane + r.value, r.length);
-    }
-    r.length = 0;
-}
-
-// Planes a sweep counts for a C-channel image.
-template <int C, bool kChannels, bool kLuma>
-constexpr int sweep_planes() {
-    return (kChannels ? C : 0) + (kLuma ? 1 : 0);
-}
-
-// Counts the first n pixels of a chunk (all 16 when kFull) into the runs.
-template <int C, bool kChannels, bool kLuma, bool kFull>
-__device__ __forceinline__ void count_chunk(const Chunk<C>& px, int n, Run* runs, unsigned* hist) {
-    constexpr int P = sweep_planes<C, kChannels, kLuma>();
-#pragma unroll
-    for (int i = 0; i < kChunkPixels; ++i) {
-        if (kFull || i < n) {
-            if constexpr (kChannels) {
-#pragma unroll
-                for (int c = 0; c < C; ++c) push_value(runs[c], static_cast<unsigned>(px.byte(i * C + c)), hist + c * 256);
-            }
-            if constexpr (kLuma) {
-                const int y = luma601(px.byte(i * C), px.byte(i * C + 1), px.byte(i * C + 2));
-                push_value(runs[P - 1], static_cast<unsigned>(y), hist + (P - 1) * 256);
-            }
-        }
-    }
-}
-
-// The thread's share of the grid-stride walk over all chunks, counted into
-// `hist` (this warp's P x 256 sub-histogram). Runs carry across chunks and are
-// flushed once at the end, so a constant image adds nothing to shared memory
-// until then.
-template <int C, bool kChannels, bool kLuma>
-__device__ __forceinline__ void sweep_chunks(const SweepArgs& a, unsigned* hist) {
-    constexpr int P = sweep_planes<C, kChannels, kLuma>();
-    Run runs[P];
-    const unsigned stride = gridDim.x * blockDim.x;
-    for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < a.grid.total; k += stride) {
-        int y, x0, n;
-        locate_chunk(a.grid, k, y, x0, n);
-        Chunk<C> px;
-        load_chunk<C>(a.data + static_cast<std::size_t>(y) * a.pitch + static_cast<std::size_t>(x0) * C, n, a.vec, px);
-        if (n == kChunkPixels)
-            count_chunk<C, kChannels, kLuma, true>(px, n, runs, hist);
-        else
-            count_chunk<C, kChannels, kLuma, false>(px, n, runs, hist);
-    }
-#pragma unroll
-    for (int p = 0; p < P; ++p) flush_run_warp(runs[p], hist + p * 256);
-}
+// Words between consecutive copies of a P-plane sub-histogram: one more than
+// P x 256, so bin b of copy r sits in bank (b + r) % 32 and lanes adding the
+// same value to different copies do not collide on a bank.
+__host__ __device__ constexpr int copy_stride(int planes) { return planes * 256 + 1; }
 
 // Zeroes `words` shared counters with the whole block.
 __device__ __forceinline__ void block_zero(unsigned* smem, int words) {
     for (int i = threadIdx.x; i < words; i += blockDim.x) smem[i] = 0;
 }
 
-// Adds the block's `copies` sub-histograms (each planes x 256) into the
-// 64-bit global counts, one atomic per non-empty bin.
+// Adds the block's `copies` sub-histograms (each planes x 256, copy_stride
+// apart) into the 64-bit global counts, one atomic per non-empty bin.
 __device__ __forceinline__ void block_merge(const unsigned* smem, int copies, int planes, unsigned long long* out) {
     const int bins = planes * 256;
+    const int stride = copy_stride(planes);
     for (int i = threadIdx.x; i < bins; i += blockDim.x) {
         unsigned long long s = 0;
-        for (int k = 0; k < copies; ++k) s += smem[k * bins + i];
+        for (int k = 0; k < copies; ++k) s += smem[k * stride + i];
         if (s) atomicAdd(out + i, s);
     }
 }

@@ -1,37 +1,95 @@
-// Launch shapes of the histogram-family kernels, and the dispatch entry points
-// that take them explicitly (the benchmark sweeps them; everything else uses
-// the defaults through cuda/histogram.hpp).
+// Launch shapes and counting strategies of the histogram-family kernels, and
+// the dispatch entry point that takes them explicitly (the benchmark sweeps
+// them; everything else uses the defaults through cuda/histogram.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
+
+#include <string>
 
 #include "cuda/device_image.hpp"
 #include "cuda/histogram.hpp"
 
 namespace imgpar::cuda {
 
-// Privatized histogram sweep (cuda/histogram.cu).
+// How a thread's samples reach its shared sub-histogram (every strategy gives
+// the same counts; they trade ALU work against shared atomics):
+enum class HistogramMerge {
+    // Run-length merge of equal neighbours per plane in registers: a compare
+    // and select per sample, an atomic per finished run; runs carry across
+    // chunks and are flushed once (a constant image does no atomics until
+    // the end). Photos have runs of about one sample, so there it costs the
+    // plain atomics plus the compares.
+    Runs,
+    // One shared atomic per sample, nothing else (what CUB does).
+    Plain,
+    // A chunk whose 16 pixels are equal adds 16 with one atomic per plane, and
+    // a warp whose 32 chunks are all that same pixel adds 512 with one lane;
+    // any other chunk goes the Plain way. About 6 instructions per chunk over
+    // Plain on photos; constant areas cost ~nothing.
+    Uniform,
+    // __match_any_sync per sample: lanes holding the same value add once
+    // (their count), so no atomic ever waits on a same-address conflict;
+    // costs a match per sample.
+    Match,
+};
+
+// Which sub-histogram copy of its block a thread adds to.
+enum class HistogramCopyBy {
+    Warp,  // copy (warp % copies): a warp's lanes share one copy
+    Lane,  // copy (thread % copies): a warp's lanes spread over the copies, so
+           // lanes with equal values mostly hit different addresses (copies
+           // are skewed by one bank so those addresses are in different banks)
+};
+
+// Privatized histogram sweep (cuda/histogram.cu, cuda/histogram_count.cuh).
 //
-// Every thread reads 16 pixels per step (C 16-byte loads), run-length merges
-// equal neighbours per plane in registers, and adds each run to its warp's
-// 32-bit sub-histogram in shared memory; at the end of a step a warp whose
-// lanes all hold the same value adds their runs with one atomic (a constant
-// image costs one shared atomic per warp per step and plane). Warps share
-// sub-histogram copy `warp % copies`; each block merges its copies once into
-// the 64-bit global counts, skipping empty bins.
-//
-// Defaults: 256 threads (8 warps) with one copy per warp: 8 KiB of shared
-// memory per plane, so a 5-plane RGBA+luma block takes 40 KiB and several
-// blocks still fit per SM; grid = as many blocks as are co-resident
-// (occupancy API), which keeps ~all memory parallelism in flight without
-// inflating the merge. These come from the design reasoning above; the sweep
-// `imgpar_bench --only histo-policy` measures the alternatives on the target
-// GPU and is the measurement to consult before changing them.
+// Every thread loads `chunks_per_step` chunks of 16 pixels (C 16-byte loads
+// each, read-only cache path) before it counts any of them, so that many
+// loads are in flight per thread; the count is capped at 4 / C chunks (at
+// least 1): a thread then never holds more than 64 bytes, and colour chunks
+// already bring 3-4 loads each. Block counts go to `copies` 32-bit
+// sub-histograms in shared memory (P x 256 each), merged once per block into
+// the 64-bit global counts, skipping empty bins. The grid is as many blocks
+// as are co-resident (occupancy API), or blocks_per_sm per SM when that is
+// smaller (a persistent grid: fewer blocks, each merging once over more
+// pixels).
 struct HistogramPolicy {
     int block_threads = 256;  // multiple of 32, 32..1024
-    int copies = 8;           // sub-histograms per block, 1..block_threads/32
+    int copies = 8;           // 1..warps per block (Warp), 1..32 (Lane)
+    HistogramCopyBy copy_by = HistogramCopyBy::Warp;
+    HistogramMerge merge = HistogramMerge::Runs;
+    int chunks_per_step = 1;  // 1, 2 or 4 (capped at 4 / channels)
     int blocks_per_sm = 0;    // 0: as many as are co-resident
 };
+
+// The defaults, one constant per kind of image, keyed by the image's channel
+// count (not the planes counted: a luma-only count of a colour image still
+// reads 3-4 bytes per pixel, as a colour sweep does). The sweep
+// `imgpar_bench --only histo-policy` is the measurement to consult before
+// changing either; its rows are named by describe().
+//
+// Colour (3-4 channels): measured on an H100 before the strategies existed;
+// 48-64 bytes per thread are already in flight and Runs beats CUB by
+// 1.3-2.5x on photos and constant images, so it stays.
+inline constexpr HistogramPolicy kHistogramPolicyColour{256, 8, HistogramCopyBy::Warp, HistogramMerge::Runs, 1, 0};
+// Gray and gray+alpha (1-2 channels): chosen by reasoning, awaiting the sweep.
+// Photos have ~1-sample runs, so Runs pays its compares for nothing; Uniform
+// keeps constant areas free at 6 instructions per chunk. One 16-byte load
+// per thread and step left too little in flight while warps sit in their 16
+// atomics, so two chunks are loaded before counting. 1024 threads with 16
+// copies was the best shape of the Runs sweep.
+inline constexpr HistogramPolicy kHistogramPolicyGray{1024, 16, HistogramCopyBy::Warp, HistogramMerge::Uniform, 2, 0};
+
+// The default for an image of `channels` channels.
+constexpr HistogramPolicy default_histogram_policy(int channels) {
+    return channels <= 2 ? kHistogramPolicyGray : kHistogramPolicyColour;
+}
+
+// "merge=uniform steps=2 threads=256 copies=8/warp grid=auto": stable names
+// for benchmark rows and test messages.
+std::string describe(const HistogramPolicy& p);
+const char* merge_name(HistogramMerge m);
 
 // Equalize/threshold apply kernels: a streaming pass (16 pixels per thread and
 // step, 16-byte loads and stores), grid-stride over co-resident blocks.
@@ -40,7 +98,9 @@ struct ApplyPolicy {
 };
 
 namespace detail {
-// histogram() with an explicit policy. Throws imgpar::Error (usage) on a bad policy.
+// histogram() with an explicit policy. Throws imgpar::Error (usage) on a bad
+// policy, or one this variant cannot launch (too many registers or too much
+// shared memory per block for the shape asked).
 void histogram_with_policy(const DeviceImageRef& image, HistogramPlanes planes, unsigned long long* d_counts,
                            const HistogramPolicy& policy, cudaStream_t stream);
 }  // namespace detail

@@ -1,0 +1,62 @@
+// Private interface between the filter dispatcher (cuda/filter_dispatch.cu)
+// and the per-family launchers (cuda/filter_separable*.cu, filter_box.cu,
+// filter_2d.cu). Every launcher receives a validated call: shapes match, the
+// plan is consistent, the scratch is reserved.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuda/device_image.hpp"
+#include "src/ops/filter.hpp"
+
+namespace imgpar::cuda::filter_detail {
+
+// One validated filter call.
+struct FilterCall {
+    const FilterPlan* plan = nullptr;
+    DeviceImageRef src;
+    DeviceImageRef dst;
+    cudaStream_t stream = nullptr;
+    std::uint8_t* scratch = nullptr;  // at least scratch_bytes(...) bytes
+    std::size_t scratch_bytes = 0;
+};
+
+// What a device offers a launcher when it picks its launch shape.
+struct DeviceLimits {
+    int sm_count = 1;
+    int compute_major = 0;
+    int max_smem_optin = 48 * 1024;    // per block, after cudaFuncSetAttribute
+    int max_smem_per_sm = 48 * 1024;
+};
+// Limits of the current device (queried on each call; cheap attribute reads).
+DeviceLimits current_device_limits();
+
+// Raises a kernel's dynamic shared memory limit when it needs more than the
+// default 48 KB. `func` is the kernel's address.
+void allow_dynamic_smem(const void* func, std::size_t bytes);
+
+// --- Gaussian and unsharp (separable) ---
+enum class SeparableImpl { TensorCore, Simple };
+// The tensor-core kernel handles every plan make_gaussian/make_unsharp can
+// produce on compute capability >= 8.0; the simple pair handles everything.
+bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
+std::size_t separable_simple_scratch_bytes(int width, int height, int channels);
+void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& dev);
+void launch_separable_simple(const FilterCall& call);
+
+// --- Box ---
+std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
+void launch_box(const FilterCall& call, const DeviceLimits& dev);
+
+// --- Custom kernels and edge operators (2-D tiles) ---
+void launch_custom(const FilterCall& call, const DeviceLimits& dev);
+void launch_edges(const FilterCall& call, const DeviceLimits& dev);
+
+// Rounds v up to a multiple of m (m > 0).
+constexpr std::size_t round_up(std::size_t v, std::size_t m) { return (v + m - 1) / m * m; }
+constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+}  // namespace imgpar::cuda::filter_detail

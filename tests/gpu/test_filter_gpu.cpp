@@ -1,0 +1,421 @@
+// GPU convolution filters against the CPU reference: every filter kind, every
+// border rule, 1-4 channels (alpha images included), awkward and 8K sizes,
+// constant images, pitched / packed / misaligned device layouts, both
+// Gaussian implementations and the no-allocation form reused across calls.
+// Every comparison is exact; a mismatch reports (x, y, channel, cpu, gpu).
+#include <doctest/doctest.h>
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuda/buffers.hpp"
+#include "cuda/check.hpp"
+#include "cuda/device_context.hpp"
+#include "cuda/device_image.hpp"
+#include "cuda/filter.hpp"
+#include "src/error.hpp"
+#include "src/ops/filter.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+using cuda::SeparablePath;
+
+namespace {
+
+// How a device image is laid out: cudaMallocPitch rows (pitch > row bytes,
+// 16-byte aligned), tightly packed rows, or rows at an odd address with an
+// odd pitch (no vector access possible anywhere).
+enum class Layout { Pitched, Packed, Misaligned };
+
+const char* layout_name(Layout l) {
+    switch (l) {
+        case Layout::Pitched: return "pitched";
+        case Layout::Packed: return "packed";
+        case Layout::Misaligned: return "misaligned";
+    }
+    return "?";
+}
+
+struct DevImage {
+    cuda::DeviceImage pitched;
+    cuda::DeviceBuffer<std::uint8_t> raw;
+    cuda::DeviceImageRef ref;
+};
+
+DevImage make_device(int w, int h, int c, Layout layout) {
+    DevImage d;
+    if (layout == Layout::Pitched) {
+        d.pitched = cuda::DeviceImage(w, h, c);
+        d.ref = d.pitched.ref();
+        REQUIRE(d.ref.pitch >= static_cast<std::size_t>(w) * c);
+        return d;
+    }
+    const std::size_t row = static_cast<std::size_t>(w) * c;
+    const std::size_t pitch = layout == Layout::Packed ? row : row + 7;
+    const std::size_t offset = layout == Layout::Packed ? 0 : 3;
+    // Exactly the bytes the image covers, so a read past the end is out of bounds.
+    d.raw = cuda::DeviceBuffer<std::uint8_t>(offset + pitch * static_cast<std::size_t>(h - 1) + row);
+    d.ref = {d.raw.get() + offset, w, h, c, pitch};
+    return d;
+}
+
+cudaStream_t stream() { return cuda::context().stream(); }
+
+void upload(const DevImage& d, const Image& img) {
+    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(d.ref.data, d.ref.pitch, img.data(), img.stride(), img.row_bytes(),
+                                        static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice, stream()));
+}
+
+// Fills the destination with a pattern so pixels the GPU never wrote show up.
+int poison_counter = 0;
+void poison(const DevImage& d) {
+    const int value = (poison_counter++ & 1) ? 0xA7 : 0x5C;
+    IMGPAR_CUDA_CHECK(cudaMemset2DAsync(d.ref.data, d.ref.pitch, value,
+                                        static_cast<std::size_t>(d.ref.width) * d.ref.channels,
+                                        static_cast<std::size_t>(d.ref.height), stream()));
+}
+
+Image download(const DevImage& d) {
+    Image img(d.ref.width, d.ref.height, d.ref.channels);
+    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(img.data(), img.stride(), d.ref.data, d.ref.pitch, img.row_bytes(),
+                                        static_cast<std::size_t>(img.height()), cudaMemcpyDeviceToHost, stream()));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream()));
+    return img;
+}
+
+// One source on the device, filtered with many plans into poisoned outputs
+// through the no-allocation form and one shared workspace.
+class GpuBench {
+public:
+    explicit GpuBench(const Image& src, Layout layout = Layout::Pitched)
+        : src_(src), layout_(layout), d_src_(make_device(src.width(), src.height(), src.channels(), layout)) {
+        upload(d_src_, src_);
+    }
+
+    Image run(const FilterPlan& plan, SeparablePath path = SeparablePath::Auto) {
+        const int oc = plan.output_channels(src_.channels());
+        DevImage& dst = oc == src_.channels() ? d_same_ : d_gray_;
+        if (dst.ref.data == nullptr) dst = make_device(src_.width(), src_.height(), oc, layout_);
+        poison(dst);
+        ws_.set_separable_path(path);
+        cuda::apply_filter(plan, d_src_.ref, dst.ref, ws_, stream());
+        return download(dst);
+    }
+
+    // CPU reference vs GPU, exactly.
+    void check(const FilterPlan& plan, const std::string& what, SeparablePath path = SeparablePath::Auto) {
+        const Image expect = cpu::apply_filter(plan, src_.view());
+        const Image got = run(plan, path);
+        INFO(what, " | ", plan.describe(), " | ", src_.width(), "x", src_.height(), " ", channel_layout_name(src_.channels()),
+             " | ", layout_name(layout_), " | path ",
+             path == SeparablePath::Simple ? "simple" : (path == SeparablePath::TensorCore ? "tensor-core" : "auto"));
+        IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
+    }
+
+    // Gaussian and unsharp go through both implementations.
+    void check_both_paths(const FilterPlan& plan, const std::string& what) {
+        check(plan, what, SeparablePath::TensorCore);
+        check(plan, what, SeparablePath::Simple);
+    }
+
+    cuda::FilterWorkspace& workspace() { return ws_; }
+
+private:
+    const Image& src_;
+    Layout layout_;
+    DevImage d_src_;
+    DevImage d_same_;
+    DevImage d_gray_;
+    cuda::FilterWorkspace ws_;
+};
+
+std::vector<Border> all_borders() {
+    return {{BorderMode::Replicate, 0}, {BorderMode::Reflect, 0},     {BorderMode::Reflect101, 0},
+            {BorderMode::Wrap, 0},      {BorderMode::Constant, 0},    {BorderMode::Constant, 77},
+            {BorderMode::Constant, 255}};
+}
+
+// Random colour for 1 and 3 channels; random colour with transparent, opaque
+// and partial alpha regions for 2 and 4.
+Image test_image(int w, int h, int c, unsigned seed) {
+    return has_alpha(c) ? test::alpha_image(w, h, c, seed) : test::random_image(w, h, c, seed);
+}
+
+KernelMatrix matrix(int w, int h, std::vector<double> values) {
+    KernelMatrix k;
+    k.width = w;
+    k.height = h;
+    k.values = std::move(values);
+    return k;
+}
+
+// A w x h kernel of small integers and halves/quarters, both signs, not separable.
+KernelMatrix random_matrix(int w, int h, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<double> v;
+    for (int i = 0; i < w * h; ++i) v.push_back(static_cast<int>(rng() % 7) - 3 + 0.25 * static_cast<int>(rng() % 4));
+    return matrix(w, h, v);
+}
+
+CustomKernelOptions options(bool normalize = false, std::optional<double> scale = {}, std::optional<double> offset = {},
+                            bool flip = false) {
+    CustomKernelOptions o;
+    o.normalize = normalize;
+    o.scale = scale;
+    o.offset = offset;
+    o.flip = flip;
+    return o;
+}
+
+}  // namespace
+
+TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") {
+    for (auto [w, h] : test::awkward_sizes()) {
+        for (int c = 1; c <= 4; ++c) {
+            const Image src = test_image(w, h, c, static_cast<unsigned>(w * 131 + h * 7 + c));
+            GpuBench gpu(src);
+            for (const Border& b : all_borders()) {
+                gpu.check_both_paths(make_gaussian(1.0, 0, b), "gaussian sigma 1");
+                gpu.check_both_paths(make_gaussian(20.0, 0, b), "gaussian sigma 20 (radius far beyond the image)");
+                gpu.check_both_paths(make_unsharp(1.5, 0, 1.2, 0.02, b), "unsharp");
+                gpu.check(make_box(2, b), "box r=2");
+                gpu.check(make_box(40, b), "box r=40");
+                gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel per channel");
+                gpu.check(make_edges(EdgeOperator::Scharr, true, b), "scharr gray");
+                gpu.check(make_edges(EdgeOperator::Laplacian, false, b), "laplacian per channel");
+                gpu.check(make_custom(matrix(3, 3, {1, -2, 0.5, 3, 1, -1, 0, 2, 1}), options(false, 2.0, 5.0), b),
+                          "custom 3x3");
+                gpu.check(make_custom(random_matrix(4, 6, 11), options(true), b), "custom 4x6 (even sides)");
+            }
+        }
+    }
+}
+
+TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementations") {
+    struct Case {
+        double sigma;
+        int radius;
+    } cases[] = {{0.5, 0}, {1.0, 0}, {2.0, 0}, {5.0, 0}, {20.0, 0}, {1.0, 1}, {50.0, 150}, {2.0, 150}, {6.3, 0}, {7.0, 0}};
+    for (int c = 1; c <= 4; ++c) {
+        const Image src = test_image(203, 157, c, static_cast<unsigned>(c));
+        GpuBench gpu(src);
+        for (const Border& b : all_borders())
+            for (const Case& k : cases)
+                gpu.check_both_paths(make_gaussian(k.sigma, k.radius, b), "gaussian");
+    }
+}
+
+TEST_CASE("GPU unsharp: amounts, thresholds and sigmas") {
+    for (int c = 1; c <= 4; ++c) {
+        const Image src = has_alpha(c) ? test_image(151, 97, c, 5) : test::photo_like_image(151, 97, c, 5);
+        GpuBench gpu(src);
+        for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 200}})
+            for (double sigma : {0.7, 1.0, 2.0, 6.0})
+                for (double amount : {0.0, 0.5, 1.0, 3.7, 20.0})
+                    for (double threshold : {0.0, 0.05, 0.5})
+                        gpu.check_both_paths(make_unsharp(sigma, 0, amount, threshold, b), "unsharp");
+    }
+}
+
+TEST_CASE("GPU box: radii 1, 15, 50, 128/129 (16/32-bit sums) and 1000") {
+    for (int c = 1; c <= 4; ++c) {
+        const Image src = test_image(301, 203, c, static_cast<unsigned>(40 + c));
+        GpuBench gpu(src);
+        for (const Border& b : all_borders())
+            for (int r : {1, 15, 50, 128, 129, 1000}) gpu.check(make_box(r, b), "box");
+    }
+    // Several 2048-pixel segments per row at the largest radius.
+    const Image wide = test::photo_like_image(4500, 37, 3, 3);
+    GpuBench gpu(wide);
+    gpu.check(make_box(1000, {BorderMode::Reflect101, 0}), "box r=1000, wide");
+    gpu.check(make_box(700, {BorderMode::Constant, 9}), "box r=700, wide");
+}
+
+TEST_CASE("GPU edges: operators, gray and per channel, every border") {
+    for (int c = 1; c <= 4; ++c) {
+        const Image src = test_image(190, 121, c, static_cast<unsigned>(70 + c));
+        GpuBench gpu(src);
+        for (const Border& b : all_borders())
+            for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
+                for (bool gray : {false, true}) gpu.check(make_edges(op, gray, b), "edges");
+    }
+}
+
+TEST_CASE("GPU custom kernels: sizes 1x1 to 63x63, signs, fractions, flip, scale, offset") {
+    struct Case {
+        const char* what;
+        KernelMatrix k;
+        CustomKernelOptions o;
+    };
+    const std::vector<Case> cases = {
+        {"1x1 x2 offset -10", matrix(1, 1, {2}), options(false, {}, -10.0)},
+        {"3x3 sharpen", matrix(3, 3, {0, -1, 0, -1, 5, -1, 0, -1, 0}), options()},
+        {"3x3 fractional normalized", matrix(3, 3, {0.25, 0.5, 0.25, 0.5, 1, 0.5, 0.25, 0.5, 0.25}), options(true)},
+        {"5x5 non-separable", random_matrix(5, 5, 1), options(false, 3.0, 128.0)},
+        {"5x5 non-separable, flipped", random_matrix(5, 5, 1), options(false, 3.0, 128.0, true)},
+        {"4x6 even sides", random_matrix(4, 6, 2), options(true)},
+        {"6x4 even sides, flipped", random_matrix(6, 4, 3), options(false, -7.0, 100.0, true)},
+        {"15x15", random_matrix(15, 15, 4), options(false, 40.0, 128.0)},
+        {"31x31", random_matrix(31, 31, 5), options(false, 200.0, 128.0)},
+        {"63x63", random_matrix(63, 63, 6), options(false, 900.0, 128.0)},
+        {"1x63 row", random_matrix(63, 1, 7), options(true)},
+        {"63x1 column", random_matrix(1, 63, 8), options(false, 5.0)},
+        {"negative scale, fractional offset", matrix(3, 2, {1, 2, 3, -4, -5, 6.5}), options(false, -2.5, 33.25)},
+    };
+    for (int c = 1; c <= 4; ++c) {
+        const Image src = test_image(157, 93, c, static_cast<unsigned>(90 + c));
+        GpuBench gpu(src);
+        for (const Case& k : cases)
+            for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Reflect101, 0},
+                                    Border{BorderMode::Constant, 77}})
+                gpu.check(make_custom(k.k, k.o, b), k.what);
+        for (const Border& b : all_borders()) gpu.check(make_custom(random_matrix(5, 5, 21), options(true), b), "5x5");
+    }
+}
+
+TEST_CASE("GPU filters on constant, black and white images") {
+    for (int value : {0, 255, 128}) {
+        for (int c = 1; c <= 4; ++c) {
+            const Image src = test::constant_image(67, 45, c, value);
+            GpuBench gpu(src);
+            for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 0},
+                                    Border{BorderMode::Constant, 255}}) {
+                gpu.check_both_paths(make_gaussian(2.0, 0, b), "gaussian");
+                gpu.check_both_paths(make_gaussian(20.0, 0, b), "gaussian sigma 20");
+                gpu.check_both_paths(make_unsharp(1.0, 0, 1.0, 0.0, b), "unsharp");
+                gpu.check(make_box(15, b), "box");
+                gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel");
+                gpu.check(make_edges(EdgeOperator::Laplacian, true, b), "laplacian gray");
+                gpu.check(make_custom(random_matrix(5, 5, 9), options(false, 4.0, 20.0), b), "custom 5x5");
+            }
+        }
+    }
+}
+
+TEST_CASE("GPU filters on packed and misaligned device images") {
+    for (Layout layout : {Layout::Packed, Layout::Misaligned, Layout::Pitched}) {
+        for (auto [w, h] : {std::pair<int, int>{97, 61}, {61, 97}, {33, 17}, {130, 5}}) {
+            for (int c = 1; c <= 4; ++c) {
+                const Image src = test_image(w, h, c, static_cast<unsigned>(w + h + c));
+                GpuBench gpu(src, layout);
+                const Border b{BorderMode::Reflect, 0};
+                gpu.check_both_paths(make_gaussian(2.0, 0, b), "gaussian");
+                gpu.check_both_paths(make_gaussian(9.0, 0, b), "gaussian sigma 9");
+                gpu.check_both_paths(make_unsharp(1.0, 0, 2.0, 0.01, b), "unsharp");
+                gpu.check(make_box(3, b), "box");
+                gpu.check(make_box(200, b), "box r=200");
+                gpu.check(make_edges(EdgeOperator::Scharr, false, b), "scharr");
+                gpu.check(make_edges(EdgeOperator::Sobel, true, b), "sobel gray");
+                gpu.check(make_custom(random_matrix(5, 5, 3), options(true), b), "custom 5x5");
+            }
+        }
+    }
+}
+
+TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
+    {
+        const Image rgb = test::photo_like_image(7680, 4320, 3, 1);
+        GpuBench gpu(rgb);
+        const Border b{BorderMode::Replicate, 0};
+        gpu.check(make_gaussian(2.0, 0, b), "gaussian sigma 2", SeparablePath::TensorCore);
+        gpu.check(make_gaussian(20.0, 0, {BorderMode::Reflect101, 0}), "gaussian sigma 20", SeparablePath::TensorCore);
+        gpu.check(make_gaussian(1.0, 0, b), "gaussian sigma 1 (simple)", SeparablePath::Simple);
+        gpu.check(make_unsharp(1.0, 0, 1.0, 0.05, b), "sharpen defaults");
+        gpu.check(make_box(15, b), "box r=15");
+        gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel");
+        gpu.check(make_custom(random_matrix(5, 5, 12), options(true), {BorderMode::Constant, 30}), "custom 5x5");
+    }
+    {
+        const Image gray = test::photo_like_image(8192, 8192, 1, 2);
+        GpuBench gpu(gray);
+        const Border b{BorderMode::Reflect, 0};
+        gpu.check(make_gaussian(5.0, 0, b), "gaussian sigma 5", SeparablePath::TensorCore);
+        gpu.check(make_box(50, b), "box r=50");
+        gpu.check(make_custom(random_matrix(5, 5, 13), options(false, 11.0, 0.0), b), "custom 5x5");
+    }
+}
+
+TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") {
+    const Image a = test_image(321, 123, 4, 1);
+    const Image b = test_image(123, 321, 3, 2);
+    cuda::FilterWorkspace ws;
+    ws.set_separable_path(SeparablePath::Simple);
+    // The largest scratch any of the calls below needs.
+    ws.reserve(make_box(1000, {}), 321, 321, 4);
+    ws.reserve(make_gaussian(3.0, 0, {}), 321, 321, 4);
+    const std::uint8_t* scratch = ws.scratch();
+    const std::size_t bytes = ws.scratch_bytes();
+    REQUIRE(bytes > 0);
+
+    const std::vector<FilterPlan> plans = {make_box(1000, {}), make_gaussian(3.0, 0, {}), make_box(5, {}),
+                                           make_unsharp(2.0, 0, 1.0, 0.0, {}), make_edges(EdgeOperator::Sobel, true, {}),
+                                           make_custom(random_matrix(7, 7, 1), options(true), {})};
+    for (int round = 0; round < 2; ++round) {
+        for (const Image* img : {&a, &b}) {
+            DevImage src = make_device(img->width(), img->height(), img->channels(), Layout::Pitched);
+            upload(src, *img);
+            for (const FilterPlan& plan : plans) {
+                DevImage dst = make_device(img->width(), img->height(), plan.output_channels(img->channels()),
+                                           Layout::Pitched);
+                poison(dst);
+                ws.set_separable_path(round == 0 ? SeparablePath::Simple : SeparablePath::TensorCore);
+                cuda::apply_filter(plan, src.ref, dst.ref, ws, stream());
+                INFO(plan.describe(), " round ", round);
+                IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, img->view()), download(dst));
+                CHECK(ws.scratch() == scratch);
+                CHECK(ws.scratch_bytes() == bytes);
+            }
+        }
+    }
+}
+
+TEST_CASE("GPU convenience form matches the CPU") {
+    const Image src = test_image(211, 99, 4, 8);
+    for (const FilterPlan& plan : {make_gaussian(3.0, 0, {}), make_box(4, {}), make_unsharp(1.0, 0, 1.0, 0.05, {}),
+                                   make_edges(EdgeOperator::Scharr, true, {}),
+                                   make_custom(random_matrix(3, 5, 4), options(true), {})}) {
+        INFO(plan.describe());
+        IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, src.view()), cuda::apply_filter(plan, src.view()));
+    }
+}
+
+TEST_CASE("GPU filter: bad shapes are usage errors and touch nothing") {
+    const Image img = test_image(40, 30, 3, 1);
+    DevImage src = make_device(40, 30, 3, Layout::Pitched);
+    upload(src, img);
+    cuda::FilterWorkspace ws;
+    auto expect_usage = [&](const FilterPlan& plan, const cuda::DeviceImageRef& s, const cuda::DeviceImageRef& d,
+                            const char* fragment) {
+        try {
+            cuda::apply_filter(plan, s, d, ws, stream());
+            FAIL("no error for: ", fragment);
+        } catch (const Error& e) {
+            CHECK(e.kind() == ErrorKind::Usage);
+            INFO(e.what());
+            CHECK(std::string(e.what()).find(fragment) != std::string::npos);
+        }
+    };
+    DevImage wrong_channels = make_device(40, 30, 4, Layout::Pitched);
+    DevImage wrong_size = make_device(41, 30, 3, Layout::Pitched);
+    DevImage gray = make_device(40, 30, 1, Layout::Pitched);
+    poison(wrong_channels);
+    const Image before = download(wrong_channels);
+    expect_usage(make_gaussian(1.0, 0, {}), src.ref, wrong_channels.ref, "destination");
+    expect_usage(make_box(3, {}), src.ref, wrong_size.ref, "destination");
+    expect_usage(make_edges(EdgeOperator::Sobel, false, {}), src.ref, gray.ref, "destination");
+    expect_usage(make_gaussian(1.0, 0, {}), src.ref, src.ref, "overlaps");
+    IMGPAR_CHECK_IMAGES_EQUAL(before, download(wrong_channels));
+
+    FilterPlan broken = make_gaussian(2.0, 0, {});
+    broken.taps.pop_back();
+    DevImage dst = make_device(40, 30, 3, Layout::Pitched);
+    expect_usage(broken, src.ref, dst.ref, "taps");
+    // gray=true edges write one channel (two with alpha).
+    cuda::apply_filter(make_edges(EdgeOperator::Sobel, true, {}), src.ref, gray.ref, ws, stream());
+    IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(make_edges(EdgeOperator::Sobel, true, {}), img.view()), download(gray));
+}
