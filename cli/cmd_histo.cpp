@@ -48,9 +48,7 @@ int run(Invocation& inv) {
         plot.log_scale = inv.args.count("log") > 0;
         check_plot_options(plot);
     }
-    int stdin_uses = 0;
-    for (const auto& p : inv.positionals) stdin_uses += p == "-";
-    if (stdin_uses > 1) throw usage_error("-", "standard input can be read only once");
+    check_stdin_used_once(inv.positionals);
 
     BackendChoice backend = choose_backend(inv);
     if (format == ReportFormat::Csv) inv.out << histogram_csv_header();

@@ -19,9 +19,7 @@ int run(Invocation& inv) {
     ReportFormat format = read_report_format(inv.args);
     bool header_only = inv.args.count("header-only") > 0;
     LoadOptions load = load_options(inv.global);
-    int stdin_uses = 0;
-    for (const auto& p : inv.positionals) stdin_uses += p == "-";
-    if (stdin_uses > 1) throw usage_error("-", "standard input can be read only once");
+    check_stdin_used_once(inv.positionals);
 
     if (format == ReportFormat::Csv) inv.out << info_csv_header() << "\n";
     bool failed = false;

@@ -63,6 +63,12 @@ void report_warnings(const Diagnostics& diag, const std::string& file, const std
     for (const auto& w : warnings) diag.warning(file + ": " + w);
 }
 
+void check_stdin_used_once(const std::vector<std::string>& inputs) {
+    int uses = 0;
+    for (const auto& p : inputs) uses += p == "-";
+    if (uses > 1) throw usage_error("-", "standard input can be read only once");
+}
+
 BackendChoice choose_backend(const Invocation& inv) {
     BackendChoice choice = select_backend(inv.global.device);
     if (!choice.fallback_reason.empty())

@@ -10,12 +10,12 @@
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using test::has;
+using test::lines;
 using test::run_imgpar;
 using test::TempDir;
 
 namespace {
-bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
-
 std::map<std::string, std::string> json_of(const test::RunResult& r) {
     std::string line = r.out.substr(0, r.out.find('\n'));
     std::string why;

@@ -11,19 +11,12 @@
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using test::has;
+using test::lines;
 using test::run_imgpar;
 using test::TempDir;
 
 namespace {
-bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
-
-std::vector<std::string> lines(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
 std::string huge_png_header() {
     std::string s("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x01\x86\xa0\x00\x01\x86\xa0\x08\x02\x00\x00\x00\x00\x00\x00\x00", 33);
     return s;

@@ -9,18 +9,10 @@
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using test::has;
+using test::lines;
 using test::run_imgpar;
 using test::TempDir;
-
-namespace {
-bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
-std::vector<std::string> lines(const std::string& s) {
-    std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-}  // namespace
 
 TEST_CASE("cli histo: text summary per plane, with luma for colour images") {
     auto r = run_imgpar({"histo", test::sample_path("chelsea.png")});

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <sstream>
 
 #include "tests/support/test_images.hpp"
 
@@ -15,6 +16,13 @@ static std::string shell_quote(const std::string& s) {
         else q += c;
     }
     return q + "'";
+}
+
+std::vector<std::string> lines(const std::string& s) {
+    std::vector<std::string> out;
+    std::istringstream in(s);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
 }
 
 RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cwd, const std::string& stdin_file) {

@@ -13,6 +13,11 @@ struct RunResult {
     std::string err;
 };
 
+// `needle` occurs in `s`.
+inline bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
+// `s` split into lines (without their line ends).
+std::vector<std::string> lines(const std::string& s);
+
 // Runs `imgpar ARGS...` (each argument shell-quoted) in `cwd`, with stdin from
 // `stdin_file` if given. The binary's path comes from IMGPAR_BINARY.
 RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cwd = "",
