@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
     doctest::Context context;
     context.applyCommandLine(argc, argv);
     if (!status.usable()) {
-        context.setOption("count", true);
+        // Filter every case out: doctest then lists them all as skipped in its summary.
+        context.addFilter("test-case-exclude", "*");
         context.run();
         std::printf("[imgpar] GPU test cases SKIPPED: no usable GPU: %s\n", status.reason.c_str());
         return 77;
