@@ -39,8 +39,10 @@ void print_version(std::ostream& os) {
     const GpuStatus& s = gpu_status();
     os << "imgpar " IMGPAR_VERSION "\n";
     if (IMGPAR_HAVE_CUDA)
-        os << "CUDA backend: built with CUDA runtime " << cuda_version_string(s.runtime_version)
-           << "; driver supports CUDA " << cuda_version_string(s.driver_version) << "\n";
+        os << "CUDA backend: built with CUDA runtime " << cuda_version_string(s.runtime_version) << "; "
+           << (s.driver_version > 0 ? "the driver supports CUDA " + cuda_version_string(s.driver_version)
+                                    : std::string("no NVIDIA driver found"))
+           << "\n";
     else
         os << "CUDA backend: not built (CPU only)\n";
 }

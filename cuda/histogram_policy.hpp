@@ -69,16 +69,18 @@ struct HistogramPolicy {
 // `imgpar_bench --only histo-policy` is the measurement to consult before
 // changing either; its rows are named by describe().
 //
-// Colour (3-4 channels): measured on an H100 before the strategies existed;
-// 48-64 bytes per thread are already in flight and Runs beats CUB by
-// 1.3-2.5x on photos and constant images, so it stays.
-inline constexpr HistogramPolicy kHistogramPolicyColour{256, 8, HistogramCopyBy::Warp, HistogramMerge::Runs, 1, 0};
-// Gray and gray+alpha (1-2 channels): chosen by reasoning, awaiting the sweep.
-// Photos have ~1-sample runs, so Runs pays its compares for nothing; Uniform
-// keeps constant areas free at 6 instructions per chunk. One 16-byte load
-// per thread and step left too little in flight while warps sit in their 16
-// atomics, so two chunks are loaded before counting. 1024 threads with 16
-// copies was the best shape of the Runs sweep.
+// Both chosen from one sweep on an H100 80GB HBM3 (medians, microseconds;
+// CUB = cub::DeviceHistogram in the same run):
+//   gray 8192x8192  photo 32.0, constant 29.3   (CUB 37.0, 34.7)
+//   RGB 7680x4320   photo 45.4, constant 43.9   (CUB MultiHistogramEven 100.4, 124.8)
+//   RGB + luma      photo 53.7, constant 47.6   (the old Runs default: 120.3, 68.4)
+// Photos have ~1-sample runs, so the Runs merge pays its compares for
+// nothing; Uniform costs ~6 instructions per 16-pixel chunk and makes
+// constant areas nearly free. Wide blocks with 16 warp copies keep enough
+// loads in flight; gray loads two chunks before counting (one left the
+// atomics starved). Runner-up shapes (512 threads, 1 copy, 2 blocks/SM) were
+// within 3% on photos but up to 1.8x slower on constant RGB.
+inline constexpr HistogramPolicy kHistogramPolicyColour{1024, 16, HistogramCopyBy::Warp, HistogramMerge::Uniform, 1, 0};
 inline constexpr HistogramPolicy kHistogramPolicyGray{1024, 16, HistogramCopyBy::Warp, HistogramMerge::Uniform, 2, 0};
 
 // The default for an image of `channels` channels.
