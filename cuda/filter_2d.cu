@@ -30,11 +30,24 @@ struct CustomWeights {
     float w[kMaxKernelSide * kMaxPaddedSide];  // kh rows of kwp values
 };
 
-// Each thread computes kRows x 4 output pixels: a window of shared samples
-// loaded once serves every output row it falls under (up to kRows x 4 FMAs
-// per loaded value), so the loop is FMA-bound rather than shared-load-bound.
-constexpr int kRows = 4;
-constexpr int kTileW = 64;  // output pixels per block row: 16 threads x 4 pixels
+// Launch policy. Chosen by reasoning, not yet by measurement (imgpar_bench
+// --only custom):
+//  - each thread computes 4 rows x 4 pixels: a window of shared samples loaded
+//    once serves every output row it falls under (up to 16 FMAs per loaded
+//    value), so the loop is FMA-bound rather than shared-load-bound;
+//  - tiles 64 pixels wide (16 threads) and tile_h rows (tile_h / 4 threads),
+//    tile_h the tallest of 64..4 whose shared tile (C planes of
+//    (tile_h + kh - 1) x (64 + kwp) floats) fits in ~110 KB so two blocks
+//    share an SM; kernels too large for that take the tallest tile the device
+//    fits (their kw*kh FMAs per sample dwarf the halo either way).
+struct CustomPolicy {
+    static constexpr int kRows = 4;
+    static constexpr int kTileW = 64;
+    static constexpr int kMaxTileH = 64;
+    static constexpr std::size_t kSmemBudget = 110 * 1024;
+};
+constexpr int kRows = CustomPolicy::kRows;
+constexpr int kTileW = CustomPolicy::kTileW;
 
 struct CustomArgs {
     SrcArg src;
@@ -134,22 +147,17 @@ __global__ void __launch_bounds__(256) custom_kernel(const __grid_constant__ Cus
     }
 }
 
-// Launch shape: 64-pixel-wide tiles, (64/4) x (tile_h/4) threads. tile_h is
-// the tallest of 64, 32, 16, 8, 4 rows whose shared tile (C planes of
-// (tile_h + kh - 1) x (64 + kwp) floats) fits in ~110 KB, so two blocks share
-// an SM; kernels too large for that take the tallest tile that fits the
-// device at all (their kw*kh FMAs per sample dwarf the halo either way).
 template <int C>
 void launch_custom_channels(CustomArgs a, const CustomWeights& wt, cudaStream_t stream, const DeviceLimits& dev) {
     auto smem_for = [&](int tile_h) {
         return static_cast<std::size_t>(C) * static_cast<std::size_t>(tile_h + a.kh - 1) *
                static_cast<std::size_t>(kTileW + a.kwp) * sizeof(float);
     };
-    const std::size_t budget = std::min<std::size_t>(110 * 1024, static_cast<std::size_t>(dev.max_smem_optin));
-    int tile_h = 64;
+    const std::size_t budget = std::min(CustomPolicy::kSmemBudget, static_cast<std::size_t>(dev.max_smem_optin));
+    int tile_h = CustomPolicy::kMaxTileH;
     while (tile_h > kRows && smem_for(tile_h) > budget) tile_h /= 2;
     if (smem_for(tile_h) > budget) {
-        tile_h = 64;
+        tile_h = CustomPolicy::kMaxTileH;
         while (tile_h > kRows && smem_for(tile_h) > static_cast<std::size_t>(dev.max_smem_optin)) tile_h /= 2;
     }
     const std::size_t smem = smem_for(tile_h);
@@ -176,11 +184,15 @@ struct EdgesArgs {
     int op;  // EdgeOperator
 };
 
-// Launch shape: 32x8 pixels, one per thread; the tile plus its 1-pixel ring is
-// 34x10 (25% halo), and the work per pixel is tiny, so this is a memory-bound
-// pass whose only job is to read every input byte about once.
-constexpr int kEdgeW = 32;
-constexpr int kEdgeH = 8;
+// Launch policy (reasoning): 32x8 pixels, one per thread; the tile plus its
+// 1-pixel ring is 34x10 (25% halo), and the work per pixel is tiny, so this
+// is a memory-bound pass whose only job is to read every input byte about once.
+struct EdgesPolicy {
+    static constexpr int kTileW = 32;
+    static constexpr int kTileH = 8;
+};
+constexpr int kEdgeW = EdgesPolicy::kTileW;
+constexpr int kEdgeH = EdgesPolicy::kTileH;
 
 template <int C, bool kGray>
 __global__ void __launch_bounds__(kEdgeW* kEdgeH) edges_kernel(const __grid_constant__ EdgesArgs a) {

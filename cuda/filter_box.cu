@@ -35,15 +35,24 @@ struct BoxArgs {
     int src_words;           // source rows readable as aligned 32-bit words
 };
 
-// Launch shapes.
-//  Vertical: 128 threads x 4 byte columns = 512 bytes of a row per block;
-//  chunks of max(64, 2R+1) rows, so starting a chunk's window (2R+1 row
-//  reads) costs at most one extra read per output.
-constexpr int kVertThreads = 128;
-//  Horizontal: 256 threads scan a segment of 1024 pixels (2048 beyond
-//  R = 128, so the 2R halo stays under 2x) per row, 4 rows per block so
-//  launches stay few on 8K images.
-constexpr int kHorzThreads = 256;
+// Launch policy. Chosen by reasoning, not yet by measurement (imgpar_bench
+// --only box):
+//  - vertical pass: 128 threads x 4 byte columns = 512 bytes of a row per
+//    block (coalesced 32-bit loads); chunks of max(64, 2R+1) rows, so starting
+//    a chunk's window (2R+1 row reads) costs at most one extra read per output;
+//  - horizontal pass: 256 threads scan a segment of 1024 pixels (2048 beyond
+//    R = 128, so the 2R halo stays under 2x) per row, 4 rows per block so
+//    launches stay few on 8K images.
+struct BoxPolicy {
+    static constexpr int kVertThreads = 128;
+    static constexpr int kMinChunkRows = 64;
+    static constexpr int kHorzThreads = 256;
+    static constexpr int kSegPx = 1024;
+    static constexpr int kSegPxLarge = 2048;  // for R > 128
+    static constexpr int kRowsPerBlock = 4;
+};
+constexpr int kVertThreads = BoxPolicy::kVertThreads;
+constexpr int kHorzThreads = BoxPolicy::kHorzThreads;
 constexpr int kHorzWarps = kHorzThreads / 32;
 
 // The 4 working-domain samples of bytes 4q..4q+3 (nb of them valid) of image
@@ -232,7 +241,8 @@ template <int C, typename T>
 void launch_typed(BoxArgs a, cudaStream_t stream, const DeviceLimits& dev) {
     const int R = a.radius;
     // Vertical pass.
-    a.chunk_rows = static_cast<int>(round_up(static_cast<std::size_t>(std::max(64, 2 * R + 1)), 32));
+    a.chunk_rows =
+        static_cast<int>(round_up(static_cast<std::size_t>(std::max(BoxPolicy::kMinChunkRows, 2 * R + 1)), 32));
     const int words = ceil_div(a.src.width * C, 4);
     const dim3 vgrid(static_cast<unsigned>(ceil_div(words, kVertThreads)),
                      static_cast<unsigned>(std::min(ceil_div(a.src.height, a.chunk_rows), 65535)));
@@ -240,7 +250,7 @@ void launch_typed(BoxArgs a, cudaStream_t stream, const DeviceLimits& dev) {
     IMGPAR_CUDA_CHECK_LAUNCH("box_vertical");
 
     // Horizontal pass: the widest segment that fits, but no wider than the image.
-    int seg = R <= 128 ? 1024 : 2048;
+    int seg = R <= 128 ? BoxPolicy::kSegPx : BoxPolicy::kSegPxLarge;
     seg = std::min(seg, static_cast<int>(round_up(static_cast<std::size_t>(a.src.width), 32)));
     auto smem_for = [&](int s) { return static_cast<std::size_t>(C) * static_cast<std::size_t>(s + 2 * R + 1) * 4; };
     while (seg > 32 && smem_for(seg) > static_cast<std::size_t>(dev.max_smem_optin)) seg /= 2;
@@ -248,7 +258,7 @@ void launch_typed(BoxArgs a, cudaStream_t stream, const DeviceLimits& dev) {
         throw device_error("box filter", "radius " + std::to_string(R) + " needs more shared memory than this GPU has");
     a.seg_px = seg;
     a.ext = seg + 2 * R + 1;
-    a.rows_per_block = 4;
+    a.rows_per_block = BoxPolicy::kRowsPerBlock;
     const std::size_t smem = smem_for(seg);
     allow_dynamic_smem(reinterpret_cast<const void*>(&box_horizontal<C, T>), smem);
     const dim3 hgrid(static_cast<unsigned>(ceil_div(a.src.width, seg)),

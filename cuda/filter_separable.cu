@@ -26,10 +26,15 @@ struct SepSimpleArgs {
     int taps[kMaxTaps];
 };
 
-// Launch shape: 32x8 threads, one pixel each; rows loop when the grid would
-// be taller than CUDA allows. Memory-latency bound, nothing to tune.
-constexpr int kBlockX = 32;
-constexpr int kBlockY = 8;
+// Launch policy (reasoning): 32x8 threads, one pixel each, so a warp reads a
+// 32-pixel row run; rows loop when the grid would be taller than CUDA allows.
+// This is the fallback and cross-check, not the fast path.
+struct SeparableSimplePolicy {
+    static constexpr int kBlockX = 32;
+    static constexpr int kBlockY = 8;
+};
+constexpr int kBlockX = SeparableSimplePolicy::kBlockX;
+constexpr int kBlockY = SeparableSimplePolicy::kBlockY;
 
 template <int C>
 __global__ void __launch_bounds__(kBlockX* kBlockY) separable_simple_h(const __grid_constant__ SepSimpleArgs a) {

@@ -31,7 +31,6 @@
 // shared memory is zeroed once so they are at least defined.
 
 #include <algorithm>
-#include <atomic>
 #include <vector>
 
 #include "cuda/check.hpp"
@@ -43,7 +42,28 @@
 namespace imgpar::cuda::filter_detail {
 namespace {
 
-constexpr int kThreads = 256;
+// Launch policy. Chosen by reasoning, not yet by measurement (imgpar_bench
+// --only gaussian times it against a device copy):
+//  - 256 threads (8 warps): a 16-row step has 2*C*strip/16 horizontal and
+//    C*strip/8 vertical warp tasks, so every warp has work even for gray.
+//  - strip 128 px for gray, 64 px otherwise: the ring (2 byte planes x
+//    C*strip columns x (2r+32) rows) then fits twice per SM up to r ~ 60 for
+//    RGB (~68 KB), and the staged halo (2r px per side) stays under 3x at
+//    r = 60. Halved while a block does not fit the device.
+//  - rows per block: at least max(64, 4r), so the 2r warm-up rows of the
+//    ring cost under 50%; otherwise enough blocks for about two waves.
+//  - 4 staging items (16 source pixels) per thread are in flight across the
+//    vertical MMAs.
+struct SeparableMmaPolicy {
+    static constexpr int kThreads = 256;
+    static constexpr int kStripGray = 128;
+    static constexpr int kStripColour = 64;
+    static constexpr int kMinSegRows = 64;
+    static constexpr int kWaves = 2;
+    static constexpr int kBatch = 4;
+};
+
+constexpr int kThreads = SeparableMmaPolicy::kThreads;
 constexpr int kWarps = kThreads / 32;
 constexpr int kStep = 16;  // rows per H group and per output step (the MMA's M)
 constexpr int kMaxTaps = 2 * kMaxGaussianRadius + 1;
@@ -110,7 +130,7 @@ __device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::u
 // thread are issued (global loads in flight) before the vertical MMAs of the
 // current step and completed after them, so load latency overlaps tensor work.
 
-constexpr int kBatch = 4;
+constexpr int kBatch = SeparableMmaPolicy::kBatch;
 
 template <int C>
 struct StageBatch {
@@ -135,6 +155,20 @@ __device__ __forceinline__ void load_words(const SepMmaArgs& a, int yy, int x, s
     raw[C] = (b0 & 3) ? __ldg(p + C) : 0u;
 }
 
+// Plane words of pixels x..x+3 of image row y read pixel by pixel with the
+// border rule: the image edges and unaligned sources. Not inlined: it is the
+// cold path, and one copy per channel count keeps the kernels small.
+template <int C>
+__device__ __noinline__ uint4 stage_item_edge(const SepMmaArgs& a, int x, int y) {
+    int v[4][C];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) fetch_pixel<C>(a.src, a.border, x + k, y, v[k]);
+    std::uint32_t w[4] = {0u, 0u, 0u, 0u};
+#pragma unroll
+    for (int c = 0; c < C; ++c) w[c] = pack4(v[0][c], v[1][c], v[2][c], v[3][c]);
+    return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
 // Finishes one item: plane words from the loaded words (or, at the image
 // edges, pixel by pixel with the border rule), premultiplied, stored.
 template <int C>
@@ -157,11 +191,11 @@ __device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* st
             w[2] = premultiply_word(w[2], w[3]);
         }
     } else {
-        int v[4][C];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) fetch_pixel<C>(a.src, a.border, x + k, yb + row, v[k]);
-#pragma unroll
-        for (int c = 0; c < C; ++c) w[c] = pack4(v[0][c], v[1][c], v[2][c], v[3][c]);
+        const uint4 e = stage_item_edge<C>(a, x, yb + row);
+        w[0] = e.x;
+        w[1] = e.y;
+        w[2] = e.z;
+        w[3] = e.w;
     }
     std::uint8_t* p = stage + row * a.stage_stride + 4 * q;
 #pragma unroll
@@ -312,9 +346,10 @@ __device__ __forceinline__ void vertical_pass(const SepMmaArgs& a, const Frags<N
 }
 
 // Epilogue and stores of output rows ys..ys+15 (those inside the segment)
-// and of the strip's columns inside the image.
+// and of the strip's columns inside the image. Not inlined: called once per
+// step, and one copy per channel count keeps the kernels small.
 template <int C>
-__device__ __forceinline__ void store_rows(const SepMmaArgs& a, const std::uint8_t* out, int x0, int ys, int y1) {
+__device__ __noinline__ void store_rows(const SepMmaArgs& a, const std::uint8_t* out, int x0, int ys, int y1) {
     const int valid = min(a.strip_px, a.src.width - x0) * C;
     const int rows = min(kStep, y1 - ys);
     const int nch = (valid + 15) >> 4;
@@ -465,11 +500,12 @@ using KernelFn = void (*)(SepMmaArgs);
 
 // Chunk counts with an instantiated kernel; a plan's NJ is rounded up to the
 // next one (extra chunks meet zero taps). Taps above 255 only occur for sigma
-// below ~6.4, whose nonzero taps span r <= ~25 (NJ <= 2), so two-plane
-// kernels stop at NJ = 3.
+// below ~6.4, and every such make_gaussian plan trims to NJ <= 2 (checked for
+// sigma 0.05..50 in steps of 0.01, automatic radius and radius 150), so
+// two-plane kernels stop at NJ = 2; other plans take the simple kernels.
 int instantiated_nj(int nj, int tp) {
     const int one[] = {1, 2, 3, 4, 5, 6, 8, 10};
-    const int two[] = {1, 2, 3};
+    const int two[] = {1, 2};
     if (tp == 1) {
         for (int v : one)
             if (v >= nj) return v;
@@ -498,7 +534,6 @@ KernelFn kernel_for(int nj, int tp) {
     switch (nj) {
         case 1: return &separable_mma_kernel<C, 1, 2>;
         case 2: return &separable_mma_kernel<C, 2, 2>;
-        case 3: return &separable_mma_kernel<C, 3, 2>;
         default: return nullptr;
     }
 }
@@ -537,15 +572,7 @@ TrimmedTaps trim_taps(const FilterPlan& plan) {
     return tt;
 }
 
-// Launch shape of the tensor-core kernel. Measured/argued:
-//  - 256 threads (8 warps): each 16-row step has 2*C*strip/16 horizontal and
-//    C*strip/8 vertical warp tasks, so every warp has work even for gray.
-//  - strip 128 px for gray, 64 px otherwise: the ring (2 byte planes x C*strip
-//    columns x (2r+32) rows) then fits twice per SM up to r ~ 60 for RGB
-//    (~68 KB), and the staged halo (2r px per side) stays under 3x at r = 60.
-//    Halved while a block does not fit the device.
-//  - rows per block: at least max(64, 4r) so the 2r warm-up rows of the ring
-//    cost under 50%, otherwise enough blocks for about two waves.
+// Launch shape of one call (see SeparableMmaPolicy).
 struct MmaShape {
     bool ok = false;
     int nj = 0, tp = 1;
@@ -562,7 +589,8 @@ MmaShape choose_shape(const TrimmedTaps& tt, int width, int height, int channels
     s.ring = static_cast<int>(round_up(static_cast<std::size_t>(2 * r + 32), 16));
     s.ring_stride = s.ring % 32 == 0 ? s.ring + 16 : s.ring;
     const int tab = static_cast<int>(round_up(static_cast<std::size_t>(32 * s.nj + 16), 16));
-    for (int strip = channels == 1 ? 128 : 64; strip >= 16; strip /= 2) {
+    for (int strip = channels == 1 ? SeparableMmaPolicy::kStripGray : SeparableMmaPolicy::kStripColour; strip >= 16;
+         strip /= 2) {
         int ss = static_cast<int>(round_up(static_cast<std::size_t>(strip + 32 * s.nj - 16), 16));
         if (ss % 32 == 0) ss += 16;
         int os = static_cast<int>(round_up(static_cast<std::size_t>(strip * channels), 16));
@@ -585,10 +613,11 @@ MmaShape choose_shape(const TrimmedTaps& tt, int width, int height, int channels
     if (!s.ok) return s;
     const int blocks_x = ceil_div(width, s.strip_px);
     const int per_sm = std::max(1, std::min(2048 / kThreads, dev.max_smem_per_sm / (s.smem + 1024)));
-    const int target = 2 * dev.sm_count * per_sm;
+    const int target = SeparableMmaPolicy::kWaves * dev.sm_count * per_sm;
     const int segs = std::max(1, ceil_div(target, blocks_x));
     int seg = static_cast<int>(round_up(static_cast<std::size_t>(ceil_div(height, segs)), 16));
-    seg = std::max(seg, static_cast<int>(round_up(static_cast<std::size_t>(std::max(64, 4 * r)), 16)));
+    seg = std::max(seg, static_cast<int>(round_up(
+                             static_cast<std::size_t>(std::max(SeparableMmaPolicy::kMinSegRows, 4 * r)), 16)));
     seg = std::min(seg, static_cast<int>(round_up(static_cast<std::size_t>(height), 16)));
     s.seg_rows = seg;
     return s;
