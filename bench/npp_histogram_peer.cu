@@ -1,4 +1,5 @@
 #include "bench/npp_histogram_peer.hpp"
+#include "bench/npp_support.hpp"
 
 #include <algorithm>
 
@@ -14,26 +15,6 @@ namespace imgpar::bench {
 #if IMGPAR_HAVE_NPP
 namespace {
 
-// NPP's _Ctx entry points take the stream and device facts explicitly (CUDA
-// 13 has no other form), filled here from the runtime.
-NppStreamContext stream_context(cudaStream_t stream) {
-    NppStreamContext c{};
-    int device = 0;
-    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
-    cudaDeviceProp p{};
-    IMGPAR_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-    c.hStream = stream;
-    c.nCudaDeviceId = device;
-    c.nMultiProcessorCount = p.multiProcessorCount;
-    c.nMaxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
-    c.nMaxThreadsPerBlock = p.maxThreadsPerBlock;
-    c.nSharedMemPerBlock = p.sharedMemPerBlock;
-    c.nCudaDevAttrComputeCapabilityMajor = p.major;
-    c.nCudaDevAttrComputeCapabilityMinor = p.minor;
-    IMGPAR_CUDA_CHECK(cudaStreamGetFlags(stream, &c.nStreamFlags));
-    return c;
-}
-
 template <typename T>
 struct Same {
     using type = T;
@@ -46,13 +27,8 @@ template <typename Size, typename Levels>
 std::size_t buffer_size(NppStatus (*query)(NppiSize, Levels, Size*, NppStreamContext), NppiSize roi,
                         typename Same<Levels>::type levels, NppStreamContext ctx) {
     Size bytes = 0;
-    const NppStatus st = query(roi, levels, &bytes, ctx);
-    if (st != NPP_SUCCESS) throw device_error("NPP", "HistogramEvenGetBufferSize failed with status " + std::to_string(st));
+    check_npp(query(roi, levels, &bytes, ctx), "nppiHistogramEvenGetBufferSize");
     return static_cast<std::size_t>(bytes);
-}
-
-void check_npp(NppStatus st, const char* what) {
-    if (st != NPP_SUCCESS) throw device_error("NPP", std::string(what) + " failed with status " + std::to_string(st));
 }
 
 }  // namespace
@@ -63,7 +39,7 @@ NppHistogramRun time_npp_histogram(Context& ctx, const cuda::DeviceImageRef& ima
         r.note = "NPP HistogramEven is timed for gray and RGB only";
         return r;
     }
-    const NppStreamContext nctx = stream_context(ctx.stream());
+    const NppStreamContext nctx = npp_stream_context(ctx.stream());
     const NppiSize roi{image.width, image.height};
     const int step = static_cast<int>(image.pitch);
     cuda::DeviceBuffer<Npp32s> hist(static_cast<std::size_t>(image.channels) * 256);

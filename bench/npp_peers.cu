@@ -1,4 +1,5 @@
 #include "bench/npp_peers.hpp"
+#include "bench/npp_support.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,30 +20,6 @@ namespace imgpar::bench {
 
 #if IMGPAR_HAVE_NPP
 namespace {
-
-// The _Ctx entry points take the stream and the device's facts explicitly
-// (CUDA 13 has no other form); filled here from the runtime.
-NppStreamContext npp_context(cudaStream_t stream) {
-    NppStreamContext c{};
-    int device = 0;
-    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
-    cudaDeviceProp p{};
-    IMGPAR_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
-    c.hStream = stream;
-    c.nCudaDeviceId = device;
-    c.nMultiProcessorCount = p.multiProcessorCount;
-    c.nMaxThreadsPerMultiProcessor = p.maxThreadsPerMultiProcessor;
-    c.nMaxThreadsPerBlock = p.maxThreadsPerBlock;
-    c.nSharedMemPerBlock = p.sharedMemPerBlock;
-    c.nCudaDevAttrComputeCapabilityMajor = p.major;
-    c.nCudaDevAttrComputeCapabilityMinor = p.minor;
-    IMGPAR_CUDA_CHECK(cudaStreamGetFlags(stream, &c.nStreamFlags));
-    return c;
-}
-
-void check_npp(NppStatus status, const std::string& call) {
-    if (status != NPP_SUCCESS) throw device_error("NPP", call + " returned status " + std::to_string(status));
-}
 
 // Copies a host vector to a new device buffer (outside any timed region).
 template <typename T>
@@ -89,7 +66,7 @@ NppFilterRun time_npp_filter(Context& ctx, const FilterPlan& plan, const cuda::D
         r.note = "NPP peers are timed for gray and RGB only";
         return r;
     }
-    const NppStreamContext nctx = npp_context(ctx.stream());
+    const NppStreamContext nctx = npp_stream_context(ctx.stream());
     const NppiSize size{src.width, src.height};
     const NppiPoint origin{0, 0};
     const Npp32s sstep = static_cast<Npp32s>(src.pitch);
