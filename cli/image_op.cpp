@@ -11,7 +11,8 @@ namespace imgpar::cli {
 
 void add_image_op_options(cxxopts::Options& options) {
     add_image_output_options(options);
-    add_report_options(options, false);
+    options.add_options("Output")(
+        "json", "Print a JSON object describing the run: operation, kernel, border, backend, device, time");
 }
 
 int run_image_op(Invocation& inv, ImageOp op) {
