@@ -123,6 +123,8 @@ void gaussian(Context& ctx) {
         std::snprintf(name, sizeof name, "gaussian sigma=%g", sigma);
         cases.push_back({name, make_gaussian(sigma, 0, kReplicate)});
     }
+    cases.push_back({"gaussian sigma=2 (u8 MMA ring)", make_gaussian(2.0, 0, kReplicate), cuda::SeparablePath::ByteMma});
+    cases.push_back({"gaussian sigma=20 (u8 MMA ring)", make_gaussian(20.0, 0, kReplicate), cuda::SeparablePath::ByteMma});
     cases.push_back({"gaussian sigma=2 (simple kernels)", make_gaussian(2.0, 0, kReplicate), cuda::SeparablePath::Simple});
     cases.push_back({"gaussian sigma=20 (simple kernels)", make_gaussian(20.0, 0, kReplicate), cuda::SeparablePath::Simple});
     run_cases(ctx, cases);

@@ -28,11 +28,14 @@
 
 namespace imgpar::cuda {
 
-// How Gaussian and unsharp plans are computed. Auto picks the tensor-core
-// separable kernel when the device and plan allow it (compute capability 8.0
-// or newer); Simple is a plain two-pass kernel pair kept as a cross-check and
-// fallback. Both give identical bytes.
-enum class SeparablePath { Auto, TensorCore, Simple };
+// How Gaussian and unsharp plans are computed; all give identical bytes.
+//   HalfMma  FP16 tensor cores, both passes chained in registers (compute
+//            capability 8.0+, trimmed radius <= 64, sigma above ~0.8);
+//   ByteMma  u8 tensor cores over a ring of rows in shared memory (8.0+, any
+//            plan);
+//   Simple   a plain two-pass kernel pair, the cross-check and last fallback.
+// Auto takes the first of these the device and plan allow.
+enum class SeparablePath { Auto, HalfMma, ByteMma, Simple };
 
 // Device scratch kept between calls, so repeated calls do not allocate.
 // Not thread-safe: one workspace per stream of work.
@@ -46,7 +49,8 @@ public:
     void reserve(const FilterPlan& plan, int width, int height, int channels);
 
     // Chooses the Gaussian/unsharp implementation (tests and the benchmark
-    // compare them); TensorCore on a device without it is a device error.
+    // compare them); a tensor-core path the device or plan cannot take is a
+    // device error.
     void set_separable_path(SeparablePath path) { path_ = path; }
     SeparablePath separable_path() const { return path_; }
 
@@ -67,6 +71,10 @@ void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const Devic
 // Convenience: upload, filter, download on cuda::context()'s stream; returns
 // when the result is on the host.
 Image apply_filter(const FilterPlan& plan, ConstImageView src);
+
+// Whether the current device can compute this Gaussian/unsharp plan with the
+// given implementation (Auto and Simple: always).
+bool separable_path_available(const FilterPlan& plan, int channels, SeparablePath path);
 
 // Short name of the implementation a call with this plan would use, for
 // verbose output and benchmark notes ("tensor-core separable", "box running

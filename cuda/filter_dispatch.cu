@@ -112,18 +112,23 @@ void validate_images(const FilterPlan& plan, const DeviceImageRef& src, const De
 
 fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, SeparablePath path,
                                    const fd::DeviceLimits& dev) {
-    const bool tc = fd::tensor_core_supported(plan, channels, dev);
     switch (path) {
         case SeparablePath::Simple:
             return fd::SeparableImpl::Simple;
-        case SeparablePath::TensorCore:
-            if (!tc)
-                throw device_error(kSubject, "the tensor-core Gaussian needs compute capability 8.0 or newer and a "
-                                             "plan it supports");
-            return fd::SeparableImpl::TensorCore;
+        case SeparablePath::HalfMma:
+            if (!fd::half_mma_supported(plan, channels, dev))
+                throw device_error(kSubject, "the FP16 tensor-core Gaussian needs compute capability 8.0 or newer, a "
+                                             "radius up to 64 and sigma above about 0.8");
+            return fd::SeparableImpl::HalfMma;
+        case SeparablePath::ByteMma:
+            if (!fd::tensor_core_supported(plan, channels, dev))
+                throw device_error(kSubject, "the u8 tensor-core Gaussian needs compute capability 8.0 or newer");
+            return fd::SeparableImpl::ByteMma;
         case SeparablePath::Auto:
         default:
-            return tc ? fd::SeparableImpl::TensorCore : fd::SeparableImpl::Simple;
+            if (fd::half_mma_supported(plan, channels, dev)) return fd::SeparableImpl::HalfMma;
+            if (fd::tensor_core_supported(plan, channels, dev)) return fd::SeparableImpl::ByteMma;
+            return fd::SeparableImpl::Simple;
     }
 }
 
@@ -190,10 +195,17 @@ void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const Devic
     switch (plan.kind) {
         case FilterKind::Gaussian:
         case FilterKind::Unsharp:
-            if (choose_separable(plan, src.channels, ws.separable_path(), dev) == fd::SeparableImpl::TensorCore)
-                fd::launch_separable_tensor_core(call, dev);
-            else
-                fd::launch_separable_simple(call);
+            switch (choose_separable(plan, src.channels, ws.separable_path(), dev)) {
+                case fd::SeparableImpl::HalfMma:
+                    fd::launch_separable_half(call, dev);
+                    break;
+                case fd::SeparableImpl::ByteMma:
+                    fd::launch_separable_tensor_core(call, dev);
+                    break;
+                case fd::SeparableImpl::Simple:
+                    fd::launch_separable_simple(call);
+                    break;
+            }
             break;
         case FilterKind::Box:
             fd::launch_box(call, dev);
@@ -223,14 +235,32 @@ Image apply_filter(const FilterPlan& plan, ConstImageView src) {
     return out;
 }
 
+bool separable_path_available(const FilterPlan& plan, int channels, SeparablePath path) {
+    validate_plan(plan);
+    const fd::DeviceLimits dev = fd::current_device_limits();
+    switch (path) {
+        case SeparablePath::HalfMma:
+            return fd::half_mma_supported(plan, channels, dev);
+        case SeparablePath::ByteMma:
+            return fd::tensor_core_supported(plan, channels, dev);
+        default:
+            return true;
+    }
+}
+
 const char* filter_path_name(const FilterPlan& plan, int channels, const FilterWorkspace& ws) {
     switch (plan.kind) {
         case FilterKind::Gaussian:
         case FilterKind::Unsharp:
-            return choose_separable(plan, channels, ws.separable_path(), fd::current_device_limits()) ==
-                           fd::SeparableImpl::TensorCore
-                       ? "tensor-core separable (u8 MMA, ring of rows in shared memory)"
-                       : "two-pass separable (one thread per pixel)";
+            switch (choose_separable(plan, channels, ws.separable_path(), fd::current_device_limits())) {
+                case fd::SeparableImpl::HalfMma:
+                    return "tensor-core separable (FP16 MMA, both passes in registers)";
+                case fd::SeparableImpl::ByteMma:
+                    return "tensor-core separable (u8 MMA, ring of rows in shared memory)";
+                case fd::SeparableImpl::Simple:
+                    return "two-pass separable (one thread per pixel)";
+            }
+            break;
         case FilterKind::Box:
             return "box running sums (column windows, then row prefix sums)";
         case FilterKind::Custom:

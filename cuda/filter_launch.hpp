@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "cuda/device_image.hpp"
 #include "src/ops/filter.hpp"
@@ -39,12 +40,29 @@ DeviceLimits current_device_limits();
 void allow_dynamic_smem(const void* func, std::size_t bytes);
 
 // --- Gaussian and unsharp (separable) ---
-enum class SeparableImpl { TensorCore, Simple };
-// The tensor-core kernel handles every plan make_gaussian/make_unsharp can
-// produce on compute capability >= 8.0; the simple pair handles everything.
+enum class SeparableImpl { HalfMma, ByteMma, Simple };
+
+// A Gaussian plan's taps with zero taps at both ends removed (they contribute
+// nothing, so results are unchanged and the tensor-core kernels cover fewer
+// chunks).
+struct TrimmedTaps {
+    int radius = 0;
+    std::vector<int> taps;  // 2 * radius + 1
+    int max_tap = 0;
+};
+TrimmedTaps trim_taps(const FilterPlan& plan);
+
+// FP16 tensor cores, both passes chained in registers
+// (cuda/filter_separable_half.cu): compute capability >= 8.0, trimmed radius
+// up to 64 and every tap at most 2048 (sigma above ~0.8).
+bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
+void launch_separable_half(const FilterCall& call, const DeviceLimits& dev);
+// u8 tensor cores over a ring of rows (cuda/filter_separable_mma.cu): every
+// plan make_gaussian/make_unsharp can produce on compute capability >= 8.0.
 bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
-std::size_t separable_simple_scratch_bytes(int width, int height, int channels);
 void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& dev);
+// The simple pair handles everything.
+std::size_t separable_simple_scratch_bytes(int width, int height, int channels);
 void launch_separable_simple(const FilterCall& call);
 
 // --- Box ---

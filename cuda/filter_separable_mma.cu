@@ -5,7 +5,7 @@
 // (u8 x u8 -> s32, m16n8k32): 16 outputs of a pass need 16 + 2r inputs,
 // covered by NJ = ceil((16 + 2r) / 32) chunks of 32, and chunk j of the
 // matrix is A_j[m][k] = tap(32j + k - m). Taps above 255 (sigma below ~6.4)
-// are split into a low and a high byte plane (TP = 2); the 12-bit
+// are split into a low and a high byte plane (TP = 2); the 11-bit
 // intermediate H of the contract is kept as two byte planes.
 //
 // A block owns a strip of `strip_px` columns (every channel) and a segment of
@@ -76,12 +76,13 @@ struct SepMmaArgs {
     SepMode mode;
     UnsharpArg unsharp;
     int radius;        // r after trimming zero taps
-    int strip_px;      // output columns (pixels) per block, multiple of 16
+    int strip_px;      // output columns (pixels) per block: 16, 32, 64 or 128
+    int strip_shift;   // log2(strip_px)
     int seg_rows;      // output rows per block, multiple of 16
     int ring;          // ring rows, multiple of 16, >= 2r + 32
     int ring_stride;   // bytes per ring column: >= ring, = 16 (mod 32) so B loads hit 32 banks
     int stage_stride;  // bytes per staged plane row, = 16 (mod 32)
-    int out_stride;    // bytes per output tile row, multiple of 16
+    int out_stride;    // bytes per output tile row, = 32 (mod 128)
     int off_tab_hi;    // shared memory offsets (the low tap table is at 0)
     int off_ring_lo;
     int off_ring_hi;
@@ -95,42 +96,18 @@ struct SepMmaArgs {
     std::uint8_t taps_hi[kMaxTaps];  // high byte (0..16)
 };
 
-// --- staging: 4 source pixels -> one 32-bit word per channel plane ----------
-
-__device__ __forceinline__ std::uint32_t premultiply_word(std::uint32_t c, std::uint32_t a) {
-    return pack4(premultiply(byte_of(c, 0), byte_of(a, 0)), premultiply(byte_of(c, 1), byte_of(a, 1)),
-                 premultiply(byte_of(c, 2), byte_of(a, 2)), premultiply(byte_of(c, 3), byte_of(a, 3)));
-}
-
-// Splits 4 interleaved pixels (4*C bytes in u[0..C-1]) into C plane words.
-template <int C>
-__device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::uint32_t (&w)[4]) {
-    if constexpr (C == 1) {
-        w[0] = u[0];
-    } else if constexpr (C == 2) {
-        w[0] = __byte_perm(u[0], u[1], 0x6420);
-        w[1] = __byte_perm(u[0], u[1], 0x7531);
-    } else if constexpr (C == 3) {
-        // u0 = r0 g0 b0 r1 | u1 = g1 b1 r2 g2 | u2 = b2 r3 g3 b3
-        w[0] = __byte_perm(__byte_perm(u[0], u[1], 0x0630), u[2], 0x5210);
-        w[1] = __byte_perm(__byte_perm(u[0], u[1], 0x0741), u[2], 0x6210);
-        w[2] = __byte_perm(__byte_perm(u[0], u[1], 0x0052), u[2], 0x7410);
-    } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const unsigned sel = static_cast<unsigned>(c | ((c + 4) << 4));
-            w[c] = __byte_perm(__byte_perm(u[0], u[1], sel), __byte_perm(u[2], u[3], sel), 0x5410);
-        }
-    }
-}
-
 // --- staging: 16 source rows -> C byte planes in shared memory ---------------
 //
-// Work item = 4 pixels of one staged row. The first kBatch items of each
-// thread are issued (global loads in flight) before the vertical MMAs of the
-// current step and completed after them, so load latency overlaps tensor work.
+// Work item = 4 pixels of one staged row. Each staged row belongs to 16
+// threads (thread t stages row t / 16, items t % 16, t % 16 + 16, ...), so a
+// thread's row, and the border rule for it, are fixed per group and no
+// division is needed. The first kBatch items of each thread are issued
+// (global loads in flight) before the vertical MMAs of the current step and
+// completed after them, so load latency overlaps tensor work.
 
 constexpr int kBatch = SeparableMmaPolicy::kBatch;
+constexpr int kRowThreads = kThreads / 16;  // threads per staged row
+static_assert(kRowThreads == 16, "staging maps 256 threads onto 16 rows");
 
 template <int C>
 struct StageBatch {
@@ -169,13 +146,12 @@ __device__ __noinline__ uint4 stage_item_edge(const SepMmaArgs& a, int x, int y)
     return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-// Finishes one item: plane words from the loaded words (or, at the image
-// edges, pixel by pixel with the border rule), premultiplied, stored.
+// Finishes one item (pixels xb + 4q .. +3 of staged row `row`, image row y):
+// plane words from the loaded words (or, at the image edges, pixel by pixel
+// with the border rule), premultiplied, stored.
 template <int C>
-__device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* stage, int yb, int xb, int nq, int it,
+__device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* stage, int row, int y, int xb, int q,
                                            bool fast, const std::uint32_t (&raw)[C + 1]) {
-    const int row = it / nq;
-    const int q = it - row * nq;
     const int x = xb + 4 * q;
     std::uint32_t w[4];
     if (fast) {
@@ -191,7 +167,7 @@ __device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* st
             w[2] = premultiply_word(w[2], w[3]);
         }
     } else {
-        const uint4 e = stage_item_edge<C>(a, x, yb + row);
+        const uint4 e = stage_item_edge<C>(a, x, y);
         w[0] = e.x;
         w[1] = e.y;
         w[2] = e.z;
@@ -203,21 +179,20 @@ __device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* st
 }
 
 // Issues the global loads of this thread's first kBatch items of the group
-// whose first image row is yb (positions start at image column xb).
+// whose first image row is yb (staged position 0 is image column xb; nq items
+// per row).
 template <int C>
-__device__ __forceinline__ void stage_issue(const SepMmaArgs& a, StageBatch<C>& b, int yb, int xb, int nq, int items) {
+__device__ __forceinline__ void stage_issue(const SepMmaArgs& a, StageBatch<C>& b, int yb, int xb, int nq) {
+    const int row = static_cast<int>(threadIdx.x) / kRowThreads;
+    const int yy = border_index(yb + row, a.src.height, a.border.mode);
     b.fast = 0;
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-        const int it = static_cast<int>(threadIdx.x) + k * kThreads;
-        if (it < items) {
-            const int row = it / nq;
-            const int x = xb + 4 * (it - row * nq);
-            const int yy = border_index(yb + row, a.src.height, a.border.mode);
-            if (word_path<C>(a, yy, x)) {
-                b.fast |= 1u << k;
-                load_words<C>(a, yy, x, b.raw[k]);
-            }
+        const int q = static_cast<int>(threadIdx.x) % kRowThreads + k * kRowThreads;
+        const int x = xb + 4 * q;
+        if (q < nq && word_path<C>(a, yy, x)) {
+            b.fast |= 1u << k;
+            load_words<C>(a, yy, x, b.raw[k]);
         }
     }
 }
@@ -225,20 +200,23 @@ __device__ __forceinline__ void stage_issue(const SepMmaArgs& a, StageBatch<C>& 
 // Completes the issued items, then stages this thread's remaining items.
 template <int C>
 __device__ __forceinline__ void stage_complete(const SepMmaArgs& a, const StageBatch<C>& b, std::uint8_t* stage, int yb,
-                                               int xb, int nq, int items) {
+                                               int xb, int nq) {
+    const int row = static_cast<int>(threadIdx.x) / kRowThreads;
+    const int y = yb + row;
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
-        const int it = static_cast<int>(threadIdx.x) + k * kThreads;
-        if (it < items) stage_item<C>(a, stage, yb, xb, nq, it, (b.fast >> k) & 1u, b.raw[k]);
+        const int q = static_cast<int>(threadIdx.x) % kRowThreads + k * kRowThreads;
+        if (q < nq) stage_item<C>(a, stage, row, y, xb, q, (b.fast >> k) & 1u, b.raw[k]);
     }
-    for (int it = static_cast<int>(threadIdx.x) + kBatch * kThreads; it < items; it += kThreads) {
-        const int row = it / nq;
-        const int x = xb + 4 * (it - row * nq);
-        const int yy = border_index(yb + row, a.src.height, a.border.mode);
-        std::uint32_t raw[C + 1];
-        const bool fast = word_path<C>(a, yy, x);
-        if (fast) load_words<C>(a, yy, x, raw);
-        stage_item<C>(a, stage, yb, xb, nq, it, fast, raw);
+    if (nq > kBatch * kRowThreads) {
+        const int yy = border_index(y, a.src.height, a.border.mode);
+        for (int q = static_cast<int>(threadIdx.x) % kRowThreads + kBatch * kRowThreads; q < nq; q += kRowThreads) {
+            const int x = xb + 4 * q;
+            std::uint32_t raw[C + 1];
+            const bool fast = word_path<C>(a, yy, x);
+            if (fast) load_words<C>(a, yy, x, raw);
+            stage_item<C>(a, stage, row, y, xb, q, fast, raw);
+        }
     }
 }
 
@@ -257,12 +235,12 @@ __device__ __forceinline__ void horizontal_pass(const SepMmaArgs& a, const Frags
     const int t = lane & 3;
     const int swp = a.strip_px;
     const int cs = a.ring_stride;
-    const int mgroups = swp / 16;
-    const int tasks = C * mgroups * 2;
+    const int mg_shift = a.strip_shift - 4;  // log2(16-column groups per plane)
+    const int tasks = (C * 2) << mg_shift;
     for (int task = threadIdx.x >> 5; task < tasks; task += kWarps) {
         const int h = task & 1;
-        const int mg = (task >> 1) % mgroups;
-        const int c = (task >> 1) / mgroups;
+        const int mg = (task >> 1) & ((1 << mg_shift) - 1);
+        const int c = task >> (1 + mg_shift);
         const int m0 = mg * 16;
         const std::uint8_t* bp = stage + (c * kStep + 8 * h + g) * a.stage_stride + m0 + 4 * t;
         int acc[TP][4];
@@ -335,8 +313,8 @@ __device__ __forceinline__ void vertical_pass(const SepMmaArgs& a, const Frags<N
 #pragma unroll
         for (int e = 0; e < 4; ++e) v[e] = gaussian_v_round(lo[e] + (mid[e] << 8) + (top[e] << 16));
         // d0/d1: output row g, columns n0+2t and n0+2t+1; d2/d3: row g+8.
-        const int c = n0 / swp;
-        const int o = n0 - c * swp + 2 * t;
+        const int c = n0 >> a.strip_shift;
+        const int o = (n0 & (swp - 1)) + 2 * t;
         std::uint8_t* op = out + g * os + o * C + c;
         op[0] = static_cast<std::uint8_t>(v[0]);
         op[C] = static_cast<std::uint8_t>(v[1]);
@@ -351,11 +329,11 @@ __device__ __forceinline__ void vertical_pass(const SepMmaArgs& a, const Frags<N
 template <int C>
 __device__ __noinline__ void store_rows(const SepMmaArgs& a, const std::uint8_t* out, int x0, int ys, int y1) {
     const int valid = min(a.strip_px, a.src.width - x0) * C;
-    const int rows = min(kStep, y1 - ys);
-    const int nch = (valid + 15) >> 4;
-    for (int it = threadIdx.x; it < rows * nch; it += kThreads) {
-        const int k = it / nch;
-        const int off = (it - k * nch) * 16;
+    const int nch = (valid + 15) >> 4;     // 16-byte chunks per row (at most 16 with the policy's strips)
+    const int k = threadIdx.x / kRowThreads;  // output row of this thread
+    if (ys + k >= y1) return;
+    for (int ch = static_cast<int>(threadIdx.x) % kRowThreads; ch < nch; ch += kRowThreads) {
+        const int off = ch * 16;
         const int y = ys + k;
         const std::uint8_t* ob = out + k * a.out_stride + off;
         std::uint8_t* dp = row_ptr(a.dst, y) + static_cast<std::size_t>(x0) * C + off;
@@ -451,7 +429,6 @@ __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_co
 
     const int xb = x0 - r;                       // image column of staged position 0
     const int nq = (swp + 2 * r + 3) >> 2;       // 4-pixel items per staged row
-    const int items = kStep * nq;
     int h_done = 0;  // ring rows computed; ring row u holds H of image row y0 - r + u
     int h_slot = 0;  // h_done % ring
     int v_slot = 0;  // (ys - y0) % ring
@@ -460,8 +437,8 @@ __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_co
     // Warm-up: the ring rows the first output step needs (u < 2r + 16).
     while (h_done < 2 * r + kStep) {
         const int yb = y0 - r + h_done;
-        stage_issue<C>(a, batch, yb, xb, nq, items);
-        stage_complete<C>(a, batch, stage, yb, xb, nq, items);
+        stage_issue<C>(a, batch, yb, xb, nq);
+        stage_complete<C>(a, batch, stage, yb, xb, nq);
         __syncthreads();
         horizontal_pass<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
         __syncthreads();
@@ -477,9 +454,9 @@ __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_co
     for (int ys = y0; ys < y1; ys += kStep) {
         const bool next = ys + kStep < y1;  // a next step exists and needs one more group
         const int yb = y0 - r + h_done;
-        if (next) stage_issue<C>(a, batch, yb, xb, nq, items);
+        if (next) stage_issue<C>(a, batch, yb, xb, nq);
         vertical_pass<C, NJ, TP>(a, afr, ring_lo, ring_hi, out, v_slot);
-        if (next) stage_complete<C>(a, batch, stage, yb, xb, nq, items);
+        if (next) stage_complete<C>(a, batch, stage, yb, xb, nq);
         __syncthreads();
         if (next) horizontal_pass<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
         store_rows<C>(a, out, x0, ys, y1);
@@ -549,29 +526,6 @@ KernelFn pick_kernel(int channels, int nj, int tp) {
 }
 static_assert(kMaxNJ == 10, "the largest instantiated NJ must cover radius 150");
 
-// The plan's taps with zero taps at both ends removed (they contribute
-// nothing, so results are unchanged and the MMA covers fewer chunks).
-struct TrimmedTaps {
-    int radius = 0;
-    std::vector<int> taps;  // 2 * radius + 1
-    int max_tap = 0;
-};
-
-TrimmedTaps trim_taps(const FilterPlan& plan) {
-    const int r = plan.radius;
-    int first = 0, last = 2 * r;
-    while (first < 2 * r && plan.taps[first] == 0) ++first;
-    while (last > first && plan.taps[last] == 0) --last;
-    TrimmedTaps tt;
-    tt.radius = std::max(r - first, last - r);
-    for (int k = -tt.radius; k <= tt.radius; ++k) {
-        const int v = plan.taps[r + k];
-        tt.taps.push_back(v);
-        tt.max_tap = std::max(tt.max_tap, v);
-    }
-    return tt;
-}
-
 // Launch shape of one call (see SeparableMmaPolicy).
 struct MmaShape {
     bool ok = false;
@@ -593,8 +547,10 @@ MmaShape choose_shape(const TrimmedTaps& tt, int width, int height, int channels
          strip /= 2) {
         int ss = static_cast<int>(round_up(static_cast<std::size_t>(strip + 32 * s.nj - 16), 16));
         if (ss % 32 == 0) ss += 16;
+        // = 32 (mod 128): the vertical pass's byte stores from 8 rows then land
+        // 8 banks apart, free of conflicts.
         int os = static_cast<int>(round_up(static_cast<std::size_t>(strip * channels), 16));
-        if (os % 128 == 0) os += 16;
+        while (os % 128 != 32) os += 16;
         const int ring_bytes = channels * strip * s.ring_stride;
         s.off_tab_hi = tab;
         s.off_ring_lo = 2 * tab;
@@ -629,6 +585,21 @@ bool aligned(const void* p, std::size_t pitch, std::size_t to) {
 
 }  // namespace
 
+TrimmedTaps trim_taps(const FilterPlan& plan) {
+    const int r = plan.radius;
+    int first = 0, last = 2 * r;
+    while (first < 2 * r && plan.taps[first] == 0) ++first;
+    while (last > first && plan.taps[last] == 0) --last;
+    TrimmedTaps tt;
+    tt.radius = std::max(r - first, last - r);
+    for (int k = -tt.radius; k <= tt.radius; ++k) {
+        const int v = plan.taps[r + k];
+        tt.taps.push_back(v);
+        tt.max_tap = std::max(tt.max_tap, v);
+    }
+    return tt;
+}
+
 bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
     const TrimmedTaps tt = trim_taps(plan);
     // Width and height do not affect feasibility, only the segment length.
@@ -656,6 +627,8 @@ void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& de
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     a.radius = tt.radius;
     a.strip_px = shape.strip_px;
+    a.strip_shift = 0;
+    while ((1 << a.strip_shift) < shape.strip_px) ++a.strip_shift;
     a.seg_rows = shape.seg_rows;
     a.ring = shape.ring;
     a.ring_stride = shape.ring_stride;

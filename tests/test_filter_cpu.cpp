@@ -118,7 +118,7 @@ Plane ref_gaussian_plane(const Source& s, const std::vector<std::int32_t>& t) {
             for (int c = 0; c < C; ++c) {
                 long long sum = 0;
                 for (int i = 0; i <= 2 * r; ++i) sum += static_cast<long long>(t[i]) * s.at(x + i - r, y, c);
-                hp.at(x, y, c) = static_cast<int>((sum + 128) >> 8);
+                hp.at(x, y, c) = static_cast<int>((sum + 256) >> 9);
             }
     Plane out(w, h, C);
     for (int y = 0; y < h; ++y)
@@ -133,11 +133,11 @@ Plane ref_gaussian_plane(const Source& s, const std::vector<std::int32_t>& t) {
                     } else {  // a whole row of the constant, through the horizontal pass
                         long long row = 0;
                         for (int i = 0; i <= 2 * r; ++i) row += static_cast<long long>(t[i]) * s.at(-1, -1, c);
-                        hv = (row + 128) >> 8;
+                        hv = (row + 256) >> 9;
                     }
                     sum += t[j] * hv;
                 }
-                out.at(x, y, c) = static_cast<int>((sum + 32768) >> 16);
+                out.at(x, y, c) = static_cast<int>((sum + 16384) >> 15);
             }
     return out;
 }

@@ -19,12 +19,14 @@
 // (constant_border_sample below). Images without alpha filter c directly.
 //
 // Gaussian (separable, 12-bit fixed-point taps t[0..2r], sum exactly 4096):
-//   horizontal  H(x,y) = (sum_i t[i] * s(x+i-r, y) + 128) >> 8       in 0..4080
-//   vertical    out    = (sum_j t[j] * H(x, y+j-r) + 32768) >> 16     in 0..255
+//   horizontal  H(x,y) = (sum_i t[i] * s(x+i-r, y) + 256) >> 9       in 0..2040
+//   vertical    out    = (sum_j t[j] * H(x, y+j-r) + 16384) >> 15     in 0..255
 // where rows outside the image in the vertical pass are H of the row the
-// border rule names; for a constant border they are (4096*V' + 128) >> 8
+// border rule names; for a constant border they are (4096*V' + 256) >> 9
 // with V' = constant_border_sample(V, channel, channels) (V itself without alpha).
-// Every partial sum stays below 2^24, so float arithmetic is also exact.
+// Every partial sum stays below 2^23, so float arithmetic is also exact, and
+// H (3 fractional bits, at most 2040) and every tap the GPU's FP16 path takes
+// (at most 2048) are exact FP16 integers.
 //
 // Box (radius R, n = (2R+1)^2): S = sum of the (2R+1)x(2R+1) window,
 //   out = (S + n/2) / n.

@@ -91,7 +91,7 @@ void gaussian_pass(const Domain& in, const std::vector<std::int32_t>& taps, Imag
     const int grain = row_grain(w, K);
     const BorderMode mode = in.border.mode;
 
-    // Horizontal pass: every image row, into H (0..4080 fits 16 bits).
+    // Horizontal pass: every image row, into H (0..2040 fits 16 bits).
     std::vector<std::uint16_t> mid(n * static_cast<std::size_t>(h));
     const std::vector<int> cols = column_map(w, r, mode);
     parallel_for(h, grain, [&](int y0, int y1) {

@@ -111,17 +111,30 @@ public:
     void check(const FilterPlan& plan, const std::string& what, SeparablePath path = SeparablePath::Auto) {
         const Image expect = cpu::apply_filter(plan, src_.view());
         const Image got = run(plan, path);
-        INFO(what, " | ", plan.describe(), " | ", src_.width(), "x", src_.height(), " ", channel_layout_name(src_.channels()),
-             " | ", layout_name(layout_), " | path ",
-             path == SeparablePath::Simple ? "simple" : (path == SeparablePath::TensorCore ? "tensor-core" : "auto"));
+        INFO(what, " | ", plan.describe(), " | ", src_.width(), "x", src_.height(), " ",
+             std::string(channel_layout_name(src_.channels())), " | ", std::string(layout_name(layout_)), " | path ",
+             std::string(path_name(path)));
         IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
     }
 
-    // Gaussian and unsharp go through both implementations.
+    // Gaussian and unsharp go through every implementation (the FP16 one
+    // where it supports the plan: radius up to 64, sigma above ~0.8).
     void check_both_paths(const FilterPlan& plan, const std::string& what) {
-        check(plan, what, SeparablePath::TensorCore);
+        if (cuda::separable_path_available(plan, src_.channels(), SeparablePath::HalfMma))
+            check(plan, what, SeparablePath::HalfMma);
+        check(plan, what, SeparablePath::ByteMma);
         check(plan, what, SeparablePath::Simple);
     }
+
+    static const char* path_name(SeparablePath path) {
+        switch (path) {
+            case SeparablePath::HalfMma: return "fp16 mma";
+            case SeparablePath::ByteMma: return "u8 mma";
+            case SeparablePath::Simple: return "simple";
+            default: return "auto";
+        }
+    }
+
 
     cuda::FilterWorkspace& workspace() { return ws_; }
 
@@ -200,7 +213,8 @@ TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementation
     struct Case {
         double sigma;
         int radius;
-    } cases[] = {{0.5, 0}, {1.0, 0}, {2.0, 0}, {5.0, 0}, {20.0, 0}, {1.0, 1}, {50.0, 150}, {2.0, 150}, {6.3, 0}, {7.0, 0}};
+    } cases[] = {{0.5, 0}, {1.0, 0},  {2.0, 0},   {5.0, 0},  {20.0, 0}, {1.0, 1}, {50.0, 150}, {2.0, 150},
+                 {6.3, 0}, {7.0, 0},  {12.0, 0},  {16.0, 0}, {21.0, 0}, {30.0, 64}, {30.0, 65}, {0.8, 0}};
     for (int c = 1; c <= 4; ++c) {
         const Image src = test_image(203, 157, c, static_cast<unsigned>(c));
         GpuBench gpu(src);
@@ -322,8 +336,10 @@ TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
         const Image rgb = test::photo_like_image(7680, 4320, 3, 1);
         GpuBench gpu(rgb);
         const Border b{BorderMode::Replicate, 0};
-        gpu.check(make_gaussian(2.0, 0, b), "gaussian sigma 2", SeparablePath::TensorCore);
-        gpu.check(make_gaussian(20.0, 0, {BorderMode::Reflect101, 0}), "gaussian sigma 20", SeparablePath::TensorCore);
+        gpu.check(make_gaussian(2.0, 0, b), "gaussian sigma 2", SeparablePath::HalfMma);
+        gpu.check(make_gaussian(2.0, 0, b), "gaussian sigma 2 (u8)", SeparablePath::ByteMma);
+        gpu.check(make_gaussian(20.0, 0, {BorderMode::Reflect101, 0}), "gaussian sigma 20", SeparablePath::HalfMma);
+        gpu.check(make_gaussian(20.0, 0, {BorderMode::Reflect101, 0}), "gaussian sigma 20 (u8)", SeparablePath::ByteMma);
         gpu.check(make_gaussian(1.0, 0, b), "gaussian sigma 1 (simple)", SeparablePath::Simple);
         gpu.check(make_unsharp(1.0, 0, 1.0, 0.05, b), "sharpen defaults");
         gpu.check(make_box(15, b), "box r=15");
@@ -334,7 +350,9 @@ TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
         const Image gray = test::photo_like_image(8192, 8192, 1, 2);
         GpuBench gpu(gray);
         const Border b{BorderMode::Reflect, 0};
-        gpu.check(make_gaussian(5.0, 0, b), "gaussian sigma 5", SeparablePath::TensorCore);
+        gpu.check(make_gaussian(5.0, 0, b), "gaussian sigma 5", SeparablePath::HalfMma);
+        gpu.check(make_unsharp(3.0, 0, 1.5, 0.02, b), "sharpen sigma 3", SeparablePath::HalfMma);
+        gpu.check(make_gaussian(5.0, 0, b), "gaussian sigma 5 (u8)", SeparablePath::ByteMma);
         gpu.check(make_box(50, b), "box r=50");
         gpu.check(make_custom(random_matrix(5, 5, 13), options(false, 11.0, 0.0), b), "custom 5x5");
     }
@@ -363,7 +381,7 @@ TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") 
                 DevImage dst = make_device(img->width(), img->height(), plan.output_channels(img->channels()),
                                            Layout::Pitched);
                 poison(dst);
-                ws.set_separable_path(round == 0 ? SeparablePath::Simple : SeparablePath::TensorCore);
+                ws.set_separable_path(round == 0 ? SeparablePath::Simple : SeparablePath::Auto);
                 cuda::apply_filter(plan, src.ref, dst.ref, ws, stream());
                 INFO(plan.describe(), " round ", round);
                 IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, img->view()), download(dst));
@@ -419,3 +437,4 @@ TEST_CASE("GPU filter: bad shapes are usage errors and touch nothing") {
     cuda::apply_filter(make_edges(EdgeOperator::Sobel, true, {}), src.ref, gray.ref, ws, stream());
     IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(make_edges(EdgeOperator::Sobel, true, {}), img.view()), download(gray));
 }
+
