@@ -257,21 +257,14 @@ void launch_edges_typed(const EdgesArgs& a, cudaStream_t stream) {
     IMGPAR_CUDA_CHECK_LAUNCH("edges_kernel");
 }
 
-BorderArg border_arg(const FilterPlan& plan, int channels) {
-    BorderArg b{};
-    b.mode = plan.border.mode;
-    for (int c = 0; c < kMaxC; ++c) b.constant[c] = c < channels ? constant_border_sample(plan.border.value, c, channels) : 0;
-    return b;
-}
-
 }  // namespace
 
 void launch_custom(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const DeviceImageRef& src = call.src;
     CustomArgs a{};
-    a.src = {src.data, src.pitch, src.width, src.height, src.channels};
-    a.dst = {call.dst.data, call.dst.pitch};
+    a.src = src_arg(src);
+    a.dst = dst_arg(call.dst);
     a.border = border_arg(plan, src.channels);
     a.kw = plan.kernel_width;
     a.kh = plan.kernel_height;
@@ -296,8 +289,8 @@ void launch_edges(const FilterCall& call, const DeviceLimits&) {
     const FilterPlan& plan = *call.plan;
     const DeviceImageRef& src = call.src;
     EdgesArgs a{};
-    a.src = {src.data, src.pitch, src.width, src.height, src.channels};
-    a.dst = {call.dst.data, call.dst.pitch};
+    a.src = src_arg(src);
+    a.dst = dst_arg(call.dst);
     a.border = border_arg(plan, src.channels);
     a.op = static_cast<int>(plan.edge_op);
     // Gray input is its own luma, so gray=true only changes colour images.

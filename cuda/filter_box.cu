@@ -286,11 +286,9 @@ void launch_box(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const DeviceImageRef& src = call.src;
     BoxArgs a{};
-    a.src = {src.data, src.pitch, src.width, src.height, src.channels};
-    a.dst = {call.dst.data, call.dst.pitch};
-    a.border.mode = plan.border.mode;
-    for (int c = 0; c < kMaxC; ++c)
-        a.border.constant[c] = c < src.channels ? constant_border_sample(plan.border.value, c, src.channels) : 0;
+    a.src = src_arg(src);
+    a.dst = dst_arg(call.dst);
+    a.border = border_arg(plan, src.channels);
     a.radius = plan.radius;
     a.count = (2 * plan.radius + 1) * (2 * plan.radius + 1);
     a.tmp = call.scratch;

@@ -12,7 +12,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda/device_image.hpp"
+#include "src/image.hpp"
 #include "src/ops/border.hpp"
+#include "src/ops/filter.hpp"
 #include "src/ops/filter_math.hpp"
 #include "src/ops/pixel_math.hpp"
 
@@ -185,6 +188,26 @@ __device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::u
             w[c] = __byte_perm(__byte_perm(u[0], u[1], sel), __byte_perm(u[2], u[3], sel), 0x5410);
         }
     }
+}
+
+// --- Host-side argument builders, shared by the launchers -----------------------
+
+inline SrcArg src_arg(const DeviceImageRef& r) { return {r.data, r.pitch, r.width, r.height, r.channels}; }
+inline DstArg dst_arg(const DeviceImageRef& r) { return {r.data, r.pitch}; }
+
+// The plan's border rule for an image with `channels` channels.
+inline BorderArg border_arg(const FilterPlan& plan, int channels) {
+    BorderArg b{};
+    b.mode = plan.border.mode;
+    for (int c = 0; c < kMaxC; ++c) b.constant[c] = c < channels ? constant_border_sample(plan.border.value, c, channels) : 0;
+    return b;
+}
+
+// What a Gaussian or unsharp plan writes for an image with `channels` channels.
+inline SepMode separable_mode(const FilterPlan& plan, int channels) {
+    const bool alpha = has_alpha(channels);
+    if (plan.kind == FilterKind::Unsharp) return alpha ? SepMode::UnsharpAlpha : SepMode::Unsharp;
+    return alpha ? SepMode::BlurAlpha : SepMode::Blur;
 }
 
 }  // namespace imgpar::cuda::filter_detail

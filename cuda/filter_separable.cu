@@ -109,16 +109,10 @@ void launch_separable_simple(const FilterCall& call) {
     const FilterPlan& plan = *call.plan;
     const DeviceImageRef& src = call.src;
     SepSimpleArgs a{};
-    a.src = {src.data, src.pitch, src.width, src.height, src.channels};
-    a.dst = {call.dst.data, call.dst.pitch};
-    a.border.mode = plan.border.mode;
-    for (int c = 0; c < kMaxC; ++c)
-        a.border.constant[c] = c < src.channels ? constant_border_sample(plan.border.value, c, src.channels) : 0;
-    const bool alpha = has_alpha(src.channels);
-    if (plan.kind == FilterKind::Unsharp)
-        a.mode = alpha ? SepMode::UnsharpAlpha : SepMode::Unsharp;
-    else
-        a.mode = alpha ? SepMode::BlurAlpha : SepMode::Blur;
+    a.src = src_arg(src);
+    a.dst = dst_arg(call.dst);
+    a.border = border_arg(plan, src.channels);
+    a.mode = separable_mode(plan, src.channels);
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     a.tmp = reinterpret_cast<std::uint16_t*>(call.scratch);
     a.tmp_pitch = round_up(static_cast<std::size_t>(src.width) * src.channels, 128);

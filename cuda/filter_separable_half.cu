@@ -491,17 +491,11 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const int m = ceil_div(tt.radius, 16);
 
     HalfArgs a{};
-    a.src = {src.data, src.pitch, src.width, src.height, src.channels};
-    a.dst = {call.dst.data, call.dst.pitch};
-    a.border.mode = plan.border.mode;
-    for (int c = 0; c < kMaxC; ++c)
-        a.border.constant[c] = c < src.channels ? constant_border_sample(plan.border.value, c, src.channels) : 0;
+    a.src = src_arg(src);
+    a.dst = dst_arg(call.dst);
+    a.border = border_arg(plan, src.channels);
     a.border_value = plan.border.value;
-    const bool alpha = has_alpha(src.channels);
-    if (plan.kind == FilterKind::Unsharp)
-        a.mode = alpha ? SepMode::UnsharpAlpha : SepMode::Unsharp;
-    else
-        a.mode = alpha ? SepMode::BlurAlpha : SepMode::Blur;
+    a.mode = separable_mode(plan, src.channels);
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     a.radius = tt.radius;
     for (int k = 0; k <= 2 * tt.radius; ++k) a.taps[k] = static_cast<std::int16_t>(tt.taps[static_cast<std::size_t>(k)]);

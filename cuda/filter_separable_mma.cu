@@ -614,16 +614,10 @@ void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& de
     if (!shape.ok) throw device_error("gaussian filter", "the tensor-core kernel does not fit this device");
 
     SepMmaArgs a{};
-    a.src = {src.data, src.pitch, src.width, src.height, src.channels};
-    a.dst = {call.dst.data, call.dst.pitch};
-    a.border.mode = plan.border.mode;
-    for (int c = 0; c < kMaxC; ++c)
-        a.border.constant[c] = c < src.channels ? constant_border_sample(plan.border.value, c, src.channels) : 0;
-    const bool alpha = has_alpha(src.channels);
-    if (plan.kind == FilterKind::Unsharp)
-        a.mode = alpha ? SepMode::UnsharpAlpha : SepMode::Unsharp;
-    else
-        a.mode = alpha ? SepMode::BlurAlpha : SepMode::Blur;
+    a.src = src_arg(src);
+    a.dst = dst_arg(call.dst);
+    a.border = border_arg(plan, src.channels);
+    a.mode = separable_mode(plan, src.channels);
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     a.radius = tt.radius;
     a.strip_px = shape.strip_px;
