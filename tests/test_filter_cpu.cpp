@@ -13,6 +13,7 @@
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
 #include "src/ops/pixel_math.hpp"
+#include "tests/support/filter_support.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -298,17 +299,9 @@ int max_abs_diff(const Image& a, const Image& b) {
 // columns, primes, all smaller than the larger radii used.
 const std::vector<std::pair<int, int>> kSmallSizes = {{1, 1}, {1, 9}, {9, 1}, {2, 3}, {7, 5}, {13, 11}};
 
-KernelMatrix matrix(int w, int h, std::vector<double> values) {
-    KernelMatrix k;
-    k.width = w;
-    k.height = h;
-    k.values = std::move(values);
-    return k;
-}
+using test::matrix;
 
-Image test_image(int w, int h, int ch, unsigned seed) {
-    return has_alpha(ch) ? test::alpha_image(w, h, ch, seed) : test::random_image(w, h, ch, seed);
-}
+using test::test_image;
 
 }  // namespace
 

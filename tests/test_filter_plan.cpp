@@ -9,6 +9,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
+#include "tests/support/filter_support.hpp"
 
 using namespace imgpar;
 
@@ -31,13 +32,7 @@ void check_usage_error(const std::function<void()>& f, const std::vector<std::st
     }
 }
 
-KernelMatrix matrix(int w, int h, std::vector<double> values) {
-    KernelMatrix k;
-    k.width = w;
-    k.height = h;
-    k.values = std::move(values);
-    return k;
-}
+using test::matrix;
 
 }  // namespace
 

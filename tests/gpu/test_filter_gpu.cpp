@@ -20,6 +20,7 @@
 #include "cuda/filter.hpp"
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
+#include "tests/support/filter_support.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -119,7 +120,7 @@ public:
 
     // Gaussian and unsharp go through every implementation (the FP16 one
     // where it supports the plan: radius up to 64, sigma above ~0.8).
-    void check_both_paths(const FilterPlan& plan, const std::string& what) {
+    void check_all_paths(const FilterPlan& plan, const std::string& what) {
         if (cuda::separable_path_available(plan, src_.channels(), SeparablePath::HalfMma))
             check(plan, what, SeparablePath::HalfMma);
         check(plan, what, SeparablePath::ByteMma);
@@ -153,19 +154,9 @@ std::vector<Border> all_borders() {
             {BorderMode::Constant, 255}};
 }
 
-// Random colour for 1 and 3 channels; random colour with transparent, opaque
-// and partial alpha regions for 2 and 4.
-Image test_image(int w, int h, int c, unsigned seed) {
-    return has_alpha(c) ? test::alpha_image(w, h, c, seed) : test::random_image(w, h, c, seed);
-}
+using test::test_image;
 
-KernelMatrix matrix(int w, int h, std::vector<double> values) {
-    KernelMatrix k;
-    k.width = w;
-    k.height = h;
-    k.values = std::move(values);
-    return k;
-}
+using test::matrix;
 
 // A w x h kernel of small integers and halves/quarters, both signs, not separable.
 KernelMatrix random_matrix(int w, int h, unsigned seed) {
@@ -193,9 +184,9 @@ TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") 
             const Image src = test_image(w, h, c, static_cast<unsigned>(w * 131 + h * 7 + c));
             GpuBench gpu(src);
             for (const Border& b : all_borders()) {
-                gpu.check_both_paths(make_gaussian(1.0, 0, b), "gaussian sigma 1");
-                gpu.check_both_paths(make_gaussian(20.0, 0, b), "gaussian sigma 20 (radius far beyond the image)");
-                gpu.check_both_paths(make_unsharp(1.5, 0, 1.2, 0.02, b), "unsharp");
+                gpu.check_all_paths(make_gaussian(1.0, 0, b), "gaussian sigma 1");
+                gpu.check_all_paths(make_gaussian(20.0, 0, b), "gaussian sigma 20 (radius far beyond the image)");
+                gpu.check_all_paths(make_unsharp(1.5, 0, 1.2, 0.02, b), "unsharp");
                 gpu.check(make_box(2, b), "box r=2");
                 gpu.check(make_box(40, b), "box r=40");
                 gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel per channel");
@@ -220,7 +211,7 @@ TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementation
         GpuBench gpu(src);
         for (const Border& b : all_borders())
             for (const Case& k : cases)
-                gpu.check_both_paths(make_gaussian(k.sigma, k.radius, b), "gaussian");
+                gpu.check_all_paths(make_gaussian(k.sigma, k.radius, b), "gaussian");
     }
 }
 
@@ -232,7 +223,7 @@ TEST_CASE("GPU unsharp: amounts, thresholds and sigmas") {
             for (double sigma : {0.7, 1.0, 2.0, 6.0})
                 for (double amount : {0.0, 0.5, 1.0, 3.7, 20.0})
                     for (double threshold : {0.0, 0.05, 0.5})
-                        gpu.check_both_paths(make_unsharp(sigma, 0, amount, threshold, b), "unsharp");
+                        gpu.check_all_paths(make_unsharp(sigma, 0, amount, threshold, b), "unsharp");
     }
 }
 
@@ -299,9 +290,9 @@ TEST_CASE("GPU filters on constant, black and white images") {
             GpuBench gpu(src);
             for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 0},
                                     Border{BorderMode::Constant, 255}}) {
-                gpu.check_both_paths(make_gaussian(2.0, 0, b), "gaussian");
-                gpu.check_both_paths(make_gaussian(20.0, 0, b), "gaussian sigma 20");
-                gpu.check_both_paths(make_unsharp(1.0, 0, 1.0, 0.0, b), "unsharp");
+                gpu.check_all_paths(make_gaussian(2.0, 0, b), "gaussian");
+                gpu.check_all_paths(make_gaussian(20.0, 0, b), "gaussian sigma 20");
+                gpu.check_all_paths(make_unsharp(1.0, 0, 1.0, 0.0, b), "unsharp");
                 gpu.check(make_box(15, b), "box");
                 gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel");
                 gpu.check(make_edges(EdgeOperator::Laplacian, true, b), "laplacian gray");
@@ -318,9 +309,9 @@ TEST_CASE("GPU filters on packed and misaligned device images") {
                 const Image src = test_image(w, h, c, static_cast<unsigned>(w + h + c));
                 GpuBench gpu(src, layout);
                 const Border b{BorderMode::Reflect, 0};
-                gpu.check_both_paths(make_gaussian(2.0, 0, b), "gaussian");
-                gpu.check_both_paths(make_gaussian(9.0, 0, b), "gaussian sigma 9");
-                gpu.check_both_paths(make_unsharp(1.0, 0, 2.0, 0.01, b), "unsharp");
+                gpu.check_all_paths(make_gaussian(2.0, 0, b), "gaussian");
+                gpu.check_all_paths(make_gaussian(9.0, 0, b), "gaussian sigma 9");
+                gpu.check_all_paths(make_unsharp(1.0, 0, 2.0, 0.01, b), "unsharp");
                 gpu.check(make_box(3, b), "box");
                 gpu.check(make_box(200, b), "box r=200");
                 gpu.check(make_edges(EdgeOperator::Scharr, false, b), "scharr");
