@@ -6,8 +6,9 @@
 // default path, and sigma 2 and 20 on the simple two-pass kernels for
 // comparison), "box" (radius 15 and 50), "sharpen" (unsharp defaults: sigma 1,
 // amount 1, threshold 0.05), "edges" (Sobel), "custom" (non-separable 5x5 and
-// 15x15). When the CPU is timed, each row also compares the GPU image with
-// the CPU's and says so in the note.
+// 15x15, and both again on the FP32 kernel for comparison). When the CPU is
+// timed, each row also compares the GPU image with the CPU's and says so in
+// the note.
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -54,6 +55,7 @@ struct FilterCase {
     std::string name;
     FilterPlan plan;
     cuda::SeparablePath path = cuda::SeparablePath::Auto;
+    cuda::CustomPath custom = cuda::CustomPath::Auto;
 };
 
 // A deterministic non-separable kernel of small integers of both signs with
@@ -80,6 +82,7 @@ void run_cases(Context& ctx, const std::vector<FilterCase>& cases) {
             if (d == dsts.end()) d = dsts.emplace(oc, cuda::DeviceImage(s.w, s.h, oc)).first;
             const cuda::DeviceImageRef& dst = d->second.ref();
             ws.set_separable_path(fc.path);
+            ws.set_custom_path(fc.custom);
             ws.reserve(fc.plan, s.w, s.h, s.c);  // allocation happens here, not in the timed calls
 
             Row r;
@@ -101,7 +104,7 @@ void run_cases(Context& ctx, const std::vector<FilterCase>& cases) {
                 r.note += mm.found ? "; MISMATCH vs CPU " + mm.describe() : "; matches CPU";
             }
 
-            if (fc.path == cuda::SeparablePath::Auto) {
+            if (fc.path == cuda::SeparablePath::Auto && fc.custom == cuda::CustomPath::Auto) {
                 const NppFilterRun npp = time_npp_filter(ctx, fc.plan, src.device.ref(), dst);
                 if (npp.available) {
                     r.peer = npp.name;
@@ -144,7 +147,11 @@ void custom(Context& ctx) {
     CustomKernelOptions normalize;
     normalize.normalize = true;
     run_cases(ctx, {{"custom 5x5 non-separable", make_custom(test_kernel(5), normalize, kReplicate)},
-                    {"custom 15x15 non-separable", make_custom(test_kernel(15), normalize, kReplicate)}});
+                    {"custom 15x15 non-separable", make_custom(test_kernel(15), normalize, kReplicate)},
+                    {"custom 5x5 (FP32 kernel)", make_custom(test_kernel(5), normalize, kReplicate),
+                     cuda::SeparablePath::Auto, cuda::CustomPath::Fp32},
+                    {"custom 15x15 (FP32 kernel)", make_custom(test_kernel(15), normalize, kReplicate),
+                     cuda::SeparablePath::Auto, cuda::CustomPath::Fp32}});
 }
 
 IMGPAR_BENCH("gaussian", gaussian);

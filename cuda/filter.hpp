@@ -37,6 +37,15 @@ namespace imgpar::cuda {
 // Auto takes the first of these the device and plan allow.
 enum class SeparablePath { Auto, HalfMma, ByteMma, Simple };
 
+// How custom kernels are computed; both give identical bytes.
+//   HalfMma  FP16 tensor cores, one Toeplitz product per kernel row (compute
+//            capability 8.0+, every fixed-point coefficient an exact FP16
+//            value: any integer up to 2048 in magnitude, larger ones only
+//            with enough trailing zero bits);
+//   Fp32     FP32 FMAs on 2-D tiles, any plan: the cross-check and fallback.
+// Auto takes the first of these the device and plan allow.
+enum class CustomPath { Auto, HalfMma, Fp32 };
+
 // Device scratch kept between calls, so repeated calls do not allocate.
 // Not thread-safe: one workspace per stream of work.
 class FilterWorkspace {
@@ -53,6 +62,9 @@ public:
     // device error.
     void set_separable_path(SeparablePath path) { path_ = path; }
     SeparablePath separable_path() const { return path_; }
+    // The same for custom kernels.
+    void set_custom_path(CustomPath path) { custom_path_ = path; }
+    CustomPath custom_path() const { return custom_path_; }
 
     std::size_t scratch_bytes() const { return scratch_.bytes(); }
     std::uint8_t* scratch() const { return scratch_.get(); }
@@ -60,6 +72,7 @@ public:
 private:
     DeviceBuffer<std::uint8_t> scratch_;
     SeparablePath path_ = SeparablePath::Auto;
+    CustomPath custom_path_ = CustomPath::Auto;
 };
 
 // Filters src into dst: same width and height, dst.channels ==
@@ -75,6 +88,8 @@ Image apply_filter(const FilterPlan& plan, ConstImageView src);
 // Whether the current device can compute this Gaussian/unsharp plan with the
 // given implementation (Auto and Simple: always).
 bool separable_path_available(const FilterPlan& plan, int channels, SeparablePath path);
+// The same for custom kernels (Auto and Fp32: always).
+bool custom_path_available(const FilterPlan& plan, int channels, CustomPath path);
 
 // Short name of the implementation a call with this plan would use, for
 // verbose output and benchmark notes ("tensor-core separable", "box running

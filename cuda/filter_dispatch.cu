@@ -132,6 +132,22 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
     }
 }
 
+// Whether a custom plan runs on the FP16 tensor cores.
+bool choose_custom_half(const FilterPlan& plan, int channels, CustomPath path, const fd::DeviceLimits& dev) {
+    switch (path) {
+        case CustomPath::Fp32:
+            return false;
+        case CustomPath::HalfMma:
+            if (!fd::custom_half_supported(plan, channels, dev))
+                throw device_error(kSubject, "the FP16 tensor-core custom filter needs compute capability 8.0 or "
+                                             "newer and coefficients that are exact FP16 values");
+            return true;
+        case CustomPath::Auto:
+        default:
+            return fd::custom_half_supported(plan, channels, dev);
+    }
+}
+
 std::size_t scratch_needed(const FilterPlan& plan, int w, int h, int c, SeparablePath path,
                            const fd::DeviceLimits& dev) {
     switch (plan.kind) {
@@ -211,7 +227,10 @@ void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const Devic
             fd::launch_box(call, dev);
             break;
         case FilterKind::Custom:
-            fd::launch_custom(call, dev);
+            if (choose_custom_half(plan, src.channels, ws.custom_path(), dev))
+                fd::launch_custom_half(call, dev);
+            else
+                fd::launch_custom(call, dev);
             break;
         case FilterKind::Edges:
             fd::launch_edges(call, dev);
@@ -248,6 +267,12 @@ bool separable_path_available(const FilterPlan& plan, int channels, SeparablePat
     }
 }
 
+bool custom_path_available(const FilterPlan& plan, int channels, CustomPath path) {
+    validate_plan(plan);
+    if (path != CustomPath::HalfMma) return true;
+    return fd::custom_half_supported(plan, channels, fd::current_device_limits());
+}
+
 const char* filter_path_name(const FilterPlan& plan, int channels, const FilterWorkspace& ws) {
     switch (plan.kind) {
         case FilterKind::Gaussian:
@@ -264,7 +289,9 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
         case FilterKind::Box:
             return "box running sums (column windows, then row prefix sums)";
         case FilterKind::Custom:
-            return "2-D tiles in shared memory (FP32, exact)";
+            return choose_custom_half(plan, channels, ws.custom_path(), fd::current_device_limits())
+                       ? "tensor-core 2-D (FP16 MMA, a Toeplitz product per kernel row)"
+                       : "2-D tiles in shared memory (FP32, exact)";
         case FilterKind::Edges:
             return "3x3 tiles in shared memory";
     }

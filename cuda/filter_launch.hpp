@@ -70,6 +70,13 @@ std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int
 void launch_box(const FilterCall& call, const DeviceLimits& dev);
 
 // --- Custom kernels and edge operators (2-D tiles) ---
+// FP16 tensor cores, one Toeplitz product per kernel row
+// (cuda/filter_2d_half.cu): compute capability >= 8.0 and every fixed-point
+// coefficient an exact f16 value (|c| <= 2048, or larger with trailing zero
+// bits).
+bool custom_half_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
+void launch_custom_half(const FilterCall& call, const DeviceLimits& dev);
+// FP32 FMAs (cuda/filter_2d.cu): every plan.
 void launch_custom(const FilterCall& call, const DeviceLimits& dev);
 void launch_edges(const FilterCall& call, const DeviceLimits& dev);
 

@@ -76,6 +76,21 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* r
 #endif
 }
 
+// ldmatrix.x2: matrices 0 and 1 only; lanes 0..15 give the row addresses.
+__device__ __forceinline__ void ldmatrix_x2(std::uint32_t (&r)[2], const void* row_address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(row_address));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                 : "=r"(r[0]), "=r"(r[1])
+                 : "r"(addr)
+                 : "memory");
+#else
+    (void)r;
+    (void)row_address;
+    __trap();
+#endif
+}
+
 // Asynchronous global -> shared copies (cp.async, compute 8.0+). BYTES is 8
 // or 16; both addresses must be aligned to it. A thread's copies become
 // visible to that thread after cp_async_wait<N>() has retired their group;

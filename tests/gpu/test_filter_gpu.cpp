@@ -24,6 +24,7 @@
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using cuda::CustomPath;
 using cuda::SeparablePath;
 
 namespace {
@@ -98,23 +99,25 @@ public:
         upload(d_src_, src_);
     }
 
-    Image run(const FilterPlan& plan, SeparablePath path = SeparablePath::Auto) {
+    Image run(const FilterPlan& plan, SeparablePath path = SeparablePath::Auto, CustomPath custom = CustomPath::Auto) {
         const int oc = plan.output_channels(src_.channels());
         DevImage& dst = oc == src_.channels() ? d_same_ : d_gray_;
         if (dst.ref.data == nullptr) dst = make_device(src_.width(), src_.height(), oc, layout_);
         poison(dst);
         ws_.set_separable_path(path);
+        ws_.set_custom_path(custom);
         cuda::apply_filter(plan, d_src_.ref, dst.ref, ws_, stream());
         return download(dst);
     }
 
     // CPU reference vs GPU, exactly.
-    void check(const FilterPlan& plan, const std::string& what, SeparablePath path = SeparablePath::Auto) {
+    void check(const FilterPlan& plan, const std::string& what, SeparablePath path = SeparablePath::Auto,
+               CustomPath custom = CustomPath::Auto) {
         const Image expect = cpu::apply_filter(plan, src_.view());
-        const Image got = run(plan, path);
+        const Image got = run(plan, path, custom);
         INFO(what, " | ", plan.describe(), " | ", src_.width(), "x", src_.height(), " ",
              std::string(channel_layout_name(src_.channels())), " | ", std::string(layout_name(layout_)), " | path ",
-             std::string(path_name(path)));
+             std::string(plan.kind == FilterKind::Custom ? custom_path_name(custom) : path_name(path)));
         IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
     }
 
@@ -125,6 +128,22 @@ public:
             check(plan, what, SeparablePath::HalfMma);
         check(plan, what, SeparablePath::ByteMma);
         check(plan, what, SeparablePath::Simple);
+    }
+
+    // Custom kernels through both implementations (the FP16 one where the
+    // coefficients are exact FP16 values).
+    void check_custom(const FilterPlan& plan, const std::string& what) {
+        if (cuda::custom_path_available(plan, src_.channels(), CustomPath::HalfMma))
+            check(plan, what, SeparablePath::Auto, CustomPath::HalfMma);
+        check(plan, what, SeparablePath::Auto, CustomPath::Fp32);
+    }
+
+    static const char* custom_path_name(CustomPath path) {
+        switch (path) {
+            case CustomPath::HalfMma: return "fp16 mma";
+            case CustomPath::Fp32: return "fp32";
+            default: return "auto";
+        }
     }
 
     static const char* path_name(SeparablePath path) {
@@ -154,6 +173,7 @@ std::vector<Border> all_borders() {
             {BorderMode::Constant, 255}};
 }
 
+using test::constant_image;
 using test::test_image;
 
 using test::matrix;
@@ -192,9 +212,9 @@ TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") 
                 gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel per channel");
                 gpu.check(make_edges(EdgeOperator::Scharr, true, b), "scharr gray");
                 gpu.check(make_edges(EdgeOperator::Laplacian, false, b), "laplacian per channel");
-                gpu.check(make_custom(matrix(3, 3, {1, -2, 0.5, 3, 1, -1, 0, 2, 1}), options(false, 2.0, 5.0), b),
+                gpu.check_custom(make_custom(matrix(3, 3, {1, -2, 0.5, 3, 1, -1, 0, 2, 1}), options(false, 2.0, 5.0), b),
                           "custom 3x3");
-                gpu.check(make_custom(random_matrix(4, 6, 11), options(true), b), "custom 4x6 (even sides)");
+                gpu.check_custom(make_custom(random_matrix(4, 6, 11), options(true), b), "custom 4x6 (even sides)");
             }
         }
     }
@@ -278,8 +298,50 @@ TEST_CASE("GPU custom kernels: sizes 1x1 to 63x63, signs, fractions, flip, scale
         for (const Case& k : cases)
             for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Reflect101, 0},
                                     Border{BorderMode::Constant, 77}})
-                gpu.check(make_custom(k.k, k.o, b), k.what);
-        for (const Border& b : all_borders()) gpu.check(make_custom(random_matrix(5, 5, 21), options(true), b), "5x5");
+                gpu.check_custom(make_custom(k.k, k.o, b), k.what);
+        for (const Border& b : all_borders()) gpu.check_custom(make_custom(random_matrix(5, 5, 21), options(true), b), "5x5");
+    }
+}
+
+TEST_CASE("GPU custom kernels: the FP16 tensor-core path's limits") {
+    int major = 0;
+    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, cuda::context().device()));
+    const FilterPlan small = make_custom(random_matrix(15, 15, 4), options(false, 40.0, 128.0), {});
+    // 1.3 needs 12 fractional bits: 5325 is not an FP16 integer.
+    const FilterPlan inexact = make_custom(matrix(3, 3, {1.3, 0.1, 0.2, 0.1, 1, 0.1, 0.2, 0.1, 1.3}), options(true), {});
+    // |coefficients| sum to 65535, the contract's limit, yet they sum to 1: the
+    // first two rows add up to 16 * 2048 * 255 (near 2^23) on a white image
+    // before the last two bring S back to the pixel value, which a constant
+    // image must reproduce exactly.
+    std::vector<double> extreme(16, 2048.0);
+    for (int i = 0; i < 15; ++i) extreme.push_back(-2048.0);
+    extreme.push_back(-2047.0);
+    const FilterPlan limit = make_custom(matrix(8, 4, extreme), options(false, 1.0, 0.0), {});
+    CHECK(cuda::custom_path_available(small, 3, CustomPath::HalfMma) == (major >= 8));
+    CHECK(cuda::custom_path_available(limit, 3, CustomPath::HalfMma) == (major >= 8));
+    CHECK_FALSE(cuda::custom_path_available(inexact, 3, CustomPath::HalfMma));
+    for (int c = 1; c <= 4; ++c) {
+        for (int value : {-1, 0, 255}) {
+            const Image src = value < 0 ? test_image(261, 131, c, static_cast<unsigned>(7 + c)) : constant_image(261, 131, c, value);
+            GpuBench gpu(src);
+            gpu.check_custom(limit, "sum |c| = 65535");
+            gpu.check_custom(make_custom(matrix(8, 4, extreme), options(false, -3.0, 100.0, true), {BorderMode::Wrap, 0}),
+                             "sum |c| = 65535, flipped, negative scale");
+            gpu.check(inexact, "coefficients that are not FP16 values (auto path)");
+        }
+        // Sizes around the 128 x 64 output tile with kernels that need 1 to 5 column blocks.
+        for (auto [w, h] : {std::pair{127, 63}, {128, 64}, {129, 65}, {255, 129}, {257, 127}}) {
+            const Image src = test_image(w, h, c, static_cast<unsigned>(w + h + c));
+            GpuBench gpu(src);
+            for (const Border& b : {Border{BorderMode::Reflect, 0}, Border{BorderMode::Constant, 200}}) {
+                gpu.check_custom(make_custom(random_matrix(9, 9, 31), options(true), b), "9x9");
+                gpu.check_custom(make_custom(random_matrix(8, 8, 32), options(false, 50.0), b), "8x8");
+                gpu.check_custom(make_custom(random_matrix(25, 3, 33), options(false, 9.0, 10.0), b), "25x3");
+                gpu.check_custom(make_custom(random_matrix(41, 2, 34), options(false, 9.0, 10.0, true), b), "41x2 flipped");
+                gpu.check_custom(make_custom(random_matrix(57, 5, 35), options(false, 90.0, 128.0), b), "57x5");
+                gpu.check_custom(make_custom(random_matrix(63, 63, 36), options(false, 900.0, 128.0), b), "63x63");
+            }
+        }
     }
 }
 
@@ -296,7 +358,7 @@ TEST_CASE("GPU filters on constant, black and white images") {
                 gpu.check(make_box(15, b), "box");
                 gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel");
                 gpu.check(make_edges(EdgeOperator::Laplacian, true, b), "laplacian gray");
-                gpu.check(make_custom(random_matrix(5, 5, 9), options(false, 4.0, 20.0), b), "custom 5x5");
+                gpu.check_custom(make_custom(random_matrix(5, 5, 9), options(false, 4.0, 20.0), b), "custom 5x5");
             }
         }
     }
@@ -316,7 +378,7 @@ TEST_CASE("GPU filters on packed and misaligned device images") {
                 gpu.check(make_box(200, b), "box r=200");
                 gpu.check(make_edges(EdgeOperator::Scharr, false, b), "scharr");
                 gpu.check(make_edges(EdgeOperator::Sobel, true, b), "sobel gray");
-                gpu.check(make_custom(random_matrix(5, 5, 3), options(true), b), "custom 5x5");
+                gpu.check_custom(make_custom(random_matrix(5, 5, 3), options(true), b), "custom 5x5");
             }
         }
     }
@@ -335,7 +397,7 @@ TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
         gpu.check(make_unsharp(1.0, 0, 1.0, 0.05, b), "sharpen defaults");
         gpu.check(make_box(15, b), "box r=15");
         gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel");
-        gpu.check(make_custom(random_matrix(5, 5, 12), options(true), {BorderMode::Constant, 30}), "custom 5x5");
+        gpu.check_custom(make_custom(random_matrix(5, 5, 12), options(true), {BorderMode::Constant, 30}), "custom 5x5");
     }
     {
         const Image gray = test::photo_like_image(8192, 8192, 1, 2);
@@ -345,7 +407,7 @@ TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
         gpu.check(make_unsharp(3.0, 0, 1.5, 0.02, b), "sharpen sigma 3", SeparablePath::HalfMma);
         gpu.check(make_gaussian(5.0, 0, b), "gaussian sigma 5 (u8)", SeparablePath::ByteMma);
         gpu.check(make_box(50, b), "box r=50");
-        gpu.check(make_custom(random_matrix(5, 5, 13), options(false, 11.0, 0.0), b), "custom 5x5");
+        gpu.check_custom(make_custom(random_matrix(5, 5, 13), options(false, 11.0, 0.0), b), "custom 5x5");
     }
 }
 
