@@ -22,8 +22,11 @@
 // the B fragments need in shared memory, and computes every channel from
 // there. A warp loads each 16 x 8 column chunk of the plane once per kernel
 // row (ldmatrix) and uses it in up to KB MMAs of neighbouring n-blocks.
-// Results go through an interleaved output tile, so unpremultiplying works on
-// whole pixels and the stores are coalesced 16-byte vectors.
+// Each S becomes its output level through the plan's CustomLevels
+// (src/ops/custom_levels.hpp: a float estimate settled by 255 exact bounds)
+// rather than an IEEE double division per sample. Results go through an
+// interleaved output tile, so unpremultiplying works on whole pixels and the
+// stores are coalesced 16-byte vectors.
 
 #include <cuda_fp16.h>
 
@@ -36,6 +39,7 @@
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_mma.cuh"
 #include "src/error.hpp"
+#include "src/ops/custom_levels.hpp"
 
 namespace imgpar::cuda::filter_detail {
 namespace {
@@ -45,7 +49,10 @@ namespace {
 //    kernel is then 14 / 128, and a warp's 8 n-blocks share their column
 //    chunks (7 + 2 KB chunk loads for 8 KB MMAs per kernel row);
 //  - tile_h = 64 rows (8 warps) where the shared tile fits in ~110 KB (two
-//    blocks per SM), else 32 or 16 rows, else the tallest the device fits.
+//    blocks per SM), else 32 or 16 rows, else the tallest the device fits;
+//  - __launch_bounds__(256, 2), or 3 for gray, whose tiles are small enough
+//    for three blocks per SM (left alone, the compiler squeezes to 80
+//    registers and spills for colour).
 struct CustomHalfPolicy {
     static constexpr int kTileW = 128;
     static constexpr int kWarpCols = 64;
@@ -62,9 +69,12 @@ constexpr int kPairLead = 10;  // 7 + max s (3)
 constexpr int pair_row(int kb) { return 16 * kb + 12; }  // >= 16 kb + 9, a multiple of 4
 constexpr int kMaxPairRow = pair_row(kMaxKb);
 
-struct CoeffPairs {
-    std::uint32_t w[kMaxKernelSide * kMaxPairRow];
+// Read-only tables of a call, copied to shared memory by every block.
+struct CustomHalfTables {
+    std::int32_t bound[257];  // CustomLevels::bound of the plan
+    std::uint32_t pairs[kMaxKernelSide * kMaxPairRow];
 };
+constexpr int kBoundWords = 260;  // 257, padded to keep 16-byte alignment
 
 struct CustomHalfArgs {
     SrcArg src;
@@ -78,13 +88,19 @@ struct CustomHalfArgs {
     int tile_h;      // output rows per block: 16, 32 or 64
     int plane_cols;  // f16 per plane row: 8 * (kTileW / 8 - 1) + 16 KB, an odd number of 16-byte units
     int plane_rows;  // tile_h + kh - 1
-    int src_words;   // source rows can be read as aligned 32-bit words
+    int src_vec;     // source rows can be read as aligned 16-byte vectors
     int dst_vec;     // destination rows can be written as aligned 16-byte vectors
-    double denominator;
-    double offset;
+    bool level_negate;   // CustomLevels of the plan (the bounds are in the tables)
+    float level_inverse;
+    float level_offset;
 };
 
-// Shared memory of a block: C planes, the coefficient pairs, the output tile.
+// Bytes per row of the interleaved output tile: 16 more than the tile's
+// pixels, so the 8 rows an MMA result spans start 4 banks apart.
+__host__ __device__ constexpr int out_tile_row(int channels) { return kTileW * channels + 16; }
+
+// Shared memory of a block: C planes, the level bounds, the coefficient
+// pairs, the output tile.
 struct CustomHalfShape {
     int kb = 0;
     int tile_h = 0;  // 0: does not fit this device
@@ -95,7 +111,8 @@ struct CustomHalfShape {
 std::size_t custom_half_smem(int channels, int kh, int kb, int tile_h) {
     const std::size_t plane_cols = 8 * (kTileW / 8 - 1) + 16 * static_cast<std::size_t>(kb);
     return static_cast<std::size_t>(channels) * static_cast<std::size_t>(tile_h + kh - 1) * plane_cols * 2 +
-           static_cast<std::size_t>(kh) * pair_row(kb) * 4 + static_cast<std::size_t>(tile_h) * kTileW * channels;
+           (kBoundWords + static_cast<std::size_t>(kh) * pair_row(kb)) * 4 +
+           static_cast<std::size_t>(tile_h) * out_tile_row(channels);
 }
 
 int lead_of(const FilterPlan& plan) { return (plan.anchor_x + 3) / 4 * 4; }
@@ -145,19 +162,39 @@ __device__ __forceinline__ std::uint32_t bytes_to_half2(std::uint32_t w, unsigne
     return half2_as_u32(__hsub2(biased, __float2half2_rn(1024.0f)));
 }
 
-// Four pixels (image columns x..x+3 of image row y, before the border rule)
-// into the f16 planes at `dst` (plane stride `plane`).
+// The planes are filled in groups of 16 pixels whose first image column is a
+// multiple of 16, so inside the image a group is C aligned 16-byte loads
+// (many bytes in flight per load: the fill is latency-bound otherwise).
+// Elsewhere its pixels go through the border rule one by one. A group is
+// written as 4 sub-groups of 4 pixels (one 8-byte f16 store per channel);
+// sub-groups outside the planes' columns are skipped.
+constexpr int kGroupPx = 16;
+// Groups a thread loads before converting any: two keep 32 C bytes in flight.
+constexpr int kLoadBatch = 2;
+
+// Word i (0..4C-1) of a group's raw bytes.
 template <int C>
-__device__ __forceinline__ void load_group(const CustomHalfArgs& a, __half* dst, int plane, int x, int y) {
-    std::uint32_t w[4];
-    const int yy = border_index(y, a.src.height, a.border.mode);
-    if (a.src_words && yy >= 0 && x >= 0 && x + 3 < a.src.width) {
-        // x is a multiple of 4, so 4 pixels are C aligned words.
-        const auto* p = reinterpret_cast<const std::uint32_t*>(row_ptr(a.src, yy) + static_cast<std::size_t>(x) * C);
-        std::uint32_t u[C];
+__device__ __forceinline__ std::uint32_t word_at(const uint4 (&u)[C], int i) {
+    const uint4& v = u[i / 4];
+    switch (i % 4) {
+        case 0: return v.x;
+        case 1: return v.y;
+        case 2: return v.z;
+        default: return v.w;
+    }
+}
+
+// Channel words of sub-group k of a group at image (x, y): w[c] holds the 4
+// pixels' samples of channel c, colour premultiplied. `u` are the group's raw
+// bytes when `vec`.
+template <int C>
+__device__ __forceinline__ void subgroup_words(const CustomHalfArgs& a, bool vec, const uint4 (&u)[C], int k, int x,
+                                               int y, std::uint32_t (&w)[4]) {
+    if (vec) {
+        std::uint32_t raw[C];
 #pragma unroll
-        for (int c = 0; c < C; ++c) u[c] = __ldg(p + c);
-        deinterleave<C>(u, w);
+        for (int c = 0; c < C; ++c) raw[c] = word_at<C>(u, k * C + c);
+        deinterleave<C>(raw, w);
         if constexpr (C == 2 || C == 4) {
 #pragma unroll
             for (int c = 0; c < C - 1; ++c) w[c] = premultiply_word(w[c], w[C - 1]);
@@ -165,13 +202,59 @@ __device__ __forceinline__ void load_group(const CustomHalfArgs& a, __half* dst,
     } else {
         int v[4][C];
 #pragma unroll
-        for (int p = 0; p < 4; ++p) fetch_pixel<C>(a.src, a.border, x + p, y, v[p]);
+        for (int p = 0; p < 4; ++p) fetch_pixel<C>(a.src, a.border, x + 4 * k + p, y, v[p]);
 #pragma unroll
         for (int c = 0; c < C; ++c) w[c] = pack4(v[0][c], v[1][c], v[2][c], v[3][c]);
     }
+}
+
+template <int C>
+__device__ __forceinline__ void load_planes(const CustomHalfArgs& a, __half* planes, int plane, int X, int Y) {
+    const int lead16 = (a.lead + kGroupPx - 1) / kGroupPx * kGroupPx;
+    const int col_first = a.lead - lead16;  // plane column of group 0: -12..0, a multiple of 4
+    const int groups = (a.plane_cols - col_first + kGroupPx - 1) / kGroupPx;
+    const int total = a.plane_rows * groups;
+    const int n = static_cast<int>(blockDim.x);
+    for (int i0 = static_cast<int>(threadIdx.x); i0 < total; i0 += kLoadBatch * n) {
+        bool vec[kLoadBatch];
+        uint4 u[kLoadBatch][C];
 #pragma unroll
-    for (int c = 0; c < C; ++c)
-        *reinterpret_cast<uint2*>(dst + c * plane) = make_uint2(bytes_to_half2(w[c], 0x4140), bytes_to_half2(w[c], 0x4342));
+        for (int b = 0; b < kLoadBatch; ++b) {
+            const int i = ::min(i0 + b * n, total - 1);  // a repeated last group is harmless
+            const int r = i / groups;
+            const int x = X - lead16 + kGroupPx * (i - r * groups);
+            const int yy = border_index(Y - a.ay + r, a.src.height, a.border.mode);
+            vec[b] = a.src_vec && yy >= 0 && x >= 0 && x + kGroupPx - 1 < a.src.width;
+            if (vec[b]) {
+                const auto* p = reinterpret_cast<const uint4*>(row_ptr(a.src, yy) + static_cast<std::size_t>(x) * C);
+#pragma unroll
+                for (int c = 0; c < C; ++c) u[b][c] = __ldg(p + c);
+            } else {
+#pragma unroll
+                for (int c = 0; c < C; ++c) u[b][c] = make_uint4(0, 0, 0, 0);
+            }
+        }
+#pragma unroll
+        for (int b = 0; b < kLoadBatch; ++b) {
+            const int i = i0 + b * n;
+            if (i >= total) break;
+            const int r = i / groups;
+            const int gi = i - r * groups;
+            const int x = X - lead16 + kGroupPx * gi;
+#pragma unroll
+            for (int k = 0; k < kGroupPx / 4; ++k) {
+                const int col = col_first + kGroupPx * gi + 4 * k;
+                if (col < 0 || col >= a.plane_cols) continue;
+                std::uint32_t w[4];
+                subgroup_words<C>(a, vec[b], u[b], k, x, Y - a.ay + r, w);
+                __half* dst = planes + r * a.plane_cols + col;
+#pragma unroll
+                for (int c = 0; c < C; ++c)
+                    *reinterpret_cast<uint2*>(dst + c * plane) =
+                        make_uint2(bytes_to_half2(w[c], 0x4140), bytes_to_half2(w[c], 0x4342));
+            }
+        }
+    }
 }
 
 // Unpremultiplies the colour bytes of the whole pixels in one word of an
@@ -191,26 +274,23 @@ __device__ __forceinline__ std::uint32_t unpremultiply_word(std::uint32_t w) {
 }
 
 template <int C, int KB>
-__global__ void __launch_bounds__(256) custom_half_kernel(const __grid_constant__ CustomHalfArgs a,
-                                                          const __grid_constant__ CoeffPairs pairs) {
+__global__ void __launch_bounds__(256, C == 1 ? 3 : 2) custom_half_kernel(const __grid_constant__ CustomHalfArgs a,
+                                                          const __grid_constant__ CustomHalfTables tables) {
     extern __shared__ __align__(16) unsigned char smem[];
     const int plane = a.plane_rows * a.plane_cols;  // f16 per plane, a multiple of 8
     auto* planes = reinterpret_cast<__half*>(smem);
-    auto* tab = reinterpret_cast<std::uint32_t*>(smem + static_cast<std::size_t>(C) * plane * 2);
+    auto* bound = reinterpret_cast<std::int32_t*>(smem + static_cast<std::size_t>(C) * plane * 2);
+    auto* tab = reinterpret_cast<std::uint32_t*>(bound + kBoundWords);
     auto* out = reinterpret_cast<std::uint8_t*>(tab + a.kh * a.pair_row);
-    constexpr int kOutRow = kTileW * C;  // bytes per output tile row
+    constexpr int kOutRow = out_tile_row(C);
     const int X = static_cast<int>(blockIdx.x) * kTileW;
     const int Y = static_cast<int>(blockIdx.y) * a.tile_h;
     const int nthreads = static_cast<int>(blockDim.x);
     const int tid = static_cast<int>(threadIdx.x);
 
-    for (int i = tid; i < a.kh * a.pair_row; i += nthreads) tab[i] = pairs.w[i];
-    const int groups = a.plane_cols / 4;
-    for (int i = tid; i < a.plane_rows * groups; i += nthreads) {
-        const int r = i / groups;
-        const int gi = i - r * groups;
-        load_group<C>(a, planes + r * a.plane_cols + 4 * gi, plane, X - a.lead + 4 * gi, Y - a.ay + r);
-    }
+    for (int i = tid; i < 257; i += nthreads) bound[i] = tables.bound[i];
+    for (int i = tid; i < a.kh * a.pair_row; i += nthreads) tab[i] = tables.pairs[i];
+    load_planes<C>(a, planes, plane, X, Y);
     __syncthreads();
 
     const int warp = tid / 32;
@@ -274,8 +354,9 @@ __global__ void __launch_bounds__(256) custom_half_kernel(const __grid_constant_
             for (int e = 0; e < 4; ++e) {
                 const int row = row0 + g + 8 * (e >> 1);
                 const int col = col0 + 8 * q + 2 * tq + (e & 1);
-                out[row * kOutRow + col * C + c] =
-                    static_cast<std::uint8_t>(custom_output(__float2int_rn(acc[q][e]), a.denominator, a.offset));
+                // acc is an exact integer below 2^24 in magnitude.
+                out[row * kOutRow + col * C + c] = static_cast<std::uint8_t>(custom_level(
+                    static_cast<int>(acc[q][e]), bound, a.level_negate, a.level_inverse, a.level_offset));
             }
         }
     }
@@ -283,7 +364,7 @@ __global__ void __launch_bounds__(256) custom_half_kernel(const __grid_constant_
 
     // Copy out: 16-byte pieces of the interleaved tile rows.
     const int valid = ::min(kTileW, a.src.width - X) * C;  // bytes of each tile row inside the image
-    constexpr int kPieces = kOutRow / 16;
+    constexpr int kPieces = kTileW * C / 16;
     for (int i = tid; i < a.tile_h * kPieces; i += nthreads) {
         const int r = i / kPieces;
         const int b0 = 16 * (i - r * kPieces);
@@ -310,25 +391,26 @@ __global__ void __launch_bounds__(256) custom_half_kernel(const __grid_constant_
 }
 
 template <int C, int KB>
-void launch_typed(const CustomHalfArgs& a, const CoeffPairs& pairs, const CustomHalfShape& shape, cudaStream_t stream) {
+void launch_typed(const CustomHalfArgs& a, const CustomHalfTables& tables, const CustomHalfShape& shape,
+                  cudaStream_t stream) {
     allow_dynamic_smem(reinterpret_cast<const void*>(&custom_half_kernel<C, KB>), shape.smem);
     const int threads = 2 * 32 * (shape.tile_h / 16);
     const dim3 grid(static_cast<unsigned>(ceil_div(a.src.width, kTileW)),
                     static_cast<unsigned>(ceil_div(a.src.height, shape.tile_h)));
     if (grid.y > 65535u) throw usage_error("custom filter", "the image is too tall for this GPU kernel");
-    custom_half_kernel<C, KB><<<grid, threads, shape.smem, stream>>>(a, pairs);
+    custom_half_kernel<C, KB><<<grid, threads, shape.smem, stream>>>(a, tables);
     IMGPAR_CUDA_CHECK_LAUNCH("custom_half_kernel");
 }
 
 template <int C>
-void launch_channels(const CustomHalfArgs& a, const CoeffPairs& pairs, const CustomHalfShape& shape,
+void launch_channels(const CustomHalfArgs& a, const CustomHalfTables& tables, const CustomHalfShape& shape,
                      cudaStream_t stream) {
     switch (shape.kb) {
-        case 1: launch_typed<C, 1>(a, pairs, shape, stream); break;
-        case 2: launch_typed<C, 2>(a, pairs, shape, stream); break;
-        case 3: launch_typed<C, 3>(a, pairs, shape, stream); break;
-        case 4: launch_typed<C, 4>(a, pairs, shape, stream); break;
-        default: launch_typed<C, 5>(a, pairs, shape, stream); break;
+        case 1: launch_typed<C, 1>(a, tables, shape, stream); break;
+        case 2: launch_typed<C, 2>(a, tables, shape, stream); break;
+        case 3: launch_typed<C, 3>(a, tables, shape, stream); break;
+        case 4: launch_typed<C, 4>(a, tables, shape, stream); break;
+        default: launch_typed<C, 5>(a, tables, shape, stream); break;
     }
 }
 
@@ -362,10 +444,12 @@ void launch_custom_half(const FilterCall& call, const DeviceLimits& dev) {
     a.tile_h = shape.tile_h;
     a.plane_cols = shape.plane_cols;
     a.plane_rows = shape.tile_h + plan.kernel_height - 1;
-    a.src_words = aligned(src.data, src.pitch, 4) ? 1 : 0;
+    a.src_vec = aligned(src.data, src.pitch, 16) ? 1 : 0;
     a.dst_vec = aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
-    a.denominator = plan.scale * std::ldexp(1.0, plan.frac_bits);
-    a.offset = plan.offset;
+    const CustomLevels levels = make_custom_levels(plan.scale * std::ldexp(1.0, plan.frac_bits), plan.offset);
+    a.level_negate = levels.negate;
+    a.level_inverse = levels.inverse;
+    a.level_offset = levels.offset;
 
     // Pair m + kPairLead of row j: (coefficient(j, m), coefficient(j, m + 1)),
     // zero outside the kernel; every coefficient is an exact f16 (checked).
@@ -373,19 +457,20 @@ void launch_custom_half(const FilterCall& call, const DeviceLimits& dev) {
         if (i < 0 || i >= plan.kernel_width) return 0.0f;
         return static_cast<float>(plan.coeffs[static_cast<std::size_t>(j) * plan.kernel_width + i]);
     };
-    CoeffPairs pairs{};
+    CustomHalfTables tables{};
+    std::memcpy(tables.bound, levels.bound, sizeof tables.bound);
     for (int j = 0; j < a.kh; ++j)
         for (int k = 0; k < a.pair_row; ++k) {
             const int m = k - kPairLead;
             const __half2 h = __floats2half2_rn(coeff(j, m), coeff(j, m + 1));
-            std::memcpy(&pairs.w[j * a.pair_row + k], &h, sizeof(std::uint32_t));
+            std::memcpy(&tables.pairs[j * a.pair_row + k], &h, sizeof(std::uint32_t));
         }
 
     switch (src.channels) {
-        case 1: launch_channels<1>(a, pairs, shape, call.stream); break;
-        case 2: launch_channels<2>(a, pairs, shape, call.stream); break;
-        case 3: launch_channels<3>(a, pairs, shape, call.stream); break;
-        default: launch_channels<4>(a, pairs, shape, call.stream); break;
+        case 1: launch_channels<1>(a, tables, shape, call.stream); break;
+        case 2: launch_channels<2>(a, tables, shape, call.stream); break;
+        case 3: launch_channels<3>(a, tables, shape, call.stream); break;
+        default: launch_channels<4>(a, tables, shape, call.stream); break;
     }
 }
 
