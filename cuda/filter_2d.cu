@@ -1,5 +1,6 @@
-// Non-separable filters on 2-D tiles: custom kernels (up to 63x63) and the
-// 3x3 edge operators. Classic input-tile design: a block loads its output
+// Custom kernels (up to 63x63) on FP32 CUDA cores: the path for plans the
+// FP16 tensor-core kernel (cuda/filter_2d_half.cu) cannot take, and its
+// cross-check in the tests. Classic input-tile design: a block loads its output
 // tile plus the kernel footprint into shared memory once (border rule and
 // premultiplication applied on load, so the inner loops are plain), then
 // each thread computes its outputs from shared memory.
@@ -175,88 +176,6 @@ void launch_custom_channels(CustomArgs a, const CustomWeights& wt, cudaStream_t 
     IMGPAR_CUDA_CHECK_LAUNCH("custom_kernel");
 }
 
-// --- edge operators -------------------------------------------------------------
-
-struct EdgesArgs {
-    SrcArg src;
-    DstArg dst;
-    BorderArg border;
-    int op;  // EdgeOperator
-};
-
-// Launch policy (reasoning): 32x8 pixels, one per thread; the tile plus its
-// 1-pixel ring is 34x10 (25% halo), and the work per pixel is tiny, so this
-// is a memory-bound pass whose only job is to read every input byte about once.
-struct EdgesPolicy {
-    static constexpr int kTileW = 32;
-    static constexpr int kTileH = 8;
-};
-constexpr int kEdgeW = EdgesPolicy::kTileW;
-constexpr int kEdgeH = EdgesPolicy::kTileH;
-
-template <int C, bool kGray>
-__global__ void __launch_bounds__(kEdgeW* kEdgeH) edges_kernel(const __grid_constant__ EdgesArgs a) {
-    constexpr bool kAlpha = C == 2 || C == 4;
-    constexpr int P = kGray ? 1 : (kAlpha ? C - 1 : C);  // planes filtered
-    __shared__ int tile[P][kEdgeH + 2][kEdgeW + 2];
-    const int ox = blockIdx.x * kEdgeW;
-    const int oy = blockIdx.y * kEdgeH;
-    const int tid = threadIdx.y * kEdgeW + threadIdx.x;
-    for (int i = tid; i < (kEdgeW + 2) * (kEdgeH + 2); i += kEdgeW * kEdgeH) {
-        const int ry = i / (kEdgeW + 2);
-        const int rx = i - ry * (kEdgeW + 2);
-        int v[C];
-        fetch_pixel<C>(a.src, a.border, ox - 1 + rx, oy - 1 + ry, v);
-        if constexpr (kGray) {
-            tile[0][ry][rx] = C >= 3 ? luma601(v[0], v[1 % C], v[2 % C]) : v[0];
-        } else {
-#pragma unroll
-            for (int p = 0; p < P; ++p) tile[p][ry][rx] = v[p];
-        }
-    }
-    __syncthreads();
-    const int x = ox + threadIdx.x;
-    const int y = oy + threadIdx.y;
-    if (x >= a.src.width || y >= a.src.height) return;
-    int e[P];
-#pragma unroll
-    for (int p = 0; p < P; ++p) {
-        const int(*t)[kEdgeW + 2] = tile[p];
-        const int r0 = threadIdx.y, r1 = threadIdx.y + 1, r2 = threadIdx.y + 2;
-        const int c0 = threadIdx.x, c1 = threadIdx.x + 1, c2 = threadIdx.x + 2;
-        if (a.op == static_cast<int>(EdgeOperator::Laplacian)) {
-            e[p] = laplacian_output(t[r0][c1] + t[r1][c0] - 4 * t[r1][c1] + t[r1][c2] + t[r2][c1]);
-        } else {
-            const int w = a.op == static_cast<int>(EdgeOperator::Scharr) ? 3 : 1;
-            const int m = a.op == static_cast<int>(EdgeOperator::Scharr) ? 10 : 2;
-            const int gx = w * (t[r0][c2] - t[r0][c0]) + m * (t[r1][c2] - t[r1][c0]) + w * (t[r2][c2] - t[r2][c0]);
-            const int gy = w * (t[r2][c0] - t[r0][c0]) + m * (t[r2][c1] - t[r0][c1]) + w * (t[r2][c2] - t[r0][c2]);
-            e[p] = a.op == static_cast<int>(EdgeOperator::Scharr) ? scharr_output(gx, gy) : sobel_output(gx, gy);
-        }
-    }
-    constexpr int OC = kGray ? (kAlpha ? 2 : 1) : C;  // output channels
-    std::uint8_t* px = row_ptr(a.dst, y) + static_cast<std::size_t>(x) * OC;
-    if constexpr (kAlpha) {
-        const int alpha = __ldg(row_ptr(a.src, y) + static_cast<std::size_t>(x) * C + (C - 1));
-#pragma unroll
-        for (int p = 0; p < P; ++p) px[p] = static_cast<std::uint8_t>(unpremultiply(e[p], alpha));
-        px[OC - 1] = static_cast<std::uint8_t>(alpha);
-    } else {
-#pragma unroll
-        for (int p = 0; p < P; ++p) px[p] = static_cast<std::uint8_t>(e[p]);
-    }
-}
-
-template <int C, bool kGray>
-void launch_edges_typed(const EdgesArgs& a, cudaStream_t stream) {
-    const dim3 block(kEdgeW, kEdgeH);
-    const dim3 grid(static_cast<unsigned>(ceil_div(a.src.width, kEdgeW)),
-                    static_cast<unsigned>(ceil_div(a.src.height, kEdgeH)));
-    if (grid.y > 65535u) throw usage_error("edge filter", "the image is too tall for this GPU kernel");
-    edges_kernel<C, kGray><<<grid, block, 0, stream>>>(a);
-    IMGPAR_CUDA_CHECK_LAUNCH("edges_kernel");
-}
-
 }  // namespace
 
 void launch_custom(const FilterCall& call, const DeviceLimits& dev) {
@@ -282,24 +201,6 @@ void launch_custom(const FilterCall& call, const DeviceLimits& dev) {
         case 2: launch_custom_channels<2>(a, wt, call.stream, dev); break;
         case 3: launch_custom_channels<3>(a, wt, call.stream, dev); break;
         default: launch_custom_channels<4>(a, wt, call.stream, dev); break;
-    }
-}
-
-void launch_edges(const FilterCall& call, const DeviceLimits&) {
-    const FilterPlan& plan = *call.plan;
-    const DeviceImageRef& src = call.src;
-    EdgesArgs a{};
-    a.src = src_arg(src);
-    a.dst = dst_arg(call.dst);
-    a.border = border_arg(plan, src.channels);
-    a.op = static_cast<int>(plan.edge_op);
-    // Gray input is its own luma, so gray=true only changes colour images.
-    const bool gray = plan.edges_gray && src.channels >= 3;
-    switch (src.channels) {
-        case 1: launch_edges_typed<1, false>(a, call.stream); break;
-        case 2: launch_edges_typed<2, false>(a, call.stream); break;
-        case 3: gray ? launch_edges_typed<3, true>(a, call.stream) : launch_edges_typed<3, false>(a, call.stream); break;
-        default: gray ? launch_edges_typed<4, true>(a, call.stream) : launch_edges_typed<4, false>(a, call.stream); break;
     }
 }
 

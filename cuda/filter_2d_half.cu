@@ -162,51 +162,14 @@ __device__ __forceinline__ std::uint32_t bytes_to_half2(std::uint32_t w, unsigne
     return half2_as_u32(__hsub2(biased, __float2half2_rn(1024.0f)));
 }
 
-// The planes are filled in groups of 16 pixels whose first image column is a
-// multiple of 16, so inside the image a group is C aligned 16-byte loads
-// (many bytes in flight per load: the fill is latency-bound otherwise).
-// Elsewhere its pixels go through the border rule one by one. A group is
-// written as 4 sub-groups of 4 pixels (one 8-byte f16 store per channel);
-// sub-groups outside the planes' columns are skipped.
+// The planes are filled in aligned groups of 16 pixels (subgroup_words in
+// cuda/filter_kernels_common.cuh): many bytes in flight per load, as the
+// fill is latency-bound otherwise. A group is written as 4 sub-groups of 4
+// pixels (one 8-byte f16 store per channel); sub-groups outside the planes'
+// columns are skipped.
 constexpr int kGroupPx = 16;
 // Groups a thread loads before converting any: two keep 32 C bytes in flight.
 constexpr int kLoadBatch = 2;
-
-// Word i (0..4C-1) of a group's raw bytes.
-template <int C>
-__device__ __forceinline__ std::uint32_t word_at(const uint4 (&u)[C], int i) {
-    const uint4& v = u[i / 4];
-    switch (i % 4) {
-        case 0: return v.x;
-        case 1: return v.y;
-        case 2: return v.z;
-        default: return v.w;
-    }
-}
-
-// Channel words of sub-group k of a group at image (x, y): w[c] holds the 4
-// pixels' samples of channel c, colour premultiplied. `u` are the group's raw
-// bytes when `vec`.
-template <int C>
-__device__ __forceinline__ void subgroup_words(const CustomHalfArgs& a, bool vec, const uint4 (&u)[C], int k, int x,
-                                               int y, std::uint32_t (&w)[4]) {
-    if (vec) {
-        std::uint32_t raw[C];
-#pragma unroll
-        for (int c = 0; c < C; ++c) raw[c] = word_at<C>(u, k * C + c);
-        deinterleave<C>(raw, w);
-        if constexpr (C == 2 || C == 4) {
-#pragma unroll
-            for (int c = 0; c < C - 1; ++c) w[c] = premultiply_word(w[c], w[C - 1]);
-        }
-    } else {
-        int v[4][C];
-#pragma unroll
-        for (int p = 0; p < 4; ++p) fetch_pixel<C>(a.src, a.border, x + 4 * k + p, y, v[p]);
-#pragma unroll
-        for (int c = 0; c < C; ++c) w[c] = pack4(v[0][c], v[1][c], v[2][c], v[3][c]);
-    }
-}
 
 template <int C>
 __device__ __forceinline__ void load_planes(const CustomHalfArgs& a, __half* planes, int plane, int X, int Y) {
@@ -246,7 +209,7 @@ __device__ __forceinline__ void load_planes(const CustomHalfArgs& a, __half* pla
                 const int col = col_first + kGroupPx * gi + 4 * k;
                 if (col < 0 || col >= a.plane_cols) continue;
                 std::uint32_t w[4];
-                subgroup_words<C>(a, vec[b], u[b], k, x, Y - a.ay + r, w);
+                subgroup_words<C>(a.src, a.border, vec[b], u[b], k, x, Y - a.ay + r, w);
                 __half* dst = planes + r * a.plane_cols + col;
 #pragma unroll
                 for (int c = 0; c < C; ++c)
@@ -414,9 +377,6 @@ void launch_channels(const CustomHalfArgs& a, const CustomHalfTables& tables, co
     }
 }
 
-bool aligned(const void* p, std::size_t pitch, std::size_t n) {
-    return reinterpret_cast<std::uintptr_t>(p) % n == 0 && pitch % n == 0;
-}
 
 }  // namespace
 
@@ -444,8 +404,8 @@ void launch_custom_half(const FilterCall& call, const DeviceLimits& dev) {
     a.tile_h = shape.tile_h;
     a.plane_cols = shape.plane_cols;
     a.plane_rows = shape.tile_h + plan.kernel_height - 1;
-    a.src_vec = aligned(src.data, src.pitch, 16) ? 1 : 0;
-    a.dst_vec = aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
+    a.src_vec = rows_aligned(src.data, src.pitch, 16) ? 1 : 0;
+    a.dst_vec = rows_aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
     const CustomLevels levels = make_custom_levels(plan.scale * std::ldexp(1.0, plan.frac_bits), plan.offset);
     a.level_negate = levels.negate;
     a.level_inverse = levels.inverse;

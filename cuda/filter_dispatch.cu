@@ -293,7 +293,7 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
                        ? "tensor-core 2-D (FP16 MMA, a Toeplitz product per kernel row)"
                        : "2-D tiles in shared memory (FP32, exact)";
         case FilterKind::Edges:
-            return "3x3 tiles in shared memory";
+            return "3x3 on byte planes in shared memory (16-byte tile loads)";
     }
     return "unknown";
 }

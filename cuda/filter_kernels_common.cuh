@@ -190,10 +190,57 @@ __device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::u
     }
 }
 
+// --- Tile fills in aligned groups of 16 pixels ------------------------------
+// The 2-D kernels (custom, edges) fill their shared tiles in groups of 16
+// pixels whose first column is a multiple of 16: inside the image a group is
+// C aligned 16-byte loads, elsewhere its pixels take the border rule one by one.
+
+// Word i (0..4C-1) of a group's raw bytes.
+template <int C>
+__device__ __forceinline__ std::uint32_t word_at(const uint4 (&u)[C], int i) {
+    const uint4& v = u[i / 4];
+    switch (i % 4) {
+        case 0: return v.x;
+        case 1: return v.y;
+        case 2: return v.z;
+        default: return v.w;
+    }
+}
+
+// Working-domain channel words of sub-group k (pixels 4k..4k+3) of the group
+// starting at image (x, y): w[c] holds the 4 pixels' samples of channel c,
+// colour premultiplied. `u` are the group's raw bytes when `vec` (the group
+// lies inside the image); otherwise the pixels go through fetch_pixel.
+template <int C>
+__device__ __forceinline__ void subgroup_words(const SrcArg& src, const BorderArg& border, bool vec,
+                                               const uint4 (&u)[C], int k, int x, int y, std::uint32_t (&w)[4]) {
+    if (vec) {
+        std::uint32_t raw[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) raw[c] = word_at<C>(u, k * C + c);
+        deinterleave<C>(raw, w);
+        if constexpr (C == 2 || C == 4) {
+#pragma unroll
+            for (int c = 0; c < C - 1; ++c) w[c] = premultiply_word(w[c], w[C - 1]);
+        }
+    } else {
+        int v[4][C];
+#pragma unroll
+        for (int p = 0; p < 4; ++p) fetch_pixel<C>(src, border, x + 4 * k + p, y, v[p]);
+#pragma unroll
+        for (int c = 0; c < C; ++c) w[c] = pack4(v[0][c], v[1][c], v[2][c], v[3][c]);
+    }
+}
+
 // --- Host-side argument builders, shared by the launchers -----------------------
 
 inline SrcArg src_arg(const DeviceImageRef& r) { return {r.data, r.pitch, r.width, r.height, r.channels}; }
 inline DstArg dst_arg(const DeviceImageRef& r) { return {r.data, r.pitch}; }
+
+// Whether every row of an image (base `p`, `pitch`) starts n-byte aligned.
+inline bool rows_aligned(const void* p, std::size_t pitch, std::size_t n) {
+    return reinterpret_cast<std::uintptr_t>(p) % n == 0 && pitch % n == 0;
+}
 
 // The plan's border rule for an image with `channels` channels.
 inline BorderArg border_arg(const FilterPlan& plan, int channels) {

@@ -579,10 +579,6 @@ MmaShape choose_shape(const TrimmedTaps& tt, int width, int height, int channels
     return s;
 }
 
-bool aligned(const void* p, std::size_t pitch, std::size_t to) {
-    return reinterpret_cast<std::uintptr_t>(p) % to == 0 && pitch % to == 0;
-}
-
 }  // namespace
 
 TrimmedTaps trim_taps(const FilterPlan& plan) {
@@ -634,9 +630,9 @@ void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& de
     a.off_stage = shape.off_stage;
     a.off_out = shape.off_out;
     a.smem_bytes = shape.smem;
-    a.src_words = aligned(src.data, src.pitch, 4) ? 1 : 0;
-    a.src_vec16 = aligned(src.data, src.pitch, 16) ? 1 : 0;
-    a.dst_vec16 = aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
+    a.src_words = rows_aligned(src.data, src.pitch, 4) ? 1 : 0;
+    a.src_vec16 = rows_aligned(src.data, src.pitch, 16) ? 1 : 0;
+    a.dst_vec16 = rows_aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
     for (std::size_t k = 0; k < tt.taps.size(); ++k) {
         a.taps_lo[k] = static_cast<std::uint8_t>(tt.taps[k] & 0xFF);
         a.taps_hi[k] = static_cast<std::uint8_t>(tt.taps[k] >> 8);

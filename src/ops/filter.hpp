@@ -38,9 +38,9 @@
 // Edges: gradients of the 3x3 operator (correlation), per colour channel (or
 //   on luma601 of the filtered colour p, i.e. premultiplied first, for gray=true):
 //   sobel     gx = [-1 0 1; -2 0 2; -1 0 1], gy = its transpose,
-//             out = min(255, round_sqrt_div(gx^2 + gy^2, 4))
+//             out = min(255, round(sqrt(gx^2 + gy^2) / 4)), ties up
 //   scharr    gx = [-3 0 3; -10 0 10; -3 0 3], gy = transpose,
-//             out = min(255, round_sqrt_div(gx^2 + gy^2, 16))
+//             out = min(255, round(sqrt(gx^2 + gy^2) / 16)), ties up
 //   laplacian L = [0 1 0; 1 -4 1; 0 1 0], out = min(255, |L|)
 //
 // Custom (correlation: coefficient (i, j) multiplies the sample at

@@ -27,14 +27,9 @@ IMGPAR_HD int unsharp_output(int x, int blurred, int amount_q8, int threshold_le
     return clamp_u8(x + floor_div(amount_q8 * d + 128, 256));
 }
 
-IMGPAR_HD int sobel_output(int gx, int gy) {
-    int r = round_sqrt_div(static_cast<long long>(gx) * gx + static_cast<long long>(gy) * gy, 4);
-    return r > 255 ? 255 : r;
-}
-IMGPAR_HD int scharr_output(int gx, int gy) {
-    int r = round_sqrt_div(static_cast<long long>(gx) * gx + static_cast<long long>(gy) * gy, 16);
-    return r > 255 ? 255 : r;
-}
+// |gx|, |gy| <= 4 * 255 (Sobel) or 16 * 255 (Scharr): gx^2 + gy^2 < 2^26.
+IMGPAR_HD int sobel_output(int gx, int gy) { return round_sqrt_div_u8(gx * gx + gy * gy, 4); }
+IMGPAR_HD int scharr_output(int gx, int gy) { return round_sqrt_div_u8(gx * gx + gy * gy, 16); }
 IMGPAR_HD int laplacian_output(int l) {
     int a = l < 0 ? -l : l;
     return a > 255 ? 255 : a;

@@ -33,16 +33,18 @@ IMGPAR_HD int floor_div(int a, int b) {
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-// round(sqrt(m) / d), exactly, for m >= 0 and d >= 1, ties upward.
-// k is right when (2k-1)^2 d^2 <= 4m < (2k+1)^2 d^2; a float estimate is
-// corrected with integer tests so the host and device agree.
-IMGPAR_HD int round_sqrt_div(long long m, int d) {
-    float est = sqrtf(static_cast<float>(m)) / static_cast<float>(d) + 0.5f;
-    long long k = static_cast<long long>(est);
-    long long dd = static_cast<long long>(d) * d;
+// min(255, round(sqrt(m) / d)), exactly, ties upward, for 0 <= m < 2^28 and
+// 1 <= d <= 16 (all 32-bit below). The rounded value is the k with
+// (2k-1)^2 d^2 <= 4m < (2k+1)^2 d^2; at least 255 exactly when k = 255 passes
+// the left test. Otherwise a float estimate is corrected with those integer
+// tests, so the host and device agree whatever their sqrtf.
+IMGPAR_HD int round_sqrt_div_u8(int m, int d) {
+    const int dd = d * d;
+    if (509 * 509 * dd <= 4 * m) return 255;
+    int k = static_cast<int>(sqrtf(static_cast<float>(m)) / static_cast<float>(d) + 0.5f);
     while (k > 0 && (2 * k - 1) * (2 * k - 1) * dd > 4 * m) --k;
     while ((2 * k + 1) * (2 * k + 1) * dd <= 4 * m) ++k;
-    return static_cast<int>(k);
+    return k;
 }
 
 }  // namespace imgpar
