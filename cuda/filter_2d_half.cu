@@ -155,11 +155,10 @@ __device__ __forceinline__ __half2 u32_as_half2(std::uint32_t u) {
     return h;
 }
 
-// Bytes 0,1 (sel 0x4140) or 2,3 (sel 0x4342) of a plane word as two exact
-// f16 values: the permute builds 1024 + b, the subtraction is exact.
-__device__ __forceinline__ std::uint32_t bytes_to_half2(std::uint32_t w, unsigned sel) {
-    const __half2 biased = u32_as_half2(__byte_perm(w, 0x64646464u, sel));
-    return half2_as_u32(__hsub2(biased, __float2half2_rn(1024.0f)));
+// Two bytes of a plane word (offset_half2_lo / _hi's 1024 + b) as the exact
+// f16 values b: the subtraction is exact.
+__device__ __forceinline__ std::uint32_t unbias_half2(std::uint32_t biased) {
+    return half2_as_u32(__hsub2(u32_as_half2(biased), __float2half2_rn(1024.0f)));
 }
 
 // The planes are filled in aligned groups of 16 pixels (subgroup_words in
@@ -167,7 +166,6 @@ __device__ __forceinline__ std::uint32_t bytes_to_half2(std::uint32_t w, unsigne
 // fill is latency-bound otherwise. A group is written as 4 sub-groups of 4
 // pixels (one 8-byte f16 store per channel); sub-groups outside the planes'
 // columns are skipped.
-constexpr int kGroupPx = 16;
 // Groups a thread loads before converting any: two keep 32 C bytes in flight.
 constexpr int kLoadBatch = 2;
 
@@ -185,17 +183,8 @@ __device__ __forceinline__ void load_planes(const CustomHalfArgs& a, __half* pla
         for (int b = 0; b < kLoadBatch; ++b) {
             const int i = ::min(i0 + b * n, total - 1);  // a repeated last group is harmless
             const int r = i / groups;
-            const int x = X - lead16 + kGroupPx * (i - r * groups);
-            const int yy = border_index(Y - a.ay + r, a.src.height, a.border.mode);
-            vec[b] = a.src_vec && yy >= 0 && x >= 0 && x + kGroupPx - 1 < a.src.width;
-            if (vec[b]) {
-                const auto* p = reinterpret_cast<const uint4*>(row_ptr(a.src, yy) + static_cast<std::size_t>(x) * C);
-#pragma unroll
-                for (int c = 0; c < C; ++c) u[b][c] = __ldg(p + c);
-            } else {
-#pragma unroll
-                for (int c = 0; c < C; ++c) u[b][c] = make_uint4(0, 0, 0, 0);
-            }
+            vec[b] = load_group<C>(a.src, a.border.mode, a.src_vec, X - lead16 + kGroupPx * (i - r * groups),
+                                   Y - a.ay + r, u[b]);
         }
 #pragma unroll
         for (int b = 0; b < kLoadBatch; ++b) {
@@ -214,7 +203,7 @@ __device__ __forceinline__ void load_planes(const CustomHalfArgs& a, __half* pla
 #pragma unroll
                 for (int c = 0; c < C; ++c)
                     *reinterpret_cast<uint2*>(dst + c * plane) =
-                        make_uint2(bytes_to_half2(w[c], 0x4140), bytes_to_half2(w[c], 0x4342));
+                        make_uint2(unbias_half2(offset_half2_lo(w[c])), unbias_half2(offset_half2_hi(w[c])));
             }
         }
     }

@@ -35,7 +35,6 @@ struct EdgesPolicy {
 };
 constexpr int kTileW = EdgesPolicy::kTileW;
 constexpr int kTileH = EdgesPolicy::kTileH;
-constexpr int kGroupPx = 16;
 // Plane column c holds image column X - 16 + c: groups stay 16-aligned and
 // columns X - 1 .. X + 128 are inside.
 constexpr int kLead = 16;
@@ -89,14 +88,8 @@ __device__ __forceinline__ void load_edge_planes(const EdgesArgs& a, std::uint8_
     for (int b = 0; b < kPerThread; ++b) {
         const int i = ::min(static_cast<int>(threadIdx.x) + b * EdgesPolicy::kThreads, kTotal - 1);
         const int r = i / kGroups;
-        const int x = X - kLead + kGroupPx * (i - r * kGroups);
-        const int yy = border_index(Y - 1 + r, a.src.height, a.border.mode);
-        vec[b] = a.src_vec && yy >= 0 && x >= 0 && x + kGroupPx - 1 < a.src.width;
-        if (vec[b]) {
-            const auto* p = reinterpret_cast<const uint4*>(row_ptr(a.src, yy) + static_cast<std::size_t>(x) * C);
-#pragma unroll
-            for (int c = 0; c < C; ++c) u[b][c] = __ldg(p + c);
-        }
+        vec[b] = load_group<C>(a.src, a.border.mode, a.src_vec, X - kLead + kGroupPx * (i - r * kGroups), Y - 1 + r,
+                               u[b]);
     }
 #pragma unroll
     for (int b = 0; b < kPerThread; ++b) {

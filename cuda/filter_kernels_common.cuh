@@ -194,6 +194,23 @@ __device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::u
 // The 2-D kernels (custom, edges) fill their shared tiles in groups of 16
 // pixels whose first column is a multiple of 16: inside the image a group is
 // C aligned 16-byte loads, elsewhere its pixels take the border rule one by one.
+constexpr int kGroupPx = 16;
+
+// Starts the loads of the group at image column x (a multiple of kGroupPx) of image
+// row y (before the border rule): when the whole group lies inside the image
+// and rows may be read as 16-byte vectors (`src_vec`), its C raw vectors go
+// to `u` and the result is true; otherwise nothing is loaded and the group's
+// pixels are left to subgroup_words' border path.
+template <int C>
+__device__ __forceinline__ bool load_group(const SrcArg& src, BorderMode mode, bool src_vec, int x, int y,
+                                           uint4 (&u)[C]) {
+    const int yy = border_index(y, src.height, mode);
+    if (!(src_vec && yy >= 0 && x >= 0 && x + kGroupPx - 1 < src.width)) return false;
+    const auto* p = reinterpret_cast<const uint4*>(row_ptr(src, yy) + static_cast<std::size_t>(x) * C);
+#pragma unroll
+    for (int c = 0; c < C; ++c) u[c] = __ldg(p + c);
+    return true;
+}
 
 // Word i (0..4C-1) of a group's raw bytes.
 template <int C>

@@ -143,10 +143,6 @@ __device__ __forceinline__ std::uint32_t h_round_pair(float s0, float s1) {
 // gaussian_v_round: floor(s/32768 + 0.5) for an exact integer s < 2^23.
 __device__ __forceinline__ int v_round(float s) { return __float2int_rd(fmaf(s, 1.0f / 32768.0f, 0.5f)); }
 
-// f16 values 1024 + b for bytes 0,1 (lo) or 2,3 (hi) of a plane word.
-__device__ __forceinline__ std::uint32_t offset_half2_lo(std::uint32_t w) { return __byte_perm(w, 0x64646464u, 0x4140); }
-__device__ __forceinline__ std::uint32_t offset_half2_hi(std::uint32_t w) { return __byte_perm(w, 0x64646464u, 0x4342); }
-
 // --- input: raw rows (cp.async) -> f16 planes --------------------------------
 
 // Raw samples of 8 pixels at columns x.. of image row yy (-1: outside, a
