@@ -55,16 +55,31 @@ namespace {
 //    per 16 columns of a plane, so 8 warps per block (12 for RGB) and a
 //    staged halo of 32M columns around the strip;
 //  - 4 raw slots: three steps of loads in flight per block while it computes;
-//  - row segments: enough blocks for kWaves waves of resident blocks, but at
-//    least kMinSegBlocksPerM * M output blocks so the 2M warm-up blocks of
-//    each segment stay a small share. Measured on an H100 (8K RGB / gray,
-//    sigma 1-20): 2 waves 0.24/0.23 ms at sigma 1, 4 waves 0.20/0.19 ms,
-//    8 waves 0.19/0.17 ms but slower at sigma 5-20; 4 is the default.
+//  - row segments: the grid is the strips times S segments of equal length
+//    (to one block), S = waves * resident blocks / strips rounded down, so
+//    the last wave is full. Short segments cost 2M warm-up blocks each, but
+//    long ones run slower: blocks that start together walk down the same
+//    rows in step (neighbours share halo columns in L2, DRAM pages stay
+//    open), and they drift apart the longer they run. Measured on an H100
+//    (8K RGB / gray; bench/RESULTS.md has the sweep): 1 wave was 1.7x slower
+//    than 4-8 at sigma 1, and so was one wave sharing the (strip, row block)
+//    units evenly in strip-major order, although it kept every SM busy to
+//    the end. 8 waves are best for M = 1 (0.19 / 0.18 ms at sigma 1), 4 above
+//    (sigma 20: 0.54 / 0.44 ms, 0.56 / 0.43 at 8).
+//  - resident blocks per SM, which caps the registers: RGB (384 threads) 3
+//    for M = 1, else 2; the other layouts (256 threads) 4 for M <= 2, 3 for
+//    M = 3, 2 for M = 4, whose H window and Toeplitz fragments alone take 63
+//    registers. ptxas picks about these counts unasked, but spills more
+//    without the bound (RGB M = 4: 136 bytes instead of 64). With both
+//    changes, sigma 20 on 8K RGB went from 0.62 to 0.54 ms.
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
-    static constexpr int kWaves = 4;
-    static constexpr int kMinSegBlocksPerM = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
+    static constexpr int waves(int m) { return m == 1 ? 8 : 4; }
+    static constexpr int min_blocks(int threads, int m) {
+        if (threads > 256) return m == 1 ? 3 : 2;
+        return m <= 2 ? 4 : (m == 3 ? 3 : 2);
+    }
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
@@ -115,7 +130,6 @@ struct HalfArgs {
     UnsharpArg unsharp;
     int radius;      // r after trimming zero taps, <= 16M
     int row_blocks;  // ceil(height / 16)
-    int seg_blocks;  // output row blocks per thread block
     std::int16_t taps[kMaxHalfTaps];
 };
 
@@ -290,7 +304,8 @@ __device__ __forceinline__ void store_rows(const HalfArgs& a, const std::uint8_t
                     sw[2] = v.z;
                     sw[3] = v.w;
                 } else {
-                    for (int e = 0; e < n; ++e) sw[e >> 2] |= static_cast<std::uint32_t>(__ldg(sp + e)) << (8 * (e & 3));
+                    // Unrolled, so sw stays in registers (a runtime index would put it in local memory).
+for (int e = 0; e < n; ++e) sw[e >> 2] |= static_cast<std::uint32_t>(__ldg(sp + e)) << (8 * (e & 3));
                 }
             }
 #pragma unroll
@@ -300,7 +315,7 @@ __device__ __forceinline__ void store_rows(const HalfArgs& a, const std::uint8_t
         if (n == 16 && reinterpret_cast<std::uintptr_t>(dp) % 16 == 0) {
             *reinterpret_cast<uint4*>(dp) = make_uint4(w[0], w[1], w[2], w[3]);
         } else {
-            for (int e = 0; e < n; ++e) dp[e] = static_cast<std::uint8_t>(w[e >> 2] >> (8 * (e & 3)));
+for (int e = 0; e < n; ++e) dp[e] = static_cast<std::uint8_t>(w[e >> 2] >> (8 * (e & 3)));
         }
     }
 }
@@ -308,7 +323,8 @@ __device__ __forceinline__ void store_rows(const HalfArgs& a, const std::uint8_t
 // --- the kernel ---------------------------------------------------------------
 
 template <int C, int M>
-__global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS) separable_half_kernel(const __grid_constant__ HalfArgs a) {
+__global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M>::THREADS, M))
+separable_half_kernel(const __grid_constant__ HalfArgs a) {
     using G = HalfGeometry<C, M>;
     constexpr int NB = G::NB;
     extern __shared__ __align__(16) std::uint8_t smem[];
@@ -317,11 +333,12 @@ __global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS) separable_half_ke
     std::uint8_t* const tiles = smem + G::OFF_OUT;
 
     const int x0 = blockIdx.x * G::W;
-    const int ob0 = blockIdx.y * a.seg_blocks;
-    const int y0 = 16 * ob0;
-    const int nsteps = min(a.seg_blocks, a.row_blocks - ob0) + 2 * M;
-    const int xs = x0 - 16 * M;  // image column of staged column 0
-    const int yb0 = y0 - 16 * M;  // image row of input block 0
+    // Row segment blockIdx.y of gridDim.y equal ones (their lengths differ by at most one block).
+    const int ob0 = static_cast<int>(static_cast<long long>(blockIdx.y) * a.row_blocks / gridDim.y);
+    const int ob1 = static_cast<int>(static_cast<long long>(blockIdx.y + 1) * a.row_blocks / gridDim.y);
+    const int nsteps = ob1 - ob0 + 2 * M;
+    const int xs = x0 - 16 * M;     // image column of staged column 0
+    const int yb0 = 16 * (ob0 - M);  // image row of input block 0
 
     // Prologue: blocks 0..R-1 in flight, block 0 staged, block R issued.
 #pragma unroll
@@ -421,7 +438,7 @@ __global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS) separable_half_ke
             cp_async_commit();
         }
         __syncthreads();
-        if (s >= 2 * M) store_rows<C, M>(a, tile, x0, y0 + 16 * (s - 2 * M));
+        if (s >= 2 * M) store_rows<C, M>(a, tile, x0, 16 * (ob0 + s - 2 * M));
     }
 }
 
@@ -484,7 +501,6 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const TrimmedTaps tt = trim_taps(plan);
     const HalfVariant v = variant_for_plan(tt, src.channels, dev);
     if (v.fn == nullptr) throw device_error("gaussian filter", "the FP16 tensor-core kernel does not support this plan");
-    const int m = ceil_div(tt.radius, 16);
 
     HalfArgs a{};
     a.src = src_arg(src);
@@ -501,13 +517,10 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     int per_sm = 0;
     IMGPAR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.fn, v.threads, static_cast<std::size_t>(v.smem)));
     per_sm = std::max(1, per_sm);
-    const int blocks_x = ceil_div(src.width, v.strip);
-    const int segs = std::max(1, ceil_div(HalfMmaPolicy::kWaves * dev.sm_count * per_sm, blocks_x));
-    int seg_blocks = ceil_div(a.row_blocks, segs);
-    seg_blocks = std::max(seg_blocks, std::min(a.row_blocks, HalfMmaPolicy::kMinSegBlocksPerM * m));
-    a.seg_blocks = seg_blocks;
-
-    const dim3 grid(static_cast<unsigned>(blocks_x), static_cast<unsigned>(ceil_div(a.row_blocks, seg_blocks)));
+    const int strips = ceil_div(src.width, v.strip);
+    const int waves = HalfMmaPolicy::waves(ceil_div(tt.radius, 16));
+    const int segs = std::max(1, std::min(a.row_blocks, waves * dev.sm_count * per_sm / strips));
+    const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(segs));
     v.fn<<<grid, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");
 }

@@ -235,6 +235,21 @@ TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementation
     }
 }
 
+// The FP16 Gaussian gives each block a segment of one strip's rows; how many
+// segments depends on the GPU's size and the image's width. On a tall image
+// they come out uneven (lengths differing by one block) and as short as one
+// block after the 2M warm-up blocks, at every window size: sigma 1, 7, 12, 20
+// are M = 1..4.
+TEST_CASE("GPU Gaussian: tall images, uneven row segments, every window size") {
+    for (int c = 1; c <= 4; ++c) {
+        const Image src = test::photo_like_image(1500, 2500, c, static_cast<unsigned>(60 + c));
+        GpuBench gpu(src);
+        for (const Border& b : {Border{BorderMode::Reflect101, 0}, Border{BorderMode::Constant, 77}})
+            for (double sigma : {1.0, 7.0, 12.0, 20.0})
+                gpu.check(make_gaussian(sigma, 0, b), "gaussian, tall image", SeparablePath::HalfMma);
+    }
+}
+
 TEST_CASE("GPU unsharp: amounts, thresholds and sigmas") {
     for (int c = 1; c <= 4; ++c) {
         const Image src = has_alpha(c) ? test_image(151, 97, c, 5) : test::photo_like_image(151, 97, c, 5);
