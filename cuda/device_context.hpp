@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
+
 #include "cuda/buffers.hpp"
 
 namespace imgpar::cuda {
@@ -27,5 +29,11 @@ private:
 // The process's context for `device`. The first call creates it; a later call
 // with another device index is an error (imgpar uses one GPU per process).
 DeviceContext& context(int device = 0);
+
+// How many blocks of `kernel` (threads, dynamic shared bytes) the current
+// device runs at once; cached per (device, kernel, shape), as launchers ask
+// on every call. A kernel that needs more than 48 KB of dynamic shared
+// memory must have been allowed it first.
+int co_resident_blocks(const void* kernel, int threads, std::size_t smem_bytes);
 
 }  // namespace imgpar::cuda

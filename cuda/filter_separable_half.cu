@@ -42,6 +42,7 @@
 #include <algorithm>
 
 #include "cuda/check.hpp"
+#include "cuda/device_context.hpp"
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_mma.cuh"
@@ -514,12 +515,11 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     a.row_blocks = ceil_div(src.height, 16);
 
     allow_dynamic_smem(reinterpret_cast<const void*>(v.fn), static_cast<std::size_t>(v.smem));
-    int per_sm = 0;
-    IMGPAR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, v.fn, v.threads, static_cast<std::size_t>(v.smem)));
-    per_sm = std::max(1, per_sm);
+    const int resident = std::max(
+        dev.sm_count, co_resident_blocks(reinterpret_cast<const void*>(v.fn), v.threads, static_cast<std::size_t>(v.smem)));
     const int strips = ceil_div(src.width, v.strip);
     const int waves = HalfMmaPolicy::waves(ceil_div(tt.radius, 16));
-    const int segs = std::max(1, std::min(a.row_blocks, waves * dev.sm_count * per_sm / strips));
+    const int segs = std::max(1, std::min(a.row_blocks, waves * resident / strips));
     const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(segs));
     v.fn<<<grid, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");

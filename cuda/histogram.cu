@@ -3,9 +3,7 @@
 // and counters in cuda/histogram_count.cuh -> block helpers in
 // cuda/histogram_block.cuh.
 #include <algorithm>
-#include <mutex>
 #include <string>
-#include <vector>
 
 #include "cuda/check.hpp"
 #include "cuda/histogram.hpp"
@@ -38,28 +36,6 @@ ChunkGrid chunk_grid(const DeviceImageRef& ref) {
     g.chunks_per_row = static_cast<unsigned>((ref.width + kChunkPixels - 1) / kChunkPixels);
     g.total = g.chunks_per_row * static_cast<unsigned>(ref.height);
     return g;
-}
-
-int co_resident_blocks(const void* kernel, int threads, std::size_t smem_bytes) {
-    struct Entry {
-        int device;
-        const void* kernel;
-        int threads;
-        std::size_t smem;
-        int blocks;
-    };
-    static std::mutex mutex;
-    static std::vector<Entry> cache;
-    int device = 0;
-    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
-    std::lock_guard<std::mutex> lock(mutex);
-    for (const Entry& e : cache)
-        if (e.device == device && e.kernel == kernel && e.threads == threads && e.smem == smem_bytes) return e.blocks;
-    int per_sm = 0, sms = 0;
-    IMGPAR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem_bytes));
-    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    cache.push_back({device, kernel, threads, smem_bytes, per_sm * sms});
-    return per_sm * sms;
 }
 
 DeviceContext& current_context() {
@@ -128,7 +104,7 @@ void launch_sweep_variant(const hist::SweepArgs& a, const HistogramPolicy& polic
     const std::size_t smem = static_cast<std::size_t>(policy.copies) * hist::copy_stride(P) * sizeof(unsigned);
     if (smem > 48 * 1024)
         IMGPAR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
-    int resident = hist::co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, smem);
+    int resident = co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, smem);
     if (resident < 1) {
         cudaFuncAttributes attr{};
         IMGPAR_CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));

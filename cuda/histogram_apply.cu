@@ -115,7 +115,7 @@ hist::ApplyArgs apply_args(const DeviceImageRef& src, const DeviceImageRef& dst)
 // Grid for a streaming pass: enough co-resident blocks to cover the chunks.
 template <typename Kernel>
 unsigned apply_blocks(Kernel kernel, const hist::ApplyArgs& a, const ApplyPolicy& policy) {
-    const int resident = hist::co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, 0);
+    const int resident = co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, 0);
     const unsigned long long needed = (a.grid.total + policy.block_threads - 1ull) / policy.block_threads;
     return static_cast<unsigned>(std::max(1ull, std::min<unsigned long long>(needed, static_cast<unsigned long long>(std::max(1, resident)))));
 }

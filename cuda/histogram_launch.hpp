@@ -51,10 +51,6 @@ inline bool vector_ok(const void* data, std::size_t pitch) {
     return reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && pitch % 16 == 0;
 }
 
-// How many blocks of `kernel` (threads, dynamic shared bytes) the current
-// device runs at once; cached per (device, kernel, shape).
-int co_resident_blocks(const void* kernel, int threads, std::size_t smem_bytes);
-
 // The context of the current device: the convenience (Image) forms run on
 // its stream. Backend selection makes the chosen GPU current, so this is the
 // process's context whichever GPU index was chosen.
