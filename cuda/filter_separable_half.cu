@@ -4,8 +4,9 @@
 // Each 1-D pass is a product with a banded (Toeplitz) matrix of the taps, done
 // with mma.m16n8k16 (f16 x f16 -> f32). The contract (src/ops/filter.hpp)
 // makes that exact: samples, taps (at most 2048 here) and the intermediate H
-// (3 fractional bits, 0..2040) are exact f16 integers, and every partial sum is
-// an integer below 2^23, exact in f32.
+// (3 fractional bits, 0..2040; the kernel holds H + 4, see h_round_pair) are
+// exact f16 integers, and every partial sum is an integer below 2^23, exact in
+// f32.
 //
 // A warp owns 16 output columns of one channel plane and walks down a segment
 // of rows in steps of 16. With r <= 16M, 2M + 1 blocks of 16 inputs cover the
@@ -25,13 +26,24 @@
 // H never leaves the registers, and each step costs 4(2M + 1) MMAs per warp
 // for 256 outputs.
 //
-// Input rows are fetched with cp.async into a ring of raw slots, several
-// steps ahead. Each thread converts exactly the items it fetched (so waiting
-// on its own cp.async groups is enough) into f16 planes: channels split,
-// colour premultiplied, and each byte v turned into the f16 value 1024 + v by
-// one byte permute. The offset adds exactly 1024 * 4096 = 2^22 to every
-// horizontal sum (the taps under each output sum to 4096), which the
-// accumulator's initial value -2^22 cancels.
+// Input rows are copied with cp.async, 16 bytes at a time, into a ring of raw
+// slots several steps ahead; each step converts one whole slot into f16
+// planes: channels split, colour premultiplied, and each byte v turned into
+// the f16 value 1024 + v by one byte permute. The offset adds exactly
+// 1024 * 4096 = 2^22 to every horizontal sum (the taps under each output sum
+// to 4096), which the rounding takes out again.
+//
+// What is not MMA is kept lean, because it, not the tensor cores, bounds the
+// kernel (ncu: about 190 instructions per warp for 256 outputs, 16 of them
+// MMAs, and a prologue worth another 45-78 per step of a short segment):
+//   - the copy, convert and store work of a step is split into equal shares
+//     per warp (a per-thread split left some warps twice the work of others,
+//     and everyone waited for them at the step's barrier), and each thread's
+//     share (offsets, image-edge flags) is worked out once per block;
+//   - the roundings run on the FMA pipe: an FMA rounding toward zero into
+//     [2^23, 2^24), where consecutive floats are 1 apart, is floor() of its
+//     exact result, and the low bits of the float are the integer;
+//   - the Toeplitz fragments come from a host-made table of f16 tap pairs.
 //
 // Output rows pass through an interleaved tile in shared memory, so the
 // epilogue (unsharp, unpremultiply) works on whole pixels and the stores are
@@ -40,6 +52,7 @@
 #include <cuda_fp16.h>
 
 #include <algorithm>
+#include <cstdint>
 
 #include "cuda/check.hpp"
 #include "cuda/device_context.hpp"
@@ -55,7 +68,9 @@ namespace {
 //  - strips of 128 px for gray, 64 for 2 and 3 channels, 32 for 4: one warp
 //    per 16 columns of a plane, so 8 warps per block (12 for RGB) and a
 //    staged halo of 32M columns around the strip;
-//  - 4 raw slots: three steps of loads in flight per block while it computes;
+//  - 4 raw slots: a block is copied two steps before it is converted (the
+//    conversion may read any thread's copies, so each step waits for the
+//    block after next before its barrier); 5 measured the same;
 //  - row segments: the grid is the strips times S segments of equal length
 //    (to one block), S = waves * resident blocks / strips rounded down, so
 //    the last wave is full. Short segments cost 2M warm-up blocks each, but
@@ -65,28 +80,40 @@ namespace {
 //    (8K RGB / gray; bench/RESULTS.md has the sweep): 1 wave was 1.7x slower
 //    than 4-8 at sigma 1, and so was one wave sharing the (strip, row block)
 //    units evenly in strip-major order, although it kept every SM busy to
-//    the end. 8 waves are best for M = 1 (0.19 / 0.18 ms at sigma 1), 4 above
-//    (sigma 20: 0.54 / 0.44 ms, 0.56 / 0.43 at 8).
+//    the end. With this kernel (8K, sigma 1 / 10 / 20, ms): RGB 0.187 /
+//    0.302 / 0.739 at 4 waves, 0.186 / 0.283 / 0.547 at 8, 0.206 / 0.316 /
+//    0.557 at 16; gray 0.122 / 0.173 / 0.260 at 4, 0.127 / 0.178 / 0.275 at
+//    8, 0.144 / 0.221 / 0.325 at 16. So 4 waves for gray, 8 for the rest
+//    (2- and 4-channel layouts not measured separately).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads) 3
-//    for M = 1, else 2; the other layouts (256 threads) 4 for M <= 2, 3 for
-//    M = 3, 2 for M = 4, whose H window and Toeplitz fragments alone take 63
-//    registers. ptxas picks about these counts unasked, but spills more
-//    without the bound (RGB M = 4: 136 bytes instead of 64). With both
-//    changes, sigma 20 on 8K RGB went from 0.62 to 0.54 ms.
+//    for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other layouts (256
+//    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
+//    Toeplitz fragments alone take 63 registers. RGB M = 4 at 2 blocks (80
+//    registers) spilled 116 bytes inside the step loop: sigma 20 on 8K RGB
+//    took 0.73 ms, 0.59 ms at 1 block and 112 registers.
+//  - a3 of a Toeplitz fragment equals a0; for M = 1 it gets its own register
+//    anyway (read from a second copy of the pair table in shared memory, so
+//    the compiler cannot merge the two): otherwise ptxas copies a0 into place before every MMA
+//    (6 moves per step). Larger M have no registers to spare for it.
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int waves(int m) { return m == 1 ? 8 : 4; }
+    static constexpr int waves(int channels) { return channels == 1 ? 4 : 8; }
     static constexpr int min_blocks(int threads, int m) {
-        if (threads > 256) return m == 1 ? 3 : 2;
+        if (threads > 256) return m == 1 ? 3 : (m == 4 ? 1 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
+    static constexpr bool own_a3(int m) { return m == 1; }
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
 constexpr int kMaxM = HalfMmaPolicy::kMaxM;
-constexpr int kMaxHalfTaps = 32 * kMaxM + 1;
 constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
+
+// The f16 pair (tap(i), tap(i + 1)) is entry i + kPairOffset of the pair
+// table; fragments read i from -16M - 14 to 32M + 14 (see the kernel).
+constexpr int kPairOffset = 16 * kMaxM + 16;
+constexpr int kPairs = kPairOffset + 32 * kMaxM + 16;
 
 constexpr int strip_px(int channels) { return channels == 1 ? 128 : (channels == 4 ? 32 : 64); }
 
@@ -106,20 +133,40 @@ struct HalfGeometry {
     static constexpr int SWS = SW + 8;                   // f16 per staged row: rows an odd number of 16 B apart
     static constexpr int GROUPS = W / 16;                // warps per plane
     static constexpr int THREADS = 32 * C * GROUPS;
-    static constexpr int ITEMS_PER_ROW = SW / 8;         // staging item: 8 pixels of one row
-    static constexpr int ITEMS = 16 * ITEMS_PER_ROW;
-    static constexpr int ITEMS_PER_THREAD = (ITEMS + THREADS - 1) / THREADS;
+    static constexpr int WARPS = THREADS / 32;
     static constexpr int RAW_ROW = SW * C;               // bytes
     static constexpr int RAW_SLOT = 16 * RAW_ROW;
+    static constexpr int CHUNKS = RAW_SLOT / 16;         // copy work: 16-byte chunks of a slot
+    static constexpr int CHUNKS_PER_ROW = RAW_ROW / 16;
+    static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : 4);  // convert work: 16 (C = 3: 12) raw bytes
+    static constexpr int UNITS_PER_ROW = SW / UNIT_PX;
+    static constexpr int UNITS = 16 * UNITS_PER_ROW;
     static constexpr int PLANE = 16 * SWS;               // f16 per staged plane
     static constexpr int STAGE_BYTES = C * PLANE * 2;
     static constexpr int OUT_ROW = out_row_bytes(W * C);
-    static constexpr int CHUNKS_PER_ROW = W * C / 16;
+    static constexpr int OUT_CHUNKS_PER_ROW = W * C / 16;
+    static constexpr int OUT_CHUNKS = 16 * OUT_CHUNKS_PER_ROW;  // store work: 16-byte chunks of a tile
     static constexpr int OFF_STAGE = kRawSlots * RAW_SLOT;
     static constexpr int OFF_OUT = OFF_STAGE + 2 * STAGE_BYTES;
-    static constexpr int SMEM = OFF_OUT + 2 * 16 * OUT_ROW;
+    static constexpr int OFF_COLMAP = OFF_OUT + 2 * 16 * OUT_ROW;
+    static constexpr int SMEM = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
     static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
-    static_assert(RAW_SLOT % 16 == 0 && STAGE_BYTES % 16 == 0, "shared regions stay 16-byte aligned");
+    static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
+    static_assert(2 * 16 * OUT_ROW >= 2 * kPairs * 4, "the pair table fits in the output tiles");
+    static_assert(SW % UNIT_PX == 0 && (W * C) % 16 == 0, "whole units and chunks per row");
+};
+
+// An equal share per warp of N work items: item i (0, 1, ...) of a lane is
+// lane + 32i of its warp's PER_WARP consecutive items, or -1 past the end.
+template <int N, int WARPS>
+struct WarpShare {
+    static constexpr int PER_WARP = (N + WARPS - 1) / WARPS;
+    static constexpr int ITERS = (PER_WARP + 31) / 32;
+    __device__ static int item(int warp, int lane, int i) {
+        const int k = lane + 32 * i;
+        const int n = warp * PER_WARP + k;
+        return (k < PER_WARP && n < N) ? n : -1;
+    }
 };
 
 struct HalfArgs {
@@ -129,195 +176,206 @@ struct HalfArgs {
     int border_value;  // V of a constant border, as a raw sample
     SepMode mode;
     UnsharpArg unsharp;
-    int radius;      // r after trimming zero taps, <= 16M
-    int row_blocks;  // ceil(height / 16)
-    std::int16_t taps[kMaxHalfTaps];
+    int radius;     // r after trimming zero taps, <= 16M
+    int seg_len;    // output row blocks per segment: seg_len, one more for the first seg_extra
+    int seg_extra;
+    int src_vec;    // source rows start 16-byte aligned
+    int dst_vec;    // destination rows start 16-byte aligned
+    std::uint32_t pairs[kPairs];  // f16 tap pairs, see kPairOffset
 };
 
-// --- Toeplitz fragments and roundings ---------------------------------------
+// --- roundings on the FMA pipe ------------------------------------------------
+
+constexpr float kTwo23 = 8388608.0f;
 
 __device__ __forceinline__ std::uint32_t half2_bits(float lo, float hi) {
     const __half2 h = __floats2half2_rn(lo, hi);
     return *reinterpret_cast<const std::uint32_t*>(&h);
 }
 
-// The f16 pair (tap(i), tap(i + 1)), with tap(k) = 0 outside 0..2r.
-__device__ __forceinline__ std::uint32_t tap_pair(const HalfArgs& a, int i) {
-    const int n = 2 * a.radius;
-    const float lo = (i >= 0 && i <= n) ? static_cast<float>(a.taps[i]) : 0.0f;
-    const float hi = (i + 1 >= 0 && i + 1 <= n) ? static_cast<float>(a.taps[i + 1]) : 0.0f;
-    return half2_bits(lo, hi);
-}
-
-// gaussian_h_round on two exact integer sums, packed as f16: floor(s/512 + 0.5)
-// (s < 2^20, so s/512 + 0.5 is exact in f32 and the result exact in f16).
+// gaussian_h_round of two horizontal sums s = S + 2^22 (S the exact sum, the
+// 2^22 from the +1024 offset), plus 4, packed as f16: H + 4 with
+// H = floor(S/512 + 0.5) = floor(s/512 + 0.5 - 8192), 0 <= H <= 2040. The FMA
+// adds exactly (2^23 - 8187.5 is a float), then rounds toward zero into
+// [2^23, 2^24). The 4 is the vertical rounding's half: the vertical taps sum
+// to 4096, so the vertical sum gains 4 * 4096 = 32768 / 2.
 __device__ __forceinline__ std::uint32_t h_round_pair(float s0, float s1) {
-    return half2_bits(floorf(fmaf(s0, 1.0f / 512.0f, 0.5f)), floorf(fmaf(s1, 1.0f / 512.0f, 0.5f)));
+    constexpr float k = kTwo23 - 8192.0f + 4.5f;
+    return half2_bits(__fmaf_rz(s0, 1.0f / 512.0f, k) - kTwo23, __fmaf_rz(s1, 1.0f / 512.0f, k) - kTwo23);
 }
 
-// gaussian_v_round: floor(s/32768 + 0.5) for an exact integer s < 2^23.
-__device__ __forceinline__ int v_round(float s) { return __float2int_rd(fmaf(s, 1.0f / 32768.0f, 0.5f)); }
+// gaussian_v_round of a vertical sum s' = S + 16384 (S the exact sum, < 2^23;
+// see h_round_pair): floor(S/32768 + 0.5) = floor(s'/32768), in the low byte
+// of the returned bits (the float is 2^23 + result). The half cannot go into
+// the FMA's addend: 2^23 + 0.5 is not a float.
+__device__ __forceinline__ std::uint32_t v_round_bits(float s) {
+    return __float_as_uint(__fmaf_rz(s, 1.0f / 32768.0f, kTwo23));
+}
 
 // --- input: raw rows (cp.async) -> f16 planes --------------------------------
 
-// Raw samples of 8 pixels at columns x.. of image row yy (-1: outside, a
-// constant border) with the border rule per pixel: the image edges, and
-// sources not aligned for cp.async. All loads are issued before the first
-// store, so the thread waits for one memory latency, not 8C. Inlined: a call
-// inside the divergent staging branch made the compiler mis-handle the
-// reconvergence of some variants before the .aligned MMA instructions.
-template <int C>
-__device__ __forceinline__ void fetch_raw_item(const HalfArgs& a, std::uint8_t* d, int x, int yy) {
-    std::uint32_t v[2 * C] = {};
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-        const int xx = border_index(x + k, a.src.width, a.border.mode);
-        const bool inside = yy >= 0 && xx >= 0;
-        const std::uint8_t* p = row_ptr(a.src, inside ? yy : 0) + static_cast<std::size_t>(inside ? xx : 0) * C;
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-            const std::uint32_t b = inside ? __ldg(p + c) : static_cast<std::uint32_t>(a.border_value);
-            v[(k * C + c) >> 2] |= b << (8 * ((k * C + c) & 3));
-        }
-    }
-    // d is 8-byte aligned (items are 8C bytes, slots 16-byte aligned).
-#pragma unroll
-    for (int i = 0; i < C; ++i) *reinterpret_cast<uint2*>(d + 8 * i) = make_uint2(v[2 * i], v[2 * i + 1]);
-}
+// One 16-byte chunk of this thread's copy share.
+struct CopyChunk {
+    int dst;    // byte offset in a raw slot (row * RAW_ROW + column byte), -1: no chunk
+    bool fast;  // inside the image columns and 16-byte aligned: one cp.async
+};
 
-// Starts the copies of this thread's items of one 16-row input block (image
-// rows yb.., columns xs.., border rule applied) into a raw slot.
-template <int C, int M>
-__device__ __forceinline__ void issue_rows(const HalfArgs& a, std::uint8_t* slot, int yb, int xs) {
+// Starts this thread's copies of the 16-row input block at image row yb
+// (border rule applied) into a raw slot. Chunks the border rule touches
+// (image edges, constant border rows, unaligned rows) are fetched a byte per
+// lane by the whole warp, two chunks at a time: one memory round trip per
+// pair and no registers held for them (16 bytes in flight per thread made
+// ptxas spill the loop's fragments). Call with the warp converged.
+template <int C, int M, int N>
+__device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const CopyChunk (&ch)[N],
+                                           std::uint8_t* slot, int yb, int xs) {
     using G = HalfGeometry<C, M>;
-    constexpr int kPiece = (C == 2 || C == 4) ? 16 : 8;  // item = 8C bytes, aligned to this
+    const int lane = static_cast<int>(threadIdx.x) & 31;
 #pragma unroll
-    for (int i = 0; i < G::ITEMS_PER_THREAD; ++i) {
-        const int it = static_cast<int>(threadIdx.x) + i * G::THREADS;
-        if (G::ITEMS % G::THREADS != 0 && it >= G::ITEMS) break;
-        const int row = it / G::ITEMS_PER_ROW;
-        const int q = it - row * G::ITEMS_PER_ROW;
-        const int x = xs + 8 * q;
-        std::uint8_t* d = slot + row * G::RAW_ROW + q * 8 * C;
+    for (int i = 0; i < N; ++i) {
+        const int row = ch[i].dst / G::RAW_ROW;
         const int yy = border_index(yb + row, a.src.height, a.border.mode);
-        bool fast = yy >= 0 && x >= 0 && x + 8 <= a.src.width;
-        const std::uint8_t* s = nullptr;
-        if (fast) {
-            s = row_ptr(a.src, yy) + static_cast<std::size_t>(x) * C;
-            fast = reinterpret_cast<std::uintptr_t>(s) % kPiece == 0;
-        }
-        if (fast) {
-#pragma unroll
-            for (int k = 0; k < 8 * C / kPiece; ++k) cp_async<kPiece>(d + k * kPiece, s + k * kPiece);
-        } else {
-            fetch_raw_item<C>(a, d, x, yy);
+        const int col = ch[i].dst - row * G::RAW_ROW;  // byte in the staged row
+        const bool fast = ch[i].dst >= 0 && ch[i].fast && yy >= 0;
+        if (fast) cp_async<16>(slot + ch[i].dst, row_ptr(a.src, yy) + (xs * C + col));
+        unsigned slow = __ballot_sync(0xFFFFFFFFu, ch[i].dst >= 0 && !fast);
+        while (slow != 0u) {
+            const int first = __ffs(slow) - 1;
+            slow &= slow - 1u;
+            const int second = slow != 0u ? __ffs(slow) - 1 : -1;
+            if (second >= 0) slow &= slow - 1u;
+            const int owner = lane < 16 ? first : second;
+            const int o = owner < 0 ? first : owner;
+            const int d = __shfl_sync(0xFFFFFFFFu, ch[i].dst, o);
+            const int c = __shfl_sync(0xFFFFFFFFu, col, o);
+            const int y = __shfl_sync(0xFFFFFFFFu, yy, o);
+            if (owner >= 0) {
+                const int pos = c + (lane & 15);  // this lane's byte of the chunk
+                const int px = pos / C;
+                const int xx = colmap[px];
+                std::uint32_t v = static_cast<std::uint32_t>(a.border_value);
+                if (y >= 0 && xx >= 0) v = __ldg(row_ptr(a.src, y) + static_cast<std::size_t>(xx) * C + (pos - px * C));
+                slot[d + (lane & 15)] = static_cast<std::uint8_t>(v);
+            }
         }
     }
 }
 
-// Converts this thread's items of a raw slot into the f16 planes of a stage
-// buffer (premultiplied colour, offset by 1024).
+// One unit of this thread's convert share: UNIT_PX pixels of one row.
+struct ConvertUnit {
+    int raw;    // byte offset in a raw slot, -1: no unit
+    int stage;  // byte offset in plane 0 of a stage buffer
+};
+
 template <int C, int M>
-__device__ __forceinline__ void convert_rows(const std::uint8_t* slot, std::uint8_t* stage) {
+__device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint8_t* stage, const ConvertUnit& u) {
     using G = HalfGeometry<C, M>;
-#pragma unroll
-    for (int i = 0; i < G::ITEMS_PER_THREAD; ++i) {
-        const int it = static_cast<int>(threadIdx.x) + i * G::THREADS;
-        if (G::ITEMS % G::THREADS != 0 && it >= G::ITEMS) break;
-        const int row = it / G::ITEMS_PER_ROW;
-        const int q = it - row * G::ITEMS_PER_ROW;
-        const std::uint8_t* s = slot + row * G::RAW_ROW + q * 8 * C;
-        std::uint32_t u0[C], u1[C];  // pixels 0..3 and 4..7
-        if constexpr (C == 1 || C == 3) {
-            std::uint32_t u[2 * C];
-#pragma unroll
-            for (int k = 0; k < C; ++k) {
-                const uint2 v = *reinterpret_cast<const uint2*>(s + 8 * k);
-                u[2 * k] = v.x;
-                u[2 * k + 1] = v.y;
-            }
-#pragma unroll
-            for (int k = 0; k < C; ++k) {
-                u0[k] = u[k];
-                u1[k] = u[C + k];
-            }
-        } else {
-            std::uint32_t u[2 * C];
-#pragma unroll
-            for (int k = 0; k < C / 2; ++k) {
-                const uint4 v = *reinterpret_cast<const uint4*>(s + 16 * k);
-                u[4 * k] = v.x;
-                u[4 * k + 1] = v.y;
-                u[4 * k + 2] = v.z;
-                u[4 * k + 3] = v.w;
-            }
-#pragma unroll
-            for (int k = 0; k < C; ++k) {
-                u0[k] = u[k];
-                u1[k] = u[C + k];
-            }
-        }
+    const std::uint8_t* s = slot + u.raw;
+    std::uint8_t* d = stage + u.stage;
+    if constexpr (C == 1) {  // 16 pixels
+        const uint4 v = *reinterpret_cast<const uint4*>(s);
+        *reinterpret_cast<uint4*>(d) = make_uint4(offset_half2_lo(v.x), offset_half2_hi(v.x), offset_half2_lo(v.y),
+                                                  offset_half2_hi(v.y));
+        *reinterpret_cast<uint4*>(d + 16) = make_uint4(offset_half2_lo(v.z), offset_half2_hi(v.z),
+                                                       offset_half2_lo(v.w), offset_half2_hi(v.w));
+    } else if constexpr (C == 2) {  // 8 pixels
+        const uint4 v = *reinterpret_cast<const uint4*>(s);
+        const std::uint32_t u0[2] = {v.x, v.y}, u1[2] = {v.z, v.w};
         std::uint32_t w0[4], w1[4];
-        deinterleave<C>(u0, w0);
-        deinterleave<C>(u1, w1);
-        if constexpr (C == 2) {
-            w0[0] = premultiply_word(w0[0], w0[1]);
-            w1[0] = premultiply_word(w1[0], w1[1]);
+        deinterleave<2>(u0, w0);
+        deinterleave<2>(u1, w1);
+        w0[0] = premultiply_word(w0[0], w0[1]);
+        w1[0] = premultiply_word(w1[0], w1[1]);
+#pragma unroll
+        for (int c = 0; c < 2; ++c)
+            *reinterpret_cast<uint4*>(d + 2 * c * G::PLANE) =
+                make_uint4(offset_half2_lo(w0[c]), offset_half2_hi(w0[c]), offset_half2_lo(w1[c]), offset_half2_hi(w1[c]));
+    } else {  // 4 pixels
+        std::uint32_t raw[C];
+        if constexpr (C == 3) {
+#pragma unroll
+            for (int k = 0; k < 3; ++k) raw[k] = load_u32_shared(s + 4 * k);
+        } else {
+            const uint4 v = *reinterpret_cast<const uint4*>(s);
+            raw[0] = v.x;
+            raw[1] = v.y;
+            raw[2] = v.z;
+            raw[3] = v.w;
         }
+        std::uint32_t w[4];
+        deinterleave<C>(raw, w);
         if constexpr (C == 4) {
 #pragma unroll
-            for (int c = 0; c < 3; ++c) {
-                w0[c] = premultiply_word(w0[c], w0[3]);
-                w1[c] = premultiply_word(w1[c], w1[3]);
-            }
+            for (int c = 0; c < 3; ++c) w[c] = premultiply_word(w[c], w[3]);
         }
 #pragma unroll
-        for (int c = 0; c < C; ++c) {
-            const uint4 h = make_uint4(offset_half2_lo(w0[c]), offset_half2_hi(w0[c]), offset_half2_lo(w1[c]),
-                                       offset_half2_hi(w1[c]));
-            *reinterpret_cast<uint4*>(stage + 2 * (c * G::PLANE + row * G::SWS + 8 * q)) = h;
-        }
+        for (int c = 0; c < C; ++c)
+            *reinterpret_cast<uint2*>(d + 2 * c * G::PLANE) = make_uint2(offset_half2_lo(w[c]), offset_half2_hi(w[c]));
+    }
+}
+
+template <int C, int M, int N>
+__device__ __forceinline__ void convert_block(const std::uint8_t* slot, std::uint8_t* stage, const ConvertUnit (&u)[N]) {
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        if (u[i].raw < 0) break;
+        convert_unit<C, M>(slot, stage, u[i]);
     }
 }
 
 // --- output: tile -> image rows, with the epilogue ---------------------------
 
+// One 16-byte chunk of this thread's store share: its place in an output
+// tile and in the image row, and how many of its bytes are inside the image.
+struct OutChunk {
+    int row;  // tile row
+    int off;  // byte offset in the tile row and from the strip's first byte
+    int n;    // bytes inside the image (0..16)
+};
+
 template <int C, int M>
-__device__ __forceinline__ void store_rows(const HalfArgs& a, const std::uint8_t* tile, int x0, int y) {
+__device__ __forceinline__ OutChunk out_chunk(int tile_pos, int valid) {
     using G = HalfGeometry<C, M>;
-    const int rows = min(16, a.src.height - y);
-    const int valid = min(G::W, a.src.width - x0) * C;  // bytes of the row inside the image
-    for (int it = threadIdx.x; it < 16 * G::CHUNKS_PER_ROW; it += G::THREADS) {
-        const int k = it / G::CHUNKS_PER_ROW;
-        const int off = (it - k * G::CHUNKS_PER_ROW) * 16;
-        if (k >= rows || off >= valid) continue;
-        const int n = min(16, valid - off);
-        const uint4 b = *reinterpret_cast<const uint4*>(tile + k * G::OUT_ROW + off);
-        std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
-        if (a.mode != SepMode::Blur) {
-            std::uint32_t sw[4] = {0u, 0u, 0u, 0u};
-            if (a.mode != SepMode::BlurAlpha) {  // the unsharp modes read the source
-                const std::uint8_t* sp = row_ptr(a.src, y + k) + static_cast<std::size_t>(x0) * C + off;
-                if (n == 16 && reinterpret_cast<std::uintptr_t>(sp) % 16 == 0) {
-                    const uint4 v = __ldg(reinterpret_cast<const uint4*>(sp));
-                    sw[0] = v.x;
-                    sw[1] = v.y;
-                    sw[2] = v.z;
-                    sw[3] = v.w;
-                } else {
-                    // Unrolled, so sw stays in registers (a runtime index would put it in local memory).
-for (int e = 0; e < n; ++e) sw[e >> 2] |= static_cast<std::uint32_t>(__ldg(sp + e)) << (8 * (e & 3));
-                }
-            }
+    OutChunk o;
+    o.row = tile_pos / G::OUT_ROW;
+    o.off = tile_pos - o.row * G::OUT_ROW;
+    o.n = max(0, min(16, valid - o.off));
+    return o;
+}
+
+// Writes one tile chunk (n bytes inside the image) to image row y at byte
+// col, through the epilogue.
+template <int C>
+__device__ __forceinline__ void store_chunk(const HalfArgs& a, const std::uint8_t* chunk, int col, int n, int y) {
+    const uint4 b = *reinterpret_cast<const uint4*>(chunk);
+    std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
+    const bool full = n == 16;
+    if (a.mode != SepMode::Blur) {
+        std::uint32_t sw[4] = {0u, 0u, 0u, 0u};
+        if (a.mode != SepMode::BlurAlpha) {  // the unsharp modes read the source
+            const std::uint8_t* sp = row_ptr(a.src, y) + col;
+            if (full && a.src_vec) {
+                const uint4 v = __ldg(reinterpret_cast<const uint4*>(sp));
+                sw[0] = v.x;
+                sw[1] = v.y;
+                sw[2] = v.z;
+                sw[3] = v.w;
+            } else {
 #pragma unroll
-            for (int q = 0; q < 4; ++q) w[q] = separable_output_word(a.mode, a.unsharp, C, w[q], sw[q]);
+                for (int e = 0; e < 16; ++e)
+                    if (e < n) sw[e >> 2] |= static_cast<std::uint32_t>(__ldg(sp + e)) << (8 * (e & 3));
+            }
         }
-        std::uint8_t* dp = row_ptr(a.dst, y + k) + static_cast<std::size_t>(x0) * C + off;
-        if (n == 16 && reinterpret_cast<std::uintptr_t>(dp) % 16 == 0) {
-            *reinterpret_cast<uint4*>(dp) = make_uint4(w[0], w[1], w[2], w[3]);
-        } else {
-for (int e = 0; e < n; ++e) dp[e] = static_cast<std::uint8_t>(w[e >> 2] >> (8 * (e & 3)));
-        }
+#pragma unroll
+        for (int q = 0; q < 4; ++q) w[q] = separable_output_word(a.mode, a.unsharp, C, w[q], sw[q]);
+    }
+    std::uint8_t* dp = row_ptr(a.dst, y) + col;
+    if (full && a.dst_vec) {
+        *reinterpret_cast<uint4*>(dp) = make_uint4(w[0], w[1], w[2], w[3]);
+    } else {
+#pragma unroll
+        for (int e = 0; e < 16; ++e)
+            if (e < n) dp[e] = static_cast<std::uint8_t>(w[e >> 2] >> (8 * (e & 3)));
     }
 }
 
@@ -327,48 +385,93 @@ template <int C, int M>
 __global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M>::THREADS, M))
 separable_half_kernel(const __grid_constant__ HalfArgs a) {
     using G = HalfGeometry<C, M>;
+    using CopyShare = WarpShare<G::CHUNKS, G::WARPS>;
+    using ConvertShare = WarpShare<G::UNITS, G::WARPS>;
+    using StoreShare = WarpShare<G::OUT_CHUNKS, G::WARPS>;
     constexpr int NB = G::NB;
+    constexpr int R = kRawSlots;
     extern __shared__ __align__(16) std::uint8_t smem[];
     std::uint8_t* const raw = smem;
     std::uint8_t* const stage = smem + G::OFF_STAGE;
     std::uint8_t* const tiles = smem + G::OFF_OUT;
+    short* const colmap = reinterpret_cast<short*>(smem + G::OFF_COLMAP);
 
     const int x0 = blockIdx.x * G::W;
-    // Row segment blockIdx.y of gridDim.y equal ones (their lengths differ by at most one block).
-    const int ob0 = static_cast<int>(static_cast<long long>(blockIdx.y) * a.row_blocks / gridDim.y);
-    const int ob1 = static_cast<int>(static_cast<long long>(blockIdx.y + 1) * a.row_blocks / gridDim.y);
-    const int nsteps = ob1 - ob0 + 2 * M;
-    const int xs = x0 - 16 * M;     // image column of staged column 0
+    const int seg = static_cast<int>(blockIdx.y);
+    const int ob0 = seg * a.seg_len + min(seg, a.seg_extra);  // first output row block of this segment
+    const int nsteps = a.seg_len + (seg < a.seg_extra ? 1 : 0) + 2 * M;
+    const int xs = x0 - 16 * M;      // image column of staged column 0
     const int yb0 = 16 * (ob0 - M);  // image row of input block 0
-
-    // Prologue: blocks 0..R-1 in flight, block 0 staged, block R issued.
-#pragma unroll
-    for (int b = 0; b < kRawSlots; ++b) {
-        if (b < nsteps) issue_rows<C, M>(a, raw + b * G::RAW_SLOT, yb0 + 16 * b, xs);
-        cp_async_commit();
-    }
-    cp_async_wait<kRawSlots - 1>();
-    convert_rows<C, M>(raw, stage);
-    if (kRawSlots < nsteps) issue_rows<C, M>(a, raw, yb0 + 16 * kRawSlots, xs);
-    cp_async_commit();
-
     const int warp = static_cast<int>(threadIdx.x) >> 5;
     const int lane = static_cast<int>(threadIdx.x) & 31;
+
+    // This thread's shares of the per-step work, worked out once.
+    for (int i = static_cast<int>(threadIdx.x); i < G::SW; i += G::THREADS)
+        colmap[i] = static_cast<short>(border_index(xs + i, a.src.width, a.border.mode));
+    // The pair table, twice, in the output tiles' space (unused until the
+    // first output step). Fragments read from shared memory stay in
+    // registers: read from the parameters, ptxas reloaded them inside the
+    // step loop, and with a per-lane index each reload serialized over the
+    // lanes' addresses (the loop ran 7x slower, stalled on MIO). a3 reads the
+    // second copy, which the compiler cannot merge with a0.
+    std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
+    for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
+        pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
+    // Worked out once and held in registers where they are to spare (M <= 2);
+    // larger M, whose H window and fragments fill the registers, work them out
+    // again at each use.
+    constexpr bool kHoldShares = M <= 2;
+    const auto copy_share = [&](CopyChunk(&c)[CopyShare::ITERS]) {
+#pragma unroll
+        for (int i = 0; i < CopyShare::ITERS; ++i) {
+            const int n = CopyShare::item(warp, lane, i);
+            const int gcol = xs * C + (n % G::CHUNKS_PER_ROW) * 16;
+            c[i].dst = n < 0 ? -1 : n * 16;
+            c[i].fast = a.src_vec != 0 && gcol >= 0 && gcol + 16 <= a.src.width * C;
+        }
+    };
+    const auto convert_share = [&](ConvertUnit(&u)[ConvertShare::ITERS]) {
+#pragma unroll
+        for (int i = 0; i < ConvertShare::ITERS; ++i) {
+            const int n = ConvertShare::item(warp, lane, i);
+            const int row = n / G::UNITS_PER_ROW;
+            const int q = n - row * G::UNITS_PER_ROW;
+            u[i].raw = n < 0 ? -1 : row * G::RAW_ROW + q * G::UNIT_PX * C;
+            u[i].stage = 2 * (row * G::SWS + q * G::UNIT_PX);
+        }
+    };
+    CopyChunk copies[CopyShare::ITERS];
+    ConvertUnit units[ConvertShare::ITERS];
+    copy_share(copies);
+    convert_share(units);
+    __syncthreads();  // the column map and the pair table
+
+    // Prologue: blocks 0..R-1 in flight, 0 and 1 complete, block 0 staged.
+#pragma unroll 1
+    for (int b = 0; b < R; ++b) {
+        if (b < nsteps) copy_block<C, M>(a, colmap, copies, raw + b * G::RAW_SLOT, yb0 + 16 * b, xs);
+        cp_async_commit();
+    }
+    cp_async_wait<R - 2>();
+    __syncthreads();
+    convert_block<C, M>(raw, stage, units);
+
     const int plane = warp / G::GROUPS;
     const int group = warp - plane * G::GROUPS;
     const int g = lane >> 2;
     const int t = lane & 3;
 
-    // Toeplitz fragments T_p (see the top comment); T[i][k] depends on k - i
-    // only, so a3 = a0.
+    // Toeplitz fragments T_p (see the top comment): a0 = T[g][2t..], a1 =
+    // T[g+8][2t..] = pair(idx - 8), a2 = T[g][2t+8..] = pair(idx + 8), a3 =
+    // T[g+8][2t+8..] = a0. idx runs from -16M - 6 to 32M + 6 (r >= 1).
     std::uint32_t tp[NB][4];
 #pragma unroll
     for (int p = 0; p < NB; ++p) {
-        const int idx = 16 * p + 2 * t - 16 * M - g + a.radius;
-        tp[p][0] = tap_pair(a, idx);
-        tp[p][1] = tap_pair(a, idx - 8);
-        tp[p][2] = tap_pair(a, idx + 8);
-        tp[p][3] = tp[p][0];
+        const int idx = kPairOffset + 16 * p + 2 * t - 16 * M - g + a.radius;
+        tp[p][0] = pair_table[idx];
+        tp[p][1] = pair_table[idx - 8];
+        tp[p][2] = pair_table[idx + 8];
+        tp[p][3] = HalfMmaPolicy::own_a3(M) ? pair_table[kPairs + idx] : tp[p][0];
     }
     // ldmatrix row address of this lane in a stage buffer: matrix q = lane / 8
     // is (rows 8(q/2).., columns 8(q%2)..) of the warp's first input block.
@@ -383,14 +486,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     __syncthreads();
 
     for (int s = 0; s < nsteps; ++s) {
+        const int convert_slot = (s + 1) % R;  // raw slot of block s + 1
+        const int fill_slot = s % R;           // raw slot of block s, refilled with block s + R
         // ldmatrix and mma are .aligned: the whole warp must execute them
         // together. Lanes that took the border path while staging can leave
         // the warp diverged even past __syncthreads(), so reconverge first.
         __syncwarp();
         // Horizontal: two 8-row tiles of the staged block.
         const std::uint8_t* sb = stage + (s & 1) * G::STAGE_BYTES + lm_off;
-        float h0[4] = {-4194304.0f, -4194304.0f, -4194304.0f, -4194304.0f};  // -2^22 cancels the +1024 offset
-        float h1[4] = {-4194304.0f, -4194304.0f, -4194304.0f, -4194304.0f};
+        float h0[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        float h1[4] = {0.0f, 0.0f, 0.0f, 0.0f};
 #pragma unroll
         for (int p = 0; p < NB; ++p) {
             std::uint32_t b[4];
@@ -417,10 +522,11 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 #pragma unroll
                 for (int p = 0; p < NB; ++p) mma_f16_m16n8k16(v, tp[p], win[p][2 * ct], win[p][2 * ct + 1]);
                 std::uint8_t* o = tile + tile_off + 8 * ct * C;
-                const int v0 = v_round(v[0]), v1 = v_round(v[1]), v2 = v_round(v[2]), v3 = v_round(v[3]);
+                const std::uint32_t v0 = v_round_bits(v[0]), v1 = v_round_bits(v[1]);
+                const std::uint32_t v2 = v_round_bits(v[2]), v3 = v_round_bits(v[3]);
                 if constexpr (C == 1) {
-                    store_u16_shared(o, static_cast<std::uint32_t>(v0 | (v1 << 8)));
-                    store_u16_shared(o + 8 * G::OUT_ROW, static_cast<std::uint32_t>(v2 | (v3 << 8)));
+                    store_u16_shared(o, __byte_perm(v0, v1, 0x0040));
+                    store_u16_shared(o + 8 * G::OUT_ROW, __byte_perm(v2, v3, 0x0040));
                 } else {
                     o[0] = static_cast<std::uint8_t>(v0);
                     o[C] = static_cast<std::uint8_t>(v1);
@@ -430,16 +536,51 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             }
         }
 
-        // Next block: wait for this thread's copies, stage them, refill the slot.
+        // Stage block s + 1 (complete and published by the last barrier),
+        // refill the slot block s left with block s + R, and wait for this
+        // thread's copies of block s + 2, which the next step stages.
         if (s + 1 < nsteps) {
-            cp_async_wait<kRawSlots - 1>();
-            std::uint8_t* slot = raw + ((s + 1) % kRawSlots) * G::RAW_SLOT;
-            convert_rows<C, M>(slot, stage + ((s + 1) & 1) * G::STAGE_BYTES);
-            if (s + 1 + kRawSlots < nsteps) issue_rows<C, M>(a, slot, yb0 + 16 * (s + 1 + kRawSlots), xs);
-            cp_async_commit();
+            ConvertUnit u[ConvertShare::ITERS];
+            if constexpr (kHoldShares) {
+#pragma unroll
+                for (int i = 0; i < ConvertShare::ITERS; ++i) u[i] = units[i];
+            } else {
+                convert_share(u);
+            }
+            convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, u);
         }
+        if (s + R < nsteps) {
+            CopyChunk c[CopyShare::ITERS];
+            if constexpr (kHoldShares) {
+#pragma unroll
+                for (int i = 0; i < CopyShare::ITERS; ++i) c[i] = copies[i];
+            } else {
+                copy_share(c);
+            }
+            copy_block<C, M>(a, colmap, c, raw + fill_slot * G::RAW_SLOT, yb0 + 16 * (s + R), xs);
+        }
+        cp_async_commit();
+        cp_async_wait<R - 2>();
         __syncthreads();
-        if (s >= 2 * M) store_rows<C, M>(a, tile, x0, 16 * (ob0 + s - 2 * M));
+        if (s >= 2 * M) {
+            int outs[StoreShare::ITERS];  // byte offset of each chunk in an output tile, -1: none
+#pragma unroll
+            for (int i = 0; i < StoreShare::ITERS; ++i) {
+                const int n = StoreShare::item(warp, lane, i);
+                const int row = n / G::OUT_CHUNKS_PER_ROW;
+                outs[i] = n < 0 ? -1 : row * G::OUT_ROW + (n - row * G::OUT_CHUNKS_PER_ROW) * 16;
+            }
+            const int valid = min(G::W, a.src.width - x0) * C;  // bytes of a tile row inside the image
+            const int y0 = 16 * (ob0 + s - 2 * M);
+            const int rows = min(16, a.src.height - y0);
+#pragma unroll
+            for (int i = 0; i < StoreShare::ITERS; ++i)
+            {
+                if (outs[i] < 0) break;
+                const OutChunk o = out_chunk<C, M>(outs[i], valid);
+                if (o.row < rows && o.n > 0) store_chunk<C>(a, tile + outs[i], x0 * C + o.off, o.n, y0 + o.row);
+            }
+        }
     }
 }
 
@@ -490,6 +631,27 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, const DeviceLi
     return v;
 }
 
+// The f16 bits of an integer |v| <= 2048 (exact: at most 11 significant bits).
+std::uint32_t f16_bits(int v) {
+    if (v == 0) return 0u;
+    const std::uint32_t sign = v < 0 ? 0x8000u : 0u;
+    const int m = v < 0 ? -v : v;
+    int e = 0;
+    while ((m >> (e + 1)) != 0) ++e;  // m = 1.f * 2^e
+    const int frac = e <= 10 ? (m << (10 - e)) & 0x3FF : (m >> (e - 10)) & 0x3FF;
+    return sign | static_cast<std::uint32_t>(((e + 15) << 10) | frac);
+}
+
+// pairs[i + kPairOffset] = (tap(i), tap(i + 1)) as f16, tap(j) = 0 outside 0..2r.
+void fill_pair_table(const TrimmedTaps& tt, std::uint32_t (&pairs)[kPairs]) {
+    const int n = 2 * tt.radius;
+    const auto tap = [&](int j) { return j >= 0 && j <= n ? tt.taps[static_cast<std::size_t>(j)] : 0; };
+    for (int e = 0; e < kPairs; ++e) {
+        const int i = e - kPairOffset;
+        pairs[e] = f16_bits(tap(i)) | (f16_bits(tap(i + 1)) << 16);
+    }
+}
+
 }  // namespace
 
 bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
@@ -511,15 +673,19 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     a.mode = separable_mode(plan, src.channels);
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     a.radius = tt.radius;
-    for (int k = 0; k <= 2 * tt.radius; ++k) a.taps[k] = static_cast<std::int16_t>(tt.taps[static_cast<std::size_t>(k)]);
-    a.row_blocks = ceil_div(src.height, 16);
+    a.src_vec = rows_aligned(src.data, src.pitch, 16) ? 1 : 0;
+    a.dst_vec = rows_aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
+    fill_pair_table(tt, a.pairs);
+    const int row_blocks = ceil_div(src.height, 16);
 
     allow_dynamic_smem(reinterpret_cast<const void*>(v.fn), static_cast<std::size_t>(v.smem));
     const int resident = std::max(
         dev.sm_count, co_resident_blocks(reinterpret_cast<const void*>(v.fn), v.threads, static_cast<std::size_t>(v.smem)));
     const int strips = ceil_div(src.width, v.strip);
-    const int waves = HalfMmaPolicy::waves(ceil_div(tt.radius, 16));
-    const int segs = std::max(1, std::min(a.row_blocks, waves * resident / strips));
+    const int waves = HalfMmaPolicy::waves(src.channels);
+    const int segs = std::max(1, std::min(row_blocks, waves * resident / strips));
+    a.seg_len = row_blocks / segs;
+    a.seg_extra = row_blocks % segs;
     const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(segs));
     v.fn<<<grid, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");
