@@ -633,13 +633,8 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, const DeviceLi
 
 // The f16 bits of an integer |v| <= 2048 (exact: at most 11 significant bits).
 std::uint32_t f16_bits(int v) {
-    if (v == 0) return 0u;
-    const std::uint32_t sign = v < 0 ? 0x8000u : 0u;
-    const int m = v < 0 ? -v : v;
-    int e = 0;
-    while ((m >> (e + 1)) != 0) ++e;  // m = 1.f * 2^e
-    const int frac = e <= 10 ? (m << (10 - e)) & 0x3FF : (m >> (e - 10)) & 0x3FF;
-    return sign | static_cast<std::uint32_t>(((e + 15) << 10) | frac);
+    const __half_raw h = __float2half_rn(static_cast<float>(v));
+    return h.x;
 }
 
 // pairs[i + kPairOffset] = (tap(i), tap(i + 1)) as f16, tap(j) = 0 outside 0..2r.
