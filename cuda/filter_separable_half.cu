@@ -12,6 +12,7 @@
 // of rows in steps of 16. With r <= 16M, 2M + 1 blocks of 16 inputs cover the
 // window of 16 outputs, and block p of the Toeplitz matrix is
 //   T_p[i][k] = tap(16p + k - 16M - i + r)      (0 outside 0..2r).
+// (M = 0, for r <= 8: 2 blocks starting 8 before the outputs, 16M -> 8.)
 // Per step:
 //   - horizontal: D_h[16 columns x 8 rows] += T_p * B_p for the 2M + 1 column
 //     blocks p, for the 16 new rows (two 8-row tiles); B_p comes from the
@@ -100,10 +101,10 @@ struct HalfMmaPolicy {
     static constexpr int kMaxM = 4;  // radius up to 64
     static constexpr int waves(int channels) { return channels == 1 ? 4 : 8; }
     static constexpr int min_blocks(int threads, int m) {
-        if (threads > 256) return m == 1 ? 3 : (m == 4 ? 1 : 2);
+        if (threads > 256) return m <= 1 ? 3 : (m == 4 ? 1 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
-    static constexpr bool own_a3(int m) { return m == 1; }
+    static constexpr bool own_a3(int m) { return m <= 1; }
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
@@ -128,8 +129,15 @@ constexpr int out_row_bytes(int bytes) {
 template <int C, int M>
 struct HalfGeometry {
     static constexpr int W = strip_px(C);                // output columns per block
-    static constexpr int NB = 2 * M + 1;                 // 16-wide blocks per window
-    static constexpr int SW = W + 32 * M;                // staged columns
+    // M = 0 is the variant for radius <= 8: its window of 32 inputs starts 8
+    // before the 16 outputs, so 2 blocks cover it instead of 3 (rows alike:
+    // one warm-up block instead of two). It stages the columns of M = 1, so
+    // the copies stay 16-byte aligned, and skips the first 8 in the MMAs.
+    static constexpr int NB = M == 0 ? 2 : 2 * M + 1;    // 16-wide blocks per window
+    static constexpr int HALO = M == 0 ? 16 : 16 * M;    // staged columns left (and right) of the strip
+    static constexpr int WIN = M == 0 ? 8 : 16 * M;      // window start, columns (and rows) before the outputs
+    static constexpr int WARM = NB - 1;                  // steps before the first output block
+    static constexpr int SW = W + 2 * HALO;              // staged columns
     static constexpr int SWS = SW + 8;                   // f16 per staged row: rows an odd number of 16 B apart
     static constexpr int GROUPS = W / 16;                // warps per plane
     static constexpr int THREADS = 32 * C * GROUPS;
@@ -399,9 +407,9 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const int x0 = blockIdx.x * G::W;
     const int seg = static_cast<int>(blockIdx.y);
     const int ob0 = seg * a.seg_len + min(seg, a.seg_extra);  // first output row block of this segment
-    const int nsteps = a.seg_len + (seg < a.seg_extra ? 1 : 0) + 2 * M;
-    const int xs = x0 - 16 * M;      // image column of staged column 0
-    const int yb0 = 16 * (ob0 - M);  // image row of input block 0
+    const int nsteps = a.seg_len + (seg < a.seg_extra ? 1 : 0) + G::WARM;
+    const int xs = x0 - G::HALO;         // image column of staged column 0
+    const int yb0 = 16 * ob0 - G::WIN;  // image row of input block 0
     const int warp = static_cast<int>(threadIdx.x) >> 5;
     const int lane = static_cast<int>(threadIdx.x) & 31;
 
@@ -467,7 +475,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint32_t tp[NB][4];
 #pragma unroll
     for (int p = 0; p < NB; ++p) {
-        const int idx = kPairOffset + 16 * p + 2 * t - 16 * M - g + a.radius;
+        const int idx = kPairOffset + 16 * p + 2 * t - G::WIN - g + a.radius;
         tp[p][0] = pair_table[idx];
         tp[p][1] = pair_table[idx - 8];
         tp[p][2] = pair_table[idx + 8];
@@ -476,7 +484,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // ldmatrix row address of this lane in a stage buffer: matrix q = lane / 8
     // is (rows 8(q/2).., columns 8(q%2)..) of the warp's first input block.
     const int lq = lane >> 3;
-    const int lm_off = 2 * (plane * G::PLANE + (8 * (lq >> 1) + (lane & 7)) * G::SWS + 16 * group + 8 * (lq & 1));
+    const int lm_off = 2 * (plane * G::PLANE + (8 * (lq >> 1) + (lane & 7)) * G::SWS + 16 * group +
+                            (G::HALO - G::WIN) + 8 * (lq & 1));
     // Output tile position of this lane's D_v element (row g, column 2t) of column tile 0.
     const int tile_off = g * G::OUT_ROW + (16 * group + 2 * t) * C + plane;
 
@@ -515,7 +524,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 
         // Vertical: 16 output rows once the window is full.
         std::uint8_t* tile = tiles + (s & 1) * 16 * G::OUT_ROW;
-        if (s >= 2 * M) {
+        if (s >= G::WARM) {
 #pragma unroll
             for (int ct = 0; ct < 2; ++ct) {
                 float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
@@ -562,7 +571,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         cp_async_commit();
         cp_async_wait<R - 2>();
         __syncthreads();
-        if (s >= 2 * M) {
+        if (s >= G::WARM) {
             int outs[StoreShare::ITERS];  // byte offset of each chunk in an output tile, -1: none
 #pragma unroll
             for (int i = 0; i < StoreShare::ITERS; ++i) {
@@ -571,7 +580,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                 outs[i] = n < 0 ? -1 : row * G::OUT_ROW + (n - row * G::OUT_CHUNKS_PER_ROW) * 16;
             }
             const int valid = min(G::W, a.src.width - x0) * C;  // bytes of a tile row inside the image
-            const int y0 = 16 * (ob0 + s - 2 * M);
+            const int y0 = 16 * (ob0 + s - G::WARM);
             const int rows = min(16, a.src.height - y0);
 #pragma unroll
             for (int i = 0; i < StoreShare::ITERS; ++i)
@@ -604,6 +613,7 @@ HalfVariant variant_of() {
 template <int C>
 HalfVariant variant_for(int m) {
     switch (m) {
+        case 0: return variant_of<C, 0>();
         case 1: return variant_of<C, 1>();
         case 2: return variant_of<C, 2>();
         case 3: return variant_of<C, 3>();
@@ -626,7 +636,7 @@ static_assert(kMaxM == 4, "variant_for instantiates M = 1..4");
 // The variant a plan needs, or none (fn == nullptr).
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, const DeviceLimits& dev) {
     if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || tt.max_tap > kMaxHalfTap) return {};
-    const HalfVariant v = pick_variant(channels, ceil_div(tt.radius, 16));
+    const HalfVariant v = pick_variant(channels, tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16));
     if (v.fn == nullptr || v.smem > dev.max_smem_optin) return {};
     return v;
 }
