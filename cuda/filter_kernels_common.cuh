@@ -51,6 +51,13 @@ __device__ __forceinline__ const std::uint8_t* row_ptr(const SrcArg& s, int y) {
 __device__ __forceinline__ std::uint8_t* row_ptr(const DstArg& d, int y) {
     return d.data + static_cast<std::size_t>(y) * d.pitch;
 }
+// Byte offset of row y (negative above the image: only to be advanced).
+__device__ __forceinline__ std::int64_t row_offset(const SrcArg& s, int y) {
+    return static_cast<std::int64_t>(y) * static_cast<std::int64_t>(s.pitch);
+}
+__device__ __forceinline__ std::int64_t row_offset(const DstArg& d, int y) {
+    return static_cast<std::int64_t>(y) * static_cast<std::int64_t>(d.pitch);
+}
 
 // Premultiplies the colour samples of one pixel in place (alpha last).
 template <int C>

@@ -40,7 +40,9 @@
 //   - the copy, convert and store work of a step is split into equal shares
 //     per warp (a per-thread split left some warps twice the work of others,
 //     and everyone waited for them at the step's barrier), and each thread's
-//     share (offsets, image-edge flags) is worked out once per block;
+//     share (offsets, image-edge flags) is worked out once per block and read
+//     back from shared memory each step; inside the image, a copy or a store
+//     is one add to a 32-bit offset;
 //   - the roundings run on the FMA pipe: an FMA rounding toward zero into
 //     [2^23, 2^24), where consecutive floats are 1 apart, is floor() of its
 //     exact result, and the low bits of the float are the integer;
@@ -92,10 +94,13 @@ namespace {
 //    Toeplitz fragments alone take 63 registers. RGB M = 4 at 2 blocks (80
 //    registers) spilled 116 bytes inside the step loop: sigma 20 on 8K RGB
 //    took 0.73 ms, 0.59 ms at 1 block and 112 registers.
-//  - a3 of a Toeplitz fragment equals a0; for M = 1 it gets its own register
-//    anyway (read from a second copy of the pair table in shared memory, so
-//    the compiler cannot merge the two): otherwise ptxas copies a0 into place before every MMA
-//    (6 moves per step). Larger M have no registers to spare for it.
+//  - a3 of a Toeplitz fragment equals a0, and a1 of block p equals a2 of
+//    block p - 1; for M <= 1 and M = 4 each gets its own register anyway
+//    (a1 and a3 are read from a second copy of the pair table in shared
+//    memory, so the compiler cannot merge them): otherwise ptxas copies
+//    registers into place before the MMAs (11 moves per step at M = 0).
+//    M = 2 and 3 sit at their register caps (64, 80) without it; at M = 4
+//    it cut 8K sigma 20 from 0.27 to 0.24 ms (gray), 0.58 to 0.54 (RGB).
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
@@ -104,7 +109,7 @@ struct HalfMmaPolicy {
         if (threads > 256) return m <= 1 ? 3 : (m == 4 ? 1 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
-    static constexpr bool own_a3(int m) { return m <= 1; }
+    static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
@@ -125,6 +130,19 @@ constexpr int out_row_bytes(int bytes) {
     while (b % 128 != 32) b += 16;
     return b;
 }
+
+// An equal share per warp of N work items: item i (0, 1, ...) of a lane is
+// lane + 32i of its warp's PER_WARP consecutive items, or -1 past the end.
+template <int N, int WARPS>
+struct WarpShare {
+    static constexpr int PER_WARP = (N + WARPS - 1) / WARPS;
+    static constexpr int ITERS = (PER_WARP + 31) / 32;
+    __device__ static int item(int warp, int lane, int i) {
+        const int k = lane + 32 * i;
+        const int n = warp * PER_WARP + k;
+        return (k < PER_WARP && n < N) ? n : -1;
+    }
+};
 
 template <int C, int M>
 struct HalfGeometry {
@@ -157,24 +175,17 @@ struct HalfGeometry {
     static constexpr int OFF_STAGE = kRawSlots * RAW_SLOT;
     static constexpr int OFF_OUT = OFF_STAGE + 2 * STAGE_BYTES;
     static constexpr int OFF_COLMAP = OFF_OUT + 2 * 16 * OUT_ROW;
-    static constexpr int SMEM = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
+    static constexpr int COPY_ITERS = WarpShare<CHUNKS, WARPS>::ITERS;       // per thread and step
+    static constexpr int CONVERT_ITERS = WarpShare<UNITS, WARPS>::ITERS;
+    static constexpr int STORE_ITERS = WarpShare<OUT_CHUNKS, WARPS>::ITERS;
+    static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
+    static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
+    static constexpr int SMEM = OFF_SHARES + SHARE_ITERS * THREADS * 16;
     static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
     static_assert(2 * 16 * OUT_ROW >= 2 * kPairs * 4, "the pair table fits in the output tiles");
     static_assert(SW % UNIT_PX == 0 && (W * C) % 16 == 0, "whole units and chunks per row");
-};
-
-// An equal share per warp of N work items: item i (0, 1, ...) of a lane is
-// lane + 32i of its warp's PER_WARP consecutive items, or -1 past the end.
-template <int N, int WARPS>
-struct WarpShare {
-    static constexpr int PER_WARP = (N + WARPS - 1) / WARPS;
-    static constexpr int ITERS = (PER_WARP + 31) / 32;
-    __device__ static int item(int warp, int lane, int i) {
-        const int k = lane + 32 * i;
-        const int n = warp * PER_WARP + k;
-        return (k < PER_WARP && n < N) ? n : -1;
-    }
+    static_assert(RAW_SLOT < 0xFFFF && 2 * PLANE < 0xFFFF && 16 * OUT_ROW < 0xFFFF, "share offsets fit in 16 bits");
 };
 
 struct HalfArgs {
@@ -189,6 +200,7 @@ struct HalfArgs {
     int seg_extra;
     int src_vec;    // source rows start 16-byte aligned
     int dst_vec;    // destination rows start 16-byte aligned
+    int block_offsets;  // a byte offset within 16 rows of either image fits in 31 bits
     std::uint32_t pairs[kPairs];  // f16 tap pairs, see kPairOffset
 };
 
@@ -220,33 +232,98 @@ __device__ __forceinline__ std::uint32_t v_round_bits(float s) {
     return __float_as_uint(__fmaf_rz(s, 1.0f / 32768.0f, kTwo23));
 }
 
-// --- input: raw rows (cp.async) -> f16 planes --------------------------------
+// --- per-thread work shares --------------------------------------------------
 
-// One 16-byte chunk of this thread's copy share.
-struct CopyChunk {
-    int dst;    // byte offset in a raw slot (row * RAW_ROW + column byte), -1: no chunk
-    bool fast;  // inside the image columns and 16-byte aligned: one cp.async
+// Item i of each of a thread's three shares of a step's work (copy, convert,
+// store), worked out once per block and kept in shared memory. Held in
+// registers, ptxas worked these values out again from the thread index inside
+// the step loop (about 30 instructions a step); one 16-byte shared load per
+// item is cheaper.
+constexpr std::uint32_t kNoOffset = 0xFFFFFFFFu;
+constexpr int kNoItem = 0xFFFF;
+
+struct ShareRecord {
+    std::uint32_t copy_src;  // copy chunk: byte offset from its block's first source row; kNoOffset: not one cp.async
+    std::uint32_t out_dst;   // store chunk: byte offset from its tile's first image row; kNoOffset: not one vector store
+    std::uint32_t chunks;    // copy chunk's raw slot offset (low 16 bits), store chunk's tile offset (high 16 bits)
+    std::uint32_t unit;      // convert unit's raw slot offset (low 16 bits), its stage offset (high 16 bits)
 };
 
+__device__ __forceinline__ int low16(std::uint32_t v) { return static_cast<int>(v & 0xFFFFu); }
+__device__ __forceinline__ int high16(std::uint32_t v) { return static_cast<int>(v >> 16); }
+
+// Bytes of an output tile row inside the image.
+template <int C, int M>
+__device__ __forceinline__ int tile_row_bytes(const HalfArgs& a, int x0) {
+    return min(HalfGeometry<C, M>::W, a.src.width - x0) * C;
+}
+
+// Offsets held as 32 bits (a.block_offsets: below 2^31 within 16 rows) take
+// the short paths; kNoItem marks the end of a share.
+template <int C, int M>
+__device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane, int xs, int x0) {
+    using G = HalfGeometry<C, M>;
+    ShareRecord r{kNoOffset, kNoOffset, 0u, static_cast<std::uint32_t>(kNoItem)};
+    int copy_dst = kNoItem;  // copy: a 16-byte chunk of a raw slot
+    const int cn = WarpShare<G::CHUNKS, G::WARPS>::item(warp, lane, i);
+    if (cn >= 0) {
+        const int row = cn / G::CHUNKS_PER_ROW;
+        const int gcol = xs * C + (cn - row * G::CHUNKS_PER_ROW) * 16;  // byte column in the image
+        copy_dst = cn * 16;
+        if (a.block_offsets != 0 && a.src_vec != 0 && gcol >= 0 && gcol + 16 <= a.src.width * C)
+            r.copy_src = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.src.pitch + gcol);
+    }
+    int tile = kNoItem;  // store: a 16-byte chunk of an output tile
+    const int on = WarpShare<G::OUT_CHUNKS, G::WARPS>::item(warp, lane, i);
+    if (on >= 0) {
+        const int row = on / G::OUT_CHUNKS_PER_ROW;
+        const int off = (on - row * G::OUT_CHUNKS_PER_ROW) * 16;
+        tile = row * G::OUT_ROW + off;
+        if (a.block_offsets != 0 && a.dst_vec != 0 && a.mode == SepMode::Blur && off + 16 <= tile_row_bytes<C, M>(a, x0))
+            r.out_dst = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.dst.pitch + (x0 * C + off));
+    }
+    r.chunks = static_cast<std::uint32_t>(copy_dst) | (static_cast<std::uint32_t>(tile) << 16);
+    const int un = WarpShare<G::UNITS, G::WARPS>::item(warp, lane, i);  // convert: UNIT_PX pixels of a row
+    if (un >= 0) {
+        const int row = un / G::UNITS_PER_ROW;
+        const int q = un - row * G::UNITS_PER_ROW;
+        r.unit = static_cast<std::uint32_t>(row * G::RAW_ROW + q * G::UNIT_PX * C) |
+                 (static_cast<std::uint32_t>(2 * (row * G::SWS + q * G::UNIT_PX)) << 16);
+    }
+    return r;
+}
+
+// --- input: raw rows (cp.async) -> f16 planes --------------------------------
+
 // Starts this thread's copies of the 16-row input block at image row yb
-// (border rule applied) into a raw slot. Chunks the border rule touches
-// (image edges, constant border rows, unaligned rows) are fetched a byte per
-// lane by the whole warp, two chunks at a time: one memory round trip per
-// pair and no registers held for them (16 bytes in flight per thread made
-// ptxas spill the loop's fragments). Call with the warp converged.
-template <int C, int M, int N>
-__device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const CopyChunk (&ch)[N],
-                                           std::uint8_t* slot, int yb, int xs) {
+// (border rule applied) into a raw slot. A block of 16 image rows (all but
+// one or two per segment) takes the short path: one add per chunk to the
+// offset in its share record. Chunks the border rule touches (image edges,
+// constant border rows, unaligned rows) are fetched a byte per lane by the
+// whole warp, two chunks at a time: one memory round trip per pair and no
+// registers held for them (16 bytes in flight per thread made ptxas spill the
+// loop's fragments). Call with the warp converged; share is this thread's
+// record 0, yb_offset is yb * pitch.
+template <int C, int M>
+__device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const ShareRecord* share,
+                                           std::uint8_t* slot, int yb, std::int64_t yb_offset, int xs) {
     using G = HalfGeometry<C, M>;
     const int lane = static_cast<int>(threadIdx.x) & 31;
+    const bool inside = yb >= 0 && yb + 16 <= a.src.height;  // the same for the whole block
 #pragma unroll
-    for (int i = 0; i < N; ++i) {
-        const int row = ch[i].dst / G::RAW_ROW;
-        const int yy = border_index(yb + row, a.src.height, a.border.mode);
-        const int col = ch[i].dst - row * G::RAW_ROW;  // byte in the staged row
-        const bool fast = ch[i].dst >= 0 && ch[i].fast && yy >= 0;
-        if (fast) cp_async<16>(slot + ch[i].dst, row_ptr(a.src, yy) + (xs * C + col));
-        unsigned slow = __ballot_sync(0xFFFFFFFFu, ch[i].dst >= 0 && !fast);
+    for (int i = 0; i < G::COPY_ITERS; ++i) {
+        const ShareRecord r = share[i * G::THREADS];
+        const int dst = low16(r.chunks);
+        bool fast = dst != kNoItem && r.copy_src != kNoOffset;
+        if (inside) {
+            if (fast) cp_async<16>(slot + dst, a.src.data + yb_offset + r.copy_src);
+        } else {
+            const int row = dst / G::RAW_ROW;
+            const int yy = border_index(yb + row, a.src.height, a.border.mode);
+            fast = fast && yy >= 0;
+            if (fast) cp_async<16>(slot + dst, row_ptr(a.src, yy) + (xs * C + dst - row * G::RAW_ROW));
+        }
+        unsigned slow = __ballot_sync(0xFFFFFFFFu, dst != kNoItem && !fast);
         while (slow != 0u) {
             const int first = __ffs(slow) - 1;
             slow &= slow - 1u;
@@ -254,11 +331,11 @@ __device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colma
             if (second >= 0) slow &= slow - 1u;
             const int owner = lane < 16 ? first : second;
             const int o = owner < 0 ? first : owner;
-            const int d = __shfl_sync(0xFFFFFFFFu, ch[i].dst, o);
-            const int c = __shfl_sync(0xFFFFFFFFu, col, o);
-            const int y = __shfl_sync(0xFFFFFFFFu, yy, o);
+            const int d = __shfl_sync(0xFFFFFFFFu, dst, o);
             if (owner >= 0) {
-                const int pos = c + (lane & 15);  // this lane's byte of the chunk
+                const int row = d / G::RAW_ROW;
+                const int y = border_index(yb + row, a.src.height, a.border.mode);
+                const int pos = d - row * G::RAW_ROW + (lane & 15);  // this lane's byte of the staged row
                 const int px = pos / C;
                 const int xx = colmap[px];
                 std::uint32_t v = static_cast<std::uint32_t>(a.border_value);
@@ -271,7 +348,7 @@ __device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colma
 
 // One unit of this thread's convert share: UNIT_PX pixels of one row.
 struct ConvertUnit {
-    int raw;    // byte offset in a raw slot, -1: no unit
+    int raw;    // byte offset in a raw slot
     int stage;  // byte offset in plane 0 of a stage buffer
 };
 
@@ -322,34 +399,18 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
     }
 }
 
-template <int C, int M, int N>
-__device__ __forceinline__ void convert_block(const std::uint8_t* slot, std::uint8_t* stage, const ConvertUnit (&u)[N]) {
+template <int C, int M>
+__device__ __forceinline__ void convert_block(const std::uint8_t* slot, std::uint8_t* stage, const ShareRecord* share) {
+    using G = HalfGeometry<C, M>;
 #pragma unroll
-    for (int i = 0; i < N; ++i) {
-        if (u[i].raw < 0) break;
-        convert_unit<C, M>(slot, stage, u[i]);
+    for (int i = 0; i < G::CONVERT_ITERS; ++i) {
+        const std::uint32_t unit = share[i * G::THREADS].unit;
+        if (low16(unit) == kNoItem) break;
+        convert_unit<C, M>(slot, stage, ConvertUnit{low16(unit), high16(unit)});
     }
 }
 
 // --- output: tile -> image rows, with the epilogue ---------------------------
-
-// One 16-byte chunk of this thread's store share: its place in an output
-// tile and in the image row, and how many of its bytes are inside the image.
-struct OutChunk {
-    int row;  // tile row
-    int off;  // byte offset in the tile row and from the strip's first byte
-    int n;    // bytes inside the image (0..16)
-};
-
-template <int C, int M>
-__device__ __forceinline__ OutChunk out_chunk(int tile_pos, int valid) {
-    using G = HalfGeometry<C, M>;
-    OutChunk o;
-    o.row = tile_pos / G::OUT_ROW;
-    o.off = tile_pos - o.row * G::OUT_ROW;
-    o.n = max(0, min(16, valid - o.off));
-    return o;
-}
 
 // Writes one tile chunk (n bytes inside the image) to image row y at byte
 // col, through the epilogue.
@@ -393,9 +454,6 @@ template <int C, int M>
 __global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M>::THREADS, M))
 separable_half_kernel(const __grid_constant__ HalfArgs a) {
     using G = HalfGeometry<C, M>;
-    using CopyShare = WarpShare<G::CHUNKS, G::WARPS>;
-    using ConvertShare = WarpShare<G::UNITS, G::WARPS>;
-    using StoreShare = WarpShare<G::OUT_CHUNKS, G::WARPS>;
     constexpr int NB = G::NB;
     constexpr int R = kRawSlots;
     extern __shared__ __align__(16) std::uint8_t smem[];
@@ -403,6 +461,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint8_t* const stage = smem + G::OFF_STAGE;
     std::uint8_t* const tiles = smem + G::OFF_OUT;
     short* const colmap = reinterpret_cast<short*>(smem + G::OFF_COLMAP);
+    ShareRecord* const share = reinterpret_cast<ShareRecord*>(smem + G::OFF_SHARES) + threadIdx.x;  // record 0
 
     const int x0 = blockIdx.x * G::W;
     const int seg = static_cast<int>(blockIdx.y);
@@ -413,56 +472,32 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const int warp = static_cast<int>(threadIdx.x) >> 5;
     const int lane = static_cast<int>(threadIdx.x) & 31;
 
-    // This thread's shares of the per-step work, worked out once.
+    // Image column (border rule applied) of each staged column, for the slow copies.
     for (int i = static_cast<int>(threadIdx.x); i < G::SW; i += G::THREADS)
         colmap[i] = static_cast<short>(border_index(xs + i, a.src.width, a.border.mode));
     // The pair table, twice, in the output tiles' space (unused until the
     // first output step). Fragments read from shared memory stay in
     // registers: read from the parameters, ptxas reloaded them inside the
     // step loop, and with a per-lane index each reload serialized over the
-    // lanes' addresses (the loop ran 7x slower, stalled on MIO). a3 reads the
-    // second copy, which the compiler cannot merge with a0.
+    // lanes' addresses (the loop ran 7x slower, stalled on MIO). a1 and a3
+    // may read the second copy (see HalfMmaPolicy::own_registers).
     std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
     for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
         pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
-    // Worked out once and held in registers where they are to spare (M <= 2);
-    // larger M, whose H window and fragments fill the registers, work them out
-    // again at each use.
-    constexpr bool kHoldShares = M <= 2;
-    const auto copy_share = [&](CopyChunk(&c)[CopyShare::ITERS]) {
+    // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
-        for (int i = 0; i < CopyShare::ITERS; ++i) {
-            const int n = CopyShare::item(warp, lane, i);
-            const int gcol = xs * C + (n % G::CHUNKS_PER_ROW) * 16;
-            c[i].dst = n < 0 ? -1 : n * 16;
-            c[i].fast = a.src_vec != 0 && gcol >= 0 && gcol + 16 <= a.src.width * C;
-        }
-    };
-    const auto convert_share = [&](ConvertUnit(&u)[ConvertShare::ITERS]) {
-#pragma unroll
-        for (int i = 0; i < ConvertShare::ITERS; ++i) {
-            const int n = ConvertShare::item(warp, lane, i);
-            const int row = n / G::UNITS_PER_ROW;
-            const int q = n - row * G::UNITS_PER_ROW;
-            u[i].raw = n < 0 ? -1 : row * G::RAW_ROW + q * G::UNIT_PX * C;
-            u[i].stage = 2 * (row * G::SWS + q * G::UNIT_PX);
-        }
-    };
-    CopyChunk copies[CopyShare::ITERS];
-    ConvertUnit units[ConvertShare::ITERS];
-    copy_share(copies);
-    convert_share(units);
+    for (int i = 0; i < G::SHARE_ITERS; ++i) share[i * G::THREADS] = share_record<C, M>(a, i, warp, lane, xs, x0);
     __syncthreads();  // the column map and the pair table
 
     // Prologue: blocks 0..R-1 in flight, 0 and 1 complete, block 0 staged.
 #pragma unroll 1
     for (int b = 0; b < R; ++b) {
-        if (b < nsteps) copy_block<C, M>(a, colmap, copies, raw + b * G::RAW_SLOT, yb0 + 16 * b, xs);
+        if (b < nsteps) copy_block<C, M>(a, colmap, share, raw + b * G::RAW_SLOT, yb0 + 16 * b, row_offset(a.src, yb0 + 16 * b), xs);
         cp_async_commit();
     }
     cp_async_wait<R - 2>();
     __syncthreads();
-    convert_block<C, M>(raw, stage, units);
+    convert_block<C, M>(raw, stage, share);
 
     const int plane = warp / G::GROUPS;
     const int group = warp - plane * G::GROUPS;
@@ -477,9 +512,10 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     for (int p = 0; p < NB; ++p) {
         const int idx = kPairOffset + 16 * p + 2 * t - G::WIN - g + a.radius;
         tp[p][0] = pair_table[idx];
-        tp[p][1] = pair_table[idx - 8];
+        constexpr int kSecond = HalfMmaPolicy::own_registers(M) ? kPairs : 0;
+        tp[p][1] = pair_table[kSecond + idx - 8];
         tp[p][2] = pair_table[idx + 8];
-        tp[p][3] = HalfMmaPolicy::own_a3(M) ? pair_table[kPairs + idx] : tp[p][0];
+        tp[p][3] = HalfMmaPolicy::own_registers(M) ? pair_table[kPairs + idx] : tp[p][0];
     }
     // ldmatrix row address of this lane in a stage buffer: matrix q = lane / 8
     // is (rows 8(q/2).., columns 8(q%2)..) of the warp's first input block.
@@ -494,6 +530,11 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     for (int p = 0; p < NB; ++p) win[p][0] = win[p][1] = win[p][2] = win[p][3] = 0u;
     __syncthreads();
 
+    // Byte offsets of the next block to copy and of the next output tile's
+    // first row, advanced by 16 rows a step (a 64-bit multiply each step cost
+    // about 12 instructions).
+    std::int64_t fill_offset = row_offset(a.src, yb0 + 16 * R);
+    std::int64_t out_offset = row_offset(a.dst, 16 * ob0);
     for (int s = 0; s < nsteps; ++s) {
         const int convert_slot = (s + 1) % R;  // raw slot of block s + 1
         const int fill_slot = s % R;           // raw slot of block s, refilled with block s + R
@@ -548,47 +589,30 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // Stage block s + 1 (complete and published by the last barrier),
         // refill the slot block s left with block s + R, and wait for this
         // thread's copies of block s + 2, which the next step stages.
-        if (s + 1 < nsteps) {
-            ConvertUnit u[ConvertShare::ITERS];
-            if constexpr (kHoldShares) {
-#pragma unroll
-                for (int i = 0; i < ConvertShare::ITERS; ++i) u[i] = units[i];
-            } else {
-                convert_share(u);
-            }
-            convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, u);
-        }
-        if (s + R < nsteps) {
-            CopyChunk c[CopyShare::ITERS];
-            if constexpr (kHoldShares) {
-#pragma unroll
-                for (int i = 0; i < CopyShare::ITERS; ++i) c[i] = copies[i];
-            } else {
-                copy_share(c);
-            }
-            copy_block<C, M>(a, colmap, c, raw + fill_slot * G::RAW_SLOT, yb0 + 16 * (s + R), xs);
-        }
+        if (s + 1 < nsteps) convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share);
+        if (s + R < nsteps) copy_block<C, M>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, yb0 + 16 * (s + R), fill_offset, xs);
+        fill_offset += 16 * static_cast<std::int64_t>(a.src.pitch);
         cp_async_commit();
         cp_async_wait<R - 2>();
         __syncthreads();
         if (s >= G::WARM) {
-            int outs[StoreShare::ITERS];  // byte offset of each chunk in an output tile, -1: none
-#pragma unroll
-            for (int i = 0; i < StoreShare::ITERS; ++i) {
-                const int n = StoreShare::item(warp, lane, i);
-                const int row = n / G::OUT_CHUNKS_PER_ROW;
-                outs[i] = n < 0 ? -1 : row * G::OUT_ROW + (n - row * G::OUT_CHUNKS_PER_ROW) * 16;
-            }
-            const int valid = min(G::W, a.src.width - x0) * C;  // bytes of a tile row inside the image
             const int y0 = 16 * (ob0 + s - G::WARM);
             const int rows = min(16, a.src.height - y0);
 #pragma unroll
-            for (int i = 0; i < StoreShare::ITERS; ++i)
-            {
-                if (outs[i] < 0) break;
-                const OutChunk o = out_chunk<C, M>(outs[i], valid);
-                if (o.row < rows && o.n > 0) store_chunk<C>(a, tile + outs[i], x0 * C + o.off, o.n, y0 + o.row);
+            for (int i = 0; i < G::STORE_ITERS; ++i) {
+                const ShareRecord r = share[i * G::THREADS];
+                const int t = high16(r.chunks);  // offset in the tile
+                if (t == kNoItem) break;
+                if (rows == 16 && r.out_dst != kNoOffset) {
+                    *reinterpret_cast<uint4*>(a.dst.data + out_offset + r.out_dst) = *reinterpret_cast<const uint4*>(tile + t);
+                } else {
+                    const int row = t / G::OUT_ROW;
+                    const int off = t - row * G::OUT_ROW;  // also from the strip's first byte
+                    const int n = min(16, tile_row_bytes<C, M>(a, x0) - off);
+                    if (row < rows && n > 0) store_chunk<C>(a, tile + t, x0 * C + off, n, y0 + row);
+                }
             }
+            out_offset += 16 * static_cast<std::int64_t>(a.dst.pitch);
         }
     }
 }
@@ -680,6 +704,8 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     a.radius = tt.radius;
     a.src_vec = rows_aligned(src.data, src.pitch, 16) ? 1 : 0;
     a.dst_vec = rows_aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
+    // Offsets within 16 rows (row < 16, column byte < pitch) held as 32 bits.
+    a.block_offsets = std::max(src.pitch, call.dst.pitch) <= (std::size_t{1} << 27) ? 1 : 0;
     fill_pair_table(tt, a.pairs);
     const int row_blocks = ceil_div(src.height, 16);
 
