@@ -35,8 +35,9 @@
 // to 4096), which the rounding takes out again.
 //
 // What is not MMA is kept lean, because it, not the tensor cores, bounds the
-// kernel (ncu: about 190 instructions per warp for 256 outputs, 16 of them
-// MMAs, and a prologue worth another 45-78 per step of a short segment):
+// kernel (ncu, RGB at radius <= 8: about 170 instructions per warp for 256
+// outputs, 8 of them MMAs, and a prologue worth another 36 per step of a
+// short segment):
 //   - the copy, convert and store work of a step is split into equal shares
 //     per warp (a per-thread split left some warps twice the work of others,
 //     and everyone waited for them at the step's barrier), and each thread's
@@ -87,7 +88,8 @@ namespace {
 //    0.302 / 0.739 at 4 waves, 0.186 / 0.283 / 0.547 at 8, 0.206 / 0.316 /
 //    0.557 at 16; gray 0.122 / 0.173 / 0.260 at 4, 0.127 / 0.178 / 0.275 at
 //    8, 0.144 / 0.221 / 0.325 at 16. So 4 waves for gray, 8 for the rest
-//    (2- and 4-channel layouts not measured separately).
+//    (2- and 4-channel layouts not measured separately). Re-measured with
+//    the share records: the same choice (bench/RESULTS.md).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads) 3
 //    for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other layouts (256
 //    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
