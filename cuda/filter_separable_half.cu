@@ -63,6 +63,8 @@
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_mma.cuh"
+#include "cuda/tensor_map.hpp"
+#include "cuda/tma.cuh"
 #include "src/error.hpp"
 
 namespace imgpar::cuda::filter_detail {
@@ -123,6 +125,16 @@ constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
 constexpr int kPairOffset = 16 * kMaxM + 16;
 constexpr int kPairs = kPairOffset + 32 * kMaxM + 16;
 
+// Boxes per staged row for the bulk copies: the fewest equal boxes of at
+// most 256 bytes (the TMA limit), each a multiple of 16 bytes (and of 48 for
+// three channels, so no 12-byte convert unit straddles two boxes).
+constexpr int raw_boxes(int row_bytes, int channels) {
+    const int unit = channels == 3 ? 48 : 16;
+    for (int k = 1; k <= 8; ++k)
+        if (row_bytes % k == 0 && row_bytes / k <= 256 && (row_bytes / k) % unit == 0) return k;
+    return 0;
+}
+
 constexpr int strip_px(int channels) { return channels == 1 ? 128 : (channels == 4 ? 32 : 64); }
 
 // Bytes per output tile row: = 32 (mod 128), so the byte stores of one
@@ -164,6 +176,11 @@ struct HalfGeometry {
     static constexpr int WARPS = THREADS / 32;
     static constexpr int RAW_ROW = SW * C;               // bytes
     static constexpr int RAW_SLOT = 16 * RAW_ROW;
+    // A raw slot holds its 16 rows box by box, as the bulk copy writes them:
+    // BOXES boxes of 16 rows x BOX_BYTES, each box's rows packed.
+    static constexpr int BOXES = raw_boxes(RAW_ROW, C);
+    static constexpr int BOX_BYTES = BOXES > 0 ? RAW_ROW / BOXES : 16;
+    static constexpr int BOX_SLOT = 16 * BOX_BYTES;
     static constexpr int CHUNKS = RAW_SLOT / 16;         // copy work: 16-byte chunks of a slot
     static constexpr int CHUNKS_PER_ROW = RAW_ROW / 16;
     static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : 4);  // convert work: 16 (C = 3: 12) raw bytes
@@ -182,12 +199,21 @@ struct HalfGeometry {
     static constexpr int STORE_ITERS = WarpShare<OUT_CHUNKS, WARPS>::ITERS;
     static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
     static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
-    static constexpr int SMEM = OFF_SHARES + SHARE_ITERS * THREADS * 16;
+    static constexpr int OFF_BARS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // one mbarrier per raw slot
+    static constexpr int SMEM = OFF_BARS + 8 * kRawSlots;
     static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
     static_assert(2 * 16 * OUT_ROW >= 2 * kPairs * 4, "the pair table fits in the output tiles");
     static_assert(SW % UNIT_PX == 0 && (W * C) % 16 == 0, "whole units and chunks per row");
     static_assert(RAW_SLOT < 0xFFFF && 2 * PLANE < 0xFFFF && 16 * OUT_ROW < 0xFFFF, "share offsets fit in 16 bits");
+    static_assert(BOXES > 0 && RAW_SLOT % 128 == 0, "raw rows split into whole boxes; slots stay 128-byte aligned");
+
+    // Offset in a raw slot of byte col of staged row row, and back.
+    __device__ static int raw_offset(int row, int col) {
+        return (col / BOX_BYTES) * BOX_SLOT + row * BOX_BYTES + col % BOX_BYTES;
+    }
+    __device__ static int raw_row(int off) { return off % BOX_SLOT / BOX_BYTES; }
+    __device__ static int raw_col(int off) { return off / BOX_SLOT * BOX_BYTES + off % BOX_BYTES; }
 };
 
 struct HalfArgs {
@@ -203,6 +229,8 @@ struct HalfArgs {
     int src_vec;    // source rows start 16-byte aligned
     int dst_vec;    // destination rows start 16-byte aligned
     int block_offsets;  // a byte offset within 16 rows of either image fits in 31 bits
+    int tma;            // src_map describes the source: bulk copies for blocks inside the image
+    CUtensorMap src_map;
     std::uint32_t pairs[kPairs];  // f16 tap pairs, see kPairOffset
 };
 
@@ -270,8 +298,9 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
     const int cn = WarpShare<G::CHUNKS, G::WARPS>::item(warp, lane, i);
     if (cn >= 0) {
         const int row = cn / G::CHUNKS_PER_ROW;
-        const int gcol = xs * C + (cn - row * G::CHUNKS_PER_ROW) * 16;  // byte column in the image
-        copy_dst = cn * 16;
+        const int col = (cn - row * G::CHUNKS_PER_ROW) * 16;  // byte in the staged row
+        const int gcol = xs * C + col;                        // byte column in the image
+        copy_dst = G::raw_offset(row, col);
         if (a.block_offsets != 0 && a.src_vec != 0 && gcol >= 0 && gcol + 16 <= a.src.width * C)
             r.copy_src = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.src.pitch + gcol);
     }
@@ -289,7 +318,7 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
     if (un >= 0) {
         const int row = un / G::UNITS_PER_ROW;
         const int q = un - row * G::UNITS_PER_ROW;
-        r.unit = static_cast<std::uint32_t>(row * G::RAW_ROW + q * G::UNIT_PX * C) |
+        r.unit = static_cast<std::uint32_t>(G::raw_offset(row, q * G::UNIT_PX * C)) |
                  (static_cast<std::uint32_t>(2 * (row * G::SWS + q * G::UNIT_PX)) << 16);
     }
     return r;
@@ -298,9 +327,12 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
 // --- input: raw rows (cp.async) -> f16 planes --------------------------------
 
 // Starts this thread's copies of the 16-row input block at image row yb
-// (border rule applied) into a raw slot. A block of 16 image rows (all but
-// one or two per segment) takes the short path: one add per chunk to the
-// offset in its share record. Chunks the border rule touches (image edges,
+// (border rule applied) into a raw slot. A block whose staged rows and
+// columns all lie inside the image is one bulk copy per box, started by
+// thread 0 and completed on bar (tma: the same for the whole block). Else a
+// block of 16 image rows (all but one or two per segment) takes the short
+// path: one add per chunk to the offset in its share record. Chunks the
+// border rule touches (image edges,
 // constant border rows, unaligned rows) are fetched a byte per lane by the
 // whole warp, two chunks at a time: one memory round trip per pair and no
 // registers held for them (16 bytes in flight per thread made ptxas spill the
@@ -308,8 +340,18 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
 // record 0, yb_offset is yb * pitch.
 template <int C, int M>
 __device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const ShareRecord* share,
-                                           std::uint8_t* slot, int yb, std::int64_t yb_offset, int xs) {
+                                           std::uint8_t* slot, std::uint64_t* bar, bool tma, int yb,
+                                           std::int64_t yb_offset, int xs) {
     using G = HalfGeometry<C, M>;
+    if (tma) {
+        if (threadIdx.x == 0) {
+            mbarrier_arrive_expect_tx(bar, G::RAW_SLOT);
+#pragma unroll
+            for (int k = 0; k < G::BOXES; ++k)
+                tma_load_2d(slot + k * G::BOX_SLOT, &a.src_map, xs * C + k * G::BOX_BYTES, yb, bar);
+        }
+        return;
+    }
     const int lane = static_cast<int>(threadIdx.x) & 31;
     const bool inside = yb >= 0 && yb + 16 <= a.src.height;  // the same for the whole block
 #pragma unroll
@@ -320,10 +362,9 @@ __device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colma
         if (inside) {
             if (fast) cp_async<16>(slot + dst, a.src.data + yb_offset + r.copy_src);
         } else {
-            const int row = dst / G::RAW_ROW;
-            const int yy = border_index(yb + row, a.src.height, a.border.mode);
+            const int yy = border_index(yb + G::raw_row(dst), a.src.height, a.border.mode);
             fast = fast && yy >= 0;
-            if (fast) cp_async<16>(slot + dst, row_ptr(a.src, yy) + (xs * C + dst - row * G::RAW_ROW));
+            if (fast) cp_async<16>(slot + dst, row_ptr(a.src, yy) + (xs * C + G::raw_col(dst)));
         }
         unsigned slow = __ballot_sync(0xFFFFFFFFu, dst != kNoItem && !fast);
         while (slow != 0u) {
@@ -335,9 +376,8 @@ __device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colma
             const int o = owner < 0 ? first : owner;
             const int d = __shfl_sync(0xFFFFFFFFu, dst, o);
             if (owner >= 0) {
-                const int row = d / G::RAW_ROW;
-                const int y = border_index(yb + row, a.src.height, a.border.mode);
-                const int pos = d - row * G::RAW_ROW + (lane & 15);  // this lane's byte of the staged row
+                const int y = border_index(yb + G::raw_row(d), a.src.height, a.border.mode);
+                const int pos = G::raw_col(d) + (lane & 15);  // this lane's byte of the staged row
                 const int px = pos / C;
                 const int xx = colmap[px];
                 std::uint32_t v = static_cast<std::uint32_t>(a.border_value);
@@ -458,12 +498,13 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     using G = HalfGeometry<C, M>;
     constexpr int NB = G::NB;
     constexpr int R = kRawSlots;
-    extern __shared__ __align__(16) std::uint8_t smem[];
+    extern __shared__ __align__(128) std::uint8_t smem[];  // raw slots first: bulk copies need 128-byte alignment
     std::uint8_t* const raw = smem;
     std::uint8_t* const stage = smem + G::OFF_STAGE;
     std::uint8_t* const tiles = smem + G::OFF_OUT;
     short* const colmap = reinterpret_cast<short*>(smem + G::OFF_COLMAP);
     ShareRecord* const share = reinterpret_cast<ShareRecord*>(smem + G::OFF_SHARES) + threadIdx.x;  // record 0
+    std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
 
     const int x0 = blockIdx.x * G::W;
     const int seg = static_cast<int>(blockIdx.y);
@@ -473,6 +514,24 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const int yb0 = 16 * ob0 - G::WIN;  // image row of input block 0
     const int warp = static_cast<int>(threadIdx.x) >> 5;
     const int lane = static_cast<int>(threadIdx.x) & 31;
+    // Input blocks whose staged rows and columns lie inside the image are
+    // bulk copies; tma_phase bit k is the parity of slot k's next completion.
+    const bool tma_strip = a.tma != 0 && xs >= 0 && xs + G::SW <= a.src.width;
+    const auto tma_block = [&](int b) {
+        const int yb = yb0 + 16 * b;
+        return tma_strip && yb >= 0 && yb + 16 <= a.src.height;
+    };
+    unsigned tma_phase = 0u;
+    const auto wait_block = [&](int b) {  // before staging block b
+        if (!tma_block(b)) return;
+        const int k = b % kRawSlots;
+        mbarrier_wait(bars + k, (tma_phase >> k) & 1u);
+        tma_phase ^= 1u << k;
+    };
+    if (tma_strip && threadIdx.x == 0) {
+        for (int k = 0; k < kRawSlots; ++k) mbarrier_init(bars + k, 1);
+        mbarrier_init_fence();
+    }
 
     // Image column (border rule applied) of each staged column, for the slow copies.
     for (int i = static_cast<int>(threadIdx.x); i < G::SW; i += G::THREADS)
@@ -489,16 +548,19 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
     for (int i = 0; i < G::SHARE_ITERS; ++i) share[i * G::THREADS] = share_record<C, M>(a, i, warp, lane, xs, x0);
-    __syncthreads();  // the column map and the pair table
+    __syncthreads();  // the column map, the pair table and the barriers
 
     // Prologue: blocks 0..R-1 in flight, 0 and 1 complete, block 0 staged.
 #pragma unroll 1
     for (int b = 0; b < R; ++b) {
-        if (b < nsteps) copy_block<C, M>(a, colmap, share, raw + b * G::RAW_SLOT, yb0 + 16 * b, row_offset(a.src, yb0 + 16 * b), xs);
+        if (b < nsteps)
+            copy_block<C, M>(a, colmap, share, raw + b * G::RAW_SLOT, bars + b, tma_block(b), yb0 + 16 * b,
+                             row_offset(a.src, yb0 + 16 * b), xs);
         cp_async_commit();
     }
     cp_async_wait<R - 2>();
     __syncthreads();
+    wait_block(0);
     convert_block<C, M>(raw, stage, share);
 
     const int plane = warp / G::GROUPS;
@@ -591,8 +653,13 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // Stage block s + 1 (complete and published by the last barrier),
         // refill the slot block s left with block s + R, and wait for this
         // thread's copies of block s + 2, which the next step stages.
-        if (s + 1 < nsteps) convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share);
-        if (s + R < nsteps) copy_block<C, M>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, yb0 + 16 * (s + R), fill_offset, xs);
+        if (s + 1 < nsteps) {
+            wait_block(s + 1);
+            convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share);
+        }
+        if (s + R < nsteps)
+            copy_block<C, M>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, bars + fill_slot, tma_block(s + R),
+                             yb0 + 16 * (s + R), fill_offset, xs);
         fill_offset += 16 * static_cast<std::int64_t>(a.src.pitch);
         cp_async_commit();
         cp_async_wait<R - 2>();
@@ -628,12 +695,13 @@ struct HalfVariant {
     int threads = 0;
     int smem = 0;
     int strip = 0;
+    int box_bytes = 0;  // width of the bulk copy boxes
 };
 
 template <int C, int M>
 HalfVariant variant_of() {
     using G = HalfGeometry<C, M>;
-    return {&separable_half_kernel<C, M>, G::THREADS, G::SMEM, G::W};
+    return {&separable_half_kernel<C, M>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES};
 }
 
 template <int C>
@@ -708,6 +776,11 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     a.dst_vec = rows_aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
     // Offsets within 16 rows (row < 16, column byte < pitch) held as 32 bits.
     a.block_offsets = std::max(src.pitch, call.dst.pitch) <= (std::size_t{1} << 27) ? 1 : 0;
+    // Bulk copies (compute 9.0+) need 16-byte aligned rows, as cp.async does.
+    a.tma = dev.compute_major >= 9 && a.src_vec != 0 ? 1 : 0;
+    if (a.tma != 0)
+        a.src_map = byte_tile_map(src.data, static_cast<std::size_t>(src.width) * src.channels, src.height, src.pitch,
+                                  v.box_bytes, 16);
     fill_pair_table(tt, a.pairs);
     const int row_blocks = ceil_div(src.height, 16);
 
