@@ -27,8 +27,10 @@
 // H never leaves the registers, and each step costs 4(2M + 1) MMAs per warp
 // for 256 outputs.
 //
-// Input rows are copied with cp.async, 16 bytes at a time, into a ring of raw
-// slots several steps ahead; each step converts one whole slot into f16
+// Input rows are copied into a ring of raw slots several steps ahead: inside
+// the image (all but the edge strips and the first and last blocks) as TMA
+// bulk copies that one thread starts, elsewhere with cp.async, 16 bytes at a
+// time, and the border rule. Each step converts one whole slot into f16
 // planes: channels split, colour premultiplied, and each byte v turned into
 // the f16 value 1024 + v by one byte permute. The offset adds exactly
 // 1024 * 4096 = 2^22 to every horizontal sum (the taps under each output sum
