@@ -139,11 +139,14 @@ constexpr int raw_boxes(int row_bytes, int channels) {
 
 constexpr int strip_px(int channels) { return channels == 1 ? 128 : (channels == 4 ? 32 : 64); }
 
-// Bytes per output tile row: = 32 (mod 128), so the byte stores of one
-// vertical MMA (8 rows) land 8 banks apart.
+// Bytes per output tile row: an odd multiple of 16, so the 8 rows one
+// vertical MMA stores land 4 banks apart (mod 32 banks): the 16-bit stores of
+// one gray MMA hit 16 distinct banks, one wavefront each. Rows 32 bytes apart
+// (mod 128) collided in pairs of rows: 2 wavefronts for every store (ncu);
+// three channels' byte stores, 6 bytes apart per lane, now average 1.67.
 constexpr int out_row_bytes(int bytes) {
     int b = (bytes + 15) / 16 * 16;
-    while (b % 128 != 32) b += 16;
+    if (b / 16 % 2 == 0) b += 16;
     return b;
 }
 
@@ -201,7 +204,7 @@ struct HalfGeometry {
     static constexpr int STORE_ITERS = WarpShare<OUT_CHUNKS, WARPS>::ITERS;
     static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
     static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
-    static constexpr int OFF_BARS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // one mbarrier per raw slot
+    static constexpr int OFF_BARS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // one mbarrier per raw slot (16: four fields)
     static constexpr int SMEM = OFF_BARS + 8 * kRawSlots;
     static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
@@ -269,8 +272,8 @@ __device__ __forceinline__ std::uint32_t v_round_bits(float s) {
 // Item i of each of a thread's three shares of a step's work (copy, convert,
 // store), worked out once per block and kept in shared memory. Held in
 // registers, ptxas worked these values out again from the thread index inside
-// the step loop (about 30 instructions a step); one 16-byte shared load per
-// item is cheaper.
+// the step loop (about 30 instructions a step); one shared load per field
+// used is cheaper.
 constexpr std::uint32_t kNoOffset = 0xFFFFFFFFu;
 constexpr int kNoItem = 0xFFFF;
 
@@ -279,6 +282,26 @@ struct ShareRecord {
     std::uint32_t out_dst;   // store chunk: byte offset from its tile's first image row; kNoOffset: not one vector store
     std::uint32_t chunks;    // copy chunk's raw slot offset (low 16 bits), store chunk's tile offset (high 16 bits)
     std::uint32_t unit;      // convert unit's raw slot offset (low 16 bits), its stage offset (high 16 bits)
+};
+
+// The records in shared memory, field by field: word (f * ITERS + i) *
+// THREADS + thread holds field f of item i. A warp's load of one field then
+// reads 32 consecutive words, one wavefront; as 16-byte records per thread it
+// spanned 512 bytes, 4 wavefronts (ncu: 10 of the 53 wavefronts of an RGB
+// step, where 3 do).
+enum ShareField { kCopySrc, kOutDst, kChunks, kUnit };
+
+template <int THREADS, int ITERS>
+struct ShareTable {
+    std::uint32_t* words;  // this thread's word of field 0, item 0
+
+    __device__ __forceinline__ std::uint32_t get(ShareField f, int i) const { return words[(f * ITERS + i) * THREADS]; }
+    __device__ __forceinline__ void put(int i, const ShareRecord& r) const {
+        words[(kCopySrc * ITERS + i) * THREADS] = r.copy_src;
+        words[(kOutDst * ITERS + i) * THREADS] = r.out_dst;
+        words[(kChunks * ITERS + i) * THREADS] = r.chunks;
+        words[(kUnit * ITERS + i) * THREADS] = r.unit;
+    }
 };
 
 __device__ __forceinline__ int low16(std::uint32_t v) { return static_cast<int>(v & 0xFFFFu); }
@@ -338,10 +361,9 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
 // constant border rows, unaligned rows) are fetched a byte per lane by the
 // whole warp, two chunks at a time: one memory round trip per pair and no
 // registers held for them (16 bytes in flight per thread made ptxas spill the
-// loop's fragments). Call with the warp converged; share is this thread's
-// record 0, yb_offset is yb * pitch.
-template <int C, int M>
-__device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const ShareRecord* share,
+// loop's fragments). Call with the warp converged; yb_offset is yb * pitch.
+template <int C, int M, class Shares>
+__device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const Shares& share,
                                            std::uint8_t* slot, std::uint64_t* bar, bool tma, int yb,
                                            std::int64_t yb_offset, int xs) {
     using G = HalfGeometry<C, M>;
@@ -358,11 +380,11 @@ __device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colma
     const bool inside = yb >= 0 && yb + 16 <= a.src.height;  // the same for the whole block
 #pragma unroll
     for (int i = 0; i < G::COPY_ITERS; ++i) {
-        const ShareRecord r = share[i * G::THREADS];
-        const int dst = low16(r.chunks);
-        bool fast = dst != kNoItem && r.copy_src != kNoOffset;
+        const int dst = low16(share.get(kChunks, i));
+        const std::uint32_t src = share.get(kCopySrc, i);
+        bool fast = dst != kNoItem && src != kNoOffset;
         if (inside) {
-            if (fast) cp_async<16>(slot + dst, a.src.data + yb_offset + r.copy_src);
+            if (fast) cp_async<16>(slot + dst, a.src.data + yb_offset + src);
         } else {
             const int yy = border_index(yb + G::raw_row(dst), a.src.height, a.border.mode);
             fast = fast && yy >= 0;
@@ -443,12 +465,12 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
     }
 }
 
-template <int C, int M>
-__device__ __forceinline__ void convert_block(const std::uint8_t* slot, std::uint8_t* stage, const ShareRecord* share) {
+template <int C, int M, class Shares>
+__device__ __forceinline__ void convert_block(const std::uint8_t* slot, std::uint8_t* stage, const Shares& share) {
     using G = HalfGeometry<C, M>;
 #pragma unroll
     for (int i = 0; i < G::CONVERT_ITERS; ++i) {
-        const std::uint32_t unit = share[i * G::THREADS].unit;
+        const std::uint32_t unit = share.get(kUnit, i);
         if (low16(unit) == kNoItem) break;
         convert_unit<C, M>(slot, stage, ConvertUnit{low16(unit), high16(unit)});
     }
@@ -505,7 +527,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint8_t* const stage = smem + G::OFF_STAGE;
     std::uint8_t* const tiles = smem + G::OFF_OUT;
     short* const colmap = reinterpret_cast<short*>(smem + G::OFF_COLMAP);
-    ShareRecord* const share = reinterpret_cast<ShareRecord*>(smem + G::OFF_SHARES) + threadIdx.x;  // record 0
+    const ShareTable<G::THREADS, G::SHARE_ITERS> share{reinterpret_cast<std::uint32_t*>(smem + G::OFF_SHARES) +
+                                                       threadIdx.x};
     std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
 
     const int x0 = blockIdx.x * G::W;
@@ -549,7 +572,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
     // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
-    for (int i = 0; i < G::SHARE_ITERS; ++i) share[i * G::THREADS] = share_record<C, M>(a, i, warp, lane, xs, x0);
+    for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<C, M>(a, i, warp, lane, xs, x0));
     __syncthreads();  // the column map, the pair table and the barriers
 
     // Prologue: blocks 0..R-1 in flight, 0 and 1 complete, block 0 staged.
@@ -671,11 +694,11 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             const int rows = min(16, a.src.height - y0);
 #pragma unroll
             for (int i = 0; i < G::STORE_ITERS; ++i) {
-                const ShareRecord r = share[i * G::THREADS];
-                const int t = high16(r.chunks);  // offset in the tile
+                const int t = high16(share.get(kChunks, i));  // offset in the tile
                 if (t == kNoItem) break;
-                if (rows == 16 && r.out_dst != kNoOffset) {
-                    *reinterpret_cast<uint4*>(a.dst.data + out_offset + r.out_dst) = *reinterpret_cast<const uint4*>(tile + t);
+                const std::uint32_t out_dst = share.get(kOutDst, i);
+                if (rows == 16 && out_dst != kNoOffset) {
+                    *reinterpret_cast<uint4*>(a.dst.data + out_offset + out_dst) = *reinterpret_cast<const uint4*>(tile + t);
                 } else {
                     const int row = t / G::OUT_ROW;
                     const int off = t - row * G::OUT_ROW;  // also from the strip's first byte
