@@ -112,10 +112,11 @@ struct HalfMmaPolicy {
     static constexpr int kMaxM = 4;  // radius up to 64
     static constexpr int waves(int channels) { return channels == 1 ? 4 : 8; }
     static constexpr int min_blocks(int threads, int m) {
-        if (threads > 256) return m <= 1 ? 3 : (m == 4 ? 1 : 2);
+        if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : (m == 4 ? 1 : 2));
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
+    static constexpr int unroll(int m) { return m == 0 ? 4 : 1; }
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
@@ -624,6 +625,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // about 12 instructions).
     std::int64_t fill_offset = row_offset(a.src, yb0 + 16 * R);
     std::int64_t out_offset = row_offset(a.dst, 16 * ob0);
+#pragma unroll(HalfMmaPolicy::unroll(M))
     for (int s = 0; s < nsteps; ++s) {
         const int convert_slot = (s + 1) % R;  // raw slot of block s + 1
         const int fill_slot = s % R;           // raw slot of block s, refilled with block s + R
