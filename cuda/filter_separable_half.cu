@@ -37,9 +37,9 @@
 // to 4096), which the rounding takes out again.
 //
 // What is not MMA is kept lean, because it, not the tensor cores, bounds the
-// kernel (ncu, RGB at radius <= 8: about 170 instructions per warp for 256
-// outputs, 8 of them MMAs, and a prologue worth another 36 per step of a
-// short segment):
+// kernel (ncu, RGB at radius <= 8: about 145 instructions per warp for 256
+// outputs, 8 of them MMAs, and a prologue worth another 44 per step of a
+// short segment; shared memory, at 43 wavefronts a step, is 84% busy):
 //   - the copy, convert and store work of a step is split into equal shares
 //     per warp (a per-thread split left some warps twice the work of others,
 //     and everyone waited for them at the step's barrier), and each thread's
@@ -94,8 +94,8 @@ namespace {
 //    8, 0.144 / 0.221 / 0.325 at 16. So 4 waves for gray, 8 for the rest
 //    (2- and 4-channel layouts not measured separately). Re-measured with
 //    the share records: the same choice (bench/RESULTS.md).
-//  - resident blocks per SM, which caps the registers: RGB (384 threads) 3
-//    for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other layouts (256
+//  - resident blocks per SM, which caps the registers: RGB (384 threads) 4
+//    for M = 0, 3 for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other layouts (256
 //    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
 //    Toeplitz fragments alone take 63 registers. RGB M = 4 at 2 blocks (80
 //    registers) spilled 116 bytes inside the step loop: sigma 20 on 8K RGB
@@ -107,6 +107,11 @@ namespace {
 //    registers into place before the MMAs (11 moves per step at M = 0).
 //    M = 2 and 3 sit at their register caps (64, 80) without it; at M = 4
 //    it cut 8K sigma 20 from 0.27 to 0.24 ms (gray), 0.58 to 0.54 (RGB).
+//  - the step loop unrolled 4x at M = 0, so raw slots (4), stage and tile
+//    buffers (2) are fixed per copy of the body: 29 fewer instructions per
+//    warp-step, 8K RGB sigma 1 0.137 -> 0.131 ms, gray unchanged. At 40
+//    registers RGB keeps 4 blocks per SM; at M >= 1 the unrolled loop
+//    spilled (M = 2, 3) or passed the register caps.
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
