@@ -37,9 +37,10 @@
 // to 4096), which the rounding takes out again.
 //
 // What is not MMA is kept lean, because it, not the tensor cores, bounds the
-// kernel (ncu, RGB at radius <= 8: about 145 instructions per warp for 256
-// outputs, 8 of them MMAs, and a prologue worth another 44 per step of a
-// short segment; shared memory, at 43 wavefronts a step, is 84% busy):
+// kernel (ncu, RGB at radius <= 8: 189 instructions per warp for 256
+// outputs, 8 of them MMAs, a third of them in the prologue of a short
+// segment and the steps the unrolled loop leaves over; shared memory, at 43
+// wavefronts a step, is 84% busy):
 //   - the copy, convert and store work of a step is split into equal shares
 //     per warp (a per-thread split left some warps twice the work of others,
 //     and everyone waited for them at the step's barrier), and each thread's
