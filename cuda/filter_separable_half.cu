@@ -108,11 +108,14 @@ namespace {
 //    registers into place before the MMAs (11 moves per step at M = 0).
 //    M = 2 and 3 sit at their register caps (64, 80) without it; at M = 4
 //    it cut 8K sigma 20 from 0.27 to 0.24 ms (gray), 0.58 to 0.54 (RGB).
-//  - the step loop unrolled 4x at M = 0, so raw slots (4), stage and tile
+//  - plain blur (gray, RGB) at M = 0 has its own kernel with the step loop
+//    unrolled 4x (the U parameter), so raw slots (4), stage and tile
 //    buffers (2) are fixed per copy of the body: 29 fewer instructions per
 //    warp-step, 8K RGB sigma 1 0.137 -> 0.131 ms, gray unchanged. At 40
-//    registers RGB keeps 4 blocks per SM; at M >= 1 the unrolled loop
-//    spilled (M = 2, 3) or passed the register caps.
+//    registers RGB keeps 4 blocks per SM. Unrolled, the modes with an
+//    epilogue ran slower (sharpen sigma 1 on 8K: RGB 0.29 -> 0.35 ms, gray
+//    0.19 -> 0.25), and at M >= 1 the loop spilled (M = 2, 3) or passed the
+//    register caps.
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
@@ -122,7 +125,6 @@ struct HalfMmaPolicy {
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
-    static constexpr int unroll(int m) { return m == 0 ? 4 : 1; }
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
@@ -523,7 +525,8 @@ __device__ __forceinline__ void store_chunk(const HalfArgs& a, const std::uint8_
 
 // --- the kernel ---------------------------------------------------------------
 
-template <int C, int M>
+// U: the step loop's unroll factor (4 for plain blur at M = 0, see HalfMmaPolicy).
+template <int C, int M, int U>
 __global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M>::THREADS, M))
 separable_half_kernel(const __grid_constant__ HalfArgs a) {
     using G = HalfGeometry<C, M>;
@@ -631,7 +634,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // about 12 instructions).
     std::int64_t fill_offset = row_offset(a.src, yb0 + 16 * R);
     std::int64_t out_offset = row_offset(a.dst, 16 * ob0);
-#pragma unroll(HalfMmaPolicy::unroll(M))
+#pragma unroll(U)
     for (int s = 0; s < nsteps; ++s) {
         const int convert_slot = (s + 1) % R;  // raw slot of block s + 1
         const int fill_slot = s % R;           // raw slot of block s, refilled with block s + R
@@ -731,16 +734,20 @@ struct HalfVariant {
     int box_bytes = 0;  // width of the bulk copy boxes
 };
 
-template <int C, int M>
+template <int C, int M, int U = 1>
 HalfVariant variant_of() {
     using G = HalfGeometry<C, M>;
-    return {&separable_half_kernel<C, M>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES};
+    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES};
 }
 
+// plain: SepMode::Blur (no epilogue), which only 1 and 3 channels have.
 template <int C>
-HalfVariant variant_for(int m) {
+HalfVariant variant_for(int m, bool plain) {
     switch (m) {
-        case 0: return variant_of<C, 0>();
+        case 0:
+            if constexpr (C == 1 || C == 3)
+                if (plain) return variant_of<C, 0, 4>();
+            return variant_of<C, 0>();
         case 1: return variant_of<C, 1>();
         case 2: return variant_of<C, 2>();
         case 3: return variant_of<C, 3>();
@@ -749,21 +756,21 @@ HalfVariant variant_for(int m) {
     }
 }
 
-HalfVariant pick_variant(int channels, int m) {
+HalfVariant pick_variant(int channels, int m, bool plain) {
     switch (channels) {
-        case 1: return variant_for<1>(m);
-        case 2: return variant_for<2>(m);
-        case 3: return variant_for<3>(m);
-        case 4: return variant_for<4>(m);
+        case 1: return variant_for<1>(m, plain);
+        case 2: return variant_for<2>(m, plain);
+        case 3: return variant_for<3>(m, plain);
+        case 4: return variant_for<4>(m, plain);
         default: return {};
     }
 }
 static_assert(kMaxM == 4, "variant_for instantiates M = 1..4");
 
 // The variant a plan needs, or none (fn == nullptr).
-HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, const DeviceLimits& dev) {
+HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {
     if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || tt.max_tap > kMaxHalfTap) return {};
-    const HalfVariant v = pick_variant(channels, tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16));
+    const HalfVariant v = pick_variant(channels, tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16), plain);
     if (v.fn == nullptr || v.smem > dev.max_smem_optin) return {};
     return v;
 }
@@ -787,14 +794,14 @@ void fill_pair_table(const TrimmedTaps& tt, std::uint32_t (&pairs)[kPairs]) {
 }  // namespace
 
 bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
-    return variant_for_plan(trim_taps(plan), channels, dev).fn != nullptr;
+    return variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev).fn != nullptr;
 }
 
 void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const DeviceImageRef& src = call.src;
     const TrimmedTaps tt = trim_taps(plan);
-    const HalfVariant v = variant_for_plan(tt, src.channels, dev);
+    const HalfVariant v = variant_for_plan(tt, src.channels, separable_mode(plan, src.channels) == SepMode::Blur, dev);
     if (v.fn == nullptr) throw device_error("gaussian filter", "the FP16 tensor-core kernel does not support this plan");
 
     HalfArgs a{};
