@@ -95,12 +95,12 @@ namespace {
 //    8, 0.144 / 0.221 / 0.325 at 16. So 4 waves for gray, 8 for the rest
 //    (2- and 4-channel layouts not measured separately). Re-measured with
 //    the share records: the same choice (bench/RESULTS.md).
-//  - resident blocks per SM, which caps the registers: RGB (384 threads) 4
-//    for M = 0, 3 for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other layouts (256
-//    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
-//    Toeplitz fragments alone take 63 registers. RGB M = 4 at 2 blocks (80
-//    registers) spilled 116 bytes inside the step loop: sigma 20 on 8K RGB
-//    took 0.73 ms, 0.59 ms at 1 block and 112 registers.
+//  - resident blocks per SM, which caps the registers: RGB (384 threads)
+//    4 for M = 0, 3 for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other
+//    layouts (256 threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose
+//    H window and Toeplitz fragments alone take 63 registers. RGB M = 4 at
+//    2 blocks (80 registers) spilled 116 bytes inside the step loop: sigma
+//    20 on 8K RGB took 0.73 ms, 0.59 ms at 1 block and 112 registers.
 //  - a3 of a Toeplitz fragment equals a0, and a1 of block p equals a2 of
 //    block p - 1; for M <= 1 and M = 4 each gets its own register anyway
 //    (a1 and a3 are read from a second copy of the pair table in shared
@@ -149,8 +149,8 @@ constexpr int raw_boxes(int row_bytes, int channels) {
 constexpr int strip_px(int channels) { return channels == 1 ? 128 : (channels == 4 ? 32 : 64); }
 
 // Bytes per output tile row: an odd multiple of 16, so the 8 rows one
-// vertical MMA stores land 4 banks apart (mod 32 banks): the 16-bit stores of
-// one gray MMA hit 16 distinct banks, one wavefront each. Rows 32 bytes apart
+// vertical MMA stores start in 8 different groups of 4 banks: the 16-bit
+// stores of one gray MMA hit 16 distinct banks, one wavefront each. Rows 32 bytes apart
 // (mod 128) collided in pairs of rows: 2 wavefronts for every store (ncu);
 // three channels' byte stores, 6 bytes apart per lane, now average 1.67.
 constexpr int out_row_bytes(int bytes) {
@@ -765,7 +765,7 @@ HalfVariant pick_variant(int channels, int m, bool plain) {
         default: return {};
     }
 }
-static_assert(kMaxM == 4, "variant_for instantiates M = 1..4");
+static_assert(kMaxM == 4, "variant_for instantiates M = 0..4");
 
 // The variant a plan needs, or none (fn == nullptr).
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {
