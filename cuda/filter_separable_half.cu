@@ -230,6 +230,15 @@ struct HalfGeometry {
     __device__ static int raw_col(int off) { return off / BOX_SLOT * BOX_BYTES + off % BOX_BYTES; }
 };
 
+// Row segments of equal length (to one block): count segments of len output
+// row blocks, one more for the first extra, from output row block first.
+struct SegmentTier {
+    int count;
+    int len;
+    int extra;
+    int first;
+};
+
 struct HalfArgs {
     SrcArg src;
     DstArg dst;
@@ -238,8 +247,7 @@ struct HalfArgs {
     SepMode mode;
     UnsharpArg unsharp;
     int radius;     // r after trimming zero taps, <= 16M
-    int seg_len;    // output row blocks per segment: seg_len, one more for the first seg_extra
-    int seg_extra;
+    SegmentTier tiers[2];  // blockIdx.y < tiers[0].count: tier 0, else tier 1
     int src_vec;    // source rows start 16-byte aligned
     int dst_vec;    // destination rows start 16-byte aligned
     int block_offsets;  // a byte offset within 16 rows of either image fits in 31 bits
@@ -543,8 +551,11 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 
     const int x0 = blockIdx.x * G::W;
     const int seg = static_cast<int>(blockIdx.y);
-    const int ob0 = seg * a.seg_len + min(seg, a.seg_extra);  // first output row block of this segment
-    const int nsteps = a.seg_len + (seg < a.seg_extra ? 1 : 0) + G::WARM;
+    const bool tier1 = seg >= a.tiers[0].count;
+    const SegmentTier& tier = a.tiers[tier1 ? 1 : 0];
+    const int k = seg - (tier1 ? a.tiers[0].count : 0);          // segment within its tier
+    const int ob0 = tier.first + k * tier.len + min(k, tier.extra);  // first output row block of this segment
+    const int nsteps = tier.len + (k < tier.extra ? 1 : 0) + G::WARM;
     const int xs = x0 - G::HALO;         // image column of staged column 0
     const int yb0 = 16 * ob0 - G::WIN;  // image row of input block 0
     const int warp = static_cast<int>(threadIdx.x) >> 5;
@@ -775,6 +786,24 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, co
     return v;
 }
 
+// Splits row_blocks output row blocks into segs segments of equal length,
+// except that the last `tail` of them (one wave's worth of segment rows: the
+// blocks dispatched last) are each split in two. Blocks run in order of
+// blockIdx.y, so the last wave's blocks start at scattered times and finish
+// at scattered times; halving their length halves the time SMs sit idle at
+// the end, for one more prologue each. With too few row blocks, one tier.
+void plan_segments(int row_blocks, int segs, int tail, SegmentTier (&tiers)[2]) {
+    const int late = row_blocks * tail / segs;  // row blocks in the split segments
+    if (tail < 1 || segs - tail < 1 || late < 2 * tail) {
+        tiers[0] = {segs, row_blocks / segs, row_blocks % segs, 0};
+        tiers[1] = {0, 0, 0, row_blocks};
+        return;
+    }
+    const int early = row_blocks - late;
+    tiers[0] = {segs - tail, early / (segs - tail), early % (segs - tail), 0};
+    tiers[1] = {2 * tail, late / (2 * tail), late % (2 * tail), early};
+}
+
 // The f16 bits of an integer |v| <= 2048 (exact: at most 11 significant bits).
 std::uint32_t f16_bits(int v) {
     const __half_raw h = __float2half_rn(static_cast<float>(v));
@@ -830,9 +859,8 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const int strips = ceil_div(src.width, v.strip);
     const int waves = HalfMmaPolicy::waves(src.channels);
     const int segs = std::max(1, std::min(row_blocks, waves * resident / strips));
-    a.seg_len = row_blocks / segs;
-    a.seg_extra = row_blocks % segs;
-    const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(segs));
+    plan_segments(row_blocks, segs, ceil_div(resident, strips), a.tiers);
+    const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(a.tiers[0].count + a.tiers[1].count));
     v.fn<<<grid, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");
 }
