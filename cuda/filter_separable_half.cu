@@ -95,6 +95,11 @@ namespace {
 //    8, 0.144 / 0.221 / 0.325 at 16. So 4 waves for gray, 8 for the rest
 //    (2- and 4-channel layouts not measured separately). Re-measured with
 //    the share records: the same choice (bench/RESULTS.md).
+//  - the last wave's worth of segment rows (the blocks dispatched last) is
+//    split into segments half as long (plan_segments): ncu found the SMs
+//    idle 12-13% of the launch, most likely while the last blocks finished
+//    at scattered times. Against even segments, in one run: 8K RGB sigma
+//    20 0.52 -> 0.49 ms, sigma 1 and gray 1-3% faster.
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other
 //    layouts (256 threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose
