@@ -99,7 +99,11 @@ namespace {
 //    split into segments half as long (plan_segments): ncu found the SMs
 //    idle 12-13% of the launch, most likely while the last blocks finished
 //    at scattered times. Against even segments, in one run: 8K RGB sigma
-//    20 0.52 -> 0.49 ms, sigma 1 and gray 1-3% faster.
+//    20 0.52 -> 0.49 ms, sigma 1 and gray 1-3% faster. With the shorter
+//    tail, fewer waves pay off for gray: 3 instead of 4 was 1-8% faster
+//    at every sigma (two rounds); RGB measured the same at 6 and 8 and
+//    takes 6 (fewer prologues). Thirds instead of halves: slower except
+//    RGB sigma 20 (bench/RESULTS.md).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other
 //    layouts (256 threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose
@@ -124,7 +128,7 @@ namespace {
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int waves(int channels) { return channels == 1 ? 4 : 8; }
+    static constexpr int waves(int channels) { return channels == 1 ? 3 : 6; }
     static constexpr int min_blocks(int threads, int m) {
         if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : (m == 4 ? 1 : 2));
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
