@@ -839,7 +839,8 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const DeviceImageRef& src = call.src;
     const TrimmedTaps tt = trim_taps(plan);
-    const HalfVariant v = variant_for_plan(tt, src.channels, separable_mode(plan, src.channels) == SepMode::Blur, dev);
+    const SepMode mode = separable_mode(plan, src.channels);
+    const HalfVariant v = variant_for_plan(tt, src.channels, mode == SepMode::Blur, dev);
     if (v.fn == nullptr) throw device_error("gaussian filter", "the FP16 tensor-core kernel does not support this plan");
 
     HalfArgs a{};
@@ -847,7 +848,7 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     a.dst = dst_arg(call.dst);
     a.border = border_arg(plan, src.channels);
     a.border_value = plan.border.value;
-    a.mode = separable_mode(plan, src.channels);
+    a.mode = mode;
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     a.radius = tt.radius;
     a.src_vec = rows_aligned(src.data, src.pitch, 16) ? 1 : 0;
