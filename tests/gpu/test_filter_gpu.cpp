@@ -237,15 +237,17 @@ TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementation
 
 // The FP16 Gaussian gives each block a segment of one strip's rows; how many
 // segments depends on the GPU's size and the image's width. On a tall image
-// they come out uneven (lengths differing by one block) and as short as one
-// block after the 2M warm-up blocks, at every window size: sigma 1, 7, 12, 20
-// are M = 1..4.
+// they come out uneven (lengths differing by one block), as short as one
+// block after the warm-up blocks, and, where there are rows enough, with the
+// last wave's segments split in two. At every window size: sigma 1, 4, 7,
+// 12, 20 are radius 3 (M = 0, the radius <= 8 variant), 12, 21, 36 and 60
+// (M = 1..4).
 TEST_CASE("GPU Gaussian: tall images, uneven row segments, every window size") {
     for (int c = 1; c <= 4; ++c) {
         const Image src = test::photo_like_image(1500, 2500, c, static_cast<unsigned>(60 + c));
         GpuBench gpu(src);
         for (const Border& b : {Border{BorderMode::Reflect101, 0}, Border{BorderMode::Constant, 77}})
-            for (double sigma : {1.0, 7.0, 12.0, 20.0})
+            for (double sigma : {1.0, 4.0, 7.0, 12.0, 20.0})
                 gpu.check(make_gaussian(sigma, 0, b), "gaussian, tall image", SeparablePath::HalfMma);
     }
 }
