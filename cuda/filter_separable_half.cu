@@ -132,11 +132,13 @@ namespace {
 //    edges, segment ends and the kind of copy (the bulk copy is started
 //    by one lane of warp 0; the other warps branch past it). 8K, two
 //    rounds: RGB sigma 5 / 10 / 20 0.159 / 0.267 / 0.50 -> 0.147 / 0.247
-//    / 0.447 ms, gray sigma 5 / 20 0.097 / 0.228 -> 0.090 / 0.210. Off
-//    where it does not pay: at M = 0 the unrolled loop needs its bounds
-//    rounded to 4 steps, and sigma 1 ran 2-8% slower; 1-, 2- and
-//    4-channel M = 2 and 2- to 4-channel M = 3 spilled (gray M = 3 is not
-//    benchmarked, so it keeps the one loop too).
+//    / 0.447 ms, gray sigma 5 / 20 0.097 / 0.228 -> 0.090 / 0.210. The
+//    unrolled plain blur at M = 0 takes it in groups of 4 steps (each
+//    group steady or not as a whole, so the slots stay fixed): gray sigma
+//    1 / 2 0.081 / 0.082 -> 0.079 / 0.079, RGB unchanged. A rolled steady
+//    range there, with its bounds rounded to 4 steps, ran 2-8% slower. Off
+//    where it spilled: 1-, 2- and 4-channel M = 2 and 2- to 4-channel M = 3
+//    (gray M = 3 is not benchmarked, so it keeps the one loop too).
 //  - at M = 2 the vertical MMAs over the window blocks already held are
 //    issued before the horizontal pass, in its basic block (early_vertical):
 //    8K gray sigma 10 0.143 -> 0.134 ms (three runs; RGB unchanged). At
@@ -152,7 +154,9 @@ struct HalfMmaPolicy {
     }
     static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
     static constexpr bool early_vertical(int m) { return m == 2; }
-    static constexpr bool steady_loop(int channels, int m) { return m == 1 || m == 4 || (m == 2 && channels == 3); }
+    static constexpr bool steady_loop(int channels, int m, int u) {
+        return m == 1 || m == 4 || (m == 2 && channels == 3) || (m == 0 && u > 1);
+    }
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
@@ -805,11 +809,10 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         }
     };
 
-    if constexpr (HalfMmaPolicy::steady_loop(C, M)) {
+    if constexpr (HalfMmaPolicy::steady_loop(C, M, U)) {
         // The steady state: steps past the warm-up that write 16 whole rows
         // of a plain blur, convert a bulk-copied block and start the bulk
         // copy of another (blocks s + 1..s + R all inside the image).
-        static_assert(U == 1, "the steady-state loop is not unrolled");
         int fast_lo = 0, fast_hi = 0;
         if (tma_strip && a.dst_vec != 0 && a.block_offsets != 0 && a.mode == SepMode::Blur) {
             const int first_inside = yb0 >= 0 ? 0 : (15 - yb0) / 16;    // first block with yb >= 0
@@ -818,12 +821,31 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             fast_lo = max(G::WARM, first_inside - 1);
             fast_hi = max(fast_lo, min(min(nsteps - R, last_inside - R + 1), last_full + 1));
         }
+        if constexpr (U == 1) {
 #pragma unroll 1
-        for (int s = 0; s < fast_lo; ++s) step(s, std::false_type{});
+            for (int s = 0; s < fast_lo; ++s) step(s, std::false_type{});
 #pragma unroll 1
-        for (int s = fast_lo; s < fast_hi; ++s) step(s, std::true_type{});
+            for (int s = fast_lo; s < fast_hi; ++s) step(s, std::true_type{});
 #pragma unroll 1
-        for (int s = fast_hi; s < nsteps; ++s) step(s, std::false_type{});
+            for (int s = fast_hi; s < nsteps; ++s) step(s, std::false_type{});
+        } else {
+            // Unrolled: groups of U steps, each group steady or not as a
+            // whole, so the raw slots and buffers stay at fixed places.
+            const int groups = nsteps / U;
+#pragma unroll 1
+            for (int q = 0; q < groups; ++q) {
+                const int s0 = U * q;
+                if (s0 >= fast_lo && s0 + U <= fast_hi) {
+#pragma unroll
+                    for (int j = 0; j < U; ++j) step(s0 + j, std::true_type{});
+                } else {
+#pragma unroll
+                    for (int j = 0; j < U; ++j) step(s0 + j, std::false_type{});
+                }
+            }
+#pragma unroll 1
+            for (int s = groups * U; s < nsteps; ++s) step(s, std::false_type{});
+        }
     } else {
 #pragma unroll(U)
         for (int s = 0; s < nsteps; ++s) step(s, std::false_type{});
