@@ -689,8 +689,9 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // about 12 instructions).
     std::int64_t fill_offset = row_offset(a.src, yb0 + 16 * R);
     std::int64_t out_offset = row_offset(a.dst, 16 * ob0);
-    // One step; FAST: a step of the steady state (fast_steps), which skips
-    // every test of the image's edges and of the segment's ends.
+    // One step; FAST: a step of the steady state (the range worked out
+    // below), which skips every test of the image's edges, the segment's
+    // ends and the kind of copy.
     const auto step = [&](int s, auto fast) {
         constexpr bool FAST = decltype(fast)::value;
         const int convert_slot = (s + 1) % R;  // raw slot of block s + 1
