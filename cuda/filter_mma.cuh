@@ -16,6 +16,12 @@
 
 namespace imgpar::cuda::filter_detail {
 
+// The 32-bit shared-state-space address of a pointer into shared memory, as
+// the instructions below take it.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
 __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
                                                 std::uint32_t b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -68,7 +74,7 @@ __device__ __forceinline__ std::uint32_t offset_half2_hi(std::uint32_t w) { retu
 // 2(l % 4) and 2(l % 4) + 1, in r[q].
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* row_address) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(row_address));
+    const unsigned addr = shared_address(row_address);
     // "memory": the compiler must not move this read of shared memory across
     // the barriers that publish the staged rows.
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
@@ -85,7 +91,7 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* r
 // ldmatrix.x2: matrices 0 and 1 only; lanes 0..15 give the row addresses.
 __device__ __forceinline__ void ldmatrix_x2(std::uint32_t (&r)[2], const void* row_address) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(row_address));
+    const unsigned addr = shared_address(row_address);
     asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
                  : "=r"(r[0]), "=r"(r[1])
                  : "r"(addr)
@@ -105,7 +111,7 @@ template <int BYTES>
 __device__ __forceinline__ void cp_async(void* smem, const void* gmem) {
     static_assert(BYTES == 8 || BYTES == 16, "cp.async copies 4, 8 or 16 bytes; the filters use 8 or 16");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(smem));
+    const unsigned addr = shared_address(smem);
     if constexpr (BYTES == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(addr), "l"(gmem) : "memory");
     else

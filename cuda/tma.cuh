@@ -13,11 +13,9 @@
 
 #include <cstdint>
 
-namespace imgpar::cuda::filter_detail {
+#include "cuda/filter_mma.cuh"  // shared_address
 
-__device__ __forceinline__ unsigned shared_address(const void* p) {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
+namespace imgpar::cuda::filter_detail {
 
 __device__ __forceinline__ void mbarrier_init(std::uint64_t* bar, unsigned count) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
