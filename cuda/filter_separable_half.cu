@@ -779,25 +779,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         cp_async_commit();
         cp_async_wait<R - 2>();
         __syncthreads();
-        if (FAST) {
-            // Whole rows of a plain blur, every chunk one vector store.
-#pragma unroll
-            for (int i = 0; i < G::STORE_ITERS; ++i) {
-                const int t = high16(share.get(kChunks, i));
-                if (t != kNoItem)
-                    *reinterpret_cast<uint4*>(a.dst.data + out_offset + share.get(kOutDst, i)) =
-                        *reinterpret_cast<const uint4*>(tile + t);
-            }
-            out_offset += 16 * static_cast<std::int64_t>(a.dst.pitch);
-        } else if (s >= G::WARM) {
+        if (FAST || s >= G::WARM) {
             const int y0 = 16 * (ob0 + s - G::WARM);
-            const int rows = min(16, a.src.height - y0);
+            const int rows = FAST ? 16 : min(16, a.src.height - y0);
 #pragma unroll
             for (int i = 0; i < G::STORE_ITERS; ++i) {
                 const int t = high16(share.get(kChunks, i));  // offset in the tile
                 if (t == kNoItem) break;
                 const std::uint32_t out_dst = share.get(kOutDst, i);
-                if (rows == 16 && out_dst != kNoOffset) {
+                // The steady state writes whole rows of a plain blur: every chunk is one vector store.
+                if (FAST || (rows == 16 && out_dst != kNoOffset)) {
                     *reinterpret_cast<uint4*>(a.dst.data + out_offset + out_dst) = *reinterpret_cast<const uint4*>(tile + t);
                 } else {
                     const int row = t / G::OUT_ROW;
