@@ -61,6 +61,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include "cuda/check.hpp"
 #include "cuda/device_context.hpp"
@@ -139,6 +140,13 @@ namespace {
 //    range there, with its bounds rounded to 4 steps, ran 2-8% slower. Off
 //    where it spilled: 1-, 2- and 4-channel M = 2 and 2- to 4-channel M = 3
 //    (gray M = 3 is not benchmarked, so it keeps the one loop too).
+//  - the steady steps run in groups of NB, unrolled, with the H window
+//    rotated instead of shifted (rotate_window; ncu had counted 40 register
+//    moves in an RGB M = 4 warp-step of 319 instructions). 8K RGB, two
+//    rounds in one run: sigma 5 / 10 / 20 0.147-0.151 / 0.246-0.251 /
+//    0.444-0.446 -> 0.144-0.148 / 0.242-0.244 / 0.427-0.429 ms; gray
+//    within noise. Registers: RGB M = 2 73 -> 80 with 4 bytes spilled (still
+//    faster), M = 4 102 -> 110 (one block per SM either way).
 //  - at M = 2 the vertical MMAs over the window blocks already held are
 //    issued before the horizontal pass, in its basic block (early_vertical):
 //    8K gray sigma 10 0.143 -> 0.134 ms (three runs; RGB unchanged). At
@@ -154,6 +162,7 @@ struct HalfMmaPolicy {
     }
     static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
     static constexpr bool early_vertical(int m) { return m == 2; }
+    static constexpr bool rotate_window(int m) { return m >= 1; }
     static constexpr bool steady_loop(int channels, int m, int u) {
         return m == 1 || m == 4 || (m == 2 && channels == 3) || (m == 0 && u > 1);
     }
@@ -568,6 +577,16 @@ __device__ __forceinline__ void store_chunk(const HalfArgs& a, const std::uint8_
     }
 }
 
+// Calls f(std::integral_constant<int, J>) for J = 0..N-1, in order.
+template <class F, int... J>
+__device__ __forceinline__ void for_each_index(F&& f, std::integer_sequence<int, J...>) {
+    (f(std::integral_constant<int, J>{}), ...);
+}
+template <int N, class F>
+__device__ __forceinline__ void for_each_index(F&& f) {
+    for_each_index(f, std::make_integer_sequence<int, N>{});
+}
+
 // --- the kernel ---------------------------------------------------------------
 
 // U: the step loop's unroll factor (4 for plain blur at M = 0, see HalfMmaPolicy).
@@ -692,8 +711,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // One step; FAST: a step of the steady state (the range worked out
     // below), which skips every test of the image's edges, the segment's
     // ends and the kind of copy.
-    const auto step = [&](int s, auto fast) {
+    // ROT: the H window's rotation. -1: win[q] holds logical block q (0 the
+    // oldest), and the step shifts the window down by one block (4(NB - 1)
+    // register moves). ROT >= 0 (steady steps unrolled NB times): logical
+    // block q sits in win[(ROT + q) % NB] and the new H overwrites the
+    // oldest, so NB steps with ROT = 0..NB-1 move nothing and leave the
+    // window as they found it.
+    const auto step = [&](int s, auto fast, auto rot) {
         constexpr bool FAST = decltype(fast)::value;
+        constexpr int ROT = decltype(rot)::value;
+        constexpr int AFTER = ROT < 0 ? 0 : ROT + 1;  // win index of logical block 0 once this step's H is in
         const int convert_slot = (s + 1) % R;  // raw slot of block s + 1
         const int fill_slot = s % R;           // raw slot of block s, refilled with block s + R
         // ldmatrix and mma are .aligned: the whole warp must execute them
@@ -708,10 +735,12 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         constexpr bool kEarly = HalfMmaPolicy::early_vertical(M);
         float v[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
         if constexpr (kEarly) {
+            constexpr int BASE = ROT < 0 ? 0 : ROT;  // win index of logical block 0 before this step's H
 #pragma unroll
             for (int p = 0; p + 1 < NB; ++p) {
 #pragma unroll
-                for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], tp[p], win[p + 1][2 * ct], win[p + 1][2 * ct + 1]);
+                for (int ct = 0; ct < 2; ++ct)
+                    mma_f16_m16n8k16(v[ct], tp[p], win[(BASE + p + 1) % NB][2 * ct], win[(BASE + p + 1) % NB][2 * ct + 1]);
             }
         }
         // Horizontal: two 8-row tiles of the staged block.
@@ -725,18 +754,21 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             mma_f16_m16n8k16(h0, tp[p], b[0], b[1]);
             mma_f16_m16n8k16(h1, tp[p], b[2], b[3]);
         }
+        if constexpr (ROT < 0) {
 #pragma unroll
-        for (int p = 0; p + 1 < NB; ++p) {
+            for (int p = 0; p + 1 < NB; ++p) {
 #pragma unroll
-            for (int e = 0; e < 4; ++e) win[p][e] = win[p + 1][e];
+                for (int e = 0; e < 4; ++e) win[p][e] = win[p + 1][e];
+            }
         }
-        win[NB - 1][0] = h_round_pair(h0[0], h0[1]);  // columns 0..7: rows 2t, 2t+1
-        win[NB - 1][1] = h_round_pair(h1[0], h1[1]);  //               rows 8+2t, 9+2t
-        win[NB - 1][2] = h_round_pair(h0[2], h0[3]);  // columns 8..15
-        win[NB - 1][3] = h_round_pair(h1[2], h1[3]);
+        constexpr int NEW = (AFTER + NB - 1) % NB;  // win index of the new H
+        win[NEW][0] = h_round_pair(h0[0], h0[1]);  // columns 0..7: rows 2t, 2t+1
+        win[NEW][1] = h_round_pair(h1[0], h1[1]);  //               rows 8+2t, 9+2t
+        win[NEW][2] = h_round_pair(h0[2], h0[3]);  // columns 8..15
+        win[NEW][3] = h_round_pair(h1[2], h1[3]);
         if constexpr (kEarly) {
 #pragma unroll
-            for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], tp[NB - 1], win[NB - 1][2 * ct], win[NB - 1][2 * ct + 1]);
+            for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], tp[NB - 1], win[NEW][2 * ct], win[NEW][2 * ct + 1]);
         }
 
         // Vertical: 16 output rows once the window is full.
@@ -746,7 +778,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             for (int ct = 0; ct < 2; ++ct) {
                 if constexpr (!kEarly) {
 #pragma unroll
-                    for (int p = 0; p < NB; ++p) mma_f16_m16n8k16(v[ct], tp[p], win[p][2 * ct], win[p][2 * ct + 1]);
+                    for (int p = 0; p < NB; ++p)
+                        mma_f16_m16n8k16(v[ct], tp[p], win[(AFTER + p) % NB][2 * ct], win[(AFTER + p) % NB][2 * ct + 1]);
                 }
                 std::uint8_t* o = tile + tile_off + 8 * ct * C;
                 const std::uint32_t v0 = v_round_bits(v[ct][0]), v1 = v_round_bits(v[ct][1]);
@@ -801,6 +834,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         }
     };
 
+    constexpr std::integral_constant<int, -1> kShift{};
     if constexpr (HalfMmaPolicy::steady_loop(C, M, U)) {
         // The steady state: steps past the warm-up that write 16 whole rows
         // of a plain blur, convert a bulk-copied block and start the bulk
@@ -815,11 +849,17 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         }
         if constexpr (U == 1) {
 #pragma unroll 1
-            for (int s = 0; s < fast_lo; ++s) step(s, std::false_type{});
+            for (int s = 0; s < fast_lo; ++s) step(s, std::false_type{}, kShift);
+            int s = fast_lo;
+            if constexpr (HalfMmaPolicy::rotate_window(M)) {
 #pragma unroll 1
-            for (int s = fast_lo; s < fast_hi; ++s) step(s, std::true_type{});
+                for (; s + NB <= fast_hi; s += NB)
+                    for_each_index<NB>([&](auto j) { step(s + decltype(j)::value, std::true_type{}, j); });
+            }
 #pragma unroll 1
-            for (int s = fast_hi; s < nsteps; ++s) step(s, std::false_type{});
+            for (; s < fast_hi; ++s) step(s, std::true_type{}, kShift);
+#pragma unroll 1
+            for (int s = fast_hi; s < nsteps; ++s) step(s, std::false_type{}, kShift);
         } else {
             // Unrolled: groups of U steps, each group steady or not as a
             // whole, so the raw slots and buffers stay at fixed places.
@@ -829,18 +869,18 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                 const int s0 = U * q;
                 if (s0 >= fast_lo && s0 + U <= fast_hi) {
 #pragma unroll
-                    for (int j = 0; j < U; ++j) step(s0 + j, std::true_type{});
+                    for (int j = 0; j < U; ++j) step(s0 + j, std::true_type{}, kShift);
                 } else {
 #pragma unroll
-                    for (int j = 0; j < U; ++j) step(s0 + j, std::false_type{});
+                    for (int j = 0; j < U; ++j) step(s0 + j, std::false_type{}, kShift);
                 }
             }
 #pragma unroll 1
-            for (int s = groups * U; s < nsteps; ++s) step(s, std::false_type{});
+            for (int s = groups * U; s < nsteps; ++s) step(s, std::false_type{}, kShift);
         }
     } else {
 #pragma unroll(U)
-        for (int s = 0; s < nsteps; ++s) step(s, std::false_type{});
+        for (int s = 0; s < nsteps; ++s) step(s, std::false_type{}, kShift);
     }
 }
 
