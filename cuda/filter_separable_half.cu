@@ -169,6 +169,7 @@ struct HalfMmaPolicy {
 };
 
 constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
+static_assert((kRawSlots & (kRawSlots - 1)) == 0, "slot indices are masks");
 constexpr int kMaxM = HalfMmaPolicy::kMaxM;
 constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
 
@@ -626,7 +627,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     unsigned tma_phase = 0u;
     const auto wait_block = [&](int b, auto known_tma) {  // before staging block b
         if (!decltype(known_tma)::value && !tma_block(b)) return;
-        const int k = b % kRawSlots;
+        const int k = b & (kRawSlots - 1);
         mbarrier_wait(bars + k, (tma_phase >> k) & 1u);
         tma_phase ^= 1u << k;
     };
@@ -721,8 +722,10 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         constexpr bool FAST = decltype(fast)::value;
         constexpr int ROT = decltype(rot)::value;
         constexpr int AFTER = ROT < 0 ? 0 : ROT + 1;  // win index of logical block 0 once this step's H is in
-        const int convert_slot = (s + 1) % R;  // raw slot of block s + 1
-        const int fill_slot = s % R;           // raw slot of block s, refilled with block s + R
+        // (& rather than %: in the unrolled loops s is a multiple of U plus a
+        // constant, and the masks fold to constants)
+        const int convert_slot = (s + 1) & (R - 1);  // raw slot of block s + 1
+        const int fill_slot = s & (R - 1);           // raw slot of block s, refilled with block s + R
         // ldmatrix and mma are .aligned: the whole warp must execute them
         // together. Lanes that took the border path while staging can leave
         // the warp diverged even past __syncthreads(), so reconverge first.
@@ -799,15 +802,19 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // Stage block s + 1 (complete and published by the last barrier),
         // refill the slot block s left with block s + R, and wait for this
         // thread's copies of block s + 2, which the next step stages.
-        if (FAST || s + 1 < nsteps) {
+        // The steady state tests the segment's end here too (two uniform
+        // compares), so that it can run to the segment's last step.
+        if (s + 1 < nsteps) {
             wait_block(s + 1, fast);
             convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share);
         }
-        if (FAST)
-            issue_tma(s + R, fill_slot);
-        else if (s + R < nsteps)
-            copy_block<C, M>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, bars + fill_slot, tma_block(s + R),
-                             yb0 + 16 * (s + R), fill_offset, xs);
+        if (s + R < nsteps) {
+            if (FAST)
+                issue_tma(s + R, fill_slot);
+            else
+                copy_block<C, M>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, bars + fill_slot, tma_block(s + R),
+                                 yb0 + 16 * (s + R), fill_offset, xs);
+        }
         fill_offset += 16 * static_cast<std::int64_t>(a.src.pitch);
         cp_async_commit();
         cp_async_wait<R - 2>();
@@ -837,15 +844,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     constexpr std::integral_constant<int, -1> kShift{};
     if constexpr (HalfMmaPolicy::steady_loop(C, M, U)) {
         // The steady state: steps past the warm-up that write 16 whole rows
-        // of a plain blur, convert a bulk-copied block and start the bulk
-        // copy of another (blocks s + 1..s + R all inside the image).
+        // of a plain blur and whose blocks s + 1 and s + R, where the
+        // segment needs them, are bulk copies (inside the image).
         int fast_lo = 0, fast_hi = 0;
         if (tma_strip && a.dst_vec != 0 && a.block_offsets != 0 && a.mode == SepMode::Blur) {
             const int first_inside = yb0 >= 0 ? 0 : (15 - yb0) / 16;    // first block with yb >= 0
             const int last_inside = (a.src.height - yb0) / 16 - 1;        // last block with yb + 16 <= height
             const int last_full = a.src.height / 16 - 1 - ob0 + G::WARM;  // last step writing 16 image rows
+            const int copies_end = last_inside >= nsteps - 1 ? nsteps : last_inside - R + 1;
             fast_lo = max(G::WARM, first_inside - 1);
-            fast_hi = max(fast_lo, min(min(nsteps - R, last_inside - R + 1), last_full + 1));
+            fast_hi = max(fast_lo, min(copies_end, last_full + 1));
         }
         if constexpr (U == 1) {
 #pragma unroll 1
@@ -861,12 +869,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 #pragma unroll 1
             for (int s = fast_hi; s < nsteps; ++s) step(s, std::false_type{}, kShift);
         } else {
-            // Unrolled: groups of U steps, each group steady or not as a
-            // whole, so the raw slots and buffers stay at fixed places.
-            const int groups = nsteps / U;
+            // Unrolled: after the warm-up, groups of U steps, each group
+            // steady or not as a whole, so the raw slots and buffers stay at
+            // fixed places. (Groups from step 0 met the steady range of a
+            // typical 11-step segment, steps 1..10, with one group at most.)
+#pragma unroll 1
+            for (int s = 0; s < min(G::WARM, nsteps); ++s) step(s, std::false_type{}, kShift);
+            const int groups = max(0, nsteps - G::WARM) / U;
 #pragma unroll 1
             for (int q = 0; q < groups; ++q) {
-                const int s0 = U * q;
+                const int s0 = G::WARM + U * q;
                 if (s0 >= fast_lo && s0 + U <= fast_hi) {
 #pragma unroll
                     for (int j = 0; j < U; ++j) step(s0 + j, std::true_type{}, kShift);
@@ -876,7 +888,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                 }
             }
 #pragma unroll 1
-            for (int s = groups * U; s < nsteps; ++s) step(s, std::false_type{}, kShift);
+            for (int s = G::WARM + groups * U; s < nsteps; ++s) step(s, std::false_type{}, kShift);
         }
     } else {
 #pragma unroll(U)
