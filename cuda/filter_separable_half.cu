@@ -106,6 +106,13 @@ namespace {
 //    at every sigma (two rounds); RGB measured the same at 6 and 8 and
 //    takes 6 (fewer prologues). Thirds instead of halves: slower except
 //    RGB sigma 20 (bench/RESULTS.md).
+//  - once the steady state ran to each segment's end, the per-block
+//    prologue (about 390 instructions per warp, ncu: a quarter of RGB's
+//    instructions at sigma 1, with 10-step segments) made longer segments
+//    pay off up to M = 2: 2 waves for gray and 4 for RGB instead of 3 and
+//    6 were 2-3% faster at sigma 1, 2, 5 and RGB 10 (two rounds in one
+//    run), while RGB sigma 20 was 4% slower at 4 and 11% at 3. M >= 3
+//    keeps 3 and 6.
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other
 //    layouts (256 threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose
@@ -155,7 +162,7 @@ namespace {
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int waves(int channels) { return channels == 1 ? 3 : 6; }
+    static constexpr int waves(int channels, int m) { return m <= 2 ? (channels == 1 ? 2 : 4) : (channels == 1 ? 3 : 6); }
     static constexpr int min_blocks(int threads, int m) {
         if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : (m == 4 ? 1 : 2));
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
@@ -906,12 +913,13 @@ struct HalfVariant {
     int smem = 0;
     int strip = 0;
     int box_bytes = 0;  // width of the bulk copy boxes
+    int m = 0;          // the geometry's M
 };
 
 template <int C, int M, int U = 1>
 HalfVariant variant_of() {
     using G = HalfGeometry<C, M>;
-    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES};
+    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, M};
 }
 
 // plain: SepMode::Blur (no epilogue), which only 1 and 3 channels have.
@@ -1021,7 +1029,7 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const int resident = std::max(
         dev.sm_count, co_resident_blocks(reinterpret_cast<const void*>(v.fn), v.threads, static_cast<std::size_t>(v.smem)));
     const int strips = ceil_div(src.width, v.strip);
-    const int waves = HalfMmaPolicy::waves(src.channels);
+    const int waves = HalfMmaPolicy::waves(src.channels, v.m);
     const int segs = std::max(1, std::min(row_blocks, waves * resident / strips));
     plan_segments(row_blocks, segs, ceil_div(resident, strips), a.tiers);
     const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(a.tiers[0].count + a.tiers[1].count));
