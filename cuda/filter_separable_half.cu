@@ -137,7 +137,7 @@ namespace {
 //  - the steady state (steady_loop): the steps in the middle of a segment,
 //    which only meet blocks inside the image and write whole rows of a
 //    plain blur, run a second copy of the step body without the tests for
-//    edges, segment ends and the kind of copy (the bulk copy is started
+//    the image's edges and the kind of copy (the bulk copy is started
 //    by one lane of warp 0; the other warps branch past it). 8K, two
 //    rounds: RGB sigma 5 / 10 / 20 0.159 / 0.267 / 0.50 -> 0.147 / 0.247
 //    / 0.447 ms, gray sigma 5 / 20 0.097 / 0.228 -> 0.090 / 0.210. The
@@ -725,8 +725,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::int64_t fill_offset = row_offset(a.src, yb0 + 16 * R);
     std::int64_t out_offset = row_offset(a.dst, 16 * ob0);
     // One step; FAST: a step of the steady state (the range worked out
-    // below), which skips every test of the image's edges, the segment's
-    // ends and the kind of copy.
+    // below), which skips the tests of the image's edges and of the kind of
+    // copy, and keeps only the two of the segment's end.
     // ROT: the H window's rotation. -1: win[q] holds logical block q (0 the
     // oldest), and the step shifts the window down by one block (4(NB - 1)
     // register moves). ROT >= 0 (steady steps unrolled NB times): logical
@@ -886,8 +886,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         } else {
             // Unrolled: after the warm-up, groups of U steps, each group
             // steady or not as a whole, so the raw slots and buffers stay at
-            // fixed places. (Groups from step 0 met the steady range of a
-            // typical 11-step segment, steps 1..10, with one group at most.)
+            // fixed places. (Counted from step 0, the groups met the steady
+            // range of a typical 11-step segment once at most.)
 #pragma unroll 1
             for (int s = 0; s < min(G::WARM, nsteps); ++s) step(s, std::false_type{}, kShift);
             const int groups = max(0, nsteps - G::WARM) / U;
