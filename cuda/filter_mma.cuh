@@ -88,6 +88,16 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* r
 #endif
 }
 
+// Four words from shared memory (16-byte aligned). Volatile, with the
+// "memory" clobber, so that the compiler keeps the load where it is written
+// instead of hoisting a loop-invariant one into registers for the whole loop.
+__device__ __forceinline__ void load_shared_v4(std::uint32_t (&r)[4], const void* p) {
+    asm volatile("ld.shared.v4.u32 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(shared_address(p))
+                 : "memory");
+}
+
 // ldmatrix.x2: matrices 0 and 1 only; lanes 0..15 give the row addresses.
 __device__ __forceinline__ void ldmatrix_x2(std::uint32_t (&r)[2], const void* row_address) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

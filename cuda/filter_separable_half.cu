@@ -114,11 +114,23 @@ namespace {
 //    run), while RGB sigma 20 was 4% slower at 4 and 11% at 3. M >= 3
 //    keeps 3 and 6.
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
-//    4 for M = 0, 3 for M = 1, 2 for M = 2 and 3, 1 for M = 4; the other
-//    layouts (256 threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose
-//    H window and Toeplitz fragments alone take 63 registers. RGB M = 4 at
-//    2 blocks (80 registers) spilled 116 bytes inside the step loop: sigma
-//    20 on 8K RGB took 0.73 ms, 0.59 ms at 1 block and 112 registers.
+//    4 for M = 0, 3 for M = 1, 2 for M = 2 to 4; the other layouts (256
+//    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
+//    Toeplitz fragments alone take 72 registers. RGB M = 4 at 2 blocks (80
+//    registers) with the fragments in registers spilled 116 bytes inside
+//    the step loop: sigma 20 on 8K RGB took 0.73 ms, 0.59 ms at 1 block and
+//    112 registers. So RGB M = 4 reads its fragments from shared memory
+//    (shared_fragments): one 16-byte load per T_p and step, used at once by
+//    the horizontal MMAs and the early vertical ones, so only one fragment
+//    is live; 80 registers (32 bytes spilled) and 2 blocks of 12 warps.
+//    8K RGB sigma 20, three runs against the kernel before: 0.432-0.440 ->
+//    0.417-0.425 ms (-2.5 to -4%). The restructured step costs each warp
+//    about 10%: at 1 block it took 0.485 ms; gray (already at 2 blocks of 8
+//    warps) took 0.231 ms at 2 blocks and 0.237 at 3, against 0.203, so
+//    gray keeps its fragments in registers. At M = 1 to 3 (RGB 4, 3, 2
+//    blocks; gray unchanged) sigma 5 was 13-15% slower and sigma 10 the
+//    same (RGB) or 7% slower (gray). Without the early vertical MMAs, RGB
+//    M = 4 spilled 260 bytes.
 //  - a3 of a Toeplitz fragment equals a0, and a1 of block p equals a2 of
 //    block p - 1; for M <= 1 and M = 4 each gets its own register anyway
 //    (a1 and a3 are read from a second copy of the pair table in shared
@@ -166,16 +178,18 @@ namespace {
 //    issued before the horizontal pass, in its basic block (early_vertical):
 //    8K gray sigma 10 0.143 -> 0.134 ms (three runs; RGB unchanged). At
 //    M = 4 the same was 1-3% slower, at M = 3 it spilled, and at M = 0
-//    and 1 it measured the same or up to 2% slower.
+//    and 1 it measured the same or up to 2% slower. (RGB M = 4 takes it
+//    with its shared fragments, see above.)
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
     static constexpr int waves(int channels, int m) { return m <= 2 ? (channels == 1 ? 2 : 4) : (channels == 1 ? 3 : 6); }
     static constexpr int min_blocks(int threads, int m) {
-        if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : (m == 4 ? 1 : 2));
+        if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
+    static constexpr bool shared_fragments(int threads, int m) { return m == 4 && threads > 256; }  // RGB
     static constexpr bool early_vertical(int m) { return m == 2; }
     static constexpr bool rotate_window(int m) { return m >= 1; }
     static constexpr bool steady_loop(int channels, int m, int u) {
@@ -270,7 +284,9 @@ struct HalfGeometry {
     static constexpr int STORE_ITERS = WarpShare<OUT_CHUNKS, WARPS>::ITERS;
     static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
     static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
-    static constexpr int OFF_BARS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // one mbarrier per raw slot (16: four fields)
+    static constexpr int OFF_FRAGS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // (16: four fields)
+    static constexpr int FRAG_BYTES = HalfMmaPolicy::shared_fragments(THREADS, M) ? NB * 32 * 16 : 0;
+    static constexpr int OFF_BARS = OFF_FRAGS + FRAG_BYTES;  // one mbarrier per raw slot
     static constexpr int SMEM = OFF_BARS + 8 * kRawSlots;
     static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
@@ -670,10 +686,22 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
     for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
         pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
+    // Toeplitz fragments in shared memory (shared_fragments): entry (p, lane)
+    // holds lane's four registers of T_p (see below), one 16-byte load.
+    std::uint8_t* const frags = smem + G::OFF_FRAGS;
     // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
     for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<C, M>(a, i, warp, lane, xs, x0));
     __syncthreads();  // the column map, the pair table and the barriers
+
+    if constexpr (HalfMmaPolicy::shared_fragments(G::THREADS, M)) {
+        for (int i = static_cast<int>(threadIdx.x); i < 32 * NB; i += G::THREADS) {
+            const int p = i >> 5, l = i & 31;
+            const int idx = kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius;
+            *reinterpret_cast<uint4*>(frags + 16 * i) =
+                make_uint4(pair_table[idx], pair_table[idx - 8], pair_table[idx + 8], pair_table[idx]);
+        }
+    }
 
     // Prologue: blocks 0..R-1 in flight, 0 and 1 complete, block 0 staged.
 #pragma unroll 1
@@ -696,9 +724,10 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // Toeplitz fragments T_p (see the top comment): a0 = T[g][2t..], a1 =
     // T[g+8][2t..] = pair(idx - 8), a2 = T[g][2t+8..] = pair(idx + 8), a3 =
     // T[g+8][2t+8..] = a0. idx runs from -16M - 6 to 32M + 6 (r >= 1).
-    std::uint32_t tp[NB][4];
+    constexpr bool kSharedFrags = HalfMmaPolicy::shared_fragments(G::THREADS, M);
+    std::uint32_t tp[kSharedFrags ? 1 : NB][4];
 #pragma unroll
-    for (int p = 0; p < NB; ++p) {
+    for (int p = 0; p < (kSharedFrags ? 0 : NB); ++p) {
         const int idx = kPairOffset + 16 * p + 2 * t - G::WIN - g + a.radius;
         tp[p][0] = pair_table[idx];
         constexpr int kSecond = HalfMmaPolicy::own_registers(M) ? kPairs : 0;
@@ -745,15 +774,26 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // together. Lanes that took the border path while staging can leave
         // the warp diverged even past __syncthreads(), so reconverge first.
         __syncwarp();
+        // Fragment T_p: from its registers, or (kSharedFrags) one 16-byte
+        // shared load where it is used, so that only one is live at a time.
+        const auto fragment = [&](int p, std::uint32_t (&f)[4]) {
+            if constexpr (kSharedFrags) {
+                load_shared_v4(f, frags + 16 * (32 * p + lane));
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) f[e] = tp[p][e];
+            }
+        };
+        constexpr bool kEarly = kSharedFrags || HalfMmaPolicy::early_vertical(M);
+        [[maybe_unused]] constexpr int BASE = ROT < 0 ? 0 : ROT;  // win index of logical block 0 before this step's H
         // Vertical, first part (early_vertical): the MMAs over the NB - 1
         // window blocks already held (blocks 0..NB-2 once this step's H
         // arrives) do not wait for the horizontal pass, so they are issued in
         // its basic block, where ptxas interleaves the four MMA chains. In
-        // the warm-up steps their sums are dropped.
-        constexpr bool kEarly = HalfMmaPolicy::early_vertical(M);
+        // the warm-up steps their sums are dropped. With shared fragments
+        // they follow each T_p's load in the horizontal loop instead.
         float v[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
-        if constexpr (kEarly) {
-            constexpr int BASE = ROT < 0 ? 0 : ROT;  // win index of logical block 0 before this step's H
+        if constexpr (kEarly && !kSharedFrags) {
 #pragma unroll
             for (int p = 0; p + 1 < NB; ++p) {
 #pragma unroll
@@ -761,16 +801,30 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                     mma_f16_m16n8k16(v[ct], tp[p], win[(BASE + p + 1) % NB][2 * ct], win[(BASE + p + 1) % NB][2 * ct + 1]);
             }
         }
-        // Horizontal: two 8-row tiles of the staged block.
+        // Horizontal: two 8-row tiles of the staged block. With shared
+        // fragments, the early vertical MMAs use each T_p as it arrives.
         const std::uint8_t* sb = stage + (s & 1) * G::STAGE_BYTES + lm_off;
         float h0[4] = {0.0f, 0.0f, 0.0f, 0.0f};
         float h1[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+        std::uint32_t tl[4];  // T_{NB-1}, for the early vertical MMAs over the new H
 #pragma unroll
         for (int p = 0; p < NB; ++p) {
-            std::uint32_t b[4];
+            std::uint32_t f[4], b[4];
+            fragment(p, f);
             ldmatrix_x4(b, sb + 32 * p);
-            mma_f16_m16n8k16(h0, tp[p], b[0], b[1]);
-            mma_f16_m16n8k16(h1, tp[p], b[2], b[3]);
+            mma_f16_m16n8k16(h0, f, b[0], b[1]);
+            mma_f16_m16n8k16(h1, f, b[2], b[3]);
+            if constexpr (kEarly && kSharedFrags) {
+                if (p + 1 < NB) {
+#pragma unroll
+                    for (int ct = 0; ct < 2; ++ct)
+                        mma_f16_m16n8k16(v[ct], f, win[(BASE + p + 1) % NB][2 * ct], win[(BASE + p + 1) % NB][2 * ct + 1]);
+                }
+            }
+            if (p + 1 == NB) {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) tl[e] = f[e];
+            }
         }
         if constexpr (ROT < 0) {
 #pragma unroll
@@ -786,7 +840,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         win[NEW][3] = h_round_pair(h1[2], h1[3]);
         if constexpr (kEarly) {
 #pragma unroll
-            for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], tp[NB - 1], win[NEW][2 * ct], win[NEW][2 * ct + 1]);
+            for (int ct = 0; ct < 2; ++ct)
+                mma_f16_m16n8k16(v[ct], tl, win[NEW][2 * ct], win[NEW][2 * ct + 1]);
         }
 
         // Vertical: 16 output rows once the window is full.
