@@ -689,6 +689,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // Toeplitz fragments in shared memory (shared_fragments): entry (p, lane)
     // holds lane's four registers of T_p (see below), one 16-byte load.
     std::uint8_t* const frags = smem + G::OFF_FRAGS;
+    // Pair table entry of a0 of T_p for lane l (row g = l / 4, column pair t = l % 4).
+    const auto pair_index = [&](int p, int l) { return kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius; };
     // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
     for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<C, M>(a, i, warp, lane, xs, x0));
@@ -696,8 +698,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 
     if constexpr (HalfMmaPolicy::shared_fragments(G::THREADS, M)) {
         for (int i = static_cast<int>(threadIdx.x); i < 32 * NB; i += G::THREADS) {
-            const int p = i >> 5, l = i & 31;
-            const int idx = kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius;
+            const int idx = pair_index(i >> 5, i & 31);
             *reinterpret_cast<uint4*>(frags + 16 * i) =
                 make_uint4(pair_table[idx], pair_table[idx - 8], pair_table[idx + 8], pair_table[idx]);
         }
@@ -728,7 +729,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint32_t tp[kSharedFrags ? 1 : NB][4];
 #pragma unroll
     for (int p = 0; p < (kSharedFrags ? 0 : NB); ++p) {
-        const int idx = kPairOffset + 16 * p + 2 * t - G::WIN - g + a.radius;
+        const int idx = pair_index(p, lane);
         tp[p][0] = pair_table[idx];
         constexpr int kSecond = HalfMmaPolicy::own_registers(M) ? kPairs : 0;
         tp[p][1] = pair_table[kSecond + idx - 8];
@@ -814,7 +815,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             ldmatrix_x4(b, sb + 32 * p);
             mma_f16_m16n8k16(h0, f, b[0], b[1]);
             mma_f16_m16n8k16(h1, f, b[2], b[3]);
-            if constexpr (kEarly && kSharedFrags) {
+            if constexpr (kSharedFrags) {  // (kSharedFrags implies kEarly)
                 if (p + 1 < NB) {
 #pragma unroll
                     for (int ct = 0; ct < 2; ++ct)
