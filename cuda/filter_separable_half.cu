@@ -794,13 +794,14 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // the warm-up steps their sums are dropped. With shared fragments
         // they follow each T_p's load in the horizontal loop instead.
         float v[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
+        // v[ct] += f * H of window slot w, for both column tiles.
+        const auto vertical_mma = [&](const std::uint32_t (&f)[4], int w) {
+#pragma unroll
+            for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], f, win[w][2 * ct], win[w][2 * ct + 1]);
+        };
         if constexpr (kEarly && !kSharedFrags) {
 #pragma unroll
-            for (int p = 0; p + 1 < NB; ++p) {
-#pragma unroll
-                for (int ct = 0; ct < 2; ++ct)
-                    mma_f16_m16n8k16(v[ct], tp[p], win[(BASE + p + 1) % NB][2 * ct], win[(BASE + p + 1) % NB][2 * ct + 1]);
-            }
+            for (int p = 0; p + 1 < NB; ++p) vertical_mma(tp[p], (BASE + p + 1) % NB);
         }
         // Horizontal: two 8-row tiles of the staged block. With shared
         // fragments, the early vertical MMAs use each T_p as it arrives.
@@ -816,11 +817,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             mma_f16_m16n8k16(h0, f, b[0], b[1]);
             mma_f16_m16n8k16(h1, f, b[2], b[3]);
             if constexpr (kSharedFrags) {  // (kSharedFrags implies kEarly)
-                if (p + 1 < NB) {
-#pragma unroll
-                    for (int ct = 0; ct < 2; ++ct)
-                        mma_f16_m16n8k16(v[ct], f, win[(BASE + p + 1) % NB][2 * ct], win[(BASE + p + 1) % NB][2 * ct + 1]);
-                }
+                if (p + 1 < NB) vertical_mma(f, (BASE + p + 1) % NB);
             }
             if (p + 1 == NB) {
 #pragma unroll
@@ -839,11 +836,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         win[NEW][1] = h_round_pair(h1[0], h1[1]);  //               rows 8+2t, 9+2t
         win[NEW][2] = h_round_pair(h0[2], h0[3]);  // columns 8..15
         win[NEW][3] = h_round_pair(h1[2], h1[3]);
-        if constexpr (kEarly) {
-#pragma unroll
-            for (int ct = 0; ct < 2; ++ct)
-                mma_f16_m16n8k16(v[ct], tl, win[NEW][2 * ct], win[NEW][2 * ct + 1]);
-        }
+        if constexpr (kEarly) vertical_mma(tl, NEW);
 
         // Vertical: 16 output rows once the window is full.
         std::uint8_t* tile = tiles + (s & 1) * 16 * G::OUT_ROW;
