@@ -21,6 +21,7 @@ namespace imgpar::bench {
 struct Options {
     bool quick = false;      // fewer runs, for smoke tests
     bool cpu = true;         // also time the CPU reference (slow on big images)
+    bool npp_filters = true; // also time NPP's filters (its large-radius Gaussians take seconds)
     std::string only;        // run cases whose name contains this
 };
 

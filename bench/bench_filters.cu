@@ -104,7 +104,7 @@ void run_cases(Context& ctx, const std::vector<FilterCase>& cases) {
                 r.note += mm.found ? "; MISMATCH vs CPU " + mm.describe() : "; matches CPU";
             }
 
-            if (fc.path == cuda::SeparablePath::Auto && fc.custom == cuda::CustomPath::Auto) {
+            if (ctx.options().npp_filters && fc.path == cuda::SeparablePath::Auto && fc.custom == cuda::CustomPath::Auto) {
                 const NppFilterRun npp = time_npp_filter(ctx, fc.plan, src.device.ref(), dst);
                 if (npp.available) {
                     r.peer = npp.name;

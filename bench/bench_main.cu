@@ -13,9 +13,10 @@ using namespace imgpar;
 
 static void print_usage() {
     std::printf(
-        "usage: imgpar_bench [--quick] [--no-cpu] [--only TEXT] [--list]\n"
+        "usage: imgpar_bench [--quick] [--no-cpu] [--no-npp-filters] [--only TEXT] [--list]\n"
         "  --quick      fewer timed runs (a smoke test, not for reporting)\n"
         "  --no-cpu     do not time the CPU reference\n"
+        "  --no-npp-filters  do not time NPP's filters (quicker A/B runs of imgpar's own)\n"
         "  --only TEXT  run only the cases whose name contains TEXT\n"
         "  --list       list the cases and exit\n");
 }
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
         std::string a = argv[i];
         if (a == "--quick") opt.quick = true;
         else if (a == "--no-cpu") opt.cpu = false;
+        else if (a == "--no-npp-filters") opt.npp_filters = false;
         else if (a == "--only" && i + 1 < argc) opt.only = argv[++i];
         else if (a == "--list") {
             for (auto& c : bench::registry()) std::printf("%s\n", c.name);

@@ -27,14 +27,15 @@
 // H never leaves the registers, and each step costs 4(2M + 1) MMAs per warp
 // for 256 outputs.
 //
-// Input rows are copied into a ring of raw slots several steps ahead: inside
-// the image (all but the edge strips and the first and last blocks) as TMA
-// bulk copies that one thread starts, elsewhere with cp.async, 16 bytes at a
-// time, and the border rule. Each step converts one whole slot into f16
-// planes: channels split, colour premultiplied, and each byte v turned into
-// the f16 value 1024 + v by one byte permute. The offset adds exactly
-// 1024 * 4096 = 2^22 to every horizontal sum (the taps under each output sum
-// to 4096), which the rounding takes out again.
+// Input rows are copied into a ring of raw slots several steps ahead: rows
+// inside the image (all but the first and last blocks) as TMA bulk copies
+// that one thread starts, elsewhere with cp.async, 16 bytes at a time, and
+// the border rule. Edge strips fill their staged columns outside the image
+// from in-image columns of the same slot (fill_halo). Each step converts one
+// whole slot into f16 planes: channels split, colour premultiplied, and each
+// byte v turned into the f16 value 1024 + v by one byte permute. The offset
+// adds exactly 1024 * 4096 = 2^22 to every horizontal sum (the taps under
+// each output sum to 4096), which the rounding takes out again.
 //
 // What is not MMA is kept lean, because it, not the tensor cores, bounds the
 // kernel (ncu, RGB at radius <= 8: 189 instructions per warp for 256
@@ -112,7 +113,22 @@ namespace {
 //    pay off up to M = 2: 2 waves for gray and 4 for RGB instead of 3 and
 //    6 were 2-3% faster at sigma 1, 2, 5 and RGB 10 (two rounds in one
 //    run), while RGB sigma 20 was 4% slower at 4 and 11% at 3. M >= 3
-//    keeps 3 and 6.
+//    kept 3 and 6.
+//  - per-block timings (globaltimer at each block's start and end) then
+//    showed why long segments had not paid off: the edge strips, which
+//    fetched their staged columns outside the image a byte at a time, took
+//    2.1-3.3x as long per step as the others, and the fewer the waves, the
+//    longer the edge blocks that ended the launch (one wave, RGB sigma 1:
+//    other blocks done after 85 us, edge blocks after 173). Since they
+//    gather those columns from the slot (HalfArgs::gather_edges) they take
+//    1.3-1.5x, and fewer, longer segments win. 8K, ms, one run (waves for
+//    every M; sigma 1 / 5 / 10 / 20): RGB 0.110 / 0.124-0.128 / 0.213-0.217 /
+//    0.335-0.340 at 2 waves, 0.112 / 0.128 / 0.202-0.205 / 0.326-0.329 at 3,
+//    0.111 / 0.128 / 0.209 / 0.365 at the old 4 and 6, 0.122 / 0.138 / 0.218
+//    / 0.336 at 1; gray 0.072-0.076 / 0.085-0.088 / 0.123-0.131 / 0.181-0.184
+//    at 1, 0.073-0.076 / 0.087 / 0.125-0.130 / 0.167-0.171 at 2, 0.078-0.080
+//    / 0.089-0.092 / 0.132-0.135 / 0.172-0.178 at 3. So RGB (and the other
+//    layouts) 2 waves up to M = 1 and 3 above, gray 2.
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 to 4; the other layouts (256
 //    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
@@ -183,7 +199,7 @@ namespace {
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int waves(int channels, int m) { return m <= 2 ? (channels == 1 ? 2 : 4) : (channels == 1 ? 3 : 6); }
+    static constexpr int waves(int channels, int m) { return channels == 1 ? 2 : (m <= 1 ? 2 : 3); }
     static constexpr int min_blocks(int threads, int m) {
         if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
@@ -286,7 +302,17 @@ struct HalfGeometry {
     static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
     static constexpr int OFF_FRAGS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // (16: four fields)
     static constexpr int FRAG_BYTES = HalfMmaPolicy::shared_fragments(THREADS, M) ? NB * 32 * 16 : 0;
-    static constexpr int OFF_BARS = OFF_FRAGS + FRAG_BYTES;  // one mbarrier per raw slot
+    // Halo tasks (fill_halo): a warp's convert units meet at most HALO_ROWS
+    // staged rows, and the table holds HALO_COLS columns outside the image per
+    // row (launch_separable_half checks each edge strip: a narrow image, or a
+    // last strip with few columns inside it, may have more). Room for every
+    // pixel of a warp's units would take 4 RGB blocks at M = 0 past an SM's
+    // shared memory.
+    static constexpr int HALO_ROWS = (WarpShare<UNITS, WARPS>::PER_WARP + UNITS_PER_ROW - 2) / UNITS_PER_ROW + 1;
+    static constexpr int HALO_COLS = HALO + 16;
+    static constexpr int HALO_ITERS = (HALO_ROWS * HALO_COLS + 31) / 32;
+    static constexpr int OFF_HALO = OFF_FRAGS + FRAG_BYTES;
+    static constexpr int OFF_BARS = OFF_HALO + HALO_ITERS * THREADS * 4;  // one mbarrier per raw slot
     static constexpr int SMEM = OFF_BARS + 8 * kRawSlots;
     static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
@@ -325,6 +351,13 @@ struct HalfArgs {
     int dst_vec;    // destination rows start 16-byte aligned
     int block_offsets;  // a byte offset within 16 rows of either image fits in 31 bits
     int tma;            // src_map describes the source: bulk copies for blocks inside the image
+    // Bit 0 (1): the strips with staged columns left (right) of the image
+    // fill those from the slot (fill_halo) instead of fetching them a byte at
+    // a time: the border rule maps each to a column the strip stages, or to
+    // the constant, and the halo task table holds them (halo_strip_ok).
+    // Fetched, an edge strip took 2.1-3.3x as long per step as the others and
+    // set the end of the launch (per-block timings, 8K, bench/RESULTS.md).
+    int gather_edges;
     CUtensorMap src_map;
     std::uint32_t pairs[kPairs];  // f16 tap pairs, see kPairOffset
 };
@@ -405,8 +438,10 @@ __device__ __forceinline__ int tile_row_bytes(const HalfArgs& a, int x0) {
 
 // Offsets held as 32 bits (a.block_offsets: below 2^31 within 16 rows) take
 // the short paths; kNoItem marks the end of a share.
+// gather: staged columns outside the image are filled from the slot before
+// conversion (fill_halo), so copies skip chunks wholly outside the image.
 template <int C, int M>
-__device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane, int xs, int x0) {
+__device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane, int xs, int x0, bool gather) {
     using G = HalfGeometry<C, M>;
     ShareRecord r{kNoOffset, kNoOffset, 0u, static_cast<std::uint32_t>(kNoItem)};
     int copy_dst = kNoItem;  // copy: a 16-byte chunk of a raw slot
@@ -416,6 +451,7 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
         const int col = (cn - row * G::CHUNKS_PER_ROW) * 16;  // byte in the staged row
         const int gcol = xs * C + col;                        // byte column in the image
         copy_dst = G::raw_offset(row, col);
+        if (gather && (gcol + 16 <= 0 || gcol >= a.src.width * C)) copy_dst = kNoItem;
         if (a.block_offsets != 0 && a.src_vec != 0 && gcol >= 0 && gcol + 16 <= a.src.width * C)
             r.copy_src = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.src.pitch + gcol);
     }
@@ -560,9 +596,82 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
     }
 }
 
+// The staged pixels outside the image of an edge strip (gather_edges) are
+// filled from the raw slot by the border rule: copied from the in-image
+// column colmap names, which the slot holds, or set to the constant. A halo
+// task is one such pixel: its raw slot offset (low 16 bits) and that of its
+// source (high 16 bits; kConstantSource: the constant). They are the same
+// for every block of a segment, so each warp works out the tasks of its own
+// convert units once, dealt out over its lanes (task k to lane k % 32, in
+// the lane's slot k / 32, kNoTask after its last), and each step runs them
+// just before its conversion: only in-image bytes are read and only halo
+// bytes written, and only this warp converts them, so __syncwarp() orders
+// it all. (Worked out per step, a lane per unit, the gather made gray edge
+// strips 4x slower per step than the others.)
+constexpr std::uint32_t kNoTask = 0xFFFFFFFFu;
+constexpr int kConstantSource = 0xFFFF;
+
 template <int C, int M, class Shares>
-__device__ __forceinline__ void convert_block(const std::uint8_t* slot, std::uint8_t* stage, const Shares& share) {
+__device__ __forceinline__ void build_halo_tasks(std::uint32_t* tasks, const Shares& share, const short* colmap, int xs,
+                                                 int width) {
     using G = HalfGeometry<C, M>;
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    std::uint32_t* const warp_tasks = tasks + (threadIdx.x - lane);  // slot t of lane l: warp_tasks[t * THREADS + l]
+#pragma unroll 1
+    for (int t = 0; t < G::HALO_ITERS; ++t) warp_tasks[t * G::THREADS + lane] = kNoTask;
+    __syncwarp();
+    int next = 0;  // the warp's tasks so far
+#pragma unroll 1
+    for (int i = 0; i < G::CONVERT_ITERS; ++i) {
+        const int raw = low16(share.get(kUnit, i));
+        const int c0 = G::raw_col(raw) / C;  // staged column of the unit's first pixel
+        int n = 0;
+        if (raw != kNoItem) {
+            for (int j = 0; j < G::UNIT_PX; ++j) n += (xs + c0 + j < 0 || xs + c0 + j >= width) ? 1 : 0;
+        }
+        int before = n;  // inclusive prefix over the lanes
+#pragma unroll
+        for (int d = 1; d < 32; d *= 2) {
+            const int v = __shfl_up_sync(0xFFFFFFFFu, before, d);
+            if (lane >= d) before += v;
+        }
+        int k = next + before - n;
+        next += __shfl_sync(0xFFFFFFFFu, before, 31);
+        for (int j = 0; j < (n > 0 ? G::UNIT_PX : 0); ++j) {
+            const int x = xs + c0 + j;
+            if (x >= 0 && x < width) continue;
+            const int img = colmap[c0 + j];
+            const int src = img < 0 ? kConstantSource : G::raw_offset(G::raw_row(raw), (img - xs) * C);
+            if ((k >> 5) < G::HALO_ITERS)  // (always: see HALO_COLS)
+                warp_tasks[(k >> 5) * G::THREADS + (k & 31)] =
+                    static_cast<std::uint32_t>(raw + j * C) | (static_cast<std::uint32_t>(src) << 16);
+            ++k;
+        }
+    }
+    __syncwarp();
+}
+
+template <int C, int M>
+__device__ __forceinline__ void fill_halo(std::uint8_t* slot, const std::uint32_t* tasks, int border_value) {
+    using G = HalfGeometry<C, M>;
+#pragma unroll 1
+    for (int t = 0; t < G::HALO_ITERS; ++t) {
+        const std::uint32_t task = tasks[t * G::THREADS + threadIdx.x];
+        if (task == kNoTask) break;
+        std::uint8_t* d = slot + low16(task);
+        const int src = high16(task);
+#pragma unroll
+        for (int c = 0; c < C; ++c) d[c] = src == kConstantSource ? static_cast<std::uint8_t>(border_value) : slot[src + c];
+    }
+    __syncwarp();
+}
+
+// halo: the strip has halo tasks (an edge strip with gather_edges).
+template <int C, int M, class Shares>
+__device__ __forceinline__ void convert_block(std::uint8_t* slot, std::uint8_t* stage, const Shares& share, bool halo,
+                                              const std::uint32_t* halo_tasks, int border_value) {
+    using G = HalfGeometry<C, M>;
+    if (halo) fill_halo<C, M>(slot, halo_tasks, border_value);
 #pragma unroll
     for (int i = 0; i < G::CONVERT_ITERS; ++i) {
         const std::uint32_t unit = share.get(kUnit, i);
@@ -636,6 +745,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const ShareTable<G::THREADS, G::SHARE_ITERS> share{reinterpret_cast<std::uint32_t*>(smem + G::OFF_SHARES) +
                                                        threadIdx.x};
     std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
+    std::uint32_t* const halo_tasks = reinterpret_cast<std::uint32_t*>(smem + G::OFF_HALO);
 
     const int x0 = blockIdx.x * G::W;
     const int seg = static_cast<int>(blockIdx.y);
@@ -648,9 +758,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const int yb0 = 16 * ob0 - G::WIN;  // image row of input block 0
     const int warp = static_cast<int>(threadIdx.x) >> 5;
     const int lane = static_cast<int>(threadIdx.x) & 31;
-    // Input blocks whose staged rows and columns lie inside the image are
-    // bulk copies; tma_phase bit k is the parity of slot k's next completion.
-    const bool tma_strip = a.tma != 0 && xs >= 0 && xs + G::SW <= a.src.width;
+    // Input blocks whose staged rows lie inside the image are bulk copies
+    // where the strip's staged columns lie inside the image too, or where
+    // those outside can be gathered from the slot (a.gather_edges; the TMA
+    // zero-fills them first); tma_phase bit k is the parity of slot k's
+    // next completion.
+    const bool out_left = xs < 0, out_right = xs + G::SW > a.src.width;
+    const bool gather = (!out_left || (a.gather_edges & 1) != 0) && (!out_right || (a.gather_edges & 2) != 0);
+    const bool inner_strip = !out_left && !out_right;
+    const bool halo_strip = gather && !inner_strip;
+    const bool tma_strip = a.tma != 0 && (inner_strip || gather);
     const auto tma_block = [&](int b) {
         const int yb = yb0 + 16 * b;
         return tma_strip && yb >= 0 && yb + 16 <= a.src.height;
@@ -674,7 +791,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         mbarrier_init_fence();
     }
 
-    // Image column (border rule applied) of each staged column, for the slow copies.
+    // Image column (border rule applied) of each staged column, for the slow
+    // copies and the halo gathers.
     for (int i = static_cast<int>(threadIdx.x); i < G::SW; i += G::THREADS)
         colmap[i] = static_cast<short>(border_index(xs + i, a.src.width, a.border.mode));
     // The pair table, twice, in the output tiles' space (unused until the
@@ -693,8 +811,9 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const auto pair_index = [&](int p, int l) { return kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius; };
     // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
-    for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<C, M>(a, i, warp, lane, xs, x0));
+    for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<C, M>(a, i, warp, lane, xs, x0, gather));
     __syncthreads();  // the column map, the pair table and the barriers
+    if (halo_strip) build_halo_tasks<C, M>(halo_tasks, share, colmap, xs, a.src.width);
 
     if constexpr (HalfMmaPolicy::shared_fragments(G::THREADS, M)) {
         for (int i = static_cast<int>(threadIdx.x); i < 32 * NB; i += G::THREADS) {
@@ -715,7 +834,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     cp_async_wait<R - 2>();
     __syncthreads();
     wait_block(0, std::false_type{});
-    convert_block<C, M>(raw, stage, share);
+    convert_block<C, M>(raw, stage, share, halo_strip, halo_tasks, a.border_value);
 
     const int plane = warp / G::GROUPS;
     const int group = warp - plane * G::GROUPS;
@@ -870,7 +989,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // compares), so that it can run to the segment's last step.
         if (s + 1 < nsteps) {
             wait_block(s + 1, fast);
-            convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share);
+            convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share,
+                                halo_strip, halo_tasks, a.border_value);
         }
         if (s + R < nsteps) {
             if (FAST)
@@ -911,7 +1031,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // of a plain blur and whose blocks s + 1 and s + R, where the
         // segment needs them, are bulk copies (inside the image).
         int fast_lo = 0, fast_hi = 0;
-        if (tma_strip && a.dst_vec != 0 && a.block_offsets != 0 && a.mode == SepMode::Blur) {
+        if (tma_strip && x0 + G::W <= a.src.width && a.dst_vec != 0 && a.block_offsets != 0 &&
+            a.mode == SepMode::Blur) {
             const int first_inside = yb0 >= 0 ? 0 : (15 - yb0) / 16;    // first block with yb >= 0
             const int last_inside = (a.src.height - yb0) / 16 - 1;        // last block with yb + 16 <= height
             const int last_full = a.src.height / 16 - 1 - ob0 + G::WARM;  // last step writing 16 image rows
@@ -970,13 +1091,15 @@ struct HalfVariant {
     int smem = 0;
     int strip = 0;
     int box_bytes = 0;  // width of the bulk copy boxes
+    int halo = 0;       // staged columns left (and right) of a strip
+    int halo_cols = 0;  // staged columns outside the image per row the halo task table holds
     int m = 0;          // the geometry's M
 };
 
 template <int C, int M, int U = 1>
 HalfVariant variant_of() {
     using G = HalfGeometry<C, M>;
-    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, M};
+    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, G::HALO, G::HALO_COLS, M};
 }
 
 // plain: SepMode::Blur (no epilogue), which only 1 and 3 channels have.
@@ -1032,6 +1155,35 @@ void plan_segments(int row_blocks, int segs, int tail, SegmentTier (&tiers)[2]) 
     tiers[1] = {2 * tail, late / (2 * tail), late % (2 * tail), early};
 }
 
+// Whether a strip whose staged columns start at image column xs can fill
+// those outside the image from its slot: the border rule maps each to a
+// column the strip stages (or to the constant; all but wrap borders of
+// images wider than a strip), and at most halo_cols of them per row.
+bool halo_strip_ok(int xs, int staged, int width, int halo_cols, BorderMode mode) {
+    if (std::max(0, -xs) + std::max(0, xs + staged - width) > halo_cols) return false;
+    for (int x = xs; x < xs + staged; ++x) {
+        if (x >= 0 && x < width) continue;
+        const int img = border_index(x, width, mode);
+        if (img >= 0 && (img < xs || img >= xs + staged)) return false;
+    }
+    return true;
+}
+
+// HalfArgs::gather_edges: bit 0 if every strip with staged columns left of
+// the image can fill them from its slot, bit 1 the same on the right.
+int gather_edges(int width, const HalfVariant& v, BorderMode mode) {
+    const int staged = v.strip + 2 * v.halo;
+    bool left = true, right = true;
+    for (int x0 = 0; x0 < width; x0 += v.strip) {
+        const int xs = x0 - v.halo;
+        if (xs >= 0 && xs + staged <= width) continue;
+        const bool ok = halo_strip_ok(xs, staged, width, v.halo_cols, mode);
+        if (xs < 0) left = left && ok;
+        if (xs + staged > width) right = right && ok;
+    }
+    return (left ? 1 : 0) | (right ? 2 : 0);
+}
+
 // The f16 bits of an integer |v| <= 2048 (exact: at most 11 significant bits).
 std::uint32_t f16_bits(int v) {
     const __half_raw h = __float2half_rn(static_cast<float>(v));
@@ -1079,6 +1231,7 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     if (a.tma != 0)
         a.src_map = byte_tile_map(src.data, static_cast<std::size_t>(src.width) * src.channels, src.height, src.pitch,
                                   v.box_bytes, 16);
+    a.gather_edges = gather_edges(src.width, v, plan.border.mode);
     fill_pair_table(tt, a.pairs);
     const int row_blocks = ceil_div(src.height, 16);
 
