@@ -747,8 +747,25 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
     std::uint32_t* const halo_tasks = reinterpret_cast<std::uint32_t*>(smem + G::OFF_HALO);
 
-    const int x0 = blockIdx.x * G::W;
-    const int seg = static_cast<int>(blockIdx.y);
+    // Blocks are dispatched in order of blockIdx.y * gridDim.x + blockIdx.x:
+    // the first and last strips (their halo gathers cost them 1.3-1.5x the
+    // others' time per step) take the first numbers, so that they run in the
+    // first waves and the launch ends with the others' short segments.
+    int strip, seg;
+    {
+        const int strips = static_cast<int>(gridDim.x);
+        const int edges = min(strips, 2);
+        const int n = static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x);
+        if (n < edges * static_cast<int>(gridDim.y)) {
+            seg = n / edges;
+            strip = n % edges == 0 ? 0 : strips - 1;
+        } else {
+            const int inner = n - edges * static_cast<int>(gridDim.y);
+            seg = inner / (strips - 2);
+            strip = 1 + inner % (strips - 2);
+        }
+    }
+    const int x0 = strip * G::W;
     const bool tier1 = seg >= a.tiers[0].count;
     const SegmentTier& tier = a.tiers[tier1 ? 1 : 0];
     const int k = seg - (tier1 ? a.tiers[0].count : 0);          // segment within its tier
