@@ -127,8 +127,14 @@ namespace {
 //    0.111 / 0.128 / 0.209 / 0.365 at the old 4 and 6, 0.122 / 0.138 / 0.218
 //    / 0.336 at 1; gray 0.072-0.076 / 0.085-0.088 / 0.123-0.131 / 0.181-0.184
 //    at 1, 0.073-0.076 / 0.087 / 0.125-0.130 / 0.167-0.171 at 2, 0.078-0.080
-//    / 0.089-0.092 / 0.132-0.135 / 0.172-0.178 at 3. So RGB (and the other
-//    layouts) 2 waves up to M = 1 and 3 above, gray 2.
+//    / 0.089-0.092 / 0.132-0.135 / 0.172-0.178 at 3. With the edge strips'
+//    blocks dispatched first (see the kernel), in one run: RGB 0.107-0.112 /
+//    0.121-0.125 / 0.204-0.208 / 0.315-0.323 at 2 waves, 0.108 / 0.124 /
+//    0.201 / 0.332 at 3 and 4 (for M <= 1 and above), 0.118 / 0.128 at 1;
+//    gray 0.069 / 0.080 / 0.115 / 0.173 at 1, 0.071-0.074 / 0.084-0.087 /
+//    0.122-0.126 / 0.151-0.158 at 2, 0.072 / 0.085 / 0.125 / 0.160 at 3
+//    (the spread between builds of the same code was 3-5%). So RGB (and the
+//    other layouts) 2 waves, gray 1 up to M = 2 and 2 above.
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 to 4; the other layouts (256
 //    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
@@ -199,7 +205,7 @@ namespace {
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int waves(int channels, int m) { return channels == 1 ? 2 : (m <= 1 ? 2 : 3); }
+    static constexpr int waves(int channels, int m) { return channels == 1 ? (m <= 2 ? 1 : 2) : 2; }
     static constexpr int min_blocks(int threads, int m) {
         if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
