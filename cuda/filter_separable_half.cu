@@ -213,7 +213,7 @@ struct HalfMmaPolicy {
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
-    static constexpr bool shared_fragments(int threads, int m) { return m == 4 && threads > 256; }  // RGB
+    static constexpr bool shared_fragments(int channels, int m) { return m == 4 && channels == 3; }
     static constexpr bool early_vertical(int m) { return m == 2; }
     static constexpr bool rotate_window(int m) { return m >= 1; }
     static constexpr bool steady_loop(int channels, int m, int u) {
@@ -309,7 +309,7 @@ struct HalfGeometry {
     static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
     static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
     static constexpr int OFF_FRAGS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // (16: four fields)
-    static constexpr int FRAG_BYTES = HalfMmaPolicy::shared_fragments(THREADS, M) ? NB * 32 * 16 : 0;
+    static constexpr int FRAG_BYTES = HalfMmaPolicy::shared_fragments(C, M) ? NB * 32 * 16 : 0;
     // Halo tasks (fill_halo): a warp's convert units meet at most HALO_ROWS
     // staged rows, and the table holds HALO_COLS columns outside the image per
     // row (launch_separable_half checks each edge strip: a narrow image, or a
@@ -840,7 +840,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     __syncthreads();  // the column map, the pair table and the barriers
     if (halo_strip) build_halo_tasks<C, M>(halo_tasks, share, colmap, xs, a.src.width);
 
-    if constexpr (HalfMmaPolicy::shared_fragments(G::THREADS, M)) {
+    if constexpr (HalfMmaPolicy::shared_fragments(C, M)) {
         for (int i = static_cast<int>(threadIdx.x); i < 32 * NB; i += G::THREADS) {
             const int idx = pair_index(i >> 5, i & 31);
             *reinterpret_cast<uint4*>(frags + 16 * i) =
@@ -869,7 +869,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // Toeplitz fragments T_p (see the top comment): a0 = T[g][2t..], a1 =
     // T[g+8][2t..] = pair(idx - 8), a2 = T[g][2t+8..] = pair(idx + 8), a3 =
     // T[g+8][2t+8..] = a0. idx runs from -16M - 6 to 32M + 6 (r >= 1).
-    constexpr bool kSharedFrags = HalfMmaPolicy::shared_fragments(G::THREADS, M);
+    constexpr bool kSharedFrags = HalfMmaPolicy::shared_fragments(C, M);
     std::uint32_t tp[kSharedFrags ? 1 : NB][4];
 #pragma unroll
     for (int p = 0; p < (kSharedFrags ? 0 : NB); ++p) {
