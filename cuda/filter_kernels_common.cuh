@@ -197,6 +197,19 @@ __device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::u
     }
 }
 
+// The inverse of deinterleave<3> for 16 pixels: word j (0..11) of their
+// interleaved bytes, from the plane words r, g and b (4 pixels per word):
+// r0 g0 b0 r1 | g1 b1 r2 g2 | b2 r3 g3 b3, then pixels 4..7 and so on.
+__device__ __forceinline__ std::uint32_t interleaved_word(const std::uint32_t (&r)[4], const std::uint32_t (&g)[4],
+                                                          const std::uint32_t (&b)[4], int j) {
+    const int k = j / 3;
+    switch (j % 3) {
+        case 0: return __byte_perm(__byte_perm(r[k], g[k], 0x1040), b[k], 0x3410);
+        case 1: return __byte_perm(__byte_perm(g[k], b[k], 0x2051), r[k], 0x3610);
+        default: return __byte_perm(__byte_perm(b[k], r[k], 0x3072), g[k], 0x3710);
+    }
+}
+
 // --- Tile fills in aligned groups of 16 pixels ------------------------------
 // The 2-D kernels (custom, edges) fill their shared tiles in groups of 16
 // pixels whose first column is a multiple of 16: inside the image a group is

@@ -53,9 +53,10 @@
 //     exact result, and the low bits of the float are the integer;
 //   - the Toeplitz fragments come from a host-made table of f16 tap pairs.
 //
-// Output rows pass through an interleaved tile in shared memory, so the
-// epilogue (unsharp, unpremultiply) works on whole pixels and the stores are
-// coalesced 16-byte vectors.
+// Output rows pass through a tile in shared memory, so the epilogue (unsharp,
+// unpremultiply) works on whole pixels and the stores are coalesced 16-byte
+// vectors. The tile is interleaved, except for RGB at M >= 1, where it is
+// planar and the store phase interleaves (HalfGeometry::PLANAR_TILE).
 
 #include <cuda_fp16.h>
 
@@ -154,7 +155,13 @@ namespace {
 //    gray keeps its fragments in registers. At M = 1 to 3 (RGB 4, 3, 2
 //    blocks; gray unchanged) sigma 5 was 13-15% slower and sigma 10 the
 //    same (RGB) or 7% slower (gray). Without the early vertical MMAs, RGB
-//    M = 4 spilled 260 bytes.
+//    M = 4 spilled 260 bytes. The fragments were first a per-lane table
+//    (512 bytes per T_p: 4 wavefronts a load, 36 of RGB's 123 per
+//    warp-step, ncu); T_p of lane (g, t) is the entry at pair index
+//    16p + 2t - g + const, so a table of the four registers per pair
+//    index serves every lane: a warp's load reads 14 consecutive entries
+//    (2 wavefronts). 8K RGB sigma 20, with the planar tile below, four
+//    rounds in two runs: 0.3151-0.3256 -> 0.3093-0.3230 ms (about -2%).
 //  - a3 of a Toeplitz fragment equals a0, and a1 of block p equals a2 of
 //    block p - 1; for M <= 1 and M = 4 each gets its own register anyway
 //    (a1 and a3 are read from a second copy of the pair table in shared
@@ -298,18 +305,33 @@ struct HalfGeometry {
     static constexpr int PLANE = 16 * SWS;               // f16 per staged plane
     static constexpr int STAGE_BYTES = C * PLANE * 2;
     static constexpr int OUT_ROW = out_row_bytes(W * C);
+    // RGB at M >= 1: a planar output tile (plane c of row r at c * TPLANE +
+    // r * TROW), so a vertical MMA's results go out as 16-bit stores as for
+    // gray, and one warp pair a step interleaves the tile, 16 pixels a lane.
+    // Interleaved, each warp wrote its plane's bytes 3 apart: 8 byte stores
+    // per warp-step at 1.67 wavefronts each (13 of RGB's 50 at M = 1, ncu,
+    // and shared memory 76% busy); planar, 4 stores of one wavefront. 8K
+    // RGB, four rounds in two runs: sigma 5 0.1204-0.1257 -> 0.1199-0.1238
+    // ms, sigma 20 see shared_fragments (about -2% each). At M = 0 (40
+    // registers) the store phase spilled 60-116 bytes.
+    static constexpr bool PLANAR_TILE = C == 3 && M >= 1;
+    static constexpr int TROW = PLANAR_TILE ? out_row_bytes(W) : OUT_ROW;  // bytes per tile row (of one plane)
+    static constexpr int TCOL = PLANAR_TILE ? 1 : C;                       // bytes per tile column
+    static constexpr int TPLANE = PLANAR_TILE ? 16 * TROW : 1;             // bytes from one plane to the next
+    static constexpr int TILE_BYTES = PLANAR_TILE ? C * 16 * TROW : 16 * OUT_ROW;
+    static constexpr int OUT_GROUPS = 16 * W / 16;                         // (planar) 16-pixel groups per tile
     static constexpr int OUT_CHUNKS_PER_ROW = W * C / 16;
     static constexpr int OUT_CHUNKS = 16 * OUT_CHUNKS_PER_ROW;  // store work: 16-byte chunks of a tile
     static constexpr int OFF_STAGE = kRawSlots * RAW_SLOT;
     static constexpr int OFF_OUT = OFF_STAGE + 2 * STAGE_BYTES;
-    static constexpr int OFF_COLMAP = OFF_OUT + 2 * 16 * OUT_ROW;
+    static constexpr int OFF_COLMAP = OFF_OUT + 2 * TILE_BYTES;
     static constexpr int COPY_ITERS = WarpShare<CHUNKS, WARPS>::ITERS;       // per thread and step
     static constexpr int CONVERT_ITERS = WarpShare<UNITS, WARPS>::ITERS;
-    static constexpr int STORE_ITERS = WarpShare<OUT_CHUNKS, WARPS>::ITERS;
+    static constexpr int STORE_ITERS = PLANAR_TILE ? 1 : WarpShare<OUT_CHUNKS, WARPS>::ITERS;
     static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
     static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
     static constexpr int OFF_FRAGS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // (16: four fields)
-    static constexpr int FRAG_BYTES = HalfMmaPolicy::shared_fragments(C, M) ? NB * 32 * 16 : 0;
+    static constexpr int FRAG_BYTES = HalfMmaPolicy::shared_fragments(C, M) ? kPairs * 16 : 0;
     // Halo tasks (fill_halo): a warp's convert units meet at most HALO_ROWS
     // staged rows, and the table holds HALO_COLS columns outside the image per
     // row (launch_separable_half checks each edge strip: a narrow image, or a
@@ -324,9 +346,10 @@ struct HalfGeometry {
     static constexpr int SMEM = OFF_BARS + 8 * kRawSlots;
     static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
-    static_assert(2 * 16 * OUT_ROW >= 2 * kPairs * 4, "the pair table fits in the output tiles");
+    static_assert(2 * TILE_BYTES >= 2 * kPairs * 4, "the pair table fits in the output tiles");
+    static_assert(!PLANAR_TILE || OUT_GROUPS == 64, "a planar tile is one warp pair's groups");
     static_assert(SW % UNIT_PX == 0 && (W * C) % 16 == 0, "whole units and chunks per row");
-    static_assert(RAW_SLOT < 0xFFFF && 2 * PLANE < 0xFFFF && 16 * OUT_ROW < 0xFFFF, "share offsets fit in 16 bits");
+    static_assert(RAW_SLOT < 0xFFFF && 2 * PLANE < 0xFFFF && TILE_BYTES < 0xFFFF, "share offsets fit in 16 bits");
     static_assert(BOXES > 0 && RAW_SLOT % 128 == 0, "raw rows split into whole boxes; slots stay 128-byte aligned");
 
     // Offset in a raw slot of byte col of staged row row, and back.
@@ -464,7 +487,16 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
             r.copy_src = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.src.pitch + gcol);
     }
     int tile = kNoItem;  // store: a 16-byte chunk of an output tile
-    const int on = WarpShare<G::OUT_CHUNKS, G::WARPS>::item(warp, lane, i);
+    if (G::PLANAR_TILE && i == 0) {  // 16 pixels of a planar tile: group lane of the warp pair's 64
+        const int grp = (warp & 1) * 32 + lane;
+        const int row = grp / (G::W / 16);
+        const int q = grp - row * (G::W / 16);
+        tile = row * G::TROW + 16 * q;
+        if (a.block_offsets != 0 && a.dst_vec != 0 && a.mode == SepMode::Blur &&
+            (16 * q + 16) * C <= tile_row_bytes<C, M>(a, x0))
+            r.out_dst = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.dst.pitch + (x0 + 16 * q) * C);
+    }
+    const int on = G::PLANAR_TILE ? -1 : WarpShare<G::OUT_CHUNKS, G::WARPS>::item(warp, lane, i);
     if (on >= 0) {
         const int row = on / G::OUT_CHUNKS_PER_ROW;
         const int off = (on - row * G::OUT_CHUNKS_PER_ROW) * 16;
@@ -693,8 +725,7 @@ __device__ __forceinline__ void convert_block(std::uint8_t* slot, std::uint8_t* 
 // Writes one tile chunk (n bytes inside the image) to image row y at byte
 // col, through the epilogue.
 template <int C>
-__device__ __forceinline__ void store_chunk(const HalfArgs& a, const std::uint8_t* chunk, int col, int n, int y) {
-    const uint4 b = *reinterpret_cast<const uint4*>(chunk);
+__device__ __forceinline__ void store_chunk(const HalfArgs& a, const uint4 b, int col, int n, int y) {
     std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
     const bool full = n == 16;
     if (a.mode != SepMode::Blur) {
@@ -832,8 +863,9 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
     for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
         pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
-    // Toeplitz fragments in shared memory (shared_fragments): entry (p, lane)
-    // holds lane's four registers of T_p (see below), one 16-byte load.
+    // Toeplitz fragments in shared memory (shared_fragments): entry i holds
+    // the four registers (see below) of a fragment whose a0 is pair i, so a
+    // lane loads T_p from entry pair_index(p, lane) with one 16-byte load.
     std::uint8_t* const frags = smem + G::OFF_FRAGS;
     // Pair table entry of a0 of T_p for lane l (row g = l / 4, column pair t = l % 4).
     const auto pair_index = [&](int p, int l) { return kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius; };
@@ -844,10 +876,10 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     if (halo_strip) build_halo_tasks<C, M>(halo_tasks, share, colmap, xs, a.src.width);
 
     if constexpr (HalfMmaPolicy::shared_fragments(C, M)) {
-        for (int i = static_cast<int>(threadIdx.x); i < 32 * NB; i += G::THREADS) {
-            const int idx = pair_index(i >> 5, i & 31);
+        for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS) {
+            const int lo = max(i - 8, 0), hi = min(i + 8, kPairs - 1);  // (entries clamped here are never read)
             *reinterpret_cast<uint4*>(frags + 16 * i) =
-                make_uint4(pair_table[idx], pair_table[idx - 8], pair_table[idx + 8], pair_table[idx]);
+                make_uint4(pair_table[i], pair_table[lo], pair_table[hi], pair_table[i]);
         }
     }
 
@@ -889,7 +921,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const int lm_off = 2 * (plane * G::PLANE + (8 * (lq >> 1) + (lane & 7)) * G::SWS + 16 * group +
                             (G::HALO - G::WIN) + 8 * (lq & 1));
     // Output tile position of this lane's D_v element (row g, column 2t) of column tile 0.
-    const int tile_off = g * G::OUT_ROW + (16 * group + 2 * t) * C + plane;
+    const int tile_off = g * G::TROW + (16 * group + 2 * t) * G::TCOL + plane * G::TPLANE;
 
     std::uint32_t win[NB][4];  // H of the last NB row blocks, as vertical B fragments [tile][b0, b1]
 #pragma unroll
@@ -926,7 +958,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // shared load where it is used, so that only one is live at a time.
         const auto fragment = [&](int p, std::uint32_t (&f)[4]) {
             if constexpr (kSharedFrags) {
-                load_shared_v4(f, frags + 16 * (32 * p + lane));
+                load_shared_v4(f, frags + 16 * pair_index(p, lane));
             } else {
 #pragma unroll
                 for (int e = 0; e < 4; ++e) f[e] = tp[p][e];
@@ -986,7 +1018,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         if constexpr (kEarly) vertical_mma(tl, NEW);
 
         // Vertical: 16 output rows once the window is full.
-        std::uint8_t* tile = tiles + (s & 1) * 16 * G::OUT_ROW;
+        std::uint8_t* tile = tiles + (s & 1) * G::TILE_BYTES;
         if (FAST || s >= G::WARM) {
 #pragma unroll
             for (int ct = 0; ct < 2; ++ct) {
@@ -995,12 +1027,12 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                     for (int p = 0; p < NB; ++p)
                         mma_f16_m16n8k16(v[ct], tp[p], win[(AFTER + p) % NB][2 * ct], win[(AFTER + p) % NB][2 * ct + 1]);
                 }
-                std::uint8_t* o = tile + tile_off + 8 * ct * C;
+                std::uint8_t* o = tile + tile_off + 8 * ct * G::TCOL;
                 const std::uint32_t v0 = v_round_bits(v[ct][0]), v1 = v_round_bits(v[ct][1]);
                 const std::uint32_t v2 = v_round_bits(v[ct][2]), v3 = v_round_bits(v[ct][3]);
-                if constexpr (C == 1) {
+                if constexpr (C == 1 || G::PLANAR_TILE) {
                     store_u16_shared(o, __byte_perm(v0, v1, 0x0040));
-                    store_u16_shared(o + 8 * G::OUT_ROW, __byte_perm(v2, v3, 0x0040));
+                    store_u16_shared(o + 8 * G::TROW, __byte_perm(v2, v3, 0x0040));
                 } else {
                     o[0] = static_cast<std::uint8_t>(v0);
                     o[C] = static_cast<std::uint8_t>(v1);
@@ -1034,19 +1066,48 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         if (FAST || s >= G::WARM) {
             const int y0 = 16 * (ob0 + s - G::WARM);
             const int rows = FAST ? 16 : min(16, a.src.height - y0);
+            if constexpr (G::PLANAR_TILE) {
+                // One warp pair a step (in turn) interleaves the tile, 16 pixels a lane.
+                if ((warp >> 1) == s % (G::WARPS / 2)) {
+                    const int t = high16(share.get(kChunks, 0));  // the group's offset in plane 0
+                    const uint4 vr = *reinterpret_cast<const uint4*>(tile + t);
+                    const uint4 vg = *reinterpret_cast<const uint4*>(tile + t + G::TPLANE);
+                    const uint4 vb = *reinterpret_cast<const uint4*>(tile + t + 2 * G::TPLANE);
+                    const std::uint32_t pr[4] = {vr.x, vr.y, vr.z, vr.w}, pg[4] = {vg.x, vg.y, vg.z, vg.w},
+                                        pb[4] = {vb.x, vb.y, vb.z, vb.w};
+                    const std::uint32_t out_dst = share.get(kOutDst, 0);
+                    const bool vec = FAST || (rows == 16 && out_dst != kNoOffset);
+                    const int row = t / G::TROW;
+                    const int off = (t - row * G::TROW) * C;  // from the strip's first byte
 #pragma unroll
-            for (int i = 0; i < G::STORE_ITERS; ++i) {
-                const int t = high16(share.get(kChunks, i));  // offset in the tile
-                if (t == kNoItem) break;
-                const std::uint32_t out_dst = share.get(kOutDst, i);
-                // The steady state writes whole rows of a plain blur: every chunk is one vector store.
-                if (FAST || (rows == 16 && out_dst != kNoOffset)) {
-                    *reinterpret_cast<uint4*>(a.dst.data + out_offset + out_dst) = *reinterpret_cast<const uint4*>(tile + t);
-                } else {
-                    const int row = t / G::OUT_ROW;
-                    const int off = t - row * G::OUT_ROW;  // also from the strip's first byte
-                    const int n = min(16, tile_row_bytes<C, M>(a, x0) - off);
-                    if (row < rows && n > 0) store_chunk<C>(a, tile + t, x0 * C + off, n, y0 + row);
+                    for (int k = 0; k < 3; ++k) {  // 16 interleaved bytes at a time
+                        const uint4 o =
+                            make_uint4(interleaved_word(pr, pg, pb, 4 * k), interleaved_word(pr, pg, pb, 4 * k + 1),
+                                       interleaved_word(pr, pg, pb, 4 * k + 2), interleaved_word(pr, pg, pb, 4 * k + 3));
+                        if (vec) {
+                            reinterpret_cast<uint4*>(a.dst.data + out_offset + out_dst)[k] = o;
+                        } else {
+                            const int n = min(16, tile_row_bytes<C, M>(a, x0) - (off + 16 * k));
+                            if (row < rows && n > 0) store_chunk<C>(a, o, x0 * C + off + 16 * k, n, y0 + row);
+                        }
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int i = 0; i < G::STORE_ITERS; ++i) {
+                    const int t = high16(share.get(kChunks, i));  // offset in the tile
+                    if (t == kNoItem) break;
+                    const std::uint32_t out_dst = share.get(kOutDst, i);
+                    // The steady state writes whole rows of a plain blur: every chunk is one vector store.
+                    if (FAST || (rows == 16 && out_dst != kNoOffset)) {
+                        *reinterpret_cast<uint4*>(a.dst.data + out_offset + out_dst) = *reinterpret_cast<const uint4*>(tile + t);
+                    } else {
+                        const int row = t / G::OUT_ROW;
+                        const int off = t - row * G::OUT_ROW;  // also from the strip's first byte
+                        const int n = min(16, tile_row_bytes<C, M>(a, x0) - off);
+                        if (row < rows && n > 0)
+                            store_chunk<C>(a, *reinterpret_cast<const uint4*>(tile + t), x0 * C + off, n, y0 + row);
+                    }
                 }
             }
             out_offset += 16 * static_cast<std::int64_t>(a.dst.pitch);
