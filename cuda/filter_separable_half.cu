@@ -313,7 +313,7 @@ struct HalfGeometry {
     // and shared memory 76% busy); planar, 4 stores of one wavefront. 8K
     // RGB, four rounds in two runs: sigma 5 0.1204-0.1257 -> 0.1199-0.1238
     // ms, sigma 20 see shared_fragments (about -2% each). At M = 0 (40
-    // registers) the store phase spilled 60-116 bytes.
+    // registers) the store phase spilled 44-208 bytes (two versions).
     static constexpr bool PLANAR_TILE = C == 3 && M >= 1;
     static constexpr int TROW = PLANAR_TILE ? out_row_bytes(W) : OUT_ROW;  // bytes per tile row (of one plane)
     static constexpr int TCOL = PLANAR_TILE ? 1 : C;                       // bytes per tile column
