@@ -84,60 +84,24 @@ namespace {
 //  - 4 raw slots: a block is copied two steps before it is converted (the
 //    conversion may read any thread's copies, so each step waits for the
 //    block after next before its barrier); 5 measured the same;
-//  - row segments: the grid is the strips times S segments of equal length
-//    (to one block), S = waves * resident blocks / strips rounded down, so
-//    the last wave is full. Short segments cost 2M warm-up blocks each, but
-//    long ones run slower: blocks that start together walk down the same
-//    rows in step (neighbours share halo columns in L2, DRAM pages stay
-//    open), and they drift apart the longer they run. Measured on an H100
-//    (8K RGB / gray; bench/RESULTS.md has the sweep): 1 wave was 1.7x slower
-//    than 4-8 at sigma 1, and so was one wave sharing the (strip, row block)
-//    units evenly in strip-major order, although it kept every SM busy to
-//    the end. With this kernel (8K, sigma 1 / 10 / 20, ms): RGB 0.187 /
-//    0.302 / 0.739 at 4 waves, 0.186 / 0.283 / 0.547 at 8, 0.206 / 0.316 /
-//    0.557 at 16; gray 0.122 / 0.173 / 0.260 at 4, 0.127 / 0.178 / 0.275 at
-//    8, 0.144 / 0.221 / 0.325 at 16. So 4 waves for gray, 8 for the rest
-//    (2- and 4-channel layouts not measured separately). Re-measured with
-//    the share records: the same choice (bench/RESULTS.md).
-//  - the last wave's worth of segment rows (the blocks dispatched last) is
-//    split into segments half as long (plan_segments): ncu found the SMs
-//    idle 12-13% of the launch, most likely while the last blocks finished
-//    at scattered times. Against even segments, in one run: 8K RGB sigma
-//    20 0.52 -> 0.49 ms, sigma 1 and gray 1-3% faster. With the shorter
-//    tail, fewer waves pay off for gray: 3 instead of 4 was 1-8% faster
-//    at every sigma (two rounds); RGB measured the same at 6 and 8 and
-//    takes 6 (fewer prologues). Thirds instead of halves: slower except
-//    RGB sigma 20 (bench/RESULTS.md).
-//  - once the steady state ran to each segment's end, the per-block
-//    prologue (about 390 instructions per warp, ncu: a quarter of RGB's
-//    instructions at sigma 1, with 10-step segments) made longer segments
-//    pay off up to M = 2: 2 waves for gray and 4 for RGB instead of 3 and
-//    6 were 2-3% faster at sigma 1, 2, 5 and RGB 10 (two rounds in one
-//    run), while RGB sigma 20 was 4% slower at 4 and 11% at 3. M >= 3
-//    kept 3 and 6.
-//  - per-block timings (globaltimer at each block's start and end) then
-//    showed why long segments had not paid off: the edge strips, which
-//    fetched their staged columns outside the image a byte at a time, took
-//    2.1-3.3x as long per step as the others, and the fewer the waves, the
-//    longer the edge blocks that ended the launch (one wave, RGB sigma 1:
-//    other blocks done after 85 us, edge blocks after 173). Since they
-//    gather those columns from the slot (HalfArgs::gather_edges) they take
-//    1.3-1.5x, and fewer, longer segments win. 8K, ms, one run (waves for
-//    every M; sigma 1 / 5 / 10 / 20): RGB 0.110 / 0.124-0.128 / 0.213-0.217 /
-//    0.335-0.340 at 2 waves, 0.112 / 0.128 / 0.202-0.205 / 0.326-0.329 at 3,
-//    0.111 / 0.128 / 0.209 / 0.365 at the old 4 and 6, 0.122 / 0.138 / 0.218
-//    / 0.336 at 1; gray 0.072-0.076 / 0.085-0.088 / 0.123-0.131 / 0.181-0.184
-//    at 1, 0.073-0.076 / 0.087 / 0.125-0.130 / 0.167-0.171 at 2, 0.078-0.080
-//    / 0.089-0.092 / 0.132-0.135 / 0.172-0.178 at 3. With the edge strips'
-//    blocks dispatched first (see the kernel), in one run: RGB 0.107-0.112 /
-//    0.121-0.125 / 0.204-0.208 / 0.315-0.323 at 2 waves, 0.108 / 0.124 /
-//    0.201 / 0.332 at 3 and 4 (for M <= 1 and above), 0.118 / 0.128 at 1;
-//    gray 0.069 / 0.080 / 0.115 / 0.173 at 1, 0.071-0.074 / 0.084-0.087 /
-//    0.122-0.126 / 0.151-0.158 at 2, 0.072 / 0.085 / 0.125 / 0.160 at 3
-//    (the spread between builds of the same code was 3-5%). So RGB (and the
-//    other layouts) 2 waves, gray 1 up to M = 2 and 2 above. Not for gray
-//    unsharp masks (no steady steps): 8K sharpen sigma 1 took 0.203 ms at
-//    1 wave against 0.187 at 2.
+//  - row segments: each block walks down one segment of one strip's rows.
+//    A segment costs a prologue (about 390 instructions per warp, ncu) and
+//    WARM warm-up blocks, so long segments pay, but the SMs do not run
+//    equally fast (per-block timings, one wave of equal segments on 8K RGB
+//    at sigma 1: SMs done between 78 and 112 us; edge strips 1.3-1.5x per
+//    step), so a launch of long segments ends with idle SMs. The plan
+//    (plan_segments): one wave of long segments (resident blocks / strips
+//    per strip) over the first kLongPercent of the row blocks, then
+//    segments of kShortLen row blocks over the rest, which the block
+//    scheduler hands out to whichever SM frees a slot first. Against the
+//    plan before (whole waves of equal segments, the last wave's halved;
+//    gray 1 wave up to M = 2, the rest 2), 8K, three rounds in one run:
+//    RGB sigma 5 / 10 / 20 -6 / -11 / -10%, gray sigma 1 / 2 / 20 -2 /
+//    -3 / -6%, the rest within 1%. In a sweep of the share (5-50%) and the
+//    length (6-32 row blocks) no other choice did as well across radii and
+//    layouts (bench/RESULTS.md, which also has the earlier plans: 4-8 waves
+//    of equal segments, then fewer once the steady steps ran to each
+//    segment's end and the edge strips gathered their halo).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 to 4; the other layouts (256
 //    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
@@ -214,7 +178,8 @@ namespace {
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int waves(int channels, int m, bool plain) { return channels == 1 && plain && m <= 2 ? 1 : 2; }
+    static constexpr int kLongPercent = 80;  // of the row blocks, in one wave of long segments
+    static constexpr int kShortLen = 16;     // row blocks per segment after those
     static constexpr int min_blocks(int threads, int m) {
         if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
@@ -377,7 +342,7 @@ struct HalfArgs {
     SepMode mode;
     UnsharpArg unsharp;
     int radius;     // r after trimming zero taps, <= 16M
-    SegmentTier tiers[2];  // blockIdx.y < tiers[0].count: tier 0, else tier 1
+    SegmentTier tiers[2];  // segment (see the kernel) < tiers[0].count: tier 0, else tier 1
     int src_vec;    // source rows start 16-byte aligned
     int dst_vec;    // destination rows start 16-byte aligned
     int block_offsets;  // a byte offset within 16 rows of either image fits in 31 bits
@@ -1226,22 +1191,19 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, co
     return v;
 }
 
-// Splits row_blocks output row blocks into segs segments of equal length,
-// except that the last `tail` of them (one wave's worth of segment rows: the
-// blocks dispatched last) are each split in two. Blocks run in order of
-// blockIdx.y, so the last wave's blocks start at scattered times and finish
-// at scattered times; halving their length halves the time SMs sit idle at
-// the end, for one more prologue each. With too few row blocks, one tier.
-void plan_segments(int row_blocks, int segs, int tail, SegmentTier (&tiers)[2]) {
-    const int late = row_blocks * tail / segs;  // row blocks in the split segments
-    if (tail < 1 || segs - tail < 1 || late < 2 * tail) {
-        tiers[0] = {segs, row_blocks / segs, row_blocks % segs, 0};
-        tiers[1] = {0, 0, 0, row_blocks};
-        return;
-    }
+// The row segments (see HalfMmaPolicy): the first kLongPercent of row_blocks
+// output row blocks in wave_segs segments of equal length (to one block; one
+// per resident block and strip, so they fill the GPU once), the rest in
+// segments of about kShortLen blocks. Blocks are dispatched in order of
+// blockIdx.y, so the short segments go to the SMs that finish first.
+void plan_segments(int row_blocks, int wave_segs, SegmentTier (&tiers)[2]) {
+    const int late = (row_blocks * (100 - HalfMmaPolicy::kLongPercent) + 50) / 100;  // < row_blocks
     const int early = row_blocks - late;
-    tiers[0] = {segs - tail, early / (segs - tail), early % (segs - tail), 0};
-    tiers[1] = {2 * tail, late / (2 * tail), late % (2 * tail), early};
+    const int segs = std::max(1, std::min(early, wave_segs));
+    tiers[0] = {segs, early / segs, early % segs, 0};
+    const int short_segs = late > 0 ? std::max(1, late / HalfMmaPolicy::kShortLen) : 0;
+    tiers[1] = short_segs > 0 ? SegmentTier{short_segs, late / short_segs, late % short_segs, early}
+                              : SegmentTier{0, 0, 0, row_blocks};
 }
 
 // Whether a strip whose staged columns start at image column xs can fill
@@ -1328,9 +1290,7 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const int resident = std::max(
         dev.sm_count, co_resident_blocks(reinterpret_cast<const void*>(v.fn), v.threads, static_cast<std::size_t>(v.smem)));
     const int strips = ceil_div(src.width, v.strip);
-    const int waves = HalfMmaPolicy::waves(src.channels, v.m, mode == SepMode::Blur);
-    const int segs = std::max(1, std::min(row_blocks, waves * resident / strips));
-    plan_segments(row_blocks, segs, ceil_div(resident, strips), a.tiers);
+    plan_segments(row_blocks, resident / strips, a.tiers);
     const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(a.tiers[0].count + a.tiers[1].count));
     v.fn<<<grid, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");

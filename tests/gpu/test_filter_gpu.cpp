@@ -239,7 +239,7 @@ TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementation
 // segments depends on the GPU's size and the image's width. On a tall image
 // they come out uneven (lengths differing by one block), as short as one
 // block after the warm-up blocks, and, where there are rows enough, with the
-// last wave's segments split in two. At every window size: sigma 1, 4, 7,
+// last fifth of the rows in shorter segments. At every window size: sigma 1, 4, 7,
 // 12, 20 are radius 3 (M = 0, the radius <= 8 variant), 12, 21, 36 and 60
 // (M = 1..4).
 TEST_CASE("GPU Gaussian: tall images, uneven row segments, every window size") {
