@@ -284,7 +284,7 @@ struct HalfGeometry {
     static constexpr int TCOL = PLANAR_TILE ? 1 : C;                       // bytes per tile column
     static constexpr int TPLANE = PLANAR_TILE ? 16 * TROW : 1;             // bytes from one plane to the next
     static constexpr int TILE_BYTES = PLANAR_TILE ? C * 16 * TROW : 16 * OUT_ROW;
-    static constexpr int OUT_GROUPS = 16 * W / 16;                         // (planar) 16-pixel groups per tile
+    static constexpr int OUT_GROUPS = 16 * (W / 16);                       // (planar) 16-pixel groups per tile
     static constexpr int OUT_CHUNKS_PER_ROW = W * C / 16;
     static constexpr int OUT_CHUNKS = 16 * OUT_CHUNKS_PER_ROW;  // store work: 16-byte chunks of a tile
     static constexpr int OFF_STAGE = kRawSlots * RAW_SLOT;
