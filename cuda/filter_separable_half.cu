@@ -98,7 +98,7 @@ namespace {
 //    gray 1 wave up to M = 2, the rest 2), 8K, three rounds in one run:
 //    RGB sigma 5 / 10 / 20 -6 / -11 / -10%, gray sigma 1 / 2 / 20 -2 /
 //    -3 / -6%, the rest within 1%. In a sweep of the share (5-50%) and the
-//    length (6-32 row blocks) no other choice did as well across radii and
+//    length (4-32 row blocks) no other choice did as well across radii and
 //    layouts (bench/RESULTS.md, which also has the earlier plans: 4-8 waves
 //    of equal segments, then fewer once the steady steps ran to each
 //    segment's end and the edge strips gathered their halo).
