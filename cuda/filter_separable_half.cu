@@ -1147,13 +1147,12 @@ struct HalfVariant {
     int box_bytes = 0;  // width of the bulk copy boxes
     int halo = 0;       // staged columns left (and right) of a strip
     int halo_cols = 0;  // staged columns outside the image per row the halo task table holds
-    int m = 0;          // the geometry's M
 };
 
 template <int C, int M, int U = 1>
 HalfVariant variant_of() {
     using G = HalfGeometry<C, M>;
-    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, G::HALO, G::HALO_COLS, M};
+    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, G::HALO, G::HALO_COLS};
 }
 
 // plain: SepMode::Blur (no epilogue), which only 1 and 3 channels have.
