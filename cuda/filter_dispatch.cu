@@ -279,7 +279,7 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
         case FilterKind::Unsharp:
             switch (choose_separable(plan, channels, ws.separable_path(), fd::current_device_limits())) {
                 case fd::SeparableImpl::HalfMma:
-                    return "tensor-core separable (FP16 MMA, both passes in registers)";
+                    return fd::half_mma_name(plan, channels, fd::current_device_limits());
                 case fd::SeparableImpl::ByteMma:
                     return "tensor-core separable (u8 MMA, ring of rows in shared memory)";
                 case fd::SeparableImpl::Simple:

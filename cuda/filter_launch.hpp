@@ -54,8 +54,13 @@ TrimmedTaps trim_taps(const FilterPlan& plan);
 
 // FP16 tensor cores, both passes chained in registers
 // (cuda/filter_separable_half.cu): compute capability >= 8.0, trimmed radius
-// up to 64 and every tap at most 2048 (sigma above ~0.8).
+// up to 64 and every tap at most 2048 (sigma above ~0.8); past radius 16 it
+// runs u8 MMAs where every tap fits a byte, and past radius 32 only then
+// (every Gaussian's taps do there).
 bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
+// What the FP16 path runs for a plan it supports (FP16 or, past radius 16, u8
+// MMAs), for reports.
+const char* half_mma_name(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 void launch_separable_half(const FilterCall& call, const DeviceLimits& dev);
 // u8 tensor cores over a ring of rows (cuda/filter_separable_mma.cu): every
 // plan make_gaussian/make_unsharp can produce on compute capability >= 8.0.

@@ -1,5 +1,6 @@
-// Gaussian blur and unsharp mask on the FP16 tensor cores, with both passes
-// chained in registers.
+// Gaussian blur and unsharp mask on the tensor cores, with both passes
+// chained in registers: FP16 MMAs up to radius 16 (and where a tap does not
+// fit a byte), u8 MMAs past it (see "The u8 passes" below).
 //
 // Each 1-D pass is a product with a banded (Toeplitz) matrix of the taps, done
 // with mma.m16n8k16 (f16 x f16 -> f32). The contract (src/ops/filter.hpp)
@@ -53,6 +54,16 @@
 //     exact result, and the low bits of the float are the integer;
 //   - the Toeplitz fragments come from a host-made table of f16 tap pairs.
 //
+// The u8 passes (HalfMmaPolicy::byte_rows, M >= 2): the same products with
+// mma.m16n8k32 (u8 x u8 -> s32) over M + 1 blocks of 32 inputs,
+//   T8_p[i][k] = tap(32p + k - 16M - i + r),
+// on byte planes, exact in s32. The rows of a staged block are permuted
+// (HalfGeometry::stage_row) so that a lane of D_h holds rows 4t..4t+3 of
+// columns g and g+8; rounded, their H go into four registers, the low and
+// the high bytes of H per column (h_planes): the B operands of vertical MMAs
+// whose K runs over 32 rows (window blocks 2p and 2p + 1, whose T8_p is the
+// horizontal one), into sums of each plane (u8_v_round joins them).
+//
 // Output rows pass through a tile in shared memory, so the epilogue (unsharp,
 // unpremultiply) works on whole pixels and the stores are coalesced 16-byte
 // vectors. The tile is interleaved, except for RGB at M >= 1, where it is
@@ -104,34 +115,38 @@ namespace {
 //    segment's end and the edge strips gathered their halo).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 to 4; the other layouts (256
-//    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4, whose H window and
-//    Toeplitz fragments alone take 72 registers. RGB M = 4 at 2 blocks (80
-//    registers) with the fragments in registers spilled 116 bytes inside
-//    the step loop: sigma 20 on 8K RGB took 0.73 ms, 0.59 ms at 1 block and
-//    112 registers. So RGB M = 4 reads its fragments from shared memory
-//    (shared_fragments): one 16-byte load per T_p and step, used at once by
-//    the horizontal MMAs and the early vertical ones, so only one fragment
-//    is live; 80 registers (32 bytes spilled) and 2 blocks of 12 warps.
-//    8K RGB sigma 20, three runs against the kernel before: 0.432-0.440 ->
-//    0.417-0.425 ms (-2.5 to -4%). The restructured step costs each warp
-//    about 10%: at 1 block it took 0.485 ms; gray (already at 2 blocks of 8
-//    warps) took 0.231 ms at 2 blocks and 0.237 at 3, against 0.203, so
-//    gray keeps its fragments in registers. At M = 1 to 3 (RGB 4, 3, 2
-//    blocks; gray unchanged) sigma 5 was 13-15% slower and sigma 10 the
-//    same (RGB) or 7% slower (gray). Without the early vertical MMAs, RGB
-//    M = 4 spilled 260 bytes. The fragments were first a per-lane table
-//    (512 bytes per T_p: 4 wavefronts a load, 36 of RGB's 123 per
-//    warp-step, ncu); T_p of lane (g, t) is the entry at pair index
-//    16p + 2t - g + const, so a table of the four registers per pair
-//    index serves every lane: a warp's load reads 14 consecutive entries
-//    (2 wavefronts). 8K RGB sigma 20, with the planar tile below, four
-//    rounds in two runs: 0.3151-0.3256 -> 0.3093-0.3230 ms (about -2%).
-//  - a3 of a Toeplitz fragment equals a0, and a1 of block p equals a2 of
-//    block p - 1; for M <= 1 and M = 4 each gets its own register anyway
+//    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4.
+//  - past radius 16 (M >= 2), both passes run as u8 MMAs (m16n8k32, u8 x
+//    u8 -> s32) where every tap fits a byte (byte_rows: sigma 6.5 and up;
+//    past radius 32 every Gaussian's taps do, so FP16 serves M = 2 only):
+//    M + 1 blocks of 32 inputs cover a window instead of 2M + 1 of 16, the
+//    staged planes hold bytes, and H, 11 bits, is held as a low and a high
+//    byte plane, so the vertical pass costs 4(M + 1) MMAs instead of
+//    2(2M + 1) but shares the horizontal pass's fragments. With FP16 at M
+//    = 4, RGB read its 9 FP16 fragments from shared memory each step, at 4
+//    wavefronts per 16-byte load: ncu counted 120 wavefronts per warp-step
+//    (56 of them fragments), shared memory 75% busy, and most stalls on
+//    short scoreboards. 8K, two rounds in one run, against FP16: RGB sigma
+//    10 / 14 / 20 0.185 / 0.265 / 0.290 -> 0.157 / 0.230 / 0.272 ms, gray
+//    sigma 14 / 20 0.165 / 0.148 -> 0.139 / 0.132, gray sigma 10 within 1%
+//    (0.112-0.115 both ways).
+//  - RGB M = 4 reads its u8 fragments from shared memory (shared_fragments):
+//    with them in registers it needed 108 registers, one block of 12 warps
+//    per SM (sigma 20: 0.297-0.358 ms against 0.272); loaded, 2 blocks fit,
+//    if the horizontal pass goes first and the vertical pass loads them
+//    again (as each vertical T8_p feeds four accumulators, the sums of both
+//    passes did not fit together: 164 bytes spilled) and the steady steps
+//    run in the general loop (steady_loop; with it 216 bytes spilled and
+//    sigma 20 took 0.294-0.300 ms). The fragments were first a per-lane
+//    table (512 bytes per fragment); T_p of lane (g, t) is the entry at
+//    16p + 2t - g + const (FP16) or 32p + 4t - g + const (u8), so a table
+//    of the four registers per index serves every lane.
+//  - a3 of an FP16 Toeplitz fragment equals a0, and a1 of block p equals a2
+//    of block p - 1; for M <= 1 each gets its own register anyway
 //    (a1 and a3 are read from a second copy of the pair table in shared
 //    memory, so the compiler cannot merge them): otherwise ptxas copies
 //    registers into place before the MMAs (11 moves per step at M = 0).
-//    M = 2 and 3 sit at their register caps (64, 80) without it; at M = 4
+//    M = 2 sits at its register cap (64) without it; at M = 4 (FP16, then)
 //    it cut 8K sigma 20 from 0.27 to 0.24 ms (gray), 0.58 to 0.54 (RGB).
 //  - plain blur (gray, RGB) at M = 0 has its own kernel with the step loop
 //    unrolled 4x (the U parameter), so raw slots (4), stage and tile
@@ -152,8 +167,9 @@ namespace {
 //    group steady or not as a whole, so the slots stay fixed): gray sigma
 //    1 / 2 0.081 / 0.082 -> 0.079 / 0.079, RGB unchanged. A rolled steady
 //    range there, with its bounds rounded to 4 steps, ran 2-8% slower. Off
-//    where it spilled: 1-, 2- and 4-channel M = 2 and 2- to 4-channel M = 3
-//    (gray M = 3 is not benchmarked, so it keeps the one loop too).
+//    where it spilled (FP16): 1-, 2- and 4-channel M = 2 and 2- to 4-channel
+//    M = 3 (gray M = 3 is not benchmarked, so it keeps the one loop too),
+//    and for RGB M = 4 (see shared_fragments).
 //    The steady steps test the segment's end themselves (two uniform
 //    compares: no copy past block nsteps - 1, no convert in the last step),
 //    so the steady range runs to the segment's last step, and the unrolled
@@ -169,12 +185,12 @@ namespace {
 //    0.444-0.446 -> 0.144-0.148 / 0.242-0.244 / 0.427-0.429 ms; gray
 //    within noise. Registers: RGB M = 2 73 -> 80 with 4 bytes spilled (still
 //    faster), M = 4 102 -> 110 (one block per SM either way).
-//  - at M = 2 the vertical MMAs over the window blocks already held are
-//    issued before the horizontal pass, in its basic block (early_vertical):
+//  - FP16 at M = 2 issues the vertical MMAs over the window blocks already
+//    held before the horizontal pass, in its basic block (early_vertical):
 //    8K gray sigma 10 0.143 -> 0.134 ms (three runs; RGB unchanged). At
 //    M = 4 the same was 1-3% slower, at M = 3 it spilled, and at M = 0
-//    and 1 it measured the same or up to 2% slower. (RGB M = 4 takes it
-//    with its shared fragments, see above.)
+//    and 1 it measured the same or up to 2% slower. (The u8 passes issue
+//    them with each fragment's horizontal MMAs, but for RGB M = 4.)
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
@@ -184,12 +200,13 @@ struct HalfMmaPolicy {
         if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
-    static constexpr bool own_registers(int m) { return m <= 1 || m == 4; }
+    static constexpr bool own_registers(int m) { return m <= 1; }
+    static constexpr bool byte_rows(int m, int max_tap) { return m >= 2 && max_tap <= 255; }
     static constexpr bool shared_fragments(int channels, int m) { return m == 4 && channels == 3; }
     static constexpr bool early_vertical(int m) { return m == 2; }
     static constexpr bool rotate_window(int m) { return m >= 1; }
     static constexpr bool steady_loop(int channels, int m, int u) {
-        return m == 1 || m == 4 || (m == 2 && channels == 3) || (m == 0 && u > 1);
+        return m == 1 || (m == 4 && channels != 3) || (m == 2 && channels == 3) || (m == 0 && u > 1);
     }
 };
 
@@ -202,6 +219,25 @@ constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
 // table; fragments read i from -16M - 14 to 32M + 14 (see the kernel).
 constexpr int kPairOffset = 16 * kMaxM + 16;
 constexpr int kPairs = kPairOffset + 32 * kMaxM + 16;
+
+// The u8 quad (tap(j), .., tap(j + 3)), lowest byte first, is word
+// j + kQuadOffset of the quad table; entry J + kQuadEntryOffset of the u8
+// fragment table holds quads J, J - 8, J + 16 and J + 8 (see the kernel, which
+// reads J from -22 to 32M + 12, so words -30 to 32M + 31).
+constexpr int kQuadOffset = 32;
+constexpr int kQuads = kQuadOffset + 32 * kMaxM + 32;
+constexpr int kQuadEntryOffset = 24;
+constexpr int kQuadEntries = kQuadEntryOffset + 32 * kMaxM + 16;
+// The position of entry e in shared memory. A quarter warp (8 lanes, one
+// 16-byte load phase) reads the entries c + 4t - g for t = 0..3 and two
+// consecutive g, so entries e and e + 8 (the same banks) meet in every
+// phase: 2 wavefronts each, 8 a load. Swapping pairs of entries where bit 3
+// of e is set puts the 8 entries of every such set in 8 different 16-byte
+// bank groups, whatever c (checked for all c by enumeration).
+__host__ __device__ constexpr int quad_slot(int e) { return e ^ ((e >> 2) & 2); }
+static_assert(kQuadEntries % 8 == 0, "quad_slot permutes within groups of 8 entries");
+static_assert(kQuadEntries - kQuadEntryOffset + 16 + kQuadOffset <= kQuads && kQuadOffset - 8 >= kQuadEntryOffset,
+              "fragment entries read inside the quad table");
 
 // Boxes per staged row for the bulk copies: the fewest equal boxes of at
 // most 256 bytes (the TMA limit), each a multiple of 16 bytes (and of 48 for
@@ -239,8 +275,14 @@ struct WarpShare {
     }
 };
 
-template <int C, int M>
+// I8: the horizontal pass as u8 MMAs (HalfMmaPolicy::byte_rows), on staged
+// byte planes.
+template <int kC, int kM, bool kI8 = false>
 struct HalfGeometry {
+    static constexpr int C = kC;
+    static constexpr int M = kM;
+    static constexpr bool I8 = kI8;
+    static_assert(!I8 || M >= 2, "u8 rows only where they save MMAs (see HalfMmaPolicy::byte_rows)");
     static constexpr int W = strip_px(C);                // output columns per block
     // M = 0 is the variant for radius <= 8: its window of 32 inputs starts 8
     // before the 16 outputs, so 2 blocks cover it instead of 3 (rows alike:
@@ -251,7 +293,6 @@ struct HalfGeometry {
     static constexpr int WIN = M == 0 ? 8 : 16 * M;      // window start, columns (and rows) before the outputs
     static constexpr int WARM = NB - 1;                  // steps before the first output block
     static constexpr int SW = W + 2 * HALO;              // staged columns
-    static constexpr int SWS = SW + 8;                   // f16 per staged row: rows an odd number of 16 B apart
     static constexpr int GROUPS = W / 16;                // warps per plane
     static constexpr int THREADS = 32 * C * GROUPS;
     static constexpr int WARPS = THREADS / 32;
@@ -267,8 +308,13 @@ struct HalfGeometry {
     static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : 4);  // convert work: 16 (C = 3: 12) raw bytes
     static constexpr int UNITS_PER_ROW = SW / UNIT_PX;
     static constexpr int UNITS = 16 * UNITS_PER_ROW;
-    static constexpr int PLANE = 16 * SWS;               // f16 per staged plane
-    static constexpr int STAGE_BYTES = C * PLANE * 2;
+    // Staged planes: f16 samples 1024 + v, or (I8) bytes v. Rows are an
+    // odd number of 16 bytes apart (ldmatrix banks); a u8 window of the last
+    // column group reads 16 bytes past SW, which meet zero taps.
+    static constexpr int ELEM = I8 ? 1 : 2;  // bytes per staged sample
+    static constexpr int STAGE_ROW = I8 ? SW + 16 : 2 * (SW + 8);
+    static constexpr int PLANE_BYTES = 16 * STAGE_ROW;
+    static constexpr int STAGE_BYTES = C * PLANE_BYTES;
     static constexpr int OUT_ROW = out_row_bytes(W * C);
     // RGB at M >= 1: a planar output tile (plane c of row r at c * TPLANE +
     // r * TROW), so a vertical MMA's results go out as 16-bit stores as for
@@ -295,8 +341,6 @@ struct HalfGeometry {
     static constexpr int STORE_ITERS = PLANAR_TILE ? 1 : WarpShare<OUT_CHUNKS, WARPS>::ITERS;
     static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
     static constexpr int OFF_SHARES = OFF_COLMAP + (2 * SW + 15) / 16 * 16;
-    static constexpr int OFF_FRAGS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // (16: four fields)
-    static constexpr int FRAG_BYTES = HalfMmaPolicy::shared_fragments(C, M) ? kPairs * 16 : 0;
     // Halo tasks (fill_halo): a warp's convert units meet at most HALO_ROWS
     // staged rows, and the table holds HALO_COLS columns outside the image per
     // row (launch_separable_half checks each edge strip: a narrow image, or a
@@ -306,15 +350,17 @@ struct HalfGeometry {
     static constexpr int HALO_ROWS = (WarpShare<UNITS, WARPS>::PER_WARP + UNITS_PER_ROW - 2) / UNITS_PER_ROW + 1;
     static constexpr int HALO_COLS = HALO + 16;
     static constexpr int HALO_ITERS = (HALO_ROWS * HALO_COLS + 31) / 32;
-    static constexpr int OFF_HALO = OFF_FRAGS + FRAG_BYTES;
+    static constexpr int OFF_QUADS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // u8 fragments (I8; 16: four share fields)
+    static constexpr int QUAD_BYTES = I8 ? kQuadEntries * 16 : 0;
+    static constexpr int OFF_HALO = OFF_QUADS + QUAD_BYTES;
     static constexpr int OFF_BARS = OFF_HALO + HALO_ITERS * THREADS * 4;  // one mbarrier per raw slot
     static constexpr int SMEM = OFF_BARS + 8 * kRawSlots;
-    static_assert((2 * SWS / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
-    static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0 && (2 * SWS) % 16 == 0, "shared regions stay 16-byte aligned");
+    static_assert(STAGE_ROW % 16 == 0 && (STAGE_ROW / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
+    static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0, "shared regions stay 16-byte aligned");
     static_assert(2 * TILE_BYTES >= 2 * kPairs * 4, "the pair table fits in the output tiles");
     static_assert(!PLANAR_TILE || OUT_GROUPS == 64, "a planar tile is one warp pair's groups");
     static_assert(SW % UNIT_PX == 0 && (W * C) % 16 == 0, "whole units and chunks per row");
-    static_assert(RAW_SLOT < 0xFFFF && 2 * PLANE < 0xFFFF && TILE_BYTES < 0xFFFF, "share offsets fit in 16 bits");
+    static_assert(RAW_SLOT < 0xFFFF && PLANE_BYTES < 0xFFFF && TILE_BYTES < 0xFFFF, "share offsets fit in 16 bits");
     static_assert(BOXES > 0 && RAW_SLOT % 128 == 0, "raw rows split into whole boxes; slots stay 128-byte aligned");
 
     // Offset in a raw slot of byte col of staged row row, and back.
@@ -322,6 +368,11 @@ struct HalfGeometry {
         return (col / BOX_BYTES) * BOX_SLOT + row * BOX_BYTES + col % BOX_BYTES;
     }
     __device__ static int raw_row(int off) { return off % BOX_SLOT / BOX_BYTES; }
+    // Staged row of image row r of a block. The u8 passes order them 0, 1,
+    // 4, 5, .., 13, then 2, 3, 6, 7, .., 15: the B fragments of the two
+    // 8-row tiles (n = 0..7 each, lane (g, t) holding n = 2t, 2t + 1) then
+    // give each lane rows 4t..4t + 3, the rows of one vertical B register.
+    __device__ static int stage_row(int r) { return I8 ? ((r & 2) << 2) | ((r >> 1) & 6) | (r & 1) : r; }
     __device__ static int raw_col(int off) { return off / BOX_SLOT * BOX_BYTES + off % BOX_BYTES; }
 };
 
@@ -356,6 +407,7 @@ struct HalfArgs {
     int gather_edges;
     CUtensorMap src_map;
     std::uint32_t pairs[kPairs];  // f16 tap pairs, see kPairOffset
+    std::uint32_t quads[kQuads];  // u8 tap quads (u8 rows), see kQuadOffset
 };
 
 // --- roundings on the FMA pipe ------------------------------------------------
@@ -376,6 +428,28 @@ __device__ __forceinline__ std::uint32_t half2_bits(float lo, float hi) {
 __device__ __forceinline__ std::uint32_t h_round_pair(float s0, float s1) {
     constexpr float k = kTwo23 - 8192.0f + 4.5f;
     return half2_bits(__fmaf_rz(s0, 1.0f / 512.0f, k) - kTwo23, __fmaf_rz(s1, 1.0f / 512.0f, k) - kTwo23);
+}
+
+// The u8 passes (HalfMmaPolicy::byte_rows) keep exact integer sums. The
+// horizontal MMAs start at kHRoundInit8, so a sum d = S + 256 and
+// gaussian_h_round is H = d >> 9 (S >= 0). h_planes packs the H of four rows
+// (d0..d3, rows 4t..4t+3) of one column as the B registers of the vertical
+// MMAs: the low bytes of H, lowest row first, and the high bytes (H <= 2040,
+// so 0..7). With d << 7, H's low byte is byte 2 and its high byte byte 3.
+constexpr int kHRoundInit8 = 256;
+__device__ __forceinline__ void h_planes(int d0, int d1, int d2, int d3, std::uint32_t& lo, std::uint32_t& hi) {
+    const std::uint32_t x = __byte_perm(static_cast<std::uint32_t>(d0) << 7, static_cast<std::uint32_t>(d1) << 7, 0x7362);
+    const std::uint32_t y = __byte_perm(static_cast<std::uint32_t>(d2) << 7, static_cast<std::uint32_t>(d3) << 7, 0x7362);
+    lo = __byte_perm(x, y, 0x5410);
+    hi = __byte_perm(x, y, 0x7632);
+}
+
+// gaussian_v_round of the vertical sums of the low (l) and high (h) planes
+// of H: S = l + 256 h - kVRoundInit (the low sums start at the half), so the
+// result is floor(S/32768 + 0.5) = (l + 256 h) >> 15, and S < 2^23.
+constexpr int kVRoundInit = 16384;
+__device__ __forceinline__ std::uint32_t u8_v_round(int l, int h) {
+    return static_cast<std::uint32_t>(l + (h << 8)) >> 15;
 }
 
 // gaussian_v_round of a vertical sum s' = S + 16384 (S the exact sum, < 2^23;
@@ -427,18 +501,18 @@ __device__ __forceinline__ int low16(std::uint32_t v) { return static_cast<int>(
 __device__ __forceinline__ int high16(std::uint32_t v) { return static_cast<int>(v >> 16); }
 
 // Bytes of an output tile row inside the image.
-template <int C, int M>
+template <class G>
 __device__ __forceinline__ int tile_row_bytes(const HalfArgs& a, int x0) {
-    return min(HalfGeometry<C, M>::W, a.src.width - x0) * C;
+    return min(G::W, a.src.width - x0) * G::C;
 }
 
 // Offsets held as 32 bits (a.block_offsets: below 2^31 within 16 rows) take
 // the short paths; kNoItem marks the end of a share.
 // gather: staged columns outside the image are filled from the slot before
 // conversion (fill_halo), so copies skip chunks wholly outside the image.
-template <int C, int M>
+template <class G>
 __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane, int xs, int x0, bool gather) {
-    using G = HalfGeometry<C, M>;
+    constexpr int C = G::C;
     ShareRecord r{kNoOffset, kNoOffset, 0u, static_cast<std::uint32_t>(kNoItem)};
     int copy_dst = kNoItem;  // copy: a 16-byte chunk of a raw slot
     const int cn = WarpShare<G::CHUNKS, G::WARPS>::item(warp, lane, i);
@@ -458,7 +532,7 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
         const int q = grp - row * (G::W / 16);
         tile = row * G::TROW + 16 * q;
         if (a.block_offsets != 0 && a.dst_vec != 0 && a.mode == SepMode::Blur &&
-            (16 * q + 16) * C <= tile_row_bytes<C, M>(a, x0))
+            (16 * q + 16) * C <= tile_row_bytes<G>(a, x0))
             r.out_dst = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.dst.pitch + (x0 + 16 * q) * C);
     }
     const int on = G::PLANAR_TILE ? -1 : WarpShare<G::OUT_CHUNKS, G::WARPS>::item(warp, lane, i);
@@ -466,7 +540,7 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
         const int row = on / G::OUT_CHUNKS_PER_ROW;
         const int off = (on - row * G::OUT_CHUNKS_PER_ROW) * 16;
         tile = row * G::OUT_ROW + off;
-        if (a.block_offsets != 0 && a.dst_vec != 0 && a.mode == SepMode::Blur && off + 16 <= tile_row_bytes<C, M>(a, x0))
+        if (a.block_offsets != 0 && a.dst_vec != 0 && a.mode == SepMode::Blur && off + 16 <= tile_row_bytes<G>(a, x0))
             r.out_dst = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.dst.pitch + (x0 * C + off));
     }
     r.chunks = static_cast<std::uint32_t>(copy_dst) | (static_cast<std::uint32_t>(tile) << 16);
@@ -475,7 +549,7 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
         const int row = un / G::UNITS_PER_ROW;
         const int q = un - row * G::UNITS_PER_ROW;
         r.unit = static_cast<std::uint32_t>(G::raw_offset(row, q * G::UNIT_PX * C)) |
-                 (static_cast<std::uint32_t>(2 * (row * G::SWS + q * G::UNIT_PX)) << 16);
+                 (static_cast<std::uint32_t>(G::stage_row(row) * G::STAGE_ROW + q * G::UNIT_PX * G::ELEM) << 16);
     }
     return r;
 }
@@ -484,9 +558,9 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
 
 // The bulk copies of the 16-row input block at image row yb (all inside the
 // image) into a raw slot, one per box, completing on bar. One thread.
-template <int C, int M>
+template <class G>
 __device__ __forceinline__ void bulk_copy_block(const HalfArgs& a, std::uint8_t* slot, std::uint64_t* bar, int yb, int xs) {
-    using G = HalfGeometry<C, M>;
+    constexpr int C = G::C;
     mbarrier_arrive_expect_tx(bar, G::RAW_SLOT);
 #pragma unroll
     for (int k = 0; k < G::BOXES; ++k) tma_load_2d(slot + k * G::BOX_SLOT, &a.src_map, xs * C + k * G::BOX_BYTES, yb, bar);
@@ -503,13 +577,13 @@ __device__ __forceinline__ void bulk_copy_block(const HalfArgs& a, std::uint8_t*
 // whole warp, two chunks at a time: one memory round trip per pair and no
 // registers held for them (16 bytes in flight per thread made ptxas spill the
 // loop's fragments). Call with the warp converged; yb_offset is yb * pitch.
-template <int C, int M, class Shares>
+template <class G, class Shares>
 __device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const Shares& share,
                                            std::uint8_t* slot, std::uint64_t* bar, bool tma, int yb,
                                            std::int64_t yb_offset, int xs) {
-    using G = HalfGeometry<C, M>;
+    constexpr int C = G::C;
     if (tma) {
-        if (threadIdx.x == 0) bulk_copy_block<C, M>(a, slot, bar, yb, xs);
+        if (threadIdx.x == 0) bulk_copy_block<G>(a, slot, bar, yb, xs);
         return;
     }
     const int lane = static_cast<int>(threadIdx.x) & 31;
@@ -554,17 +628,21 @@ struct ConvertUnit {
     int stage;  // byte offset in plane 0 of a stage buffer
 };
 
-template <int C, int M>
+template <class G>
 __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint8_t* stage, const ConvertUnit& u) {
-    using G = HalfGeometry<C, M>;
+    constexpr int C = G::C;
     const std::uint8_t* s = slot + u.raw;
     std::uint8_t* d = stage + u.stage;
     if constexpr (C == 1) {  // 16 pixels
         const uint4 v = *reinterpret_cast<const uint4*>(s);
-        *reinterpret_cast<uint4*>(d) = make_uint4(offset_half2_lo(v.x), offset_half2_hi(v.x), offset_half2_lo(v.y),
-                                                  offset_half2_hi(v.y));
-        *reinterpret_cast<uint4*>(d + 16) = make_uint4(offset_half2_lo(v.z), offset_half2_hi(v.z),
-                                                       offset_half2_lo(v.w), offset_half2_hi(v.w));
+        if constexpr (G::I8) {
+            *reinterpret_cast<uint4*>(d) = v;
+        } else {
+            *reinterpret_cast<uint4*>(d) = make_uint4(offset_half2_lo(v.x), offset_half2_hi(v.x),
+                                                      offset_half2_lo(v.y), offset_half2_hi(v.y));
+            *reinterpret_cast<uint4*>(d + 16) = make_uint4(offset_half2_lo(v.z), offset_half2_hi(v.z),
+                                                           offset_half2_lo(v.w), offset_half2_hi(v.w));
+        }
     } else if constexpr (C == 2) {  // 8 pixels
         const uint4 v = *reinterpret_cast<const uint4*>(s);
         const std::uint32_t u0[2] = {v.x, v.y}, u1[2] = {v.z, v.w};
@@ -574,9 +652,13 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
         w0[0] = premultiply_word(w0[0], w0[1]);
         w1[0] = premultiply_word(w1[0], w1[1]);
 #pragma unroll
-        for (int c = 0; c < 2; ++c)
-            *reinterpret_cast<uint4*>(d + 2 * c * G::PLANE) =
-                make_uint4(offset_half2_lo(w0[c]), offset_half2_hi(w0[c]), offset_half2_lo(w1[c]), offset_half2_hi(w1[c]));
+        for (int c = 0; c < 2; ++c) {
+            if constexpr (G::I8)
+                *reinterpret_cast<uint2*>(d + c * G::PLANE_BYTES) = make_uint2(w0[c], w1[c]);
+            else
+                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(
+                    offset_half2_lo(w0[c]), offset_half2_hi(w0[c]), offset_half2_lo(w1[c]), offset_half2_hi(w1[c]));
+        }
     } else {  // 4 pixels
         std::uint32_t raw[C];
         if constexpr (C == 3) {
@@ -596,8 +678,13 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
             for (int c = 0; c < 3; ++c) w[c] = premultiply_word(w[c], w[3]);
         }
 #pragma unroll
-        for (int c = 0; c < C; ++c)
-            *reinterpret_cast<uint2*>(d + 2 * c * G::PLANE) = make_uint2(offset_half2_lo(w[c]), offset_half2_hi(w[c]));
+        for (int c = 0; c < C; ++c) {
+            if constexpr (G::I8)
+                *reinterpret_cast<std::uint32_t*>(d + c * G::PLANE_BYTES) = w[c];
+            else
+                *reinterpret_cast<uint2*>(d + c * G::PLANE_BYTES) =
+                    make_uint2(offset_half2_lo(w[c]), offset_half2_hi(w[c]));
+        }
     }
 }
 
@@ -616,10 +703,10 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
 constexpr std::uint32_t kNoTask = 0xFFFFFFFFu;
 constexpr int kConstantSource = 0xFFFF;
 
-template <int C, int M, class Shares>
+template <class G, class Shares>
 __device__ __forceinline__ void build_halo_tasks(std::uint32_t* tasks, const Shares& share, const short* colmap, int xs,
                                                  int width) {
-    using G = HalfGeometry<C, M>;
+    constexpr int C = G::C;
     const int lane = static_cast<int>(threadIdx.x) & 31;
     std::uint32_t* const warp_tasks = tasks + (threadIdx.x - lane);  // slot t of lane l: warp_tasks[t * THREADS + l]
 #pragma unroll 1
@@ -656,9 +743,9 @@ __device__ __forceinline__ void build_halo_tasks(std::uint32_t* tasks, const Sha
     __syncwarp();
 }
 
-template <int C, int M>
+template <class G>
 __device__ __forceinline__ void fill_halo(std::uint8_t* slot, const std::uint32_t* tasks, int border_value) {
-    using G = HalfGeometry<C, M>;
+    constexpr int C = G::C;
 #pragma unroll 1
     for (int t = 0; t < G::HALO_ITERS; ++t) {
         const std::uint32_t task = tasks[t * G::THREADS + threadIdx.x];
@@ -672,16 +759,15 @@ __device__ __forceinline__ void fill_halo(std::uint8_t* slot, const std::uint32_
 }
 
 // halo: the strip has halo tasks (an edge strip with gather_edges).
-template <int C, int M, class Shares>
+template <class G, class Shares>
 __device__ __forceinline__ void convert_block(std::uint8_t* slot, std::uint8_t* stage, const Shares& share, bool halo,
                                               const std::uint32_t* halo_tasks, int border_value) {
-    using G = HalfGeometry<C, M>;
-    if (halo) fill_halo<C, M>(slot, halo_tasks, border_value);
+    if (halo) fill_halo<G>(slot, halo_tasks, border_value);
 #pragma unroll
     for (int i = 0; i < G::CONVERT_ITERS; ++i) {
         const std::uint32_t unit = share.get(kUnit, i);
         if (low16(unit) == kNoItem) break;
-        convert_unit<C, M>(slot, stage, ConvertUnit{low16(unit), high16(unit)});
+        convert_unit<G>(slot, stage, ConvertUnit{low16(unit), high16(unit)});
     }
 }
 
@@ -735,10 +821,10 @@ __device__ __forceinline__ void for_each_index(F&& f) {
 // --- the kernel ---------------------------------------------------------------
 
 // U: the step loop's unroll factor (4 for plain blur at M = 0, see HalfMmaPolicy).
-template <int C, int M, int U>
-__global__ void __launch_bounds__(HalfGeometry<C, M>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M>::THREADS, M))
+template <int C, int M, int U, bool I8>
+__global__ void __launch_bounds__(HalfGeometry<C, M, I8>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M, I8>::THREADS, M))
 separable_half_kernel(const __grid_constant__ HalfArgs a) {
-    using G = HalfGeometry<C, M>;
+    using G = HalfGeometry<C, M, I8>;
     constexpr int NB = G::NB;
     constexpr int R = kRawSlots;
     extern __shared__ __align__(128) std::uint8_t smem[];  // raw slots first: bulk copies need 128-byte alignment
@@ -807,7 +893,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // one lane of warp 0; the other warps branch past it.
     const auto issue_tma = [&](int b, int k) {
         if (warp == 0) {
-            if (lane == 0) bulk_copy_block<C, M>(a, raw + k * G::RAW_SLOT, bars + k, yb0 + 16 * b, xs);
+            if (lane == 0) bulk_copy_block<G>(a, raw + k * G::RAW_SLOT, bars + k, yb0 + 16 * b, xs);
         }
     };
     if (tma_strip && threadIdx.x == 0) {
@@ -828,23 +914,29 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
     for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
         pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
-    // Toeplitz fragments in shared memory (shared_fragments): entry i holds
-    // the four registers (see below) of a fragment whose a0 is pair i, so a
-    // lane loads T_p from entry pair_index(p, lane) with one 16-byte load.
-    std::uint8_t* const frags = smem + G::OFF_FRAGS;
     // Pair table entry of a0 of T_p for lane l (row g = l / 4, column pair t = l % 4).
     const auto pair_index = [&](int p, int l) { return kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius; };
+    // u8 fragment table entry of T8_p for lane l: a0 = T8[g][4t..4t+3] is
+    // quad 32p + 4t - WIN - g + r, a1 (row g + 8) the quad 8 before, a2
+    // (columns 16 on) the quad 16 after, a3 the quad 8 after. (32p leaves
+    // quad_slot's bit alone, so the slot of block p is that of block 0 + 32p.)
+    [[maybe_unused]] const int quad_slot0 =
+        quad_slot(kQuadEntryOffset + 4 * (lane & 3) - G::WIN - (lane >> 2) + a.radius);
     // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
-    for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<C, M>(a, i, warp, lane, xs, x0, gather));
+    for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<G>(a, i, warp, lane, xs, x0, gather));
     __syncthreads();  // the column map, the pair table and the barriers
-    if (halo_strip) build_halo_tasks<C, M>(halo_tasks, share, colmap, xs, a.src.width);
+    if (halo_strip) build_halo_tasks<G>(halo_tasks, share, colmap, xs, a.src.width);
 
-    if constexpr (HalfMmaPolicy::shared_fragments(C, M)) {
-        for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS) {
-            const int lo = max(i - 8, 0), hi = min(i + 8, kPairs - 1);  // (entries clamped here are never read)
-            *reinterpret_cast<uint4*>(frags + 16 * i) =
-                make_uint4(pair_table[i], pair_table[lo], pair_table[hi], pair_table[i]);
+    // u8 Toeplitz fragments (I8): entry e holds a0..a3 of a fragment whose
+    // a0 is quad e - kQuadEntryOffset (see below), at position quad_slot(e),
+    // so a lane loads T8_p with one 16-byte load.
+    std::uint8_t* const quad_frags = smem + G::OFF_QUADS;
+    if constexpr (G::I8) {
+        for (int e = static_cast<int>(threadIdx.x); e < kQuadEntries; e += G::THREADS) {
+            const int w = e - kQuadEntryOffset + kQuadOffset;  // quad table word of entry e's a0
+            *reinterpret_cast<uint4*>(quad_frags + 16 * quad_slot(e)) =
+                make_uint4(a.quads[w], a.quads[w - 8], a.quads[w + 16], a.quads[w + 8]);
         }
     }
 
@@ -852,14 +944,14 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 #pragma unroll 1
     for (int b = 0; b < R; ++b) {
         if (b < nsteps)
-            copy_block<C, M>(a, colmap, share, raw + b * G::RAW_SLOT, bars + b, tma_block(b), yb0 + 16 * b,
+            copy_block<G>(a, colmap, share, raw + b * G::RAW_SLOT, bars + b, tma_block(b), yb0 + 16 * b,
                              row_offset(a.src, yb0 + 16 * b), xs);
         cp_async_commit();
     }
     cp_async_wait<R - 2>();
     __syncthreads();
     wait_block(0, std::false_type{});
-    convert_block<C, M>(raw, stage, share, halo_strip, halo_tasks, a.border_value);
+    convert_block<G>(raw, stage, share, halo_strip, halo_tasks, a.border_value);
 
     const int plane = warp / G::GROUPS;
     const int group = warp - plane * G::GROUPS;
@@ -869,10 +961,9 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // Toeplitz fragments T_p (see the top comment): a0 = T[g][2t..], a1 =
     // T[g+8][2t..] = pair(idx - 8), a2 = T[g][2t+8..] = pair(idx + 8), a3 =
     // T[g+8][2t+8..] = a0. idx runs from -16M - 6 to 32M + 6 (r >= 1).
-    constexpr bool kSharedFrags = HalfMmaPolicy::shared_fragments(C, M);
-    std::uint32_t tp[kSharedFrags ? 1 : NB][4];
+    std::uint32_t tp[G::I8 ? 1 : NB][4];
 #pragma unroll
-    for (int p = 0; p < (kSharedFrags ? 0 : NB); ++p) {
+    for (int p = 0; p < (G::I8 ? 0 : NB); ++p) {
         const int idx = pair_index(p, lane);
         tp[p][0] = pair_table[idx];
         constexpr int kSecond = HalfMmaPolicy::own_registers(M) ? kPairs : 0;
@@ -880,11 +971,19 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         tp[p][2] = pair_table[idx + 8];
         tp[p][3] = HalfMmaPolicy::own_registers(M) ? pair_table[kPairs + idx] : tp[p][0];
     }
+    // u8 fragments T8_p (I8) in registers, or (kSharedFrags) loaded each step.
+    constexpr bool kSharedFrags = HalfMmaPolicy::shared_fragments(C, M);
+    std::uint32_t tq[G::I8 && !kSharedFrags ? M + 1 : 1][4];
+#pragma unroll
+    for (int p = 0; p < (G::I8 && !kSharedFrags ? M + 1 : 0); ++p)
+        load_shared_v4(tq[p], quad_frags + 16 * (quad_slot0 + 32 * p));
     // ldmatrix row address of this lane in a stage buffer: matrix q = lane / 8
-    // is (rows 8(q/2).., columns 8(q%2)..) of the warp's first input block.
+    // is (rows 8(q/2).., the 16 bytes from byte 16(q%2)) of the warp's first
+    // input block: f16 columns 8(q%2).., or u8 columns 16(q%2).., which are
+    // b0 and b1 of an m16n8k32 B fragment.
     const int lq = lane >> 3;
-    const int lm_off = 2 * (plane * G::PLANE + (8 * (lq >> 1) + (lane & 7)) * G::SWS + 16 * group +
-                            (G::HALO - G::WIN) + 8 * (lq & 1));
+    const int lm_off = plane * G::PLANE_BYTES + (8 * (lq >> 1) + (lane & 7)) * G::STAGE_ROW +
+                       G::ELEM * (16 * group + G::HALO - G::WIN) + 16 * (lq & 1);
     // Output tile position of this lane's D_v element (row g, column 2t) of column tile 0.
     const int tile_off = g * G::TROW + (16 * group + 2 * t) * G::TCOL + plane * G::TPLANE;
 
@@ -919,90 +1018,159 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // together. Lanes that took the border path while staging can leave
         // the warp diverged even past __syncthreads(), so reconverge first.
         __syncwarp();
-        // Fragment T_p: from its registers, or (kSharedFrags) one 16-byte
-        // shared load where it is used, so that only one is live at a time.
-        const auto fragment = [&](int p, std::uint32_t (&f)[4]) {
-            if constexpr (kSharedFrags) {
-                load_shared_v4(f, frags + 16 * pair_index(p, lane));
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; ++e) f[e] = tp[p][e];
-            }
-        };
-        constexpr bool kEarly = kSharedFrags || HalfMmaPolicy::early_vertical(M);
         [[maybe_unused]] constexpr int BASE = ROT < 0 ? 0 : ROT;  // win index of logical block 0 before this step's H
-        // Vertical, first part (early_vertical): the MMAs over the NB - 1
-        // window blocks already held (blocks 0..NB-2 once this step's H
-        // arrives) do not wait for the horizontal pass, so they are issued in
-        // its basic block, where ptxas interleaves the four MMA chains. In
-        // the warm-up steps their sums are dropped. With shared fragments
-        // they follow each T_p's load in the horizontal loop instead.
-        float v[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
-        // v[ct] += f * H of window slot w, for both column tiles.
-        const auto vertical_mma = [&](const std::uint32_t (&f)[4], int w) {
-#pragma unroll
-            for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], f, win[w][2 * ct], win[w][2 * ct + 1]);
-        };
-        if constexpr (kEarly && !kSharedFrags) {
-#pragma unroll
-            for (int p = 0; p + 1 < NB; ++p) vertical_mma(tp[p], (BASE + p + 1) % NB);
-        }
-        // Horizontal: two 8-row tiles of the staged block. With shared
-        // fragments, the early vertical MMAs use each T_p as it arrives.
+        constexpr int NEW = (AFTER + NB - 1) % NB;                   // win index of the new H
+        // Logical block q (0..NB-2) of this step's window, before its H
+        // arrives: the block after the oldest held, which is dropped.
+        [[maybe_unused]] const auto held = [&](int q) -> const std::uint32_t(&)[4] { return win[(BASE + q + 1) % NB]; };
         const std::uint8_t* sb = stage + (s & 1) * G::STAGE_BYTES + lm_off;
-        float h0[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        float h1[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        std::uint32_t tl[4];  // T_{NB-1}, for the early vertical MMAs over the new H
-#pragma unroll
-        for (int p = 0; p < NB; ++p) {
-            std::uint32_t f[4], b[4];
-            fragment(p, f);
-            ldmatrix_x4(b, sb + 32 * p);
-            mma_f16_m16n8k16(h0, f, b[0], b[1]);
-            mma_f16_m16n8k16(h1, f, b[2], b[3]);
-            if constexpr (kSharedFrags) {  // (kSharedFrags implies kEarly)
-                if (p + 1 < NB) vertical_mma(f, (BASE + p + 1) % NB);
-            }
-            if (p + 1 == NB) {
-#pragma unroll
-                for (int e = 0; e < 4; ++e) tl[e] = f[e];
-            }
-        }
-        if constexpr (ROT < 0) {
-#pragma unroll
-            for (int p = 0; p + 1 < NB; ++p) {
-#pragma unroll
-                for (int e = 0; e < 4; ++e) win[p][e] = win[p + 1][e];
-            }
-        }
-        constexpr int NEW = (AFTER + NB - 1) % NB;  // win index of the new H
-        win[NEW][0] = h_round_pair(h0[0], h0[1]);  // columns 0..7: rows 2t, 2t+1
-        win[NEW][1] = h_round_pair(h1[0], h1[1]);  //               rows 8+2t, 9+2t
-        win[NEW][2] = h_round_pair(h0[2], h0[3]);  // columns 8..15
-        win[NEW][3] = h_round_pair(h1[2], h1[3]);
-        if constexpr (kEarly) vertical_mma(tl, NEW);
-
-        // Vertical: 16 output rows once the window is full.
         std::uint8_t* tile = tiles + (s & 1) * G::TILE_BYTES;
-        if (FAST || s >= G::WARM) {
+        // Writes this lane's 4 results of column tile ct (each in the low
+        // byte of its word) to the output tile.
+        const auto store_results = [&](int ct, std::uint32_t v0, std::uint32_t v1, std::uint32_t v2, std::uint32_t v3) {
+            std::uint8_t* o = tile + tile_off + 8 * ct * G::TCOL;
+            if constexpr (C == 1 || G::PLANAR_TILE) {
+                store_u16_shared(o, __byte_perm(v0, v1, 0x0040));
+                store_u16_shared(o + 8 * G::TROW, __byte_perm(v2, v3, 0x0040));
+            } else {
+                o[0] = static_cast<std::uint8_t>(v0);
+                o[C] = static_cast<std::uint8_t>(v1);
+                o[8 * G::OUT_ROW] = static_cast<std::uint8_t>(v2);
+                o[8 * G::OUT_ROW + C] = static_cast<std::uint8_t>(v3);
+            }
+        };
+        // Shifts the window down one block (ROT < 0) and puts the new H in.
+        const auto push_block = [&](const std::uint32_t (&hp)[4]) {
+            if constexpr (ROT < 0) {
 #pragma unroll
-            for (int ct = 0; ct < 2; ++ct) {
-                if constexpr (!kEarly) {
+                for (int p = 0; p + 1 < NB; ++p) {
 #pragma unroll
-                    for (int p = 0; p < NB; ++p)
-                        mma_f16_m16n8k16(v[ct], tp[p], win[(AFTER + p) % NB][2 * ct], win[(AFTER + p) % NB][2 * ct + 1]);
+                    for (int e = 0; e < 4; ++e) win[p][e] = win[p + 1][e];
                 }
-                std::uint8_t* o = tile + tile_off + 8 * ct * G::TCOL;
-                const std::uint32_t v0 = v_round_bits(v[ct][0]), v1 = v_round_bits(v[ct][1]);
-                const std::uint32_t v2 = v_round_bits(v[ct][2]), v3 = v_round_bits(v[ct][3]);
-                if constexpr (C == 1 || G::PLANAR_TILE) {
-                    store_u16_shared(o, __byte_perm(v0, v1, 0x0040));
-                    store_u16_shared(o + 8 * G::TROW, __byte_perm(v2, v3, 0x0040));
+            }
+#pragma unroll
+            for (int e = 0; e < 4; ++e) win[NEW][e] = hp[e];
+        };
+        if constexpr (G::I8) {
+            // Both passes as u8 MMAs over blocks of 32 (see byte_rows): T8_p
+            // from registers, or (kSharedFrags) one 16-byte shared load per
+            // step, used at once by the horizontal MMAs and the early vertical
+            // ones, so that only one is live at a time.
+            const auto fragment8 = [&](int p, std::uint32_t (&f)[4]) {
+                if constexpr (kSharedFrags) {
+                    load_shared_v4(f, quad_frags + 16 * (quad_slot0 + 32 * p));
                 } else {
-                    o[0] = static_cast<std::uint8_t>(v0);
-                    o[C] = static_cast<std::uint8_t>(v1);
-                    o[8 * G::OUT_ROW] = static_cast<std::uint8_t>(v2);
-                    o[8 * G::OUT_ROW + C] = static_cast<std::uint8_t>(v3);
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) f[e] = tq[p][e];
+                }
+            };
+            // Vertical sums of the low and high byte planes of H; the low
+            // ones start at the rounding's half (u8_v_round).
+            int vl[2][4] = {{kVRoundInit, kVRoundInit, kVRoundInit, kVRoundInit},
+                            {kVRoundInit, kVRoundInit, kVRoundInit, kVRoundInit}};
+            int vh[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+            // Block p of the vertical window: rows 32p.. of logical blocks
+            // 2p (b0) and 2p + 1 (b1), for both column tiles and planes.
+            const auto vertical_mma = [&](const std::uint32_t (&f)[4], const std::uint32_t (&b0)[4],
+                                          const std::uint32_t (&b1)[4]) {
+#pragma unroll
+                for (int ct = 0; ct < 2; ++ct) {
+                    mma_u8_m16n8k32(vl[ct], f, b0[2 * ct], b1[2 * ct]);
+                    mma_u8_m16n8k32(vh[ct], f, b0[2 * ct + 1], b1[2 * ct + 1]);
+                }
+            };
+            // Horizontal: the two 8-row tiles of the staged block, each T8_p
+            // also serving the vertical MMAs of window blocks 2p and 2p + 1
+            // (all held for p < M; the last, p = M, is the new H and rows
+            // that meet zero taps), unless the fragments are loaded
+            // (kSharedFrags): then the vertical MMAs follow, loading them
+            // again, as the sums of both passes did not fit the registers.
+            constexpr bool kEarly8 = !kSharedFrags;
+            int h0[4] = {kHRoundInit8, kHRoundInit8, kHRoundInit8, kHRoundInit8};
+            int h1[4] = {kHRoundInit8, kHRoundInit8, kHRoundInit8, kHRoundInit8};
+            [[maybe_unused]] std::uint32_t tl[4];  // T8_M (kEarly8)
+#pragma unroll
+            for (int p = 0; p <= M; ++p) {
+                std::uint32_t f[4], b[4];
+                fragment8(p, f);
+                ldmatrix_x4(b, sb + 32 * p);
+                mma_u8_m16n8k32(h0, f, b[0], b[1]);
+                mma_u8_m16n8k32(h1, f, b[2], b[3]);
+                if constexpr (kEarly8) {
+                    if (p < M) {
+                        vertical_mma(f, held(2 * p), held(2 * p + 1));
+                    } else {
+#pragma unroll
+                        for (int e = 0; e < 4; ++e) tl[e] = f[e];
+                    }
+                }
+            }
+            // The staged rows are in stage_row order, so h0 holds image rows
+            // 4t, 4t + 1 and h1 rows 4t + 2, 4t + 3 of columns g and g + 8:
+            // one B register per column tile and plane.
+            std::uint32_t hp[4];
+            h_planes(h0[0], h0[1], h1[0], h1[1], hp[0], hp[1]);  // column g: low, high
+            h_planes(h0[2], h0[3], h1[2], h1[3], hp[2], hp[3]);  // column g + 8
+            push_block(hp);
+            if (FAST || s >= G::WARM) {
+                if constexpr (kEarly8) {
+                    vertical_mma(tl, win[NEW], win[NEW]);
+                } else {
+#pragma unroll
+                    for (int p = 0; p <= M; ++p) {
+                        std::uint32_t f[4];
+                        fragment8(p, f);
+                        vertical_mma(f, win[(AFTER + 2 * p) % NB], win[(AFTER + min(2 * p + 1, NB - 1)) % NB]);
+                    }
+                }
+#pragma unroll
+                for (int ct = 0; ct < 2; ++ct)
+                    store_results(ct, u8_v_round(vl[ct][0], vh[ct][0]), u8_v_round(vl[ct][1], vh[ct][1]),
+                                  u8_v_round(vl[ct][2], vh[ct][2]), u8_v_round(vl[ct][3], vh[ct][3]));
+            }
+        } else {
+            // Vertical, first part (early_vertical): the MMAs over the NB - 1
+            // window blocks already held do not wait for the horizontal pass,
+            // so they are issued in its basic block, where ptxas interleaves
+            // the four MMA chains. In the warm-up steps their sums are dropped.
+            constexpr bool kEarly = HalfMmaPolicy::early_vertical(M);
+            float v[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
+            // v[ct] += f * H of window block w, for both column tiles.
+            const auto vertical_mma = [&](const std::uint32_t (&f)[4], const std::uint32_t (&w)[4]) {
+#pragma unroll
+                for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], f, w[2 * ct], w[2 * ct + 1]);
+            };
+            if constexpr (kEarly) {
+#pragma unroll
+                for (int p = 0; p + 1 < NB; ++p) vertical_mma(tp[p], held(p));
+            }
+            // Horizontal: two 8-row tiles of the staged block.
+            float h0[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            float h1[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#pragma unroll
+            for (int p = 0; p < NB; ++p) {
+                std::uint32_t b[4];
+                ldmatrix_x4(b, sb + 32 * p);
+                mma_f16_m16n8k16(h0, tp[p], b[0], b[1]);
+                mma_f16_m16n8k16(h1, tp[p], b[2], b[3]);
+            }
+            const std::uint32_t hp[4] = {h_round_pair(h0[0], h0[1]),   // columns 0..7: rows 2t, 2t+1
+                                         h_round_pair(h1[0], h1[1]),   //               rows 8+2t, 9+2t
+                                         h_round_pair(h0[2], h0[3]),   // columns 8..15
+                                         h_round_pair(h1[2], h1[3])};
+            push_block(hp);
+            if constexpr (kEarly) vertical_mma(tp[NB - 1], win[NEW]);
+            // Vertical: 16 output rows once the window is full.
+            if (FAST || s >= G::WARM) {
+#pragma unroll
+                for (int ct = 0; ct < 2; ++ct) {
+                    if constexpr (!kEarly) {
+#pragma unroll
+                        for (int p = 0; p < NB; ++p)
+                            mma_f16_m16n8k16(v[ct], tp[p], win[(AFTER + p) % NB][2 * ct], win[(AFTER + p) % NB][2 * ct + 1]);
+                    }
+                    store_results(ct, v_round_bits(v[ct][0]), v_round_bits(v[ct][1]), v_round_bits(v[ct][2]),
+                                  v_round_bits(v[ct][3]));
                 }
             }
         }
@@ -1014,14 +1182,14 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         // compares), so that it can run to the segment's last step.
         if (s + 1 < nsteps) {
             wait_block(s + 1, fast);
-            convert_block<C, M>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share,
+            convert_block<G>(raw + convert_slot * G::RAW_SLOT, stage + ((s + 1) & 1) * G::STAGE_BYTES, share,
                                 halo_strip, halo_tasks, a.border_value);
         }
         if (s + R < nsteps) {
             if (FAST)
                 issue_tma(s + R, fill_slot);
             else
-                copy_block<C, M>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, bars + fill_slot, tma_block(s + R),
+                copy_block<G>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, bars + fill_slot, tma_block(s + R),
                                  yb0 + 16 * (s + R), fill_offset, xs);
         }
         fill_offset += 16 * static_cast<std::int64_t>(a.src.pitch);
@@ -1052,7 +1220,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                         if (vec) {
                             reinterpret_cast<uint4*>(a.dst.data + out_offset + out_dst)[k] = o;
                         } else {
-                            const int n = min(16, tile_row_bytes<C, M>(a, x0) - (off + 16 * k));
+                            const int n = min(16, tile_row_bytes<G>(a, x0) - (off + 16 * k));
                             if (row < rows && n > 0) store_chunk<C>(a, o, x0 * C + off + 16 * k, n, y0 + row);
                         }
                     }
@@ -1069,7 +1237,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                     } else {
                         const int row = t / G::OUT_ROW;
                         const int off = t - row * G::OUT_ROW;  // also from the strip's first byte
-                        const int n = min(16, tile_row_bytes<C, M>(a, x0) - off);
+                        const int n = min(16, tile_row_bytes<G>(a, x0) - off);
                         if (row < rows && n > 0)
                             store_chunk<C>(a, *reinterpret_cast<const uint4*>(tile + t), x0 * C + off, n, y0 + row);
                     }
@@ -1147,36 +1315,38 @@ struct HalfVariant {
     int box_bytes = 0;  // width of the bulk copy boxes
     int halo = 0;       // staged columns left (and right) of a strip
     int halo_cols = 0;  // staged columns outside the image per row the halo task table holds
+    bool byte_rows = false;  // the horizontal pass runs as u8 MMAs (HalfMmaPolicy::byte_rows)
 };
 
-template <int C, int M, int U = 1>
+template <int C, int M, int U = 1, bool I8 = false>
 HalfVariant variant_of() {
-    using G = HalfGeometry<C, M>;
-    return {&separable_half_kernel<C, M, U>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, G::HALO, G::HALO_COLS};
+    using G = HalfGeometry<C, M, I8>;
+    return {&separable_half_kernel<C, M, U, I8>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, G::HALO, G::HALO_COLS, I8};
 }
 
 // plain: SepMode::Blur (no epilogue), which only 1 and 3 channels have.
 template <int C>
-HalfVariant variant_for(int m, bool plain) {
+HalfVariant variant_for(int m, bool plain, bool byte_rows) {
     switch (m) {
         case 0:
             if constexpr (C == 1 || C == 3)
                 if (plain) return variant_of<C, 0, 4>();
             return variant_of<C, 0>();
         case 1: return variant_of<C, 1>();
-        case 2: return variant_of<C, 2>();
-        case 3: return variant_of<C, 3>();
-        case 4: return variant_of<C, 4>();
+        case 2: return byte_rows ? variant_of<C, 2, 1, true>() : variant_of<C, 2>();
+        // (Past radius 32 every tap of a Gaussian fits a byte: FP16 would serve no plan.)
+        case 3: return byte_rows ? variant_of<C, 3, 1, true>() : HalfVariant{};
+        case 4: return byte_rows ? variant_of<C, 4, 1, true>() : HalfVariant{};
         default: return {};
     }
 }
 
-HalfVariant pick_variant(int channels, int m, bool plain) {
+HalfVariant pick_variant(int channels, int m, bool plain, bool byte_rows) {
     switch (channels) {
-        case 1: return variant_for<1>(m, plain);
-        case 2: return variant_for<2>(m, plain);
-        case 3: return variant_for<3>(m, plain);
-        case 4: return variant_for<4>(m, plain);
+        case 1: return variant_for<1>(m, plain, byte_rows);
+        case 2: return variant_for<2>(m, plain, byte_rows);
+        case 3: return variant_for<3>(m, plain, byte_rows);
+        case 4: return variant_for<4>(m, plain, byte_rows);
         default: return {};
     }
 }
@@ -1185,7 +1355,8 @@ static_assert(kMaxM == 4, "variant_for instantiates M = 0..4");
 // The variant a plan needs, or none (fn == nullptr).
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {
     if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || tt.max_tap > kMaxHalfTap) return {};
-    const HalfVariant v = pick_variant(channels, tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16), plain);
+    const int m = tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16);
+    const HalfVariant v = pick_variant(channels, m, plain, HalfMmaPolicy::byte_rows(m, tt.max_tap));
     if (v.fn == nullptr || v.smem > dev.max_smem_optin) return {};
     return v;
 }
@@ -1250,10 +1421,28 @@ void fill_pair_table(const TrimmedTaps& tt, std::uint32_t (&pairs)[kPairs]) {
     }
 }
 
+// quads[j + kQuadOffset] = taps j..j + 3 as bytes, lowest first (all <= 255: byte_rows).
+void fill_quad_table(const TrimmedTaps& tt, std::uint32_t (&quads)[kQuads]) {
+    const int n = 2 * tt.radius;
+    const auto tap = [&](int j) {
+        return j >= 0 && j <= n ? static_cast<std::uint32_t>(tt.taps[static_cast<std::size_t>(j)]) : 0u;
+    };
+    for (int e = 0; e < kQuads; ++e) {
+        const int j = e - kQuadOffset;
+        quads[e] = tap(j) | (tap(j + 1) << 8) | (tap(j + 2) << 16) | (tap(j + 3) << 24);
+    }
+}
+
 }  // namespace
 
 bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
     return variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev).fn != nullptr;
+}
+
+const char* half_mma_name(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
+    return variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev).byte_rows
+               ? "tensor-core separable (u8 MMA, both passes in registers)"
+               : "tensor-core separable (FP16 MMA, both passes in registers)";
 }
 
 void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
@@ -1283,6 +1472,7 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
                                   v.box_bytes, 16);
     a.gather_edges = gather_edges(src.width, v, plan.border.mode);
     fill_pair_table(tt, a.pairs);
+    if (v.byte_rows) fill_quad_table(tt, a.quads);
     const int row_blocks = ceil_div(src.height, 16);
 
     allow_dynamic_smem(reinterpret_cast<const void*>(v.fn), static_cast<std::size_t>(v.smem));

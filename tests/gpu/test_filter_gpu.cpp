@@ -220,12 +220,18 @@ TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") 
     }
 }
 
+// Past radius 16 the FP16 path runs its horizontal pass as u8 MMAs where
+// every tap fits a byte (sigma 6.5 and up: largest tap 252), else as FP16
+// MMAs (sigma 5.3 to 6.4: 256 at 6.4). Sigma 5.5 at radius 20 (trimmed to
+// 19) takes the second way; sigma 6.6 at radius 17 the first at the
+// smallest radius it serves.
 TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementations") {
     struct Case {
         double sigma;
         int radius;
     } cases[] = {{0.5, 0}, {1.0, 0},  {2.0, 0},   {5.0, 0},  {20.0, 0}, {1.0, 1}, {50.0, 150}, {2.0, 150},
-                 {6.3, 0}, {7.0, 0},  {12.0, 0},  {16.0, 0}, {21.0, 0}, {30.0, 64}, {30.0, 65}, {0.8, 0}};
+                 {6.3, 0}, {7.0, 0},  {12.0, 0},  {16.0, 0}, {21.0, 0}, {30.0, 64}, {30.0, 65}, {0.8, 0},
+                 {5.5, 20}, {6.4, 0},  {6.5, 0},   {6.6, 17}};
     for (int c = 1; c <= 4; ++c) {
         const Image src = test_image(203, 157, c, static_cast<unsigned>(c));
         GpuBench gpu(src);
