@@ -54,7 +54,7 @@
 //     exact result, and the low bits of the float are the integer;
 //   - the Toeplitz fragments come from a host-made table of f16 tap pairs.
 //
-// The u8 passes (HalfMmaPolicy::byte_rows, M >= 2): the same products with
+// The u8 passes (HalfMmaPolicy::u8_passes, M >= 2): the same products with
 // mma.m16n8k32 (u8 x u8 -> s32) over M + 1 blocks of 32 inputs,
 //   T8_p[i][k] = tap(32p + k - 16M - i + r),
 // on byte planes, exact in s32. The rows of a staged block are permuted
@@ -117,7 +117,7 @@ namespace {
 //    4 for M = 0, 3 for M = 1, 2 for M = 2 to 4; the other layouts (256
 //    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4.
 //  - past radius 16 (M >= 2), both passes run as u8 MMAs (m16n8k32, u8 x
-//    u8 -> s32) where every tap fits a byte (byte_rows: sigma 6.5 and up;
+//    u8 -> s32) where every tap fits a byte (u8_passes: sigma 6.5 and up;
 //    past radius 32 every Gaussian's taps do, so FP16 serves M = 2 only):
 //    M + 1 blocks of 32 inputs cover a window instead of 2M + 1 of 16, the
 //    staged planes hold bytes, and H, 11 bits, is held as a low and a high
@@ -201,12 +201,12 @@ struct HalfMmaPolicy {
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1; }
-    static constexpr bool byte_rows(int m, int max_tap) { return m >= 2 && max_tap <= 255; }
+    static constexpr bool u8_passes(int m, int max_tap) { return m >= 2 && max_tap <= 255; }
     static constexpr bool shared_fragments(int channels, int m) { return m == 4 && channels == 3; }
     static constexpr bool early_vertical(int m) { return m == 2; }
     static constexpr bool rotate_window(int m) { return m >= 1; }
     static constexpr bool steady_loop(int channels, int m, int u) {
-        return m == 1 || (m == 4 && channels != 3) || (m == 2 && channels == 3) || (m == 0 && u > 1);
+        return m == 1 || (m == 4 && !shared_fragments(channels, m)) || (m == 2 && channels == 3) || (m == 0 && u > 1);
     }
 };
 
@@ -275,14 +275,14 @@ struct WarpShare {
     }
 };
 
-// I8: the horizontal pass as u8 MMAs (HalfMmaPolicy::byte_rows), on staged
-// byte planes.
+// I8: both passes as u8 MMAs (HalfMmaPolicy::u8_passes), on staged byte
+// planes.
 template <int kC, int kM, bool kI8 = false>
 struct HalfGeometry {
     static constexpr int C = kC;
     static constexpr int M = kM;
     static constexpr bool I8 = kI8;
-    static_assert(!I8 || M >= 2, "u8 rows only where they save MMAs (see HalfMmaPolicy::byte_rows)");
+    static_assert(!I8 || M >= 2, "u8 passes only past radius 16 (see HalfMmaPolicy::u8_passes)");
     static constexpr int W = strip_px(C);                // output columns per block
     // M = 0 is the variant for radius <= 8: its window of 32 inputs starts 8
     // before the 16 outputs, so 2 blocks cover it instead of 3 (rows alike:
@@ -430,7 +430,7 @@ __device__ __forceinline__ std::uint32_t h_round_pair(float s0, float s1) {
     return half2_bits(__fmaf_rz(s0, 1.0f / 512.0f, k) - kTwo23, __fmaf_rz(s1, 1.0f / 512.0f, k) - kTwo23);
 }
 
-// The u8 passes (HalfMmaPolicy::byte_rows) keep exact integer sums. The
+// The u8 passes (HalfMmaPolicy::u8_passes) keep exact integer sums. The
 // horizontal MMAs start at kHRoundInit8, so a sum d = S + 256 and
 // gaussian_h_round is H = d >> 9 (S >= 0). h_planes packs the H of four rows
 // (d0..d3, rows 4t..4t+3) of one column as the B registers of the vertical
@@ -912,8 +912,10 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // lanes' addresses (the loop ran 7x slower, stalled on MIO). a1 and a3
     // may read the second copy (see HalfMmaPolicy::own_registers).
     std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
-    for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
-        pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
+    if constexpr (!G::I8) {  // (the u8 passes use the quad table below)
+        for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
+            pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
+    }
     // Pair table entry of a0 of T_p for lane l (row g = l / 4, column pair t = l % 4).
     const auto pair_index = [&](int p, int l) { return kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius; };
     // u8 fragment table entry of T8_p for lane l: a0 = T8[g][4t..4t+3] is
@@ -1052,7 +1054,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             for (int e = 0; e < 4; ++e) win[NEW][e] = hp[e];
         };
         if constexpr (G::I8) {
-            // Both passes as u8 MMAs over blocks of 32 (see byte_rows): T8_p
+            // Both passes as u8 MMAs over blocks of 32 (see u8_passes): T8_p
             // from registers, or (kSharedFrags) one 16-byte shared load per
             // step, used at once by the horizontal MMAs and the early vertical
             // ones, so that only one is live at a time.
@@ -1088,7 +1090,6 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             constexpr bool kEarly8 = !kSharedFrags;
             int h0[4] = {kHRoundInit8, kHRoundInit8, kHRoundInit8, kHRoundInit8};
             int h1[4] = {kHRoundInit8, kHRoundInit8, kHRoundInit8, kHRoundInit8};
-            [[maybe_unused]] std::uint32_t tl[4];  // T8_M (kEarly8)
 #pragma unroll
             for (int p = 0; p <= M; ++p) {
                 std::uint32_t f[4], b[4];
@@ -1097,12 +1098,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                 mma_u8_m16n8k32(h0, f, b[0], b[1]);
                 mma_u8_m16n8k32(h1, f, b[2], b[3]);
                 if constexpr (kEarly8) {
-                    if (p < M) {
-                        vertical_mma(f, held(2 * p), held(2 * p + 1));
-                    } else {
-#pragma unroll
-                        for (int e = 0; e < 4; ++e) tl[e] = f[e];
-                    }
+                    if (p < M) vertical_mma(f, held(2 * p), held(2 * p + 1));
                 }
             }
             // The staged rows are in stage_row order, so h0 holds image rows
@@ -1114,7 +1110,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             push_block(hp);
             if (FAST || s >= G::WARM) {
                 if constexpr (kEarly8) {
-                    vertical_mma(tl, win[NEW], win[NEW]);
+                    vertical_mma(tq[M], win[NEW], win[NEW]);
                 } else {
 #pragma unroll
                     for (int p = 0; p <= M; ++p) {
@@ -1315,7 +1311,7 @@ struct HalfVariant {
     int box_bytes = 0;  // width of the bulk copy boxes
     int halo = 0;       // staged columns left (and right) of a strip
     int halo_cols = 0;  // staged columns outside the image per row the halo task table holds
-    bool byte_rows = false;  // the horizontal pass runs as u8 MMAs (HalfMmaPolicy::byte_rows)
+    bool u8_passes = false;  // both passes run as u8 MMAs (HalfMmaPolicy::u8_passes)
 };
 
 template <int C, int M, int U = 1, bool I8 = false>
@@ -1326,27 +1322,27 @@ HalfVariant variant_of() {
 
 // plain: SepMode::Blur (no epilogue), which only 1 and 3 channels have.
 template <int C>
-HalfVariant variant_for(int m, bool plain, bool byte_rows) {
+HalfVariant variant_for(int m, bool plain, bool u8_passes) {
     switch (m) {
         case 0:
             if constexpr (C == 1 || C == 3)
                 if (plain) return variant_of<C, 0, 4>();
             return variant_of<C, 0>();
         case 1: return variant_of<C, 1>();
-        case 2: return byte_rows ? variant_of<C, 2, 1, true>() : variant_of<C, 2>();
+        case 2: return u8_passes ? variant_of<C, 2, 1, true>() : variant_of<C, 2>();
         // (Past radius 32 every tap of a Gaussian fits a byte: FP16 would serve no plan.)
-        case 3: return byte_rows ? variant_of<C, 3, 1, true>() : HalfVariant{};
-        case 4: return byte_rows ? variant_of<C, 4, 1, true>() : HalfVariant{};
+        case 3: return u8_passes ? variant_of<C, 3, 1, true>() : HalfVariant{};
+        case 4: return u8_passes ? variant_of<C, 4, 1, true>() : HalfVariant{};
         default: return {};
     }
 }
 
-HalfVariant pick_variant(int channels, int m, bool plain, bool byte_rows) {
+HalfVariant pick_variant(int channels, int m, bool plain, bool u8_passes) {
     switch (channels) {
-        case 1: return variant_for<1>(m, plain, byte_rows);
-        case 2: return variant_for<2>(m, plain, byte_rows);
-        case 3: return variant_for<3>(m, plain, byte_rows);
-        case 4: return variant_for<4>(m, plain, byte_rows);
+        case 1: return variant_for<1>(m, plain, u8_passes);
+        case 2: return variant_for<2>(m, plain, u8_passes);
+        case 3: return variant_for<3>(m, plain, u8_passes);
+        case 4: return variant_for<4>(m, plain, u8_passes);
         default: return {};
     }
 }
@@ -1356,7 +1352,7 @@ static_assert(kMaxM == 4, "variant_for instantiates M = 0..4");
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {
     if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || tt.max_tap > kMaxHalfTap) return {};
     const int m = tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16);
-    const HalfVariant v = pick_variant(channels, m, plain, HalfMmaPolicy::byte_rows(m, tt.max_tap));
+    const HalfVariant v = pick_variant(channels, m, plain, HalfMmaPolicy::u8_passes(m, tt.max_tap));
     if (v.fn == nullptr || v.smem > dev.max_smem_optin) return {};
     return v;
 }
@@ -1421,7 +1417,7 @@ void fill_pair_table(const TrimmedTaps& tt, std::uint32_t (&pairs)[kPairs]) {
     }
 }
 
-// quads[j + kQuadOffset] = taps j..j + 3 as bytes, lowest first (all <= 255: byte_rows).
+// quads[j + kQuadOffset] = taps j..j + 3 as bytes, lowest first (all <= 255: u8_passes).
 void fill_quad_table(const TrimmedTaps& tt, std::uint32_t (&quads)[kQuads]) {
     const int n = 2 * tt.radius;
     const auto tap = [&](int j) {
@@ -1440,7 +1436,7 @@ bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits
 }
 
 const char* half_mma_name(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
-    return variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev).byte_rows
+    return variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev).u8_passes
                ? "tensor-core separable (u8 MMA, both passes in registers)"
                : "tensor-core separable (FP16 MMA, both passes in registers)";
 }
@@ -1472,7 +1468,7 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
                                   v.box_bytes, 16);
     a.gather_edges = gather_edges(src.width, v, plan.border.mode);
     fill_pair_table(tt, a.pairs);
-    if (v.byte_rows) fill_quad_table(tt, a.quads);
+    if (v.u8_passes) fill_quad_table(tt, a.quads);
     const int row_blocks = ceil_div(src.height, 16);
 
     allow_dynamic_smem(reinterpret_cast<const void*>(v.fn), static_cast<std::size_t>(v.smem));

@@ -220,9 +220,9 @@ TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") 
     }
 }
 
-// Past radius 16 the FP16 path runs its horizontal pass as u8 MMAs where
-// every tap fits a byte (sigma 6.5 and up: largest tap 252), else as FP16
-// MMAs (sigma 5.3 to 6.4: 256 at 6.4). Sigma 5.5 at radius 20 (trimmed to
+// Past radius 16 the FP16 path runs both passes as u8 MMAs where every tap
+// fits a byte (sigma 6.5 and up: largest tap 252), else as FP16 MMAs
+// (sigma 5.3 to 6.4: 256 at 6.4). Sigma 5.5 at radius 20 (trimmed to
 // 19) takes the second way; sigma 6.6 at radius 17 the first at the
 // smallest radius it serves.
 TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementations") {
