@@ -9,8 +9,9 @@
 // exact f16 integers, and every partial sum is an integer below 2^23, exact in
 // f32.
 //
-// A warp owns 16 output columns of one channel plane and walks down a segment
-// of rows in steps of 16. With r <= 16M, 2M + 1 blocks of 16 inputs cover the
+// A warp owns 16 output columns of one channel plane (32 where it takes two
+// column tiles, HalfMmaPolicy::tiles_per_warp) and walks down a segment of
+// rows in steps of 16. With r <= 16M, 2M + 1 blocks of 16 inputs cover the
 // window of 16 outputs, and block p of the Toeplitz matrix is
 //   T_p[i][k] = tap(16p + k - 16M - i + r)      (0 outside 0..2r).
 // (M = 0, for r <= 8: 2 blocks starting 8 before the outputs, 16M -> 8.)
@@ -92,6 +93,19 @@ namespace {
 //  - strips of 128 px for gray, 64 for 2 and 3 channels, 32 for 4: one warp
 //    per 16 columns of a plane, so 8 warps per block (12 for RGB) and a
 //    staged halo of 32M columns around the strip;
+//  - two column tiles per warp (tiles_per_warp) for the FP16 passes of RGB
+//    at M <= 1 and gray at M = 1: half the warps, each with two tiles' MMA
+//    chains, sharing the Toeplitz registers, the per-step overhead (barrier,
+//    share records, loop) and the ldmatrix of the blocks both windows hold
+//    (NB + 1 instead of 2 NB). ncu on RGB sigma 5 before: 154 instructions
+//    and 36 shared-memory wavefronts per warp-step, issue slots 63% busy,
+//    barrier the largest stall (19%). Registers 77 (RGB M = 1; was 56 with
+//    20 bytes spilled) at 4 blocks of 6 warps, 76 for gray M = 1 at 5
+//    blocks of 4 warps, 60 for RGB M = 0. 8K, two rounds in one run, ms:
+//    RGB sigma 1 / 2 0.110 / 0.109 and 0.107 / 0.108 -> 0.101 / 0.101 and
+//    0.104 / 0.104, RGB sigma 5 0.116 / 0.115 -> 0.110 / 0.110 (RGB alone)
+//    and 0.107 / 0.108 (with gray), gray sigma 5 0.080 / 0.078 -> 0.074 /
+//    0.073, the rest unchanged;
 //  - 4 raw slots: a block is copied two steps before it is converted (the
 //    conversion may read any thread's copies, so each step waits for the
 //    block after next before its barrier); 5 measured the same;
@@ -197,6 +211,7 @@ struct HalfMmaPolicy {
     static constexpr int kLongPercent = 80;  // of the row blocks, in one wave of long segments
     static constexpr int kShortLen = 16;     // row blocks per segment after those
     static constexpr int min_blocks(int threads, int m) {
+        if (threads == 128 && m == 1) return 5;  // gray at M = 1, two tiles per warp (76 registers)
         if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : 2);
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
@@ -204,6 +219,9 @@ struct HalfMmaPolicy {
     static constexpr bool u8_passes(int m, int max_tap) { return m >= 2 && max_tap <= 255; }
     static constexpr bool shared_fragments(int channels, int m) { return m == 4 && channels == 3; }
     static constexpr bool early_vertical(int m) { return m == 2; }
+    static constexpr int tiles_per_warp(int channels, int m, bool i8) {
+        return !i8 && ((channels == 3 && m <= 1) || (channels == 1 && m == 1)) ? 2 : 1;
+    }
     static constexpr bool rotate_window(int m) { return m >= 1; }
     static constexpr bool steady_loop(int channels, int m, int u) {
         return m == 1 || (m == 4 && !shared_fragments(channels, m)) || (m == 2 && channels == 3) || (m == 0 && u > 1);
@@ -293,7 +311,9 @@ struct HalfGeometry {
     static constexpr int WIN = M == 0 ? 8 : 16 * M;      // window start, columns (and rows) before the outputs
     static constexpr int WARM = NB - 1;                  // steps before the first output block
     static constexpr int SW = W + 2 * HALO;              // staged columns
-    static constexpr int GROUPS = W / 16;                // warps per plane
+    static constexpr int TPW = HalfMmaPolicy::tiles_per_warp(C, M, I8);  // 16-column tiles per warp
+    static_assert(!I8 || TPW == 1, "the u8 passes take one tile per warp");
+    static constexpr int GROUPS = W / (16 * TPW);        // warps per plane
     static constexpr int THREADS = 32 * C * GROUPS;
     static constexpr int WARPS = THREADS / 32;
     static constexpr int RAW_ROW = SW * C;               // bytes
@@ -985,13 +1005,17 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // b0 and b1 of an m16n8k32 B fragment.
     const int lq = lane >> 3;
     const int lm_off = plane * G::PLANE_BYTES + (8 * (lq >> 1) + (lane & 7)) * G::STAGE_ROW +
-                       G::ELEM * (16 * group + G::HALO - G::WIN) + 16 * (lq & 1);
+                       G::ELEM * (16 * G::TPW * group + G::HALO - G::WIN) + 16 * (lq & 1);
     // Output tile position of this lane's D_v element (row g, column 2t) of column tile 0.
-    const int tile_off = g * G::TROW + (16 * group + 2 * t) * G::TCOL + plane * G::TPLANE;
+    const int tile_off = g * G::TROW + (16 * G::TPW * group + 2 * t) * G::TCOL + plane * G::TPLANE;
 
-    std::uint32_t win[NB][4];  // H of the last NB row blocks, as vertical B fragments [tile][b0, b1]
+    // H of the last NB row blocks of each of the warp's column tiles, as
+    // vertical B fragments [8-column half][b0, b1].
+    std::uint32_t win[G::TPW][NB][4];
 #pragma unroll
-    for (int p = 0; p < NB; ++p) win[p][0] = win[p][1] = win[p][2] = win[p][3] = 0u;
+    for (int j = 0; j < G::TPW; ++j)
+#pragma unroll
+        for (int p = 0; p < NB; ++p) win[j][p][0] = win[j][p][1] = win[j][p][2] = win[j][p][3] = 0u;
     __syncthreads();
 
     // Byte offsets of the next block to copy and of the next output tile's
@@ -1024,7 +1048,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         constexpr int NEW = (AFTER + NB - 1) % NB;                   // win index of the new H
         // Logical block q (0..NB-2) of this step's window, before its H
         // arrives: the block after the oldest held, which is dropped.
-        [[maybe_unused]] const auto held = [&](int q) -> const std::uint32_t(&)[4] { return win[(BASE + q + 1) % NB]; };
+        [[maybe_unused]] const auto held = [&](int j, int q) -> const std::uint32_t(&)[4] { return win[j][(BASE + q + 1) % NB]; };
         const std::uint8_t* sb = stage + (s & 1) * G::STAGE_BYTES + lm_off;
         std::uint8_t* tile = tiles + (s & 1) * G::TILE_BYTES;
         // Writes this lane's 4 results of column tile ct (each in the low
@@ -1042,16 +1066,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             }
         };
         // Shifts the window down one block (ROT < 0) and puts the new H in.
-        const auto push_block = [&](const std::uint32_t (&hp)[4]) {
+        const auto push_block = [&](int j, const std::uint32_t (&hp)[4]) {
             if constexpr (ROT < 0) {
 #pragma unroll
                 for (int p = 0; p + 1 < NB; ++p) {
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) win[p][e] = win[p + 1][e];
+                    for (int e = 0; e < 4; ++e) win[j][p][e] = win[j][p + 1][e];
                 }
             }
 #pragma unroll
-            for (int e = 0; e < 4; ++e) win[NEW][e] = hp[e];
+            for (int e = 0; e < 4; ++e) win[j][NEW][e] = hp[e];
         };
         if constexpr (G::I8) {
             // Both passes as u8 MMAs over blocks of 32 (see u8_passes): T8_p
@@ -1098,7 +1122,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
                 mma_u8_m16n8k32(h0, f, b[0], b[1]);
                 mma_u8_m16n8k32(h1, f, b[2], b[3]);
                 if constexpr (kEarly8) {
-                    if (p < M) vertical_mma(f, held(2 * p), held(2 * p + 1));
+                    if (p < M) vertical_mma(f, held(0, 2 * p), held(0, 2 * p + 1));
                 }
             }
             // The staged rows are in stage_row order, so h0 holds image rows
@@ -1107,16 +1131,16 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             std::uint32_t hp[4];
             h_planes(h0[0], h0[1], h1[0], h1[1], hp[0], hp[1]);  // column g: low, high
             h_planes(h0[2], h0[3], h1[2], h1[3], hp[2], hp[3]);  // column g + 8
-            push_block(hp);
+            push_block(0, hp);
             if (FAST || s >= G::WARM) {
                 if constexpr (kEarly8) {
-                    vertical_mma(tq[M], win[NEW], win[NEW]);
+                    vertical_mma(tq[M], win[0][NEW], win[0][NEW]);
                 } else {
 #pragma unroll
                     for (int p = 0; p <= M; ++p) {
                         std::uint32_t f[4];
                         fragment8(p, f);
-                        vertical_mma(f, win[(AFTER + 2 * p) % NB], win[(AFTER + min(2 * p + 1, NB - 1)) % NB]);
+                        vertical_mma(f, win[0][(AFTER + 2 * p) % NB], win[0][(AFTER + min(2 * p + 1, NB - 1)) % NB]);
                     }
                 }
 #pragma unroll
@@ -1130,43 +1154,68 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             // so they are issued in its basic block, where ptxas interleaves
             // the four MMA chains. In the warm-up steps their sums are dropped.
             constexpr bool kEarly = HalfMmaPolicy::early_vertical(M);
-            float v[2][4] = {{0.0f, 0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f, 0.0f}};
-            // v[ct] += f * H of window block w, for both column tiles.
-            const auto vertical_mma = [&](const std::uint32_t (&f)[4], const std::uint32_t (&w)[4]) {
+            constexpr int T = G::TPW;
+            float v[T][2][4];
 #pragma unroll
-                for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[ct], f, w[2 * ct], w[2 * ct + 1]);
+            for (int j = 0; j < T; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) v[j][0][e] = v[j][1][e] = 0.0f;
+            // v[j][ct] += f * H of window block w of tile j, for both 8-column halves.
+            const auto vertical_mma = [&](int j, const std::uint32_t (&f)[4], const std::uint32_t (&w)[4]) {
+#pragma unroll
+                for (int ct = 0; ct < 2; ++ct) mma_f16_m16n8k16(v[j][ct], f, w[2 * ct], w[2 * ct + 1]);
             };
             if constexpr (kEarly) {
 #pragma unroll
-                for (int p = 0; p + 1 < NB; ++p) vertical_mma(tp[p], held(p));
-            }
-            // Horizontal: two 8-row tiles of the staged block.
-            float h0[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            float h1[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                for (int j = 0; j < T; ++j)
 #pragma unroll
-            for (int p = 0; p < NB; ++p) {
-                std::uint32_t b[4];
-                ldmatrix_x4(b, sb + 32 * p);
-                mma_f16_m16n8k16(h0, tp[p], b[0], b[1]);
-                mma_f16_m16n8k16(h1, tp[p], b[2], b[3]);
+                    for (int p = 0; p + 1 < NB; ++p) vertical_mma(j, tp[p], held(j, p));
             }
-            const std::uint32_t hp[4] = {h_round_pair(h0[0], h0[1]),   // columns 0..7: rows 2t, 2t+1
-                                         h_round_pair(h1[0], h1[1]),   //               rows 8+2t, 9+2t
-                                         h_round_pair(h0[2], h0[3]),   // columns 8..15
-                                         h_round_pair(h1[2], h1[3])};
-            push_block(hp);
-            if constexpr (kEarly) vertical_mma(tp[NB - 1], win[NEW]);
+            // Horizontal: two 8-row tiles of the staged block. Tile j's
+            // window is the warp's staged blocks j..j + NB - 1, so each block
+            // is loaded once for all the warp's tiles (NB + T - 1 ldmatrix).
+            float h0[T][4], h1[T][4];
+#pragma unroll
+            for (int j = 0; j < T; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) h0[j][e] = h1[j][e] = 0.0f;
+#pragma unroll
+            for (int q = 0; q < NB + T - 1; ++q) {
+                std::uint32_t b[4];
+                ldmatrix_x4(b, sb + 32 * q);
+#pragma unroll
+                for (int j = 0; j < T; ++j) {
+                    const int p = q - j;
+                    if (p >= 0 && p < NB) {
+                        mma_f16_m16n8k16(h0[j], tp[p], b[0], b[1]);
+                        mma_f16_m16n8k16(h1[j], tp[p], b[2], b[3]);
+                    }
+                }
+            }
+#pragma unroll
+            for (int j = 0; j < T; ++j) {
+                const std::uint32_t hp[4] = {h_round_pair(h0[j][0], h0[j][1]),   // columns 0..7: rows 2t, 2t+1
+                                             h_round_pair(h1[j][0], h1[j][1]),   //               rows 8+2t, 9+2t
+                                             h_round_pair(h0[j][2], h0[j][3]),   // columns 8..15
+                                             h_round_pair(h1[j][2], h1[j][3])};
+                push_block(j, hp);
+                if constexpr (kEarly) vertical_mma(j, tp[NB - 1], win[j][NEW]);
+            }
             // Vertical: 16 output rows once the window is full.
             if (FAST || s >= G::WARM) {
 #pragma unroll
-                for (int ct = 0; ct < 2; ++ct) {
-                    if constexpr (!kEarly) {
+                for (int j = 0; j < T; ++j) {
 #pragma unroll
-                        for (int p = 0; p < NB; ++p)
-                            mma_f16_m16n8k16(v[ct], tp[p], win[(AFTER + p) % NB][2 * ct], win[(AFTER + p) % NB][2 * ct + 1]);
+                    for (int ct = 0; ct < 2; ++ct) {
+                        if constexpr (!kEarly) {
+#pragma unroll
+                            for (int p = 0; p < NB; ++p)
+                                mma_f16_m16n8k16(v[j][ct], tp[p], win[j][(AFTER + p) % NB][2 * ct],
+                                                 win[j][(AFTER + p) % NB][2 * ct + 1]);
+                        }
+                        store_results(2 * j + ct, v_round_bits(v[j][ct][0]), v_round_bits(v[j][ct][1]),
+                                      v_round_bits(v[j][ct][2]), v_round_bits(v[j][ct][3]));
                     }
-                    store_results(ct, v_round_bits(v[ct][0]), v_round_bits(v[ct][1]), v_round_bits(v[ct][2]),
-                                  v_round_bits(v[ct][3]));
                 }
             }
         }
