@@ -128,8 +128,9 @@ namespace {
 //    of equal segments, then fewer once the steady steps ran to each
 //    segment's end and the edge strips gathered their halo).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
-//    4 for M = 0, 3 for M = 1, 2 for M = 2 to 4; the other layouts (256
-//    threads) 4 for M <= 2, 3 for M = 3, 2 for M = 4.
+//    2 for M = 2 to 4; the other layouts (256 threads) 4 for M <= 2, 3 for
+//    M = 3, 2 for M = 4; with two tiles per warp, RGB at M <= 1 (192
+//    threads) 4, gray at M = 1 (128 threads) 5.
 //  - past radius 16 (M >= 2), both passes run as u8 MMAs (m16n8k32, u8 x
 //    u8 -> s32) where every tap fits a byte (u8_passes: sigma 6.5 and up;
 //    past radius 32 every Gaussian's taps do, so FP16 serves M = 2 only):
@@ -212,7 +213,7 @@ struct HalfMmaPolicy {
     static constexpr int kShortLen = 16;     // row blocks per segment after those
     static constexpr int min_blocks(int threads, int m) {
         if (threads == 128 && m == 1) return 5;  // gray at M = 1, two tiles per warp (76 registers)
-        if (threads > 256) return m == 0 ? 4 : (m == 1 ? 3 : 2);
+        if (threads > 256) return 2;  // RGB at M >= 2 (at M <= 1 it takes two tiles per warp)
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1; }
