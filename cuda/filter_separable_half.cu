@@ -1007,16 +1007,12 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     const int lq = lane >> 3;
     const int lm_off = plane * G::PLANE_BYTES + (8 * (lq >> 1) + (lane & 7)) * G::STAGE_ROW +
                        G::ELEM * (16 * G::TPW * group + G::HALO - G::WIN) + 16 * (lq & 1);
-    // Output tile position of this lane's D_v element (row g, column 2t) of column tile 0.
+    // Output tile position of this lane's D_v element (row g, column 2t) of the warp's first 8 columns.
     const int tile_off = g * G::TROW + (16 * G::TPW * group + 2 * t) * G::TCOL + plane * G::TPLANE;
 
     // H of the last NB row blocks of each of the warp's column tiles, as
     // vertical B fragments [8-column half][b0, b1].
-    std::uint32_t win[G::TPW][NB][4];
-#pragma unroll
-    for (int j = 0; j < G::TPW; ++j)
-#pragma unroll
-        for (int p = 0; p < NB; ++p) win[j][p][0] = win[j][p][1] = win[j][p][2] = win[j][p][3] = 0u;
+    std::uint32_t win[G::TPW][NB][4] = {};
     __syncthreads();
 
     // Byte offsets of the next block to copy and of the next output tile's
@@ -1052,8 +1048,8 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         [[maybe_unused]] const auto held = [&](int j, int q) -> const std::uint32_t(&)[4] { return win[j][(BASE + q + 1) % NB]; };
         const std::uint8_t* sb = stage + (s & 1) * G::STAGE_BYTES + lm_off;
         std::uint8_t* tile = tiles + (s & 1) * G::TILE_BYTES;
-        // Writes this lane's 4 results of column tile ct (each in the low
-        // byte of its word) to the output tile.
+        // Writes this lane's 4 results of the warp's 8-column half ct (0..2
+        // TPW - 1; each result in the low byte of its word) to the output tile.
         const auto store_results = [&](int ct, std::uint32_t v0, std::uint32_t v1, std::uint32_t v2, std::uint32_t v3) {
             std::uint8_t* o = tile + tile_off + 8 * ct * G::TCOL;
             if constexpr (C == 1 || G::PLANAR_TILE) {
@@ -1156,11 +1152,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             // the four MMA chains. In the warm-up steps their sums are dropped.
             constexpr bool kEarly = HalfMmaPolicy::early_vertical(M);
             constexpr int T = G::TPW;
-            float v[T][2][4];
-#pragma unroll
-            for (int j = 0; j < T; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) v[j][0][e] = v[j][1][e] = 0.0f;
+            float v[T][2][4] = {};
             // v[j][ct] += f * H of window block w of tile j, for both 8-column halves.
             const auto vertical_mma = [&](int j, const std::uint32_t (&f)[4], const std::uint32_t (&w)[4]) {
 #pragma unroll
@@ -1175,11 +1167,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             // Horizontal: two 8-row tiles of the staged block. Tile j's
             // window is the warp's staged blocks j..j + NB - 1, so each block
             // is loaded once for all the warp's tiles (NB + T - 1 ldmatrix).
-            float h0[T][4], h1[T][4];
-#pragma unroll
-            for (int j = 0; j < T; ++j)
-#pragma unroll
-                for (int e = 0; e < 4; ++e) h0[j][e] = h1[j][e] = 0.0f;
+            float h0[T][4] = {}, h1[T][4] = {};
 #pragma unroll
             for (int q = 0; q < NB + T - 1; ++q) {
                 std::uint32_t b[4];
