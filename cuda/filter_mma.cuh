@@ -38,6 +38,22 @@ __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], const std::uint32_t
 #endif
 }
 
+// The same over K = 16: A is a0, a1 (or a2, a3) of the m16n8k32 layout, B
+// one register.
+__device__ __forceinline__ void mma_u8_m16n8k16(int (&d)[4], std::uint32_t a0, std::uint32_t a1, std::uint32_t b0) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k16.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a0), "r"(a1), "r"(b0));
+#else
+    (void)d;
+    (void)a0;
+    (void)a1;
+    (void)b0;
+    __trap();
+#endif
+}
+
 // mma.sync.m16n8k16 (f16 inputs, f32 accumulate), per warp D[16x8] += A[16x16] B[16x8].
 // Lane l holds (g = l / 4, t = l % 4), two f16 per register, lower index in
 // the low half:

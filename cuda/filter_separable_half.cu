@@ -94,7 +94,8 @@ namespace {
 //    per 16 columns of a plane, so 8 warps per block (12 for RGB) and a
 //    staged halo of 32M columns around the strip;
 //  - two column tiles per warp (tiles_per_warp) for the FP16 passes of RGB
-//    at M <= 1 and gray at M = 1: half the warps, each with two tiles' MMA
+//    at M <= 1 and gray at M = 1 (and the u8 passes of RGB at M = 4, see
+//    below): half the warps, each with two tiles' MMA
 //    chains, sharing the Toeplitz registers, the per-step overhead (barrier,
 //    share records, loop) and the ldmatrix of the blocks both windows hold
 //    (NB + 1 instead of 2 NB). ncu on RGB sigma 5 before: 154 instructions
@@ -128,9 +129,9 @@ namespace {
 //    of equal segments, then fewer once the steady steps ran to each
 //    segment's end and the edge strips gathered their halo).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
-//    2 for M = 2 to 4; the other layouts (256 threads) 4 for M <= 2, 3 for
-//    M = 3, 2 for M = 4; with two tiles per warp, RGB at M <= 1 (192
-//    threads) 4, gray at M = 1 (128 threads) 5.
+//    2 for M = 2 and 3; the other layouts (256 threads) 4 for M <= 2, 3 for
+//    M = 3, 2 for M = 4; with two tiles per warp, RGB (192 threads) 4 at
+//    M <= 1 and 2 at M = 4, gray at M = 1 (128 threads) 5.
 //  - past radius 16 (M >= 2), both passes run as u8 MMAs (m16n8k32, u8 x
 //    u8 -> s32) where every tap fits a byte (u8_passes: sigma 6.5 and up;
 //    past radius 32 every Gaussian's taps do, so FP16 serves M = 2 only):
@@ -145,17 +146,29 @@ namespace {
 //    10 / 14 / 20 0.185 / 0.265 / 0.290 -> 0.157 / 0.230 / 0.272 ms, gray
 //    sigma 14 / 20 0.165 / 0.148 -> 0.139 / 0.132, gray sigma 10 within 1%
 //    (0.112-0.115 both ways).
-//  - RGB M = 4 reads its u8 fragments from shared memory (shared_fragments):
-//    with them in registers it needed 108 registers, one block of 12 warps
-//    per SM (sigma 20: 0.297-0.358 ms against 0.272); loaded, 2 blocks fit,
-//    if the horizontal pass goes first and the vertical pass loads them
-//    again (as each vertical T8_p feeds four accumulators, the sums of both
-//    passes did not fit together: 164 bytes spilled) and the steady steps
-//    run in the general loop (steady_loop; with it 216 bytes spilled and
-//    sigma 20 took 0.294-0.300 ms). The fragments were first a per-lane
-//    table (512 bytes per fragment); T_p of lane (g, t) is the entry at
-//    16p + 2t - g + const (FP16) or 32p + 4t - g + const (u8), so a table
-//    of the four registers per index serves every lane.
+//  - RGB at M = 4 (u8) takes two column tiles per warp too: 2 blocks of 6
+//    warps per SM, so 168 registers per thread fit, and the fragments stay
+//    in registers and serve both tiles. With one tile per warp (2 blocks of
+//    12 warps, 80 registers) they were loaded from shared memory twice a
+//    step, the vertical pass after the horizontal one (40 of the step's
+//    wavefronts), and with them in registers one block of 12 warps fit
+//    (sigma 20: 0.297-0.358 ms against 0.272). Now 144 registers, no
+//    spill, with the vertical pass after the horizontal one
+//    (early_vertical8) and the window shifted (rotate_window): either way
+//    round (157 and 168 registers, the latter spilling) measured the same
+//    or slower. 8K, two rounds in one run: RGB sigma 20 0.274 / 0.278 ->
+//    0.253 / 0.253 ms. The fragment table holds the four registers per
+//    index: T_p of lane (g, t) is the entry at 16p + 2t - g + const (FP16)
+//    or 32p + 4t - g + const (u8), so one table serves every lane.
+//  - block M of the u8 passes is a K = 16 MMA (m16n8k16): its columns 16..
+//    meet zero taps. Both halves of a K = 32 MMA's B operand must sit in
+//    adjacent registers, which ptxas arranged with register moves; a K = 16
+//    MMA takes one. 8K, same run as above: RGB sigma 10 / 14 / 20 0.159 /
+//    0.231 / 0.253 -> 0.155 / 0.220 / 0.251 ms, gray sigma 10 0.117 ->
+//    0.111, gray sigma 14 / 20 within 1%. The other blocks stay K = 32: as
+//    K = 16 MMAs (no moves at all, the window rotated) RGB sigma 20 measured
+//    the same and sigma 10 / 14, gray sigma 10 / 20 3-8% slower: a K = 16
+//    MMA costs the tensor pipe about as much as a K = 32 one.
 //  - a3 of an FP16 Toeplitz fragment equals a0, and a1 of block p equals a2
 //    of block p - 1; for M <= 1 each gets its own register anyway
 //    (a1 and a3 are read from a second copy of the pair table in shared
@@ -183,8 +196,7 @@ namespace {
 //    1 / 2 0.081 / 0.082 -> 0.079 / 0.079, RGB unchanged. A rolled steady
 //    range there, with its bounds rounded to 4 steps, ran 2-8% slower. Off
 //    where it spilled (FP16): 1-, 2- and 4-channel M = 2 and 2- to 4-channel
-//    M = 3 (gray M = 3 is not benchmarked, so it keeps the one loop too),
-//    and for RGB M = 4 (see shared_fragments).
+//    M = 3 (gray M = 3 is not benchmarked, so it keeps the one loop too).
 //    The steady steps test the segment's end themselves (two uniform
 //    compares: no copy past block nsteps - 1, no convert in the last step),
 //    so the steady range runs to the segment's last step, and the unrolled
@@ -213,19 +225,20 @@ struct HalfMmaPolicy {
     static constexpr int kShortLen = 16;     // row blocks per segment after those
     static constexpr int min_blocks(int threads, int m) {
         if (threads == 128 && m == 1) return 5;  // gray at M = 1, two tiles per warp (76 registers)
-        if (threads > 256) return 2;  // RGB at M >= 2 (at M <= 1 it takes two tiles per warp)
+        if (threads > 256) return 2;  // RGB at M = 2, 3 (at M <= 1 and M = 4 it takes two tiles per warp)
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1; }
     static constexpr bool u8_passes(int m, int max_tap) { return m >= 2 && max_tap <= 255; }
-    static constexpr bool shared_fragments(int channels, int m) { return m == 4 && channels == 3; }
-    static constexpr bool early_vertical(int m) { return m == 2; }
     static constexpr int tiles_per_warp(int channels, int m, bool i8) {
-        return !i8 && ((channels == 3 && m <= 1) || (channels == 1 && m == 1)) ? 2 : 1;
+        if (i8) return channels == 3 && m == 4 ? 2 : 1;
+        return (channels == 3 && m <= 1) || (channels == 1 && m == 1) ? 2 : 1;
     }
-    static constexpr bool rotate_window(int m) { return m >= 1; }
+    static constexpr bool early_vertical8(int channels, int m) { return !(channels == 3 && m == 4); }
+    static constexpr bool early_vertical(int m) { return m == 2; }
+    static constexpr bool rotate_window(int channels, int m) { return m >= 1 && !(channels == 3 && m == 4); }
     static constexpr bool steady_loop(int channels, int m, int u) {
-        return m == 1 || (m == 4 && !shared_fragments(channels, m)) || (m == 2 && channels == 3) || (m == 0 && u > 1);
+        return m == 1 || m == 4 || (m == 2 && channels == 3) || (m == 0 && u > 1);
     }
 };
 
@@ -313,7 +326,6 @@ struct HalfGeometry {
     static constexpr int WARM = NB - 1;                  // steps before the first output block
     static constexpr int SW = W + 2 * HALO;              // staged columns
     static constexpr int TPW = HalfMmaPolicy::tiles_per_warp(C, M, I8);  // 16-column tiles per warp
-    static_assert(!I8 || TPW == 1, "the u8 passes take one tile per warp");
     static constexpr int GROUPS = W / (16 * TPW);        // warps per plane
     static constexpr int THREADS = 32 * C * GROUPS;
     static constexpr int WARPS = THREADS / 32;
@@ -344,7 +356,7 @@ struct HalfGeometry {
     // per warp-step at 1.67 wavefronts each (13 of RGB's 50 at M = 1, ncu,
     // and shared memory 76% busy); planar, 4 stores of one wavefront. 8K
     // RGB, four rounds in two runs: sigma 5 0.1204-0.1257 -> 0.1199-0.1238
-    // ms, sigma 20 see shared_fragments (about -2% each). At M = 0 (40
+    // ms, sigma 20 about -2%. At M = 0 (40
     // registers) the store phase spilled 44-208 bytes (two versions).
     static constexpr bool PLANAR_TILE = C == 3 && M >= 1;
     static constexpr int TROW = PLANAR_TILE ? out_row_bytes(W) : OUT_ROW;  // bytes per tile row (of one plane)
@@ -994,11 +1006,10 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         tp[p][2] = pair_table[idx + 8];
         tp[p][3] = HalfMmaPolicy::own_registers(M) ? pair_table[kPairs + idx] : tp[p][0];
     }
-    // u8 fragments T8_p (I8) in registers, or (kSharedFrags) loaded each step.
-    constexpr bool kSharedFrags = HalfMmaPolicy::shared_fragments(C, M);
-    std::uint32_t tq[G::I8 && !kSharedFrags ? M + 1 : 1][4];
+    // u8 fragments T8_p (I8).
+    std::uint32_t tq[G::I8 ? M + 1 : 1][4];
 #pragma unroll
-    for (int p = 0; p < (G::I8 && !kSharedFrags ? M + 1 : 0); ++p)
+    for (int p = 0; p < (G::I8 ? M + 1 : 0); ++p)
         load_shared_v4(tq[p], quad_frags + 16 * (quad_slot0 + 32 * p));
     // ldmatrix row address of this lane in a stage buffer: matrix q = lane / 8
     // is (rows 8(q/2).., the 16 bytes from byte 16(q%2)) of the warp's first
@@ -1075,75 +1086,112 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             for (int e = 0; e < 4; ++e) win[j][NEW][e] = hp[e];
         };
         if constexpr (G::I8) {
-            // Both passes as u8 MMAs over blocks of 32 (see u8_passes): T8_p
-            // from registers, or (kSharedFrags) one 16-byte shared load per
-            // step, used at once by the horizontal MMAs and the early vertical
-            // ones, so that only one is live at a time.
-            const auto fragment8 = [&](int p, std::uint32_t (&f)[4]) {
-                if constexpr (kSharedFrags) {
-                    load_shared_v4(f, quad_frags + 16 * (quad_slot0 + 32 * p));
-                } else {
+            // Both passes as u8 MMAs over blocks of 32 (see u8_passes), T8_p
+            // from registers.
+            constexpr int T = G::TPW;
+            // Vertical sums of the low and high byte planes of H, per column
+            // tile and 8-column half; the low ones start at the rounding's
+            // half (u8_v_round).
+            int vl[T][2][4], vh[T][2][4];
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) f[e] = tq[p][e];
-                }
-            };
-            // Vertical sums of the low and high byte planes of H; the low
-            // ones start at the rounding's half (u8_v_round).
-            int vl[2][4] = {{kVRoundInit, kVRoundInit, kVRoundInit, kVRoundInit},
-                            {kVRoundInit, kVRoundInit, kVRoundInit, kVRoundInit}};
-            int vh[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-            // Block p of the vertical window: rows 32p.. of logical blocks
-            // 2p (b0) and 2p + 1 (b1), for both column tiles and planes.
-            const auto vertical_mma = [&](const std::uint32_t (&f)[4], const std::uint32_t (&b0)[4],
+            for (int j = 0; j < T; ++j)
+#pragma unroll
+                for (int ct = 0; ct < 2; ++ct)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        vl[j][ct][e] = kVRoundInit;
+                        vh[j][ct][e] = 0;
+                    }
+            // Block p of tile j's vertical window: rows 32p.. of logical
+            // blocks 2p (b0) and 2p + 1 (b1), for both halves and planes.
+            const auto vertical_mma = [&](int j, const std::uint32_t (&f)[4], const std::uint32_t (&b0)[4],
                                           const std::uint32_t (&b1)[4]) {
 #pragma unroll
                 for (int ct = 0; ct < 2; ++ct) {
-                    mma_u8_m16n8k32(vl[ct], f, b0[2 * ct], b1[2 * ct]);
-                    mma_u8_m16n8k32(vh[ct], f, b0[2 * ct + 1], b1[2 * ct + 1]);
+                    mma_u8_m16n8k32(vl[j][ct], f, b0[2 * ct], b1[2 * ct]);
+                    mma_u8_m16n8k32(vh[j][ct], f, b0[2 * ct + 1], b1[2 * ct + 1]);
+                }
+            };
+            // The last block, p = M: logical block 2M (the new H) only; rows
+            // 32M + 16.. meet zero taps, so K = 16 MMAs cover it.
+            const auto vertical_mma_last = [&](int j, const std::uint32_t (&f)[4], const std::uint32_t (&b0)[4]) {
+#pragma unroll
+                for (int ct = 0; ct < 2; ++ct) {
+                    mma_u8_m16n8k16(vl[j][ct], f[0], f[1], b0[2 * ct]);
+                    mma_u8_m16n8k16(vh[j][ct], f[0], f[1], b0[2 * ct + 1]);
                 }
             };
             // Horizontal: the two 8-row tiles of the staged block, each T8_p
-            // also serving the vertical MMAs of window blocks 2p and 2p + 1
-            // (all held for p < M; the last, p = M, is the new H and rows
-            // that meet zero taps), unless the fragments are loaded
-            // (kSharedFrags): then the vertical MMAs follow, loading them
-            // again, as the sums of both passes did not fit the registers.
-            constexpr bool kEarly8 = !kSharedFrags;
-            int h0[4] = {kHRoundInit8, kHRoundInit8, kHRoundInit8, kHRoundInit8};
-            int h1[4] = {kHRoundInit8, kHRoundInit8, kHRoundInit8, kHRoundInit8};
+            // also serving (kEarly8) the vertical MMAs of window blocks 2p
+            // and 2p + 1 (all held for p < M; the last, p = M, is the new H).
+            // Tile 1 (T = 2) starts 16 columns after tile 0, so its block p
+            // is the high half (b1, b3) of tile 0's load p and the low half
+            // (b0, b2) of load p + 1: the M + 1 loads serve both tiles.
+            // Columns 16.. of T8_M meet zero taps (tap index 16M + 16 - i + r
+            // > 2r), so block M of either tile is a K = 16 MMA, and tile 1
+            // needs no load M + 1.
+            constexpr bool kEarly8 = HalfMmaPolicy::early_vertical8(C, M);
+            int h0[T][4], h1[T][4];
+#pragma unroll
+            for (int j = 0; j < T; ++j)
+#pragma unroll
+                for (int e = 0; e < 4; ++e) h0[j][e] = h1[j][e] = kHRoundInit8;
+            [[maybe_unused]] std::uint32_t prev[4] = {};  // load p - 1, for tile 1
 #pragma unroll
             for (int p = 0; p <= M; ++p) {
-                std::uint32_t f[4], b[4];
-                fragment8(p, f);
+                std::uint32_t b[4];
                 ldmatrix_x4(b, sb + 32 * p);
-                mma_u8_m16n8k32(h0, f, b[0], b[1]);
-                mma_u8_m16n8k32(h1, f, b[2], b[3]);
-                if constexpr (kEarly8) {
-                    if (p < M) vertical_mma(f, held(0, 2 * p), held(0, 2 * p + 1));
+                if (p < M) {
+                    mma_u8_m16n8k32(h0[0], tq[p], b[0], b[1]);
+                    mma_u8_m16n8k32(h1[0], tq[p], b[2], b[3]);
+                } else {
+                    mma_u8_m16n8k16(h0[0], tq[p][0], tq[p][1], b[0]);
+                    mma_u8_m16n8k16(h1[0], tq[p][0], tq[p][1], b[2]);
                 }
+                if constexpr (T == 2) {
+                    if (p > 0) {
+                        mma_u8_m16n8k32(h0[1], tq[p - 1], prev[1], b[0]);
+                        mma_u8_m16n8k32(h1[1], tq[p - 1], prev[3], b[2]);
+                    }
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) prev[e] = b[e];
+                }
+                if constexpr (kEarly8) {
+                    if (p < M) {
+#pragma unroll
+                        for (int j = 0; j < T; ++j) vertical_mma(j, tq[p], held(j, 2 * p), held(j, 2 * p + 1));
+                    }
+                }
+            }
+            if constexpr (T == 2) {
+                mma_u8_m16n8k16(h0[1], tq[M][0], tq[M][1], prev[1]);
+                mma_u8_m16n8k16(h1[1], tq[M][0], tq[M][1], prev[3]);
             }
             // The staged rows are in stage_row order, so h0 holds image rows
             // 4t, 4t + 1 and h1 rows 4t + 2, 4t + 3 of columns g and g + 8:
-            // one B register per column tile and plane.
-            std::uint32_t hp[4];
-            h_planes(h0[0], h0[1], h1[0], h1[1], hp[0], hp[1]);  // column g: low, high
-            h_planes(h0[2], h0[3], h1[2], h1[3], hp[2], hp[3]);  // column g + 8
-            push_block(0, hp);
+            // one B register per 8-column half and plane.
+#pragma unroll
+            for (int j = 0; j < T; ++j) {
+                std::uint32_t hp[4];
+                h_planes(h0[j][0], h0[j][1], h1[j][0], h1[j][1], hp[0], hp[1]);  // column g: low, high
+                h_planes(h0[j][2], h0[j][3], h1[j][2], h1[j][3], hp[2], hp[3]);  // column g + 8
+                push_block(j, hp);
+            }
             if (FAST || s >= G::WARM) {
-                if constexpr (kEarly8) {
-                    vertical_mma(tq[M], win[0][NEW], win[0][NEW]);
-                } else {
 #pragma unroll
-                    for (int p = 0; p <= M; ++p) {
-                        std::uint32_t f[4];
-                        fragment8(p, f);
-                        vertical_mma(f, win[0][(AFTER + 2 * p) % NB], win[0][(AFTER + min(2 * p + 1, NB - 1)) % NB]);
+                for (int j = 0; j < T; ++j) {
+                    if constexpr (!kEarly8) {
+#pragma unroll
+                        for (int p = 0; p < M; ++p)
+                            vertical_mma(j, tq[p], win[j][(AFTER + 2 * p) % NB], win[j][(AFTER + 2 * p + 1) % NB]);
                     }
-                }
+                    vertical_mma_last(j, tq[M], win[j][NEW]);
 #pragma unroll
-                for (int ct = 0; ct < 2; ++ct)
-                    store_results(ct, u8_v_round(vl[ct][0], vh[ct][0]), u8_v_round(vl[ct][1], vh[ct][1]),
-                                  u8_v_round(vl[ct][2], vh[ct][2]), u8_v_round(vl[ct][3], vh[ct][3]));
+                    for (int ct = 0; ct < 2; ++ct)
+                        store_results(2 * j + ct, u8_v_round(vl[j][ct][0], vh[j][ct][0]),
+                                      u8_v_round(vl[j][ct][1], vh[j][ct][1]), u8_v_round(vl[j][ct][2], vh[j][ct][2]),
+                                      u8_v_round(vl[j][ct][3], vh[j][ct][3]));
+                }
             }
         } else {
             // Vertical, first part (early_vertical): the MMAs over the NB - 1
@@ -1300,7 +1348,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 #pragma unroll 1
             for (int s = 0; s < fast_lo; ++s) step(s, std::false_type{}, kShift);
             int s = fast_lo;
-            if constexpr (HalfMmaPolicy::rotate_window(M)) {
+            if constexpr (HalfMmaPolicy::rotate_window(C, M)) {
 #pragma unroll 1
                 for (; s + NB <= fast_hi; s += NB)
                     for_each_index<NB>([&](auto j) { step(s + decltype(j)::value, std::true_type{}, j); });
