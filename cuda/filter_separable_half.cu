@@ -154,12 +154,13 @@ namespace {
 //    wavefronts), and with them in registers one block of 12 warps fit
 //    (sigma 20: 0.297-0.358 ms against 0.272). Now 144 registers, no
 //    spill, with the vertical pass after the horizontal one
-//    (early_vertical8) and the window shifted (rotate_window): either way
-//    round (157 and 168 registers, the latter spilling) measured the same
-//    or slower. 8K, two rounds in one run: RGB sigma 20 0.274 / 0.278 ->
-//    0.253 / 0.253 ms. The fragment table holds the four registers per
-//    index: T_p of lane (g, t) is the entry at 16p + 2t - g + const (FP16)
-//    or 32p + 4t - g + const (u8), so one table serves every lane.
+//    (early_vertical8) and the window shifted (rotate_window); during it
+//    (150 registers) measured the same, and during it with the window
+//    rotated (168 registers, 16 bytes spilled) 1% slower. 8K, two rounds in
+//    one run: RGB sigma 20 0.274 / 0.278 -> 0.253 / 0.253 ms. The fragment
+//    table holds the four registers per index: T_p of lane (g, t) is the
+//    entry at 16p + 2t - g + const (FP16) or 32p + 4t - g + const (u8), so
+//    one table serves every lane.
 //  - block M of the u8 passes is a K = 16 MMA (m16n8k16): its columns 16..
 //    meet zero taps. Both halves of a K = 32 MMA's B operand must sit in
 //    adjacent registers, which ptxas arranged with register moves; a K = 16
@@ -167,7 +168,7 @@ namespace {
 //    0.231 / 0.253 -> 0.155 / 0.220 / 0.251 ms, gray sigma 10 0.117 ->
 //    0.111, gray sigma 14 / 20 within 1%. The other blocks stay K = 32: as
 //    K = 16 MMAs (no moves at all, the window rotated) RGB sigma 20 measured
-//    the same and sigma 10 / 14, gray sigma 10 / 20 3-8% slower: a K = 16
+//    the same and sigma 10 / 14, gray sigma 10 / 20 3-11% slower: a K = 16
 //    MMA costs the tensor pipe about as much as a K = 32 one.
 //  - a3 of an FP16 Toeplitz fragment equals a0, and a1 of block p equals a2
 //    of block p - 1; for M <= 1 each gets its own register anyway
