@@ -58,7 +58,8 @@
 // The u8 passes (HalfMmaPolicy::u8_passes, M >= 2): the same products with
 // mma.m16n8k32 (u8 x u8 -> s32) over M + 1 blocks of 32 inputs,
 //   T8_p[i][k] = tap(32p + k - 16M - i + r),
-// on byte planes, exact in s32. The rows of a staged block are permuted
+// on byte planes, exact in s32 (block M as mma.m16n8k16: its inputs 16..
+// meet zero taps, as 16M + 16 - i + r > 2r). The rows of a staged block are permuted
 // (HalfGeometry::stage_row) so that a lane of D_h holds rows 4t..4t+3 of
 // columns g and g+8; rounded, their H go into four registers, the low and
 // the high bytes of H per column (h_planes): the B operands of vertical MMAs
