@@ -275,7 +275,7 @@ static_assert(kQuadEntries - kQuadEntryOffset + 16 + kQuadOffset <= kQuads && kQ
 
 // Boxes per staged row for the bulk copies: the fewest equal boxes of at
 // most 256 bytes (the TMA limit), each a multiple of 16 bytes (and of 48 for
-// three channels, so no 12-byte convert unit straddles two boxes).
+// three channels, so no 12- or 48-byte convert unit straddles two boxes).
 constexpr int raw_boxes(int row_bytes, int channels) {
     const int unit = channels == 3 ? 48 : 16;
     for (int k = 1; k <= 8; ++k)
@@ -340,7 +340,9 @@ struct HalfGeometry {
     static constexpr int BOX_SLOT = 16 * BOX_BYTES;
     static constexpr int CHUNKS = RAW_SLOT / 16;         // copy work: 16-byte chunks of a slot
     static constexpr int CHUNKS_PER_ROW = RAW_ROW / 16;
-    static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : 4);  // convert work: 16 (C = 3: 12) raw bytes
+    // Convert work: 16 raw bytes a unit; RGB at M = 4 (one unit per thread
+    // and step) takes 48, as three 16-byte loads and stores.
+    static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : (C == 3 && M == 4 ? 16 : 4));
     static constexpr int UNITS_PER_ROW = SW / UNIT_PX;
     static constexpr int UNITS = 16 * UNITS_PER_ROW;
     // Staged planes: f16 samples 1024 + v, or (I8) bytes v. Rows are an
@@ -693,6 +695,24 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
             else
                 *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(
                     offset_half2_lo(w0[c]), offset_half2_hi(w0[c]), offset_half2_lo(w1[c]), offset_half2_hi(w1[c]));
+        }
+    } else if constexpr (C == 3 && G::UNIT_PX == 16) {  // 16 pixels: three 16-byte loads, four 12-byte groups
+        const uint4 v0 = *reinterpret_cast<const uint4*>(s), v1 = *reinterpret_cast<const uint4*>(s + 16),
+                    v2 = *reinterpret_cast<const uint4*>(s + 32);
+        const std::uint32_t raw[4][3] = {{v0.x, v0.y, v0.z}, {v0.w, v1.x, v1.y}, {v1.z, v1.w, v2.x}, {v2.y, v2.z, v2.w}};
+        std::uint32_t w[4][4];
+#pragma unroll
+        for (int k = 0; k < 4; ++k) deinterleave<3>(raw[k], w[k]);
+#pragma unroll
+        for (int c = 0; c < 3; ++c) {
+            if constexpr (G::I8) {
+                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(w[0][c], w[1][c], w[2][c], w[3][c]);
+            } else {
+                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(
+                    offset_half2_lo(w[0][c]), offset_half2_hi(w[0][c]), offset_half2_lo(w[1][c]), offset_half2_hi(w[1][c]));
+                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES + 16) = make_uint4(
+                    offset_half2_lo(w[2][c]), offset_half2_hi(w[2][c]), offset_half2_lo(w[3][c]), offset_half2_hi(w[3][c]));
+            }
         }
     } else {  // 4 pixels
         std::uint32_t raw[C];
