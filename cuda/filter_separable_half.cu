@@ -236,9 +236,14 @@ struct HalfMmaPolicy {
         if (i8) return channels == 3 && m == 4 ? 2 : 1;
         return (channels == 3 && m <= 1) || (channels == 1 && m == 1) ? 2 : 1;
     }
-    static constexpr bool early_vertical8(int channels, int m) { return !(channels == 3 && m == 4); }
+    // The u8 passes with two tiles per warp issue the vertical MMAs after the
+    // horizontal ones and shift the window (the other ways took more
+    // registers for no gain; see above).
+    static constexpr bool early_vertical8(int channels, int m) { return tiles_per_warp(channels, m, true) == 1; }
     static constexpr bool early_vertical(int m) { return m == 2; }
-    static constexpr bool rotate_window(int channels, int m) { return m >= 1 && !(channels == 3 && m == 4); }
+    static constexpr bool rotate_window(int channels, int m, bool i8) {
+        return m >= 1 && !(i8 && tiles_per_warp(channels, m, true) == 2);
+    }
     static constexpr bool steady_loop(int channels, int m, int u) {
         return m == 1 || m == 4 || (m == 2 && channels == 3) || (m == 0 && u > 1);
     }
@@ -340,12 +345,13 @@ struct HalfGeometry {
     static constexpr int BOX_SLOT = 16 * BOX_BYTES;
     static constexpr int CHUNKS = RAW_SLOT / 16;         // copy work: 16-byte chunks of a slot
     static constexpr int CHUNKS_PER_ROW = RAW_ROW / 16;
-    // Convert work: 16 raw bytes a unit; RGB at M = 4 (one unit per thread
-    // and step) takes 48, as three 16-byte loads and stores a plane. 8K RGB
-    // sigma 20, three rounds in one run: 0.2456 / 0.2483 / 0.2462 -> 0.2384 /
-    // 0.2343 / 0.2365 ms. At M <= 3 (fewer units than threads) they were
-    // slower: RGB sigma 1 to 5 by 5-9%, sigma 10 and 14 by 0-4%.
-    static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : (C == 3 && M == 4 ? 16 : 4));
+    // Convert work: 16 raw bytes a unit; RGB takes 48 (three 16-byte loads
+    // and stores a plane) where a slot holds at least one such unit per
+    // thread (its SW units of 16 pixels; SW >= THREADS only at M = 4), else
+    // 12. 8K RGB sigma 20, three rounds in one run: 0.2456 / 0.2483 / 0.2462
+    // -> 0.2384 / 0.2343 / 0.2365 ms. At M <= 3 (fewer units than threads)
+    // they were slower: RGB sigma 1 to 5 by 5-9%, sigma 10 and 14 by 0-4%.
+    static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : (C == 3 && SW >= THREADS ? 16 : 4));
     static constexpr int UNITS_PER_ROW = SW / UNIT_PX;
     static constexpr int UNITS = 16 * UNITS_PER_ROW;
     // Staged planes: f16 samples 1024 + v, or (I8) bytes v. Rows are an
@@ -1373,7 +1379,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
 #pragma unroll 1
             for (int s = 0; s < fast_lo; ++s) step(s, std::false_type{}, kShift);
             int s = fast_lo;
-            if constexpr (HalfMmaPolicy::rotate_window(C, M)) {
+            if constexpr (HalfMmaPolicy::rotate_window(C, M, I8)) {
 #pragma unroll 1
                 for (; s + NB <= fast_hi; s += NB)
                     for_each_index<NB>([&](auto j) { step(s + decltype(j)::value, std::true_type{}, j); });
