@@ -118,17 +118,21 @@ namespace {
 //    at sigma 1: SMs done between 78 and 112 us; edge strips 1.3-1.5x per
 //    step), so a launch of long segments ends with idle SMs. The plan
 //    (plan_segments): one wave of long segments (resident blocks / strips
-//    per strip) over the first kLongPercent of the row blocks, then
-//    segments of kShortLen row blocks over the rest, which the block
-//    scheduler hands out to whichever SM frees a slot first. Against the
-//    plan before (whole waves of equal segments, the last wave's halved;
-//    gray 1 wave up to M = 2, the rest 2), 8K, three rounds in one run:
-//    RGB sigma 5 / 10 / 20 -6 / -11 / -10%, gray sigma 1 / 2 / 20 -2 /
-//    -3 / -6%, the rest within 1%. In a sweep of the share (5-50%) and the
-//    length (4-32 row blocks) no other choice did as well across radii and
-//    layouts (bench/RESULTS.md, which also has the earlier plans: 4-8 waves
-//    of equal segments, then fewer once the steady steps ran to each
-//    segment's end and the edge strips gathered their halo).
+//    per strip, kEdgeLongNum / kEdgeLongDen times as many for the two edge
+//    strips) over the first kLongPercent of the row blocks, then segments
+//    of kShortLen row blocks over the rest, which the block scheduler hands
+//    out to whichever SM frees a slot first. Per-block timings of RGB sigma
+//    20 under the plan before (80%, 16, edge strips alike) found the edge
+//    strips' two long segments last (1.88 us a step against 1.28, done at
+//    217-227 us, the others' short segments at 216) and 18% of the slot
+//    time idle; with 3 long segments for the edge strips, a sweep of the
+//    share and the length (70-88%, 10-16 blocks) put 84%, 12 best or near
+//    it everywhere: 8K, three rounds in one run, against 80%, 16 with
+//    edge strips alike: RGB sigma 20 -5.9%, gray sigma 20 -3.1%, sigma 5
+//    -2.5 / -3.4%, the rest within 1-2% (bench/RESULTS.md, which also has
+//    the earlier plans: 4-8 waves of equal segments, then fewer once the
+//    steady steps ran to each segment's end and the edge strips gathered
+//    their halo, then 80%, 16 from a sweep of 5-50% and 4-32 blocks).
 //  - resident blocks per SM, which caps the registers: RGB (384 threads)
 //    2 for M = 2 and 3; the other layouts (256 threads) 4 for M <= 2, 3 for
 //    M = 3, 2 for M = 4; with two tiles per warp, RGB (192 threads) 4 at
@@ -223,8 +227,12 @@ namespace {
 struct HalfMmaPolicy {
     static constexpr int kRawSlots = 4;
     static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int kLongPercent = 80;  // of the row blocks, in one wave of long segments
-    static constexpr int kShortLen = 16;     // row blocks per segment after those
+    static constexpr int kLongPercent = 84;  // of the row blocks, in one wave of long segments
+    static constexpr int kShortLen = 12;     // row blocks per segment after those
+    // The edge strips' steps cost 1.3-1.5x (their halo gathers), so they cut
+    // their long part into 3/2 as many segments (rounded up).
+    static constexpr int kEdgeLongNum = 3;
+    static constexpr int kEdgeLongDen = 2;
     static constexpr int min_blocks(int threads, int m) {
         if (threads == 128 && m == 1) return 5;  // gray at M = 1, two tiles per warp (76 registers)
         if (threads > 256) return 2;  // RGB at M = 2, 3 (at M <= 1 and M = 4 it takes two tiles per warp)
@@ -431,6 +439,16 @@ struct SegmentTier {
     int first;
 };
 
+// The segments of every strip (plan_segments): the long ones, then the short
+// ones. The two edge strips split the same rows into more long segments.
+struct SegmentPlan {
+    int strips;
+    SegmentTier inner_long;
+    SegmentTier edge_long;
+    SegmentTier short_tier;
+    __host__ __device__ int count(bool edge) const { return (edge ? edge_long : inner_long).count + short_tier.count; }
+};
+
 struct HalfArgs {
     SrcArg src;
     DstArg dst;
@@ -439,7 +457,7 @@ struct HalfArgs {
     SepMode mode;
     UnsharpArg unsharp;
     int radius;     // r after trimming zero taps, <= 16M
-    SegmentTier tiers[2];  // segment (see the kernel) < tiers[0].count: tier 0, else tier 1
+    SegmentPlan segments;
     int src_vec;    // source rows start 16-byte aligned
     int dst_vec;    // destination rows start 16-byte aligned
     int block_offsets;  // a byte offset within 16 rows of either image fits in 31 bits
@@ -901,28 +919,32 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
     std::uint32_t* const halo_tasks = reinterpret_cast<std::uint32_t*>(smem + G::OFF_HALO);
 
-    // Blocks are dispatched in order of blockIdx.y * gridDim.x + blockIdx.x:
-    // the first and last strips (their halo gathers cost them 1.3-1.5x the
-    // others' time per step) take the first numbers, so that they run in the
-    // first waves and the launch ends with the others' short segments.
+    // Blocks are dispatched in order of blockIdx.x: the first and last
+    // strips (their halo gathers cost them 1.3-1.5x the others' time per
+    // step) take the first numbers, so that they run in the first wave, and
+    // the launch ends with the others' short segments.
     int strip, seg;
+    bool edge;
     {
-        const int strips = static_cast<int>(gridDim.x);
+        const int strips = a.segments.strips;
         const int edges = min(strips, 2);
-        const int n = static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x);
-        if (n < edges * static_cast<int>(gridDim.y)) {
+        const int n = static_cast<int>(blockIdx.x);
+        const int edge_blocks = edges * a.segments.count(true);
+        edge = n < edge_blocks;
+        if (edge) {
             seg = n / edges;
             strip = n % edges == 0 ? 0 : strips - 1;
         } else {
-            const int inner = n - edges * static_cast<int>(gridDim.y);
+            const int inner = n - edge_blocks;
             seg = inner / (strips - 2);
             strip = 1 + inner % (strips - 2);
         }
     }
     const int x0 = strip * G::W;
-    const bool tier1 = seg >= a.tiers[0].count;
-    const SegmentTier& tier = a.tiers[tier1 ? 1 : 0];
-    const int k = seg - (tier1 ? a.tiers[0].count : 0);          // segment within its tier
+    const SegmentTier& long_tier = edge ? a.segments.edge_long : a.segments.inner_long;
+    const bool short_seg = seg >= long_tier.count;
+    const SegmentTier& tier = short_seg ? a.segments.short_tier : long_tier;
+    const int k = seg - (short_seg ? long_tier.count : 0);  // segment within its tier
     const int ob0 = tier.first + k * tier.len + min(k, tier.extra);  // first output row block of this segment
     const int nsteps = tier.len + (k < tier.extra ? 1 : 0) + G::WARM;
     const int xs = x0 - G::HALO;         // image column of staged column 0
@@ -960,9 +982,15 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             if (lane == 0) bulk_copy_block<G>(a, raw + k * G::RAW_SLOT, bars + k, yb0 + 16 * b, xs);
         }
     };
+    // The first blocks' bulk copies start at once, so that their trip to
+    // memory overlaps the rest of the prologue (per-block timings, RGB sigma
+    // 20: the prologue took 3.5 us, 5.7 in the first wave, about 10% of a
+    // short segment).
     if (tma_strip && threadIdx.x == 0) {
         for (int k = 0; k < kRawSlots; ++k) mbarrier_init(bars + k, 1);
         mbarrier_init_fence();
+        for (int b = 0; b < R; ++b)
+            if (b < nsteps && tma_block(b)) bulk_copy_block<G>(a, raw + b * G::RAW_SLOT, bars + b, yb0 + 16 * b, xs);
     }
 
     // Image column (border rule applied) of each staged column, for the slow
@@ -1006,12 +1034,13 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         }
     }
 
-    // Prologue: blocks 0..R-1 in flight, 0 and 1 complete, block 0 staged.
+    // Prologue: blocks 0..R-1 in flight (the bulk copies since the start),
+    // 0 and 1 complete, block 0 staged.
 #pragma unroll 1
     for (int b = 0; b < R; ++b) {
-        if (b < nsteps)
-            copy_block<G>(a, colmap, share, raw + b * G::RAW_SLOT, bars + b, tma_block(b), yb0 + 16 * b,
-                             row_offset(a.src, yb0 + 16 * b), xs);
+        if (b < nsteps && !tma_block(b))
+            copy_block<G>(a, colmap, share, raw + b * G::RAW_SLOT, bars + b, false, yb0 + 16 * b,
+                          row_offset(a.src, yb0 + 16 * b), xs);
         cp_async_commit();
     }
     cp_async_wait<R - 2>();
@@ -1475,18 +1504,27 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, co
 }
 
 // The row segments (see HalfMmaPolicy): the first kLongPercent of row_blocks
-// output row blocks in wave_segs segments of equal length (to one block; one
-// per resident block and strip, so they fill the GPU once), the rest in
-// segments of about kShortLen blocks. Blocks are dispatched in order of
-// blockIdx.y, so the short segments go to the SMs that finish first.
-void plan_segments(int row_blocks, int wave_segs, SegmentTier (&tiers)[2]) {
+// output row blocks in segments of equal length (to one block; one per
+// resident block and strip, so they fill the GPU once, and for the edge
+// strips kEdgeLongSplit times as many where the first wave has room), the
+// rest in segments of about kShortLen blocks. Blocks are dispatched in order
+// of blockIdx.x, so the short segments go to the SMs that finish first.
+SegmentPlan plan_segments(int row_blocks, int strips, int resident) {
     const int late = (row_blocks * (100 - HalfMmaPolicy::kLongPercent) + 50) / 100;  // < row_blocks
     const int early = row_blocks - late;
-    const int segs = std::max(1, std::min(early, wave_segs));
-    tiers[0] = {segs, early / segs, early % segs, 0};
-    const int short_segs = late > 0 ? std::max(1, late / HalfMmaPolicy::kShortLen) : 0;
-    tiers[1] = short_segs > 0 ? SegmentTier{short_segs, late / short_segs, late % short_segs, early}
-                              : SegmentTier{0, 0, 0, row_blocks};
+    const int segs = std::max(1, std::min(early, resident / strips));
+    const int edges = std::min(strips, 2);
+    int edge_segs = std::min(early, ceil_div(segs * HalfMmaPolicy::kEdgeLongNum, HalfMmaPolicy::kEdgeLongDen));
+    if (edges * (edge_segs - segs) > resident - segs * strips) edge_segs = segs;
+    const auto tier = [](int rows, int count, int first) {
+        return count > 0 ? SegmentTier{count, rows / count, rows % count, first} : SegmentTier{0, 0, 0, first};
+    };
+    SegmentPlan plan{};
+    plan.strips = strips;
+    plan.inner_long = tier(early, segs, 0);
+    plan.edge_long = tier(early, edge_segs, 0);
+    plan.short_tier = tier(late, late > 0 ? std::max(1, late / HalfMmaPolicy::kShortLen) : 0, early);
+    return plan;
 }
 
 // Whether a strip whose staged columns start at image column xs can fill
@@ -1592,8 +1630,9 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const int resident = std::max(
         dev.sm_count, co_resident_blocks(reinterpret_cast<const void*>(v.fn), v.threads, static_cast<std::size_t>(v.smem)));
     const int strips = ceil_div(src.width, v.strip);
-    plan_segments(row_blocks, resident / strips, a.tiers);
-    const dim3 grid(static_cast<unsigned>(strips), static_cast<unsigned>(a.tiers[0].count + a.tiers[1].count));
+    a.segments = plan_segments(row_blocks, strips, resident);
+    const int edges = std::min(strips, 2);
+    const dim3 grid(static_cast<unsigned>(edges * a.segments.count(true) + (strips - edges) * a.segments.count(false)));
     v.fn<<<grid, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");
 }
