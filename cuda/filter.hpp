@@ -68,9 +68,15 @@ public:
 
     std::size_t scratch_bytes() const { return scratch_.bytes(); }
     std::uint8_t* scratch() const { return scratch_.get(); }
+    // The work ticket counter of the Gaussian's persistent blocks (see
+    // cuda/filter_launch.hpp): calls in stream order never reset it.
+    unsigned long long* tickets() const { return tickets_.get(); }
+    unsigned long long* ticket_base() { return &ticket_base_; }
 
 private:
     DeviceBuffer<std::uint8_t> scratch_;
+    DeviceBuffer<unsigned long long> tickets_;
+    unsigned long long ticket_base_ = 0;
     SeparablePath path_ = SeparablePath::Auto;
     CustomPath custom_path_ = CustomPath::Auto;
 };

@@ -192,6 +192,11 @@ void FilterWorkspace::reserve(const FilterPlan& plan, int width, int height, int
     check_image_shape(width, height, channels);
     const fd::DeviceLimits dev = fd::current_device_limits();
     scratch_.reserve(scratch_needed(plan, width, height, channels, path_, dev));
+    if (tickets_.size() == 0) {
+        tickets_.reserve(1);
+        IMGPAR_CUDA_CHECK(cudaMemset(tickets_.get(), 0, sizeof(unsigned long long)));
+        ticket_base_ = 0;
+    }
 }
 
 void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const DeviceImageRef& dst, FilterWorkspace& ws,
@@ -208,6 +213,8 @@ void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const Devic
     call.stream = stream;
     call.scratch = ws.scratch();
     call.scratch_bytes = ws.scratch_bytes();
+    call.tickets = ws.tickets();
+    call.ticket_base = ws.ticket_base();
     switch (plan.kind) {
         case FilterKind::Gaussian:
         case FilterKind::Unsharp:

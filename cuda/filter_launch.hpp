@@ -23,6 +23,11 @@ struct FilterCall {
     cudaStream_t stream = nullptr;
     std::uint8_t* scratch = nullptr;  // at least scratch_bytes(...) bytes
     std::size_t scratch_bytes = 0;
+    // Work tickets (FilterWorkspace): a device counter that only grows, and
+    // on the host the value it holds once the calls before this one are done;
+    // a launcher that takes tickets advances it by as many as it takes.
+    unsigned long long* tickets = nullptr;
+    unsigned long long* ticket_base = nullptr;
 };
 
 // What a device offers a launcher when it picks its launch shape.

@@ -120,9 +120,9 @@ namespace {
 //    (plan_segments): one wave of long segments (resident blocks / strips
 //    per strip, kEdgeLongNum / kEdgeLongDen times as many for the two edge
 //    strips) over the first kLongPercent of the row blocks, then segments
-//    of kShortLen row blocks over the rest, which the block scheduler hands
-//    out to whichever SM frees a slot first. Per-block timings of RGB sigma
-//    20 under the plan before (80%, 16, edge strips alike) found the edge
+//    of kShortLen row blocks over the rest, which the persistent blocks
+//    take in turn as they finish (separable_half_kernel). Per-block
+//    timings of RGB sigma 20 under the plan before (80%, 16, edge strips alike) found the edge
 //    strips' two long segments last (1.88 us a step against 1.28, done at
 //    217-227 us, the others' short segments at 216) and 18% of the slot
 //    time idle; with 3 long segments for the edge strips, a sweep of the
@@ -408,7 +408,8 @@ struct HalfGeometry {
     static constexpr int QUAD_BYTES = I8 ? kQuadEntries * 16 : 0;
     static constexpr int OFF_HALO = OFF_QUADS + QUAD_BYTES;
     static constexpr int OFF_BARS = OFF_HALO + HALO_ITERS * THREADS * 4;  // one mbarrier per raw slot
-    static constexpr int SMEM = OFF_BARS + 8 * kRawSlots;
+    static constexpr int OFF_TICKET = OFF_BARS + 8 * kRawSlots;  // the block's current segment (separable_half_kernel)
+    static constexpr int SMEM = OFF_TICKET + 16;
     static_assert(STAGE_ROW % 16 == 0 && (STAGE_ROW / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0, "shared regions stay 16-byte aligned");
     static_assert(2 * TILE_BYTES >= 2 * kPairs * 4, "the pair table fits in the output tiles");
@@ -458,6 +459,9 @@ struct HalfArgs {
     UnsharpArg unsharp;
     int radius;     // r after trimming zero taps, <= 16M
     SegmentPlan segments;
+    int segment_count;                // in all strips
+    unsigned long long* tickets;      // segment n is ticket ticket_base + n
+    unsigned long long ticket_base;
     int src_vec;    // source rows start 16-byte aligned
     int dst_vec;    // destination rows start 16-byte aligned
     int block_offsets;  // a byte offset within 16 rows of either image fits in 31 bits
@@ -902,10 +906,12 @@ __device__ __forceinline__ void for_each_index(F&& f) {
 
 // --- the kernel ---------------------------------------------------------------
 
+// One segment n (in the order of SegmentPlan; see separable_half_kernel) of
+// the launch. tma_phase: bit k, the parity of raw slot k's next bulk copy
+// completion (every copy a segment starts, it also waits for).
 // U: the step loop's unroll factor (4 for plain blur at M = 0, see HalfMmaPolicy).
 template <int C, int M, int U, bool I8>
-__global__ void __launch_bounds__(HalfGeometry<C, M, I8>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M, I8>::THREADS, M))
-separable_half_kernel(const __grid_constant__ HalfArgs a) {
+__device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, unsigned& tma_phase) {
     using G = HalfGeometry<C, M, I8>;
     constexpr int NB = G::NB;
     constexpr int R = kRawSlots;
@@ -919,16 +925,15 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
     std::uint32_t* const halo_tasks = reinterpret_cast<std::uint32_t*>(smem + G::OFF_HALO);
 
-    // Blocks are dispatched in order of blockIdx.x: the first and last
-    // strips (their halo gathers cost them 1.3-1.5x the others' time per
-    // step) take the first numbers, so that they run in the first wave, and
-    // the launch ends with the others' short segments.
+    // Segments are handed out in order of n: the first and last strips
+    // (their halo gathers cost them 1.3-1.5x the others' time per step) take
+    // the first numbers, so that they run in the first wave, and the launch
+    // ends with the others' short segments.
     int strip, seg;
     bool edge;
     {
         const int strips = a.segments.strips;
         const int edges = min(strips, 2);
-        const int n = static_cast<int>(blockIdx.x);
         const int edge_blocks = edges * a.segments.count(true);
         edge = n < edge_blocks;
         if (edge) {
@@ -968,7 +973,6 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
         const int yb = yb0 + 16 * b;
         return tma_strip && yb >= 0 && yb + 16 <= a.src.height;
     };
-    unsigned tma_phase = 0u;
     const auto wait_block = [&](int b, auto known_tma) {  // before staging block b
         if (!decltype(known_tma)::value && !tma_block(b)) return;
         const int k = b & (kRawSlots - 1);
@@ -987,8 +991,6 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     // 20: the prologue took 3.5 us, 5.7 in the first wave, about 10% of a
     // short segment).
     if (tma_strip && threadIdx.x == 0) {
-        for (int k = 0; k < kRawSlots; ++k) mbarrier_init(bars + k, 1);
-        mbarrier_init_fence();
         for (int b = 0; b < R; ++b)
             if (b < nsteps && tma_block(b)) bulk_copy_block<G>(a, raw + b * G::RAW_SLOT, bars + b, yb0 + 16 * b, xs);
     }
@@ -1445,6 +1447,44 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
     }
 }
 
+// Persistent blocks (as many as fit at once): each takes segment after
+// segment, in the plan's order, from a ticket counter. Launched one block per
+// segment, the blocks of RGB (6 warps, which do not split evenly over an
+// SM's 4 schedulers and their register files) often could not take the place
+// a finished block left on an SM until its other block was done too:
+// per-block timings of RGB sigma 20 had slots idle for up to 100 us while
+// blocks waited (4% of the slot time; 8- and 12-warp blocks 0.2%). 8K,
+// three rounds in one run: RGB sigma 20 / 14 / 5 -6.6 / -3 / -2%, gray
+// sigma 10 -4%, the rest within noise. The loop costs registers in a few
+// variants (RGB at M = 3 now spills 24 bytes, 2 and 4 channels at M = 2 and
+// 3 up to 20; every one the benchmark times is spill-free).
+template <int C, int M, int U, bool I8>
+__global__ void __launch_bounds__(HalfGeometry<C, M, I8>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M, I8>::THREADS, M))
+separable_half_kernel(const __grid_constant__ HalfArgs a) {
+    using G = HalfGeometry<C, M, I8>;
+    extern __shared__ __align__(128) std::uint8_t smem[];
+    int& ticket = *reinterpret_cast<int*>(smem + G::OFF_TICKET);
+    if (a.tma != 0 && threadIdx.x == 0) {
+        std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
+        for (int k = 0; k < kRawSlots; ++k) mbarrier_init(bars + k, 1);
+        mbarrier_init_fence();
+    }
+    unsigned tma_phase = 0u;
+#pragma unroll 1
+    for (;;) {
+        // (Every warp reads the ticket before the segment's first barrier,
+        // which thread 0 passes before it writes the next one.)
+        if (threadIdx.x == 0) {
+            const unsigned long long t = atomicAdd(a.tickets, 1ull) - a.ticket_base;
+            ticket = t < static_cast<unsigned long long>(a.segment_count) ? static_cast<int>(t) : -1;
+        }
+        __syncthreads();  // also: the previous segment is done with shared memory, the barriers are set up
+        const int n = ticket;
+        if (n < 0) break;
+        half_segment<C, M, U, I8>(a, n, tma_phase);
+    }
+}
+
 // --- host side -----------------------------------------------------------------
 
 using HalfKernel = void (*)(HalfArgs);
@@ -1507,8 +1547,8 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, co
 // output row blocks in segments of equal length (to one block; one per
 // resident block and strip, so they fill the GPU once, and for the edge
 // strips kEdgeLongSplit times as many where the first wave has room), the
-// rest in segments of about kShortLen blocks. Blocks are dispatched in order
-// of blockIdx.x, so the short segments go to the SMs that finish first.
+// rest in segments of about kShortLen blocks. The persistent blocks take
+// segments in this order as they finish the one before.
 SegmentPlan plan_segments(int row_blocks, int strips, int resident) {
     const int late = (row_blocks * (100 - HalfMmaPolicy::kLongPercent) + 50) / 100;  // < row_blocks
     const int early = row_blocks - late;
@@ -1632,9 +1672,16 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const int strips = ceil_div(src.width, v.strip);
     a.segments = plan_segments(row_blocks, strips, resident);
     const int edges = std::min(strips, 2);
-    const dim3 grid(static_cast<unsigned>(edges * a.segments.count(true) + (strips - edges) * a.segments.count(false)));
-    v.fn<<<grid, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
+    a.segment_count = edges * a.segments.count(true) + (strips - edges) * a.segments.count(false);
+    if (call.tickets == nullptr || call.ticket_base == nullptr)
+        throw device_error("gaussian filter", "the tensor-core kernel needs the workspace's ticket counter");
+    a.tickets = call.tickets;
+    a.ticket_base = *call.ticket_base;
+    const int blocks = std::min(resident, a.segment_count);
+    v.fn<<<blocks, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");
+    // Each block takes one ticket past the last segment before it stops.
+    *call.ticket_base += static_cast<unsigned long long>(a.segment_count) + static_cast<unsigned long long>(blocks);
 }
 
 }  // namespace imgpar::cuda::filter_detail
