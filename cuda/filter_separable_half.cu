@@ -239,6 +239,9 @@ struct HalfMmaPolicy {
         return m <= 2 ? 4 : (m == 3 ? 3 : 2);
     }
     static constexpr bool own_registers(int m) { return m <= 1; }
+    // Persistent blocks for blocks whose warps do not split evenly over an
+    // SM's 4 schedulers (see separable_half_kernel).
+    static constexpr bool persistent(int threads) { return threads / 32 % 4 != 0; }
     static constexpr bool u8_passes(int m, int max_tap) { return m >= 2 && max_tap <= 255; }
     static constexpr int tiles_per_warp(int channels, int m, bool i8) {
         if (i8) return channels == 3 && m == 4 ? 2 : 1;
@@ -1454,34 +1457,39 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
 // a finished block left on an SM until its other block was done too:
 // per-block timings of RGB sigma 20 had slots idle for up to 100 us while
 // blocks waited (4% of the slot time; 8- and 12-warp blocks 0.2%). 8K,
-// three rounds in one run: RGB sigma 20 / 14 / 5 -6.6 / -3 / -2%, gray
-// sigma 10 -4%, the rest within noise. The loop costs registers in a few
-// variants (RGB at M = 3 now spills 24 bytes, 2 and 4 channels at M = 2 and
-// 3 up to 20; every one the benchmark times is spill-free).
+// three rounds in one run: RGB sigma 20 / 14 / 5 -6.6 / -3 / -2%, the rest
+// within noise. The loop costs registers (RGB at M = 0 60 -> 76, at M = 4
+// 144 -> 151, within their caps); the blocks of 4, 8 and 12 warps, which
+// gained nothing from it and lost blocks per SM to those registers (gray
+// sharpen +8.6%), keep one block per segment (HalfMmaPolicy::persistent).
 template <int C, int M, int U, bool I8>
 __global__ void __launch_bounds__(HalfGeometry<C, M, I8>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M, I8>::THREADS, M))
 separable_half_kernel(const __grid_constant__ HalfArgs a) {
     using G = HalfGeometry<C, M, I8>;
     extern __shared__ __align__(128) std::uint8_t smem[];
-    int& ticket = *reinterpret_cast<int*>(smem + G::OFF_TICKET);
     if (a.tma != 0 && threadIdx.x == 0) {
         std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
         for (int k = 0; k < kRawSlots; ++k) mbarrier_init(bars + k, 1);
         mbarrier_init_fence();
     }
     unsigned tma_phase = 0u;
+    if constexpr (!HalfMmaPolicy::persistent(G::THREADS)) {
+        half_segment<C, M, U, I8>(a, static_cast<int>(blockIdx.x), tma_phase);
+    } else {
+        int& ticket = *reinterpret_cast<int*>(smem + G::OFF_TICKET);
 #pragma unroll 1
-    for (;;) {
-        // (Every warp reads the ticket before the segment's first barrier,
-        // which thread 0 passes before it writes the next one.)
-        if (threadIdx.x == 0) {
-            const unsigned long long t = atomicAdd(a.tickets, 1ull) - a.ticket_base;
-            ticket = t < static_cast<unsigned long long>(a.segment_count) ? static_cast<int>(t) : -1;
+        for (;;) {
+            // (Every warp reads the ticket before the segment's first barrier,
+            // which thread 0 passes before it writes the next one.)
+            if (threadIdx.x == 0) {
+                const unsigned long long t = atomicAdd(a.tickets, 1ull) - a.ticket_base;
+                ticket = t < static_cast<unsigned long long>(a.segment_count) ? static_cast<int>(t) : -1;
+            }
+            __syncthreads();  // also: the previous segment is done with shared memory, the barriers are set up
+            const int n = ticket;
+            if (n < 0) break;
+            half_segment<C, M, U, I8>(a, n, tma_phase);
         }
-        __syncthreads();  // also: the previous segment is done with shared memory, the barriers are set up
-        const int n = ticket;
-        if (n < 0) break;
-        half_segment<C, M, U, I8>(a, n, tma_phase);
     }
 }
 
@@ -1677,11 +1685,13 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
         throw device_error("gaussian filter", "the tensor-core kernel needs the workspace's ticket counter");
     a.tickets = call.tickets;
     a.ticket_base = *call.ticket_base;
-    const int blocks = std::min(resident, a.segment_count);
+    const bool persistent = HalfMmaPolicy::persistent(v.threads);
+    const int blocks = persistent ? std::min(resident, a.segment_count) : a.segment_count;
     v.fn<<<blocks, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");
-    // Each block takes one ticket past the last segment before it stops.
-    *call.ticket_base += static_cast<unsigned long long>(a.segment_count) + static_cast<unsigned long long>(blocks);
+    // Each persistent block takes one ticket past the last segment before it stops.
+    if (persistent)
+        *call.ticket_base += static_cast<unsigned long long>(a.segment_count) + static_cast<unsigned long long>(blocks);
 }
 
 }  // namespace imgpar::cuda::filter_detail
