@@ -194,7 +194,10 @@ void FilterWorkspace::reserve(const FilterPlan& plan, int width, int height, int
     scratch_.reserve(scratch_needed(plan, width, height, channels, path_, dev));
     if (tickets_.size() == 0) {
         tickets_.reserve(1);
-        IMGPAR_CUDA_CHECK(cudaMemset(tickets_.get(), 0, sizeof(unsigned long long)));
+        // A blocking copy, not cudaMemset: that runs on the legacy stream,
+        // unordered with the non-blocking streams callers may launch on.
+        const unsigned long long zero = 0;
+        IMGPAR_CUDA_CHECK(cudaMemcpy(tickets_.get(), &zero, sizeof zero, cudaMemcpyHostToDevice));
         ticket_base_ = 0;
     }
 }

@@ -122,8 +122,8 @@ namespace {
 //    strips) over the first kLongPercent of the row blocks, then segments
 //    of kShortLen row blocks over the rest, which the persistent blocks
 //    take in turn as they finish (separable_half_kernel). Per-block
-//    timings of RGB sigma 20 under the plan before (80%, 16, edge strips alike) found the edge
-//    strips' two long segments last (1.88 us a step against 1.28, done at
+//    timings of RGB sigma 20 under the plan before (80%, 16, edge strips
+//    alike) found the edge strips' two long segments last (1.88 us a step against 1.28, done at
 //    217-227 us, the others' short segments at 216) and 18% of the slot
 //    time idle; with 3 long segments for the edge strips, a sweep of the
 //    share and the length (70-88%, 10-16 blocks) put 84%, 12 best or near
@@ -451,6 +451,9 @@ struct SegmentPlan {
     SegmentTier edge_long;
     SegmentTier short_tier;
     __host__ __device__ int count(bool edge) const { return (edge ? edge_long : inner_long).count + short_tier.count; }
+    __host__ __device__ int edge_strips() const { return strips < 2 ? strips : 2; }
+    // Segments in all strips: edge strips' first (see half_segment), then the others'.
+    __host__ __device__ int total() const { return edge_strips() * count(true) + (strips - edge_strips()) * count(false); }
 };
 
 struct HalfArgs {
@@ -462,7 +465,6 @@ struct HalfArgs {
     UnsharpArg unsharp;
     int radius;     // r after trimming zero taps, <= 16M
     SegmentPlan segments;
-    int segment_count;                // in all strips
     unsigned long long* tickets;      // segment n is ticket ticket_base + n
     unsigned long long ticket_base;
     int src_vec;    // source rows start 16-byte aligned
@@ -936,7 +938,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     bool edge;
     {
         const int strips = a.segments.strips;
-        const int edges = min(strips, 2);
+        const int edges = a.segments.edge_strips();
         const int edge_blocks = edges * a.segments.count(true);
         edge = n < edge_blocks;
         if (edge) {
@@ -1483,7 +1485,7 @@ separable_half_kernel(const __grid_constant__ HalfArgs a) {
             // which thread 0 passes before it writes the next one.)
             if (threadIdx.x == 0) {
                 const unsigned long long t = atomicAdd(a.tickets, 1ull) - a.ticket_base;
-                ticket = t < static_cast<unsigned long long>(a.segment_count) ? static_cast<int>(t) : -1;
+                ticket = t < static_cast<unsigned long long>(a.segments.total()) ? static_cast<int>(t) : -1;
             }
             __syncthreads();  // also: the previous segment is done with shared memory, the barriers are set up
             const int n = ticket;
@@ -1554,21 +1556,21 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, co
 // The row segments (see HalfMmaPolicy): the first kLongPercent of row_blocks
 // output row blocks in segments of equal length (to one block; one per
 // resident block and strip, so they fill the GPU once, and for the edge
-// strips kEdgeLongSplit times as many where the first wave has room), the
-// rest in segments of about kShortLen blocks. The persistent blocks take
+// strips kEdgeLongNum / kEdgeLongDen times as many where the first wave has
+// room), the rest in segments of about kShortLen blocks. The persistent blocks take
 // segments in this order as they finish the one before.
 SegmentPlan plan_segments(int row_blocks, int strips, int resident) {
     const int late = (row_blocks * (100 - HalfMmaPolicy::kLongPercent) + 50) / 100;  // < row_blocks
     const int early = row_blocks - late;
     const int segs = std::max(1, std::min(early, resident / strips));
-    const int edges = std::min(strips, 2);
+    SegmentPlan plan{};
+    plan.strips = strips;
+    const int edges = plan.edge_strips();
     int edge_segs = std::min(early, ceil_div(segs * HalfMmaPolicy::kEdgeLongNum, HalfMmaPolicy::kEdgeLongDen));
     if (edges * (edge_segs - segs) > resident - segs * strips) edge_segs = segs;
     const auto tier = [](int rows, int count, int first) {
         return count > 0 ? SegmentTier{count, rows / count, rows % count, first} : SegmentTier{0, 0, 0, first};
     };
-    SegmentPlan plan{};
-    plan.strips = strips;
     plan.inner_long = tier(early, segs, 0);
     plan.edge_long = tier(early, edge_segs, 0);
     plan.short_tier = tier(late, late > 0 ? std::max(1, late / HalfMmaPolicy::kShortLen) : 0, early);
@@ -1679,19 +1681,20 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
         dev.sm_count, co_resident_blocks(reinterpret_cast<const void*>(v.fn), v.threads, static_cast<std::size_t>(v.smem)));
     const int strips = ceil_div(src.width, v.strip);
     a.segments = plan_segments(row_blocks, strips, resident);
-    const int edges = std::min(strips, 2);
-    a.segment_count = edges * a.segments.count(true) + (strips - edges) * a.segments.count(false);
-    if (call.tickets == nullptr || call.ticket_base == nullptr)
-        throw device_error("gaussian filter", "the tensor-core kernel needs the workspace's ticket counter");
-    a.tickets = call.tickets;
-    a.ticket_base = *call.ticket_base;
+    const int segments = a.segments.total();
     const bool persistent = HalfMmaPolicy::persistent(v.threads);
-    const int blocks = persistent ? std::min(resident, a.segment_count) : a.segment_count;
+    if (persistent) {
+        if (call.tickets == nullptr || call.ticket_base == nullptr)
+            throw device_error("gaussian filter", "the tensor-core kernel needs the workspace's ticket counter");
+        a.tickets = call.tickets;
+        a.ticket_base = *call.ticket_base;
+    }
+    const int blocks = persistent ? std::min(resident, segments) : segments;
     v.fn<<<blocks, static_cast<unsigned>(v.threads), static_cast<std::size_t>(v.smem), call.stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("separable_half_kernel");
     // Each persistent block takes one ticket past the last segment before it stops.
     if (persistent)
-        *call.ticket_base += static_cast<unsigned long long>(a.segment_count) + static_cast<unsigned long long>(blocks);
+        *call.ticket_base += static_cast<unsigned long long>(segments) + static_cast<unsigned long long>(blocks);
 }
 
 }  // namespace imgpar::cuda::filter_detail
