@@ -72,7 +72,7 @@ private:
 
 // Test images: photo-like content (smooth gradients, texture and edges, from
 // a fixed seed) so timings are not taken on zeros or constants.
-Image make_photo_like(int width, int height, int channels, unsigned seed = 1);
+ImageU8 make_photo_like(int width, int height, int channels, unsigned seed = 1);
 
 using CaseFn = void (*)(Context&);
 struct Registrar {

@@ -34,8 +34,8 @@ const Shape kShapes[] = {{7680, 4320, 3, "7680x4320 RGB"}, {8192, 8192, 1, "8192
 
 // Host and device sources are made once per process and shared by the cases.
 struct Source {
-    Image host;
-    cuda::DeviceImage device;
+    ImageU8 host;
+    cuda::DeviceImageU8 device;
 };
 
 Source& source(Context& ctx, const Shape& s) {
@@ -44,7 +44,7 @@ Source& source(Context& ctx, const Shape& s) {
     if (it == cache.end()) {
         Source src;
         src.host = make_photo_like(s.w, s.h, s.c, 5);
-        src.device = cuda::DeviceImage::from_host(src.host.view(), ctx.stream());
+        src.device = cuda::DeviceImageU8::from_host(src.host.view(), ctx.stream());
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
         it = cache.emplace(s.label, std::move(src)).first;
     }
@@ -74,13 +74,13 @@ void run_cases(Context& ctx, const std::vector<FilterCase>& cases) {
     for (const Shape& s : kShapes) {
         Source& src = source(ctx, s);
         const std::size_t bytes = static_cast<std::size_t>(s.w) * s.h * s.c;
-        std::map<int, cuda::DeviceImage> dsts;  // by output channel count
+        std::map<int, cuda::DeviceImageU8> dsts;  // by output channel count
         cuda::FilterWorkspace ws;
         for (const FilterCase& fc : cases) {
             const int oc = fc.plan.output_channels(s.c);
             auto d = dsts.find(oc);
-            if (d == dsts.end()) d = dsts.emplace(oc, cuda::DeviceImage(s.w, s.h, oc)).first;
-            const cuda::DeviceImageRef& dst = d->second.ref();
+            if (d == dsts.end()) d = dsts.emplace(oc, cuda::DeviceImageU8(s.w, s.h, oc)).first;
+            const DeviceViewU8& dst = d->second.view();
             ws.set_separable_path(fc.path);
             ws.set_custom_path(fc.custom);
             ws.reserve(fc.plan, s.w, s.h, s.c);  // allocation happens here, not in the timed calls
@@ -90,14 +90,14 @@ void run_cases(Context& ctx, const std::vector<FilterCase>& cases) {
             r.name = fc.name;
             r.image = s.label;
             r.bytes = static_cast<double>(bytes) + static_cast<double>(s.w) * s.h * oc;
-            r.gpu = ctx.time([&](cudaStream_t stream) { cuda::apply_filter(fc.plan, src.device.ref(), dst, ws, stream); });
+            r.gpu = ctx.time([&](cudaStream_t stream) { cuda::apply_filter(fc.plan, src.device.view(), dst, ws, stream); });
             r.copy_ms = ctx.copy_ms(bytes);
             r.note = cuda::filter_path_name(fc.plan, s.c, ws);
 
             if (ctx.options().cpu) {
-                Image expect;
+                ImageU8 expect;
                 r.cpu_ms = Context::time_host_ms([&] { expect = cpu::apply_filter(fc.plan, src.host.view()); }, 1);
-                Image got(s.w, s.h, oc);
+                ImageU8 got(s.w, s.h, oc);
                 d->second.download(got.view(), ctx.stream());
                 IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
                 const PixelMismatch mm = first_mismatch(expect.view(), got.view());
@@ -105,7 +105,7 @@ void run_cases(Context& ctx, const std::vector<FilterCase>& cases) {
             }
 
             if (ctx.options().npp_filters && fc.path == cuda::SeparablePath::Auto && fc.custom == cuda::CustomPath::Auto) {
-                const NppFilterRun npp = time_npp_filter(ctx, fc.plan, src.device.ref(), dst);
+                const NppFilterRun npp = time_npp_filter(ctx, fc.plan, src.device.view(), dst);
                 if (npp.available) {
                     r.peer = npp.name;
                     r.peer_ms = npp.timing.median_ms;

@@ -78,8 +78,8 @@ double Context::time_host_ms(const std::function<void()>& fn, int runs) {
 
 void Context::add(const Row& row) { rows_.push_back(row); }
 
-Image make_photo_like(int width, int height, int channels, unsigned seed) {
-    Image img(width, height, channels);
+ImageU8 make_photo_like(int width, int height, int channels, unsigned seed) {
+    ImageU8 img(width, height, channels);
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> noise(-6, 6);
     for (int y = 0; y < height; ++y) {

@@ -49,11 +49,11 @@ const Shape kShapes[] = {
 std::size_t image_bytes(const Shape& s) { return static_cast<std::size_t>(s.w) * s.h * s.c; }
 
 // Host images are made once per process (8K photo-like images take a while).
-const Image& host_image(const Shape& s) {
-    static std::map<std::string, Image> cache;
+const ImageU8& host_image(const Shape& s) {
+    static std::map<std::string, ImageU8> cache;
     auto it = cache.find(s.label);
     if (it == cache.end()) {
-        Image img(s.w, s.h, s.c);
+        ImageU8 img(s.w, s.h, s.c);
         if (s.constant)
             img.fill(200);
         else
@@ -93,7 +93,7 @@ struct CubPeer {
     std::size_t temp_bytes = 0;
     cuda::DeviceBuffer<unsigned> counts;
 
-    cudaError_t run(const cuda::DeviceImageRef& img, cudaStream_t stream, void* t) {
+    cudaError_t run(const DeviceViewU8& img, cudaStream_t stream, void* t) {
         const unsigned char* samples = img.data;
         if (img.channels == 1)
             return cub::DeviceHistogram::HistogramEven(t, temp_bytes, samples, counts.get(), 257, 0, 256, img.width,
@@ -105,7 +105,7 @@ struct CubPeer {
         return cub::DeviceHistogram::MultiHistogramEven<3, 3>(t, temp_bytes, samples, planes, levels, lower, upper,
                                                               img.width, img.height, img.pitch, stream);
     }
-    void prepare(const cuda::DeviceImageRef& img, cudaStream_t stream) {
+    void prepare(const DeviceViewU8& img, cudaStream_t stream) {
         counts.reserve(static_cast<std::size_t>(img.channels) * 256);
         temp_bytes = 0;
         IMGPAR_CUDA_CHECK(run(img, stream, nullptr));  // size query
@@ -119,21 +119,21 @@ struct CubPeer {
 void histogram_cases(Context& ctx) {
     cudaStream_t s = ctx.stream();
     for (const Shape& shape : kShapes) {
-        const Image& img = host_image(shape);
+        const ImageU8& img = host_image(shape);
         const Histogram& ref = cpu_counts(shape);
-        cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+        cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(img.view(), s);
         cuda::DeviceBuffer<unsigned long long> counts(5 * 256);
         const std::size_t bytes = image_bytes(shape);
         const double copy = ctx.copy_ms(bytes);
 
         // imgpar, channels only: the same work as CUB and NPP.
         cuda::HistogramPlanes planes;
-        const Timing t = ctx.time([&](cudaStream_t st) { cuda::histogram(d.ref(), planes, counts.get(), st); }, 3, 50);
+        const Timing t = ctx.time([&](cudaStream_t st) { cuda::histogram(d.view(), planes, counts.get(), st); }, 3, 50);
         std::string note = compare_counts(ref, download_counts(counts.get(), shape.c * 256, s), "imgpar");
 
         CubPeer cub;
-        cub.prepare(d.ref(), s);
-        const Timing tc = ctx.time([&](cudaStream_t st) { IMGPAR_CUDA_CHECK(cub.run(d.ref(), st, cub.temp.get())); }, 3, 50);
+        cub.prepare(d.view(), s);
+        const Timing tc = ctx.time([&](cudaStream_t st) { IMGPAR_CUDA_CHECK(cub.run(d.view(), st, cub.temp.get())); }, 3, 50);
         {
             std::vector<unsigned> hc(static_cast<std::size_t>(shape.c) * 256);
             IMGPAR_CUDA_CHECK(cudaMemcpyAsync(hc.data(), cub.counts.get(), hc.size() * 4, cudaMemcpyDeviceToHost, s));
@@ -153,7 +153,7 @@ void histogram_cases(Context& ctx) {
         r.note = note.empty() ? "counts = CPU = CUB; read-only, so 0.5x copy is the roofline" : note;
         ctx.add(r);
 
-        NppHistogramRun npp = time_npp_histogram(ctx, d.ref());
+        NppHistogramRun npp = time_npp_histogram(ctx, d.view());
         if (npp.available) {
             Row n = r;
             n.name += " (vs NPP)";
@@ -169,7 +169,7 @@ void histogram_cases(Context& ctx) {
             // With the luma plane as well, still one pass over the image.
             cuda::HistogramPlanes with_luma;
             with_luma.luma = true;
-            const Timing tl = ctx.time([&](cudaStream_t st) { cuda::histogram(d.ref(), with_luma, counts.get(), st); }, 3, 50);
+            const Timing tl = ctx.time([&](cudaStream_t st) { cuda::histogram(d.view(), with_luma, counts.get(), st); }, 3, 50);
             const Histogram full = cpu::histogram(img.view(), true);
             const auto got = download_counts(counts.get(), 4 * 256, s);
             bool ok = true;
@@ -189,15 +189,15 @@ void equalize_cases(Context& ctx) {
     cuda::HistogramWorkspace ws;
     ws.reserve();
     for (const Shape& shape : kShapes) {
-        const Image& img = host_image(shape);
+        const ImageU8& img = host_image(shape);
         const std::size_t bytes = image_bytes(shape);
-        cuda::DeviceImage src = cuda::DeviceImage::from_host(img.view(), s);
-        cuda::DeviceImage dst(shape.w, shape.h, shape.c);
-        const Timing t = ctx.time([&](cudaStream_t st) { cuda::equalize(src.ref(), dst.ref(), EqualizeMode::Luma, ws, st); });
-        Image out(shape.w, shape.h, shape.c);
+        cuda::DeviceImageU8 src = cuda::DeviceImageU8::from_host(img.view(), s);
+        cuda::DeviceImageU8 dst(shape.w, shape.h, shape.c);
+        const Timing t = ctx.time([&](cudaStream_t st) { cuda::equalize(src.view(), dst.view(), EqualizeMode::Luma, ws, st); });
+        ImageU8 out(shape.w, shape.h, shape.c);
         dst.download(out.view(), s);
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
-        const Image expect = cpu::equalize(img.view(), EqualizeMode::Luma);
+        const ImageU8 expect = cpu::equalize(img.view(), EqualizeMode::Luma);
         const PixelMismatch mm = first_mismatch(expect.view(), out.view());
 
         Row r;
@@ -214,11 +214,11 @@ void equalize_cases(Context& ctx) {
         // End to end: pinned host image -> device once -> equalize -> host.
         cuda::PinnedBuffer<std::uint8_t> h_in(bytes), h_out(bytes);
         std::memcpy(h_in.get(), img.data(), bytes);
-        const ImageView in_view{h_in.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
-        const ImageView out_view{h_out.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
+        const ViewU8 in_view{h_in.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
+        const ViewU8 out_view{h_out.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
         const Timing te = ctx.time([&](cudaStream_t st) {
             src.upload(in_view, st);
-            cuda::equalize(src.ref(), src.ref(), EqualizeMode::Luma, ws, st);
+            cuda::equalize(src.view(), src.view(), EqualizeMode::Luma, ws, st);
             src.download(out_view, st);
         }, 2, 10);
         const PixelMismatch me = first_mismatch(expect.view(), out_view);
@@ -236,12 +236,12 @@ void threshold_cases(Context& ctx) {
     ws.reserve();
     for (const Shape& shape : kShapes) {
         if (shape.constant) continue;
-        const Image& img = host_image(shape);
-        cuda::DeviceImage src = cuda::DeviceImage::from_host(img.view(), s);
-        cuda::DeviceImage dst(shape.w, shape.h, threshold_output_channels(shape.c));
+        const ImageU8& img = host_image(shape);
+        cuda::DeviceImageU8 src = cuda::DeviceImageU8::from_host(img.view(), s);
+        cuda::DeviceImageU8 dst(shape.w, shape.h, threshold_output_channels(shape.c));
         int level = 0;
-        const Timing t = ctx.time([&](cudaStream_t st) { level = cuda::threshold(src.ref(), dst.ref(), threshold_otsu(), ws, st); });
-        Image out(shape.w, shape.h, dst.channels());
+        const Timing t = ctx.time([&](cudaStream_t st) { level = cuda::threshold(src.view(), dst.view(), threshold_otsu(), ws, st); });
+        ImageU8 out(shape.w, shape.h, dst.channels());
         dst.download(out.view(), s);
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
         const ThresholdResult expect = cpu::threshold(img.view(), threshold_otsu());
@@ -293,14 +293,14 @@ bool same_policy(const cuda::HistogramPolicy& a, const cuda::HistogramPolicy& b)
 void policy_sweep(Context& ctx) {
     cudaStream_t s = ctx.stream();
     for (const Shape& shape : kShapes) {
-        const Image& img = host_image(shape);
+        const ImageU8& img = host_image(shape);
         const Histogram& ref = cpu_counts(shape);
         const Histogram full = shape.c >= 3 ? cpu::histogram(img.view(), true) : ref;
-        cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+        cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(img.view(), s);
         cuda::DeviceBuffer<unsigned long long> counts(5 * 256);
         CubPeer cub;
-        cub.prepare(d.ref(), s);
-        const Timing tc = ctx.time([&](cudaStream_t st) { IMGPAR_CUDA_CHECK(cub.run(d.ref(), st, cub.temp.get())); }, 3, 30);
+        cub.prepare(d.view(), s);
+        const Timing tc = ctx.time([&](cudaStream_t st) { IMGPAR_CUDA_CHECK(cub.run(d.view(), st, cub.temp.get())); }, 3, 30);
         const cuda::HistogramPolicy defaults = cuda::default_histogram_policy(shape.c);
         const int max_steps = std::max(1, 4 / shape.c);
         for (bool luma : {false, true}) {
@@ -334,7 +334,7 @@ void policy_sweep(Context& ctx) {
                         }
                         try {
                             r.gpu = ctx.time([&](cudaStream_t st) {
-                                cuda::detail::histogram_with_policy(d.ref(), planes, counts.get(), p, st);
+                                cuda::detail::histogram_with_policy(d.view(), planes, counts.get(), p, st);
                             }, 2, 30);
                             const auto got = download_counts(counts.get(), static_cast<std::size_t>(P) * 256, s);
                             std::string diff = compare_counts(ref, got, "imgpar");

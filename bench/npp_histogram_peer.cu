@@ -33,7 +33,7 @@ std::size_t buffer_size(NppStatus (*query)(NppiSize, Levels, Size*, NppStreamCon
 
 }  // namespace
 
-NppHistogramRun time_npp_histogram(Context& ctx, const cuda::DeviceImageRef& image) {
+NppHistogramRun time_npp_histogram(Context& ctx, const DeviceViewU8& image) {
     NppHistogramRun r;
     if (image.channels != 1 && image.channels != 3) {
         r.note = "NPP HistogramEven is timed for gray and RGB only";
@@ -75,7 +75,7 @@ NppHistogramRun time_npp_histogram(Context& ctx, const cuda::DeviceImageRef& ima
 
 #else
 
-NppHistogramRun time_npp_histogram(Context&, const cuda::DeviceImageRef&) {
+NppHistogramRun time_npp_histogram(Context&, const DeviceViewU8&) {
     NppHistogramRun r;
     r.note = "NPP not installed";
     return r;

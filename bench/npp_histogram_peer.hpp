@@ -22,6 +22,6 @@ struct NppHistogramRun {
 // Times nppiHistogramEven_8u_C1R_Ctx / _C3R_Ctx (256 even bins over 0..255)
 // on a 1- or 3-channel device image, on ctx's stream, scratch allocated
 // outside the timed region.
-NppHistogramRun time_npp_histogram(Context& ctx, const cuda::DeviceImageRef& image);
+NppHistogramRun time_npp_histogram(Context& ctx, const DeviceViewU8& image);
 
 }  // namespace imgpar::bench

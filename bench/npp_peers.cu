@@ -39,7 +39,7 @@ Timing time_adaptive(Context& ctx, const std::function<void(cudaStream_t)>& fn) 
 
 // One generic 2-D filter call (nppiFilterBorder); NPP convolves, so the
 // correlation kernel is passed reversed.
-NppStatus filter_border(const cuda::DeviceImageRef& src, const cuda::DeviceImageRef& dst, const Npp32s* kernel,
+NppStatus filter_border(const DeviceViewU8& src, const DeviceViewU8& dst, const Npp32s* kernel,
                         NppiSize ksize, NppiPoint anchor, Npp32s divisor, NppStreamContext nctx) {
     const NppiSize size{src.width, src.height};
     const NppiPoint origin{0, 0};
@@ -59,8 +59,8 @@ std::vector<Npp32s> reversed(std::vector<Npp32s> v) {
 
 }  // namespace
 
-NppFilterRun time_npp_filter(Context& ctx, const FilterPlan& plan, const cuda::DeviceImageRef& src,
-                             const cuda::DeviceImageRef& dst) {
+NppFilterRun time_npp_filter(Context& ctx, const FilterPlan& plan, const DeviceViewU8& src,
+                             const DeviceViewU8& dst) {
     NppFilterRun r;
     if (src.channels != 1 && src.channels != 3) {
         r.note = "NPP peers are timed for gray and RGB only";
@@ -154,7 +154,7 @@ NppFilterRun time_npp_filter(Context& ctx, const FilterPlan& plan, const cuda::D
 
 #else
 
-NppFilterRun time_npp_filter(Context&, const FilterPlan&, const cuda::DeviceImageRef&, const cuda::DeviceImageRef&) {
+NppFilterRun time_npp_filter(Context&, const FilterPlan&, const DeviceViewU8&, const DeviceViewU8&) {
     NppFilterRun r;
     r.note = "NPP not installed";
     return r;

@@ -26,7 +26,7 @@ struct NppFilterRun {
 //   Custom            nppiFilterBorder (the plan's fixed-point kernel and a divisor)
 //   Edges (Sobel)     nppiFilterBorder twice (gx and gy; NPP has no magnitude step)
 // Kernels are uploaded outside the timed region. Every NPP status is checked.
-NppFilterRun time_npp_filter(Context& ctx, const FilterPlan& plan, const cuda::DeviceImageRef& src,
-                             const cuda::DeviceImageRef& dst);
+NppFilterRun time_npp_filter(Context& ctx, const FilterPlan& plan, const DeviceViewU8& src,
+                             const DeviceViewU8& dst);
 
 }  // namespace imgpar::bench

@@ -73,7 +73,7 @@ int run(Invocation& inv) {
             inv.diag.info("histo: " + name + ": backend " + backend.describe() + "; " + timing);
             if (!plot_path.empty()) {
                 plot.planes = report.planes;
-                Image picture = plot_histogram(h, plot);
+                ImageU8 picture = plot_histogram(h, plot);
                 std::vector<std::string> warnings;
                 save_image(plot_path, picture.view(), {}, warnings);
                 report_warnings(inv.diag, plot_path, warnings);

@@ -19,7 +19,7 @@ int equalize_run(Invocation& inv) {
     ImageOp op;
     op.description = std::string("histogram equalization, mode ") + equalize_mode_name(mode);
     op.details.add("mode", equalize_mode_name(mode));
-    op.run = [mode](ConstImageView in, const BackendChoice& backend, JsonObject&) { return equalize(in, mode, backend); };
+    op.run = [mode](ConstViewU8 in, const BackendChoice& backend, JsonObject&) { return equalize(in, mode, backend); };
     return run_image_op(inv, std::move(op));
 }
 
@@ -39,7 +39,7 @@ int threshold_run(Invocation& inv) {
     op.description = otsu ? "threshold, Otsu's level" : "threshold at " + std::to_string(spec.value);
     op.details.add("method", otsu ? "otsu" : "value");
     const Diagnostics& diag = inv.diag;
-    op.run = [spec, &diag](ConstImageView in, const BackendChoice& backend, JsonObject& details) {
+    op.run = [spec, &diag](ConstViewU8 in, const BackendChoice& backend, JsonObject& details) {
         ThresholdResult r = threshold(in, spec, backend);
         details.add("threshold", r.threshold);
         diag.info("threshold level " + std::to_string(r.threshold));

@@ -30,7 +30,7 @@ int run_image_op(Invocation& inv, ImageOp op) {
     BackendChoice backend = choose_backend(inv);
 
     auto t0 = std::chrono::steady_clock::now();
-    Image result = op.run(input.image.view(), backend, op.details);
+    ImageU8 result = op.run(input.image.view(), backend, op.details);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
     std::vector<std::string> warnings;

@@ -15,7 +15,7 @@ struct ImageOp {
     std::string description;  // one line for --verbose, e.g. the filter's describe()
     JsonObject details;       // operation-specific JSON members (kernel, sigma, border...)
     // The work itself; it may add members to `details` (e.g. a chosen threshold).
-    std::function<Image(ConstImageView input, const BackendChoice& backend, JsonObject& details)> run;
+    std::function<ImageU8(ConstViewU8 input, const BackendChoice& backend, JsonObject& details)> run;
 };
 
 // Adds --json and the image output options.

@@ -4,47 +4,61 @@
 
 namespace imgpar::cuda {
 
-DeviceImage::DeviceImage(int width, int height, int channels) {
+template <typename T>
+DeviceImage<T>::DeviceImage(int width, int height, int channels) {
     check_image_shape(width, height, channels);
     void* p = nullptr;
     std::size_t pitch = 0;
-    std::size_t row = static_cast<std::size_t>(width) * channels;
-    cudaError_t status = cudaMallocPitch(&p, &pitch, row, static_cast<std::size_t>(height));
+    const std::size_t row = static_cast<std::size_t>(width) * channels * sizeof(T);
+    const cudaError_t status = cudaMallocPitch(&p, &pitch, row, static_cast<std::size_t>(height));
     if (status != cudaSuccess)
         throw device_error("CUDA", "cannot allocate a " + std::to_string(width) + "x" + std::to_string(height) + "x" +
-                                       std::to_string(channels) + " device image: " + cudaGetErrorString(status));
-    ref_ = {static_cast<std::uint8_t*>(p), width, height, channels, pitch};
+                                       std::to_string(channels) + " " + sample_type_name(sample_type_of<T>) +
+                                       " device image: " + cudaGetErrorString(status));
+    view_ = {static_cast<T*>(p), width, height, channels, pitch};
 }
 
-DeviceImage::~DeviceImage() {
-    if (ref_.data) cudaFree(ref_.data);
+template <typename T>
+DeviceImage<T>::~DeviceImage() {
+    if (view_.data) cudaFree(view_.data);
 }
 
-DeviceImage::DeviceImage(DeviceImage&& o) noexcept : ref_(std::exchange(o.ref_, DeviceImageRef{})) {}
+template <typename T>
+DeviceImage<T>::DeviceImage(DeviceImage&& o) noexcept : view_(std::exchange(o.view_, DeviceView<T>{})) {}
 
-DeviceImage& DeviceImage::operator=(DeviceImage&& o) noexcept {
-    std::swap(ref_, o.ref_);
+template <typename T>
+DeviceImage<T>& DeviceImage<T>::operator=(DeviceImage&& o) noexcept {
+    std::swap(view_, o.view_);
     return *this;
 }
 
-void DeviceImage::upload(ConstImageView src, cudaStream_t stream) {
+template <typename T>
+void DeviceImage<T>::upload(ImageView<const T> src, cudaStream_t stream) {
     if (src.width != width() || src.height != height() || src.channels != channels())
         throw usage_error("DeviceImage::upload", "host and device images differ in shape");
-    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(ref_.data, ref_.pitch, src.data, src.stride, row_bytes(),
+    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(view_.data, view_.pitch, src.data, src.stride, row_bytes(),
                                         static_cast<std::size_t>(height()), cudaMemcpyHostToDevice, stream));
 }
 
-void DeviceImage::download(ImageView dst, cudaStream_t stream) const {
+template <typename T>
+void DeviceImage<T>::download(ImageView<T> dst, cudaStream_t stream) const {
     if (dst.width != width() || dst.height != height() || dst.channels != channels())
         throw usage_error("DeviceImage::download", "host and device images differ in shape");
-    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.stride, ref_.data, ref_.pitch, row_bytes(),
+    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(dst.data, dst.stride, view_.data, view_.pitch, row_bytes(),
                                         static_cast<std::size_t>(height()), cudaMemcpyDeviceToHost, stream));
 }
 
-DeviceImage DeviceImage::from_host(ConstImageView src, cudaStream_t stream) {
+template <typename T>
+DeviceImage<T> DeviceImage<T>::from_host(ImageView<const T> src, cudaStream_t stream) {
     DeviceImage img(src.width, src.height, src.channels);
     img.upload(src, stream);
     return img;
 }
+
+template class DeviceImage<std::uint8_t>;
+template class DeviceImage<std::uint16_t>;
+template class DeviceImage<std::uint32_t>;
+template class DeviceImage<std::uint64_t>;
+template class DeviceImage<float>;
 
 }  // namespace imgpar::cuda

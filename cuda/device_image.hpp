@@ -1,5 +1,7 @@
-// An image in device memory: pitched rows (each row starts 16-byte aligned or
-// better, so kernels can use 16-byte vector loads), same layout as Image.
+// An image in device memory, for each sample type: pitched rows (each row
+// starts 16-byte aligned or better, so kernels can use 16-byte vector loads),
+// the same interleaved layout as the host Image<T>; view() is the
+// DeviceView<T> kernels and entry points take (src/image.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,18 +14,12 @@
 
 namespace imgpar::cuda {
 
-// What a kernel needs to address an 8-bit device image.
-struct DeviceImageRef {
-    std::uint8_t* data = nullptr;
-    int width = 0;
-    int height = 0;
-    int channels = 0;
-    std::size_t pitch = 0;  // bytes between row starts
-};
-
+template <typename T>
 class DeviceImage {
 public:
     DeviceImage() = default;
+    // Uninitialised pixels. Throws imgpar::Error (usage) on a bad shape,
+    // (device) when the allocation fails.
     DeviceImage(int width, int height, int channels);
     ~DeviceImage();
     DeviceImage(DeviceImage&& o) noexcept;
@@ -31,20 +27,27 @@ public:
     DeviceImage(const DeviceImage&) = delete;
     DeviceImage& operator=(const DeviceImage&) = delete;
 
-    int width() const { return ref_.width; }
-    int height() const { return ref_.height; }
-    int channels() const { return ref_.channels; }
-    std::size_t pitch() const { return ref_.pitch; }
-    std::uint8_t* data() const { return ref_.data; }
-    const DeviceImageRef& ref() const { return ref_; }
-    std::size_t row_bytes() const { return static_cast<std::size_t>(ref_.width) * ref_.channels; }
+    int width() const { return view_.width; }
+    int height() const { return view_.height; }
+    int channels() const { return view_.channels; }
+    std::size_t pitch() const { return view_.pitch; }
+    T* data() const { return view_.data; }
+    const DeviceView<T>& view() const { return view_; }
+    std::size_t row_bytes() const { return view_.row_bytes(); }
 
-    void upload(ConstImageView src, cudaStream_t stream);
-    void download(ImageView dst, cudaStream_t stream) const;
-    static DeviceImage from_host(ConstImageView src, cudaStream_t stream);
+    // Asynchronous copies on `stream`; shapes must match.
+    void upload(ImageView<const T> src, cudaStream_t stream);
+    void download(ImageView<T> dst, cudaStream_t stream) const;
+    static DeviceImage from_host(ImageView<const T> src, cudaStream_t stream);
 
 private:
-    DeviceImageRef ref_;
+    DeviceView<T> view_;
 };
+
+using DeviceImageU8 = DeviceImage<std::uint8_t>;
+using DeviceImageU16 = DeviceImage<std::uint16_t>;
+using DeviceImageU32 = DeviceImage<std::uint32_t>;
+using DeviceImageU64 = DeviceImage<std::uint64_t>;
+using DeviceImageF32 = DeviceImage<float>;
 
 }  // namespace imgpar::cuda

@@ -84,12 +84,12 @@ private:
 // Filters src into dst: same width and height, dst.channels ==
 // plan.output_channels(src.channels). Shapes and the plan are validated before
 // any GPU work (imgpar::Error, usage). Asynchronous on `stream`.
-void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const DeviceImageRef& dst, FilterWorkspace& ws,
+void apply_filter(const FilterPlan& plan, const DeviceViewU8& src, const DeviceViewU8& dst, FilterWorkspace& ws,
                   cudaStream_t stream);
 
 // Convenience: upload, filter, download on cuda::context()'s stream; returns
 // when the result is on the host.
-Image apply_filter(const FilterPlan& plan, ConstImageView src);
+ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src);
 
 // Whether the current device can compute this Gaussian/unsharp plan with the
 // given implementation (Auto and Simple: always).

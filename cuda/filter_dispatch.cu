@@ -82,8 +82,8 @@ void validate_plan(const FilterPlan& p) {
     }
 }
 
-bool overlaps(const DeviceImageRef& a, const DeviceImageRef& b) {
-    auto span = [](const DeviceImageRef& r) {
+bool overlaps(const DeviceViewU8& a, const DeviceViewU8& b) {
+    auto span = [](const DeviceViewU8& r) {
         const auto begin = reinterpret_cast<std::uintptr_t>(r.data);
         const auto end = begin + static_cast<std::uintptr_t>(r.pitch) * static_cast<std::uintptr_t>(r.height - 1) +
                          static_cast<std::uintptr_t>(r.width) * static_cast<std::uintptr_t>(r.channels);
@@ -94,7 +94,7 @@ bool overlaps(const DeviceImageRef& a, const DeviceImageRef& b) {
     return sa.first < sb.second && sb.first < sa.second;
 }
 
-void validate_images(const FilterPlan& plan, const DeviceImageRef& src, const DeviceImageRef& dst) {
+void validate_images(const FilterPlan& plan, const DeviceViewU8& src, const DeviceViewU8& dst) {
     if (src.data == nullptr || dst.data == nullptr)
         throw usage_error(kSubject, "the source or destination device image has no pixels");
     check_image_shape(src.width, src.height, src.channels);
@@ -202,7 +202,7 @@ void FilterWorkspace::reserve(const FilterPlan& plan, int width, int height, int
     }
 }
 
-void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const DeviceImageRef& dst, FilterWorkspace& ws,
+void apply_filter(const FilterPlan& plan, const DeviceViewU8& src, const DeviceViewU8& dst, FilterWorkspace& ws,
                   cudaStream_t stream) {
     validate_plan(plan);
     validate_images(plan, src, dst);
@@ -248,17 +248,17 @@ void apply_filter(const FilterPlan& plan, const DeviceImageRef& src, const Devic
     }
 }
 
-Image apply_filter(const FilterPlan& plan, ConstImageView src) {
+ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src) {
     validate_plan(plan);
     check_image_shape(src.width, src.height, src.channels);
     const int out_c = plan.output_channels(src.channels);
     DeviceContext& ctx = context();
     const cudaStream_t stream = ctx.stream();
-    DeviceImage d_src = DeviceImage::from_host(src, stream);
-    DeviceImage d_dst(src.width, src.height, out_c);
+    DeviceImageU8 d_src = DeviceImageU8::from_host(src, stream);
+    DeviceImageU8 d_dst(src.width, src.height, out_c);
     FilterWorkspace ws;
-    apply_filter(plan, d_src.ref(), d_dst.ref(), ws, stream);
-    Image out(src.width, src.height, out_c);
+    apply_filter(plan, d_src.view(), d_dst.view(), ws, stream);
+    ImageU8 out(src.width, src.height, out_c);
     d_dst.download(out.view(), stream);
     ctx.synchronize();
     return out;

@@ -271,8 +271,8 @@ __device__ __forceinline__ void subgroup_words(const SrcArg& src, const BorderAr
 
 // --- Host-side argument builders, shared by the launchers -----------------------
 
-inline SrcArg src_arg(const DeviceImageRef& r) { return {r.data, r.pitch, r.width, r.height, r.channels}; }
-inline DstArg dst_arg(const DeviceImageRef& r) { return {r.data, r.pitch}; }
+inline SrcArg src_arg(const DeviceViewU8& r) { return {r.data, r.pitch, r.width, r.height, r.channels}; }
+inline DstArg dst_arg(const DeviceViewU8& r) { return {r.data, r.pitch}; }
 
 // Whether every row of an image (base `p`, `pitch`) starts n-byte aligned.
 inline bool rows_aligned(const void* p, std::size_t pitch, std::size_t n) {

@@ -18,8 +18,8 @@ namespace imgpar::cuda::filter_detail {
 // One validated filter call.
 struct FilterCall {
     const FilterPlan* plan = nullptr;
-    DeviceImageRef src;
-    DeviceImageRef dst;
+    DeviceViewU8 src;
+    DeviceViewU8 dst;
     cudaStream_t stream = nullptr;
     std::uint8_t* scratch = nullptr;  // at least scratch_bytes(...) bytes
     std::size_t scratch_bytes = 0;

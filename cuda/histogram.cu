@@ -18,7 +18,7 @@ namespace imgpar::cuda {
 
 namespace hist {
 
-void check_device_image(const DeviceImageRef& ref, const char* what) {
+void check_device_image(const DeviceViewU8& ref, const char* what) {
     check_image_shape(ref.width, ref.height, ref.channels);
     if (!ref.data) throw usage_error(what, "the device image has no pixels (null pointer)");
     const std::size_t row = static_cast<std::size_t>(ref.width) * ref.channels;
@@ -30,7 +30,7 @@ void check_device_image(const DeviceImageRef& ref, const char* what) {
         throw usage_error(what, "the image is too large for the GPU path (at most 2^31 chunks of 16 pixels)");
 }
 
-ChunkGrid chunk_grid(const DeviceImageRef& ref) {
+ChunkGrid chunk_grid(const DeviceViewU8& ref) {
     ChunkGrid g;
     g.width = ref.width;
     g.chunks_per_row = static_cast<unsigned>((ref.width + kChunkPixels - 1) / kChunkPixels);
@@ -209,7 +209,7 @@ void HistogramWorkspace::reserve() {
 
 namespace detail {
 
-void histogram_with_policy(const DeviceImageRef& image, HistogramPlanes planes, unsigned long long* d_counts,
+void histogram_with_policy(const DeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
                            const HistogramPolicy& policy, cudaStream_t stream) {
     hist::check_device_image(image, "histogram");
     check_policy(policy);
@@ -232,11 +232,11 @@ void histogram_with_policy(const DeviceImageRef& image, HistogramPlanes planes, 
 
 }  // namespace detail
 
-void histogram(const DeviceImageRef& image, HistogramPlanes planes, unsigned long long* d_counts, cudaStream_t stream) {
+void histogram(const DeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts, cudaStream_t stream) {
     detail::histogram_with_policy(image, planes, d_counts, default_histogram_policy(image.channels), stream);
 }
 
-Histogram histogram(const DeviceImageRef& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream) {
+Histogram histogram(const DeviceViewU8& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream) {
     hist::check_device_image(image, "histogram");
     ws.reserve();
     HistogramPlanes planes;
@@ -256,12 +256,12 @@ Histogram histogram(const DeviceImageRef& image, bool with_luma, HistogramWorksp
     return h;
 }
 
-Histogram histogram(ConstImageView image, bool with_luma) {
+Histogram histogram(ConstViewU8 image, bool with_luma) {
     check_image_shape(image.width, image.height, image.channels);
     DeviceContext& ctx = hist::current_context();
-    DeviceImage d = DeviceImage::from_host(image, ctx.stream());
+    DeviceImageU8 d = DeviceImageU8::from_host(image, ctx.stream());
     HistogramWorkspace ws;
-    return histogram(d.ref(), with_luma, ws, ctx.stream());
+    return histogram(d.view(), with_luma, ws, ctx.stream());
 }
 
 }  // namespace imgpar::cuda

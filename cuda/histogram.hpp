@@ -58,21 +58,21 @@ private:
 
 // Counts `planes` of `image` into d_counts (planes.count(channels) * 256
 // counters, zeroed here). Asynchronous; allocates nothing.
-void histogram(const DeviceImageRef& image, HistogramPlanes planes, unsigned long long* d_counts,
+void histogram(const DeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
                cudaStream_t stream);
 // Counts every channel (+ luma when with_luma and colour), waits, and returns
 // the histogram. Allocates nothing once `ws` is reserved.
-Histogram histogram(const DeviceImageRef& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
-Histogram histogram(ConstImageView image, bool with_luma = true);
+Histogram histogram(const DeviceViewU8& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
+Histogram histogram(ConstViewU8 image, bool with_luma = true);
 
 // --- Equalize --------------------------------------------------------------
 
 // Histogram -> cumulative counts -> lookup tables -> apply, all on the device,
 // asynchronous, nothing allocated once `ws` is reserved. dst has src's shape
 // and may be src (in place).
-void equalize(const DeviceImageRef& src, const DeviceImageRef& dst, EqualizeMode mode, HistogramWorkspace& ws,
+void equalize(const DeviceViewU8& src, const DeviceViewU8& dst, EqualizeMode mode, HistogramWorkspace& ws,
               cudaStream_t stream);
-Image equalize(ConstImageView src, EqualizeMode mode = EqualizeMode::Luma);
+ImageU8 equalize(ConstViewU8 src, EqualizeMode mode = EqualizeMode::Luma);
 
 // --- Threshold -------------------------------------------------------------
 
@@ -80,8 +80,8 @@ Image equalize(ConstImageView src, EqualizeMode mode = EqualizeMode::Luma);
 // the level used. With Otsu it counts the intensity histogram, copies its 256
 // counts to the host and waits for them (the level is chosen on the host);
 // with a given level it only launches. Allocates nothing once `ws` is reserved.
-int threshold(const DeviceImageRef& src, const DeviceImageRef& dst, const ThresholdSpec& spec,
+int threshold(const DeviceViewU8& src, const DeviceViewU8& dst, const ThresholdSpec& spec,
               HistogramWorkspace& ws, cudaStream_t stream);
-ThresholdResult threshold(ConstImageView src, const ThresholdSpec& spec);
+ThresholdResult threshold(ConstViewU8 src, const ThresholdSpec& spec);
 
 }  // namespace imgpar::cuda

@@ -101,7 +101,7 @@ __global__ void threshold_apply_kernel(hist::ApplyArgs a, int t) {
 
 // --- Dispatch ---------------------------------------------------------------
 
-hist::ApplyArgs apply_args(const DeviceImageRef& src, const DeviceImageRef& dst) {
+hist::ApplyArgs apply_args(const DeviceViewU8& src, const DeviceViewU8& dst) {
     hist::ApplyArgs a;
     a.src = src.data;
     a.src_pitch = src.pitch;
@@ -138,7 +138,7 @@ void launch_threshold_apply(const hist::ApplyArgs& a, int t, cudaStream_t stream
 
 }  // namespace
 
-void equalize(const DeviceImageRef& src, const DeviceImageRef& dst, EqualizeMode mode, HistogramWorkspace& ws,
+void equalize(const DeviceViewU8& src, const DeviceViewU8& dst, EqualizeMode mode, HistogramWorkspace& ws,
               cudaStream_t stream) {
     hist::check_device_image(src, "equalize");
     hist::check_device_image(dst, "equalize");
@@ -169,19 +169,19 @@ void equalize(const DeviceImageRef& src, const DeviceImageRef& dst, EqualizeMode
     }
 }
 
-Image equalize(ConstImageView src, EqualizeMode mode) {
+ImageU8 equalize(ConstViewU8 src, EqualizeMode mode) {
     check_image_shape(src.width, src.height, src.channels);
     DeviceContext& ctx = hist::current_context();
-    DeviceImage d = DeviceImage::from_host(src, ctx.stream());
+    DeviceImageU8 d = DeviceImageU8::from_host(src, ctx.stream());
     HistogramWorkspace ws;
-    equalize(d.ref(), d.ref(), mode, ws, ctx.stream());  // in place: the image crosses to the device once
-    Image out(src.width, src.height, src.channels);
+    equalize(d.view(), d.view(), mode, ws, ctx.stream());  // in place: the image crosses to the device once
+    ImageU8 out(src.width, src.height, src.channels);
     d.download(out.view(), ctx.stream());
     ctx.synchronize();
     return out;
 }
 
-int threshold(const DeviceImageRef& src, const DeviceImageRef& dst, const ThresholdSpec& spec, HistogramWorkspace& ws,
+int threshold(const DeviceViewU8& src, const DeviceViewU8& dst, const ThresholdSpec& spec, HistogramWorkspace& ws,
               cudaStream_t stream) {
     hist::check_device_image(src, "threshold");
     hist::check_device_image(dst, "threshold");
@@ -216,16 +216,16 @@ int threshold(const DeviceImageRef& src, const DeviceImageRef& dst, const Thresh
     return t;
 }
 
-ThresholdResult threshold(ConstImageView src, const ThresholdSpec& spec) {
+ThresholdResult threshold(ConstViewU8 src, const ThresholdSpec& spec) {
     check_image_shape(src.width, src.height, src.channels);
     if (!spec.otsu) threshold_at(spec.value);  // before any GPU work
     DeviceContext& ctx = hist::current_context();
-    DeviceImage d = DeviceImage::from_host(src, ctx.stream());
-    DeviceImage out_d(src.width, src.height, threshold_output_channels(src.channels));
+    DeviceImageU8 d = DeviceImageU8::from_host(src, ctx.stream());
+    DeviceImageU8 out_d(src.width, src.height, threshold_output_channels(src.channels));
     HistogramWorkspace ws;
     ThresholdResult r;
-    r.threshold = threshold(d.ref(), out_d.ref(), spec, ws, ctx.stream());
-    r.image = Image(src.width, src.height, out_d.channels());
+    r.threshold = threshold(d.view(), out_d.view(), spec, ws, ctx.stream());
+    r.image = ImageU8(src.width, src.height, out_d.channels());
     out_d.download(r.image.view(), ctx.stream());
     ctx.synchronize();
     return r;

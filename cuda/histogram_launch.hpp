@@ -42,9 +42,9 @@ struct ApplyArgs {
 // Throws imgpar::Error (usage) unless `ref` is a plausible device image:
 // non-null, 1-4 channels, positive size, pitch >= row bytes, and small enough
 // that its chunks fit 31 bits (about 34 gigapixels).
-void check_device_image(const DeviceImageRef& ref, const char* what);
+void check_device_image(const DeviceViewU8& ref, const char* what);
 
-ChunkGrid chunk_grid(const DeviceImageRef& ref);
+ChunkGrid chunk_grid(const DeviceViewU8& ref);
 
 // Rows start 16-byte aligned and the pitch keeps them so.
 inline bool vector_ok(const void* data, std::size_t pitch) {

@@ -18,6 +18,28 @@ const char* channel_layout_name(int channels) {
     }
 }
 
+const char* sample_type_name(SampleType type) {
+    switch (type) {
+        case SampleType::U8: return "u8";
+        case SampleType::U16: return "u16";
+        case SampleType::U32: return "u32";
+        case SampleType::U64: return "u64";
+        case SampleType::F32: return "f32";
+    }
+    return "invalid";
+}
+
+std::size_t sample_bytes(SampleType type) {
+    switch (type) {
+        case SampleType::U8: return 1;
+        case SampleType::U16: return 2;
+        case SampleType::U32: return 4;
+        case SampleType::U64: return 8;
+        case SampleType::F32: return 4;
+    }
+    return 0;
+}
+
 void check_image_shape(int width, int height, int channels) {
     if (channels < 1 || channels > kMaxChannels)
         throw usage_error("image", "channel count " + std::to_string(channels) + " is not supported (allowed: 1 to 4)");
@@ -26,75 +48,89 @@ void check_image_shape(int width, int height, int channels) {
                                        " is not allowed (width and height must be at least 1)");
 }
 
-template <typename Byte>
-BasicImageView<Byte> BasicImageView<Byte>::sub(int x, int y, int w, int h) const {
+template <typename T>
+ImageView<T> ImageView<T>::sub(int x, int y, int w, int h) const {
     if (x < 0 || y < 0 || w < 0 || h < 0 || x + w > width || y + h > height)
         throw usage_error("image view", "window " + std::to_string(w) + "x" + std::to_string(h) + "+" +
                                             std::to_string(x) + "+" + std::to_string(y) + " lies outside a " +
                                             std::to_string(width) + "x" + std::to_string(height) + " image");
-    BasicImageView v = *this;
-    v.data = data + static_cast<std::size_t>(y) * stride + static_cast<std::size_t>(x) * channels;
+    ImageView v = *this;
+    v.data = pixel(x, y);
     v.width = w;
     v.height = h;
     return v;
 }
-template struct BasicImageView<std::uint8_t>;
-template struct BasicImageView<const std::uint8_t>;
 
-Image::Image(int width, int height, int channels) {
+template <typename T>
+Image<T>::Image(int width, int height, int channels) {
     check_image_shape(width, height, channels);
     width_ = width;
     height_ = height;
     channels_ = channels;
-    pixels_.assign(static_cast<std::size_t>(width) * height * channels, 0);
+    samples_.assign(static_cast<std::size_t>(width) * height * channels, T{});
 }
 
-Image Image::copy_of(ConstImageView v) {
+template <typename T>
+Image<T> Image<T>::copy_of(ImageView<const T> v) {
     Image img(v.width, v.height, v.channels);
     for (int y = 0; y < v.height; ++y) std::memcpy(img.row(y), v.row(y), v.row_bytes());
     return img;
 }
 
-void Image::fill(std::uint8_t value) { std::fill(pixels_.begin(), pixels_.end(), value); }
-
-bool same_shape(ConstImageView a, ConstImageView b) {
-    return a.width == b.width && a.height == b.height && a.channels == b.channels;
+template <typename T>
+void Image<T>::fill(T value) {
+    std::fill(samples_.begin(), samples_.end(), value);
 }
 
 std::string PixelMismatch::describe() const {
     if (!found) return "identical";
+    if (shape_differs) return "the images differ in size or channel count";
     std::ostringstream s;
     s << count << " sample(s) differ; first at (x=" << x << ", y=" << y << ", channel=" << channel
       << ", expected=" << expected << ", actual=" << actual << ")";
     return s.str();
 }
 
-PixelMismatch first_mismatch(ConstImageView expected, ConstImageView actual) {
+template <typename T>
+PixelMismatch compare_samples(ImageView<const T> expected, ImageView<const T> actual) {
     PixelMismatch m;
     if (!same_shape(expected, actual)) {
         m.found = true;
+        m.shape_differs = true;
         m.count = 1;
         m.x = m.y = m.channel = -1;
         return m;
     }
+    const std::size_t n = expected.row_samples();
     for (int y = 0; y < expected.height; ++y) {
-        const std::uint8_t* e = expected.row(y);
-        const std::uint8_t* a = actual.row(y);
-        if (std::memcmp(e, a, expected.row_bytes()) == 0) continue;
-        for (std::size_t i = 0; i < expected.row_bytes(); ++i) {
+        const T* e = expected.row(y);
+        const T* a = actual.row(y);
+        for (std::size_t i = 0; i < n; ++i) {
             if (e[i] == a[i]) continue;
             if (!m.found) {
                 m.found = true;
                 m.x = static_cast<int>(i / expected.channels);
                 m.y = y;
                 m.channel = static_cast<int>(i % expected.channels);
-                m.expected = e[i];
-                m.actual = a[i];
+                m.expected = static_cast<double>(e[i]);
+                m.actual = static_cast<double>(a[i]);
             }
             ++m.count;
         }
     }
     return m;
 }
+
+#define IMGPAR_INSTANTIATE_IMAGE(T)                                                          \
+    template struct ImageView<T>;                                                            \
+    template struct ImageView<const T>;                                                      \
+    template class Image<T>;                                                                 \
+    template PixelMismatch compare_samples<T>(ImageView<const T>, ImageView<const T>);
+IMGPAR_INSTANTIATE_IMAGE(std::uint8_t)
+IMGPAR_INSTANTIATE_IMAGE(std::uint16_t)
+IMGPAR_INSTANTIATE_IMAGE(std::uint32_t)
+IMGPAR_INSTANTIATE_IMAGE(std::uint64_t)
+IMGPAR_INSTANTIATE_IMAGE(float)
+#undef IMGPAR_INSTANTIATE_IMAGE
 
 }  // namespace imgpar

@@ -1,10 +1,16 @@
-// The image type every operation works on.
+// The image types every operation works on, for each sample type.
 //
-// Layout: 8-bit samples, 1 to 4 interleaved channels (gray, gray+alpha, RGB,
-// RGBA), rows top to bottom, `stride` bytes from one row to the next
-// (stride >= width * channels). An Image owns its pixels with a tightly packed
-// stride; an ImageView / ConstImageView borrows pixels (a tile, a row range,
-// or memory owned by someone else) and is cheap to copy.
+// Layout: 1 to 4 interleaved channels (gray, gray+alpha, RGB, RGBA), rows top
+// to bottom, `stride` BYTES from one row start to the next (stride >= width *
+// channels * sizeof(T), a multiple of sizeof(T)). Sample types: u8 (decoded
+// images and most results), u16 (16-bit PNG), u32 and u64 (sums: summed-area
+// tables need 64 bits past 16 MP), f32 (real-valued results). The type is part
+// of every name, so no code assumes 8 bits:
+//   Image<T>          owns packed pixels on the host (ImageU8, ImageU16, ...)
+//   ImageView<T>      borrows host pixels; T const for read-only (ViewU8,
+//                     ConstViewU8, ...); cheap to copy, no ownership
+//   DeviceView<T>     borrows pixels in GPU memory (`pitch` bytes per row);
+//                     owning device images are cuda::DeviceImage<T>
 #pragma once
 
 #include <cstddef>
@@ -24,36 +30,103 @@ constexpr bool has_alpha(int channels) { return channels == 2 || channels == 4; 
 // "gray", "gray+alpha", "RGB", "RGBA".
 const char* channel_layout_name(int channels);
 
-template <typename Byte>
-struct BasicImageView {
-    Byte* data = nullptr;
+enum class SampleType { U8, U16, U32, U64, F32 };
+
+// "u8", "u16", "u32", "u64", "f32".
+const char* sample_type_name(SampleType type);
+std::size_t sample_bytes(SampleType type);
+
+template <typename T>
+struct SampleTraits;  // only the five sample types have one
+template <>
+struct SampleTraits<std::uint8_t> {
+    static constexpr SampleType type = SampleType::U8;
+};
+template <>
+struct SampleTraits<std::uint16_t> {
+    static constexpr SampleType type = SampleType::U16;
+};
+template <>
+struct SampleTraits<std::uint32_t> {
+    static constexpr SampleType type = SampleType::U32;
+};
+template <>
+struct SampleTraits<std::uint64_t> {
+    static constexpr SampleType type = SampleType::U64;
+};
+template <>
+struct SampleTraits<float> {
+    static constexpr SampleType type = SampleType::F32;
+};
+
+// The SampleType of T (const or not).
+template <typename T>
+constexpr SampleType sample_type_of = SampleTraits<std::remove_const_t<T>>::type;
+
+// Throws imgpar::Error (usage) unless 1 <= channels <= 4 and the size is positive.
+void check_image_shape(int width, int height, int channels);
+
+// A view of host pixels. T is the sample type, const-qualified for a
+// read-only view; a mutable view converts to a read-only one.
+template <typename T>
+struct ImageView {
+    T* data = nullptr;
     int width = 0;
     int height = 0;
     int channels = 0;
     std::size_t stride = 0;  // bytes between row starts
 
-    Byte* row(int y) const { return data + static_cast<std::size_t>(y) * stride; }
-    Byte* pixel(int x, int y) const { return row(y) + static_cast<std::size_t>(x) * channels; }
-    std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels; }
+    static constexpr SampleType sample_type = sample_type_of<T>;
+
+    T* row(int y) const {
+        using Byte = std::conditional_t<std::is_const_v<T>, const unsigned char, unsigned char>;
+        return reinterpret_cast<T*>(reinterpret_cast<Byte*>(data) + static_cast<std::size_t>(y) * stride);
+    }
+    T* pixel(int x, int y) const { return row(y) + static_cast<std::size_t>(x) * channels; }
+    std::size_t row_samples() const { return static_cast<std::size_t>(width) * channels; }
+    std::size_t row_bytes() const { return row_samples() * sizeof(T); }
     bool empty() const { return width == 0 || height == 0; }
 
     // A rectangular window of this view (no copy). Throws on out-of-range.
-    BasicImageView sub(int x, int y, int w, int h) const;
+    ImageView sub(int x, int y, int w, int h) const;
     // Rows [y0, y0 + h) of this view.
-    BasicImageView rows(int y0, int h) const { return sub(0, y0, width, h); }
+    ImageView rows(int y0, int h) const { return sub(0, y0, width, h); }
 
-    // A mutable view converts to a read-only one.
-    template <typename B = Byte, typename = std::enable_if_t<!std::is_const_v<B>>>
-    operator BasicImageView<const B>() const {
+    template <typename U = T, typename = std::enable_if_t<!std::is_const_v<U>>>
+    operator ImageView<const U>() const {
         return {data, width, height, channels, stride};
     }
 };
 
-using ImageView = BasicImageView<std::uint8_t>;
-using ConstImageView = BasicImageView<const std::uint8_t>;
+// A view of pixels in GPU memory: the same layout as ImageView, `pitch` bytes
+// between row starts. Only device code and cudaMemcpy* may dereference it.
+template <typename T>
+struct DeviceView {
+    T* data = nullptr;
+    int width = 0;
+    int height = 0;
+    int channels = 0;
+    std::size_t pitch = 0;  // bytes between row starts
 
+    static constexpr SampleType sample_type = sample_type_of<T>;
+
+    std::size_t row_samples() const { return static_cast<std::size_t>(width) * channels; }
+    std::size_t row_bytes() const { return row_samples() * sizeof(T); }
+
+    template <typename U = T, typename = std::enable_if_t<!std::is_const_v<U>>>
+    operator DeviceView<const U>() const {
+        return {data, width, height, channels, pitch};
+    }
+};
+
+// Host pixels owned in one packed block (stride = width * channels * sizeof(T)).
+template <typename T>
 class Image {
+    static_assert(!std::is_const_v<T>, "an Image owns mutable samples; views carry const");
+
 public:
+    static constexpr SampleType sample_type = sample_type_of<T>;
+
     Image() = default;
     // A zero-filled image. Throws imgpar::Error (usage) on a bad shape.
     Image(int width, int height, int channels);
@@ -61,49 +134,79 @@ public:
     int width() const { return width_; }
     int height() const { return height_; }
     int channels() const { return channels_; }
-    std::size_t stride() const { return row_bytes(); }
-    std::size_t row_bytes() const { return static_cast<std::size_t>(width_) * channels_; }
-    std::size_t size_bytes() const { return pixels_.size(); }
+    std::size_t row_samples() const { return static_cast<std::size_t>(width_) * channels_; }
+    std::size_t row_bytes() const { return row_samples() * sizeof(T); }
+    std::size_t stride() const { return row_bytes(); }  // bytes
+    std::size_t size_bytes() const { return samples_.size() * sizeof(T); }
+    std::size_t sample_count() const { return samples_.size(); }
     std::size_t pixel_count() const { return static_cast<std::size_t>(width_) * height_; }
-    bool empty() const { return pixels_.empty(); }
+    bool empty() const { return samples_.empty(); }
 
-    std::uint8_t* data() { return pixels_.data(); }
-    const std::uint8_t* data() const { return pixels_.data(); }
-    std::uint8_t* row(int y) { return data() + static_cast<std::size_t>(y) * stride(); }
-    const std::uint8_t* row(int y) const { return data() + static_cast<std::size_t>(y) * stride(); }
-    std::uint8_t& at(int x, int y, int c) { return row(y)[static_cast<std::size_t>(x) * channels_ + c]; }
-    std::uint8_t at(int x, int y, int c) const { return row(y)[static_cast<std::size_t>(x) * channels_ + c]; }
+    T* data() { return samples_.data(); }
+    const T* data() const { return samples_.data(); }
+    T* row(int y) { return data() + static_cast<std::size_t>(y) * row_samples(); }
+    const T* row(int y) const { return data() + static_cast<std::size_t>(y) * row_samples(); }
+    T& at(int x, int y, int c) { return row(y)[static_cast<std::size_t>(x) * channels_ + c]; }
+    T at(int x, int y, int c) const { return row(y)[static_cast<std::size_t>(x) * channels_ + c]; }
 
-    ImageView view() { return {data(), width_, height_, channels_, stride()}; }
-    ConstImageView view() const { return {data(), width_, height_, channels_, stride()}; }
-    ConstImageView cview() const { return view(); }
+    ImageView<T> view() { return {data(), width_, height_, channels_, stride()}; }
+    ImageView<const T> view() const { return {data(), width_, height_, channels_, stride()}; }
+    ImageView<const T> cview() const { return view(); }
 
     // A packed copy of any view.
-    static Image copy_of(ConstImageView v);
+    static Image copy_of(ImageView<const T> v);
 
-    void fill(std::uint8_t value);
+    void fill(T value);
 
 private:
     int width_ = 0;
     int height_ = 0;
     int channels_ = 0;
-    std::vector<std::uint8_t> pixels_;
+    std::vector<T> samples_;
 };
 
-// Throws imgpar::Error (usage) unless 1 <= channels <= 4 and the size is positive.
-void check_image_shape(int width, int height, int channels);
+using ImageU8 = Image<std::uint8_t>;
+using ImageU16 = Image<std::uint16_t>;
+using ImageU32 = Image<std::uint32_t>;
+using ImageU64 = Image<std::uint64_t>;
+using ImageF32 = Image<float>;
+
+using ViewU8 = ImageView<std::uint8_t>;
+using ConstViewU8 = ImageView<const std::uint8_t>;
+using ViewU16 = ImageView<std::uint16_t>;
+using ConstViewU16 = ImageView<const std::uint16_t>;
+using ViewU32 = ImageView<std::uint32_t>;
+using ConstViewU32 = ImageView<const std::uint32_t>;
+using ViewU64 = ImageView<std::uint64_t>;
+using ConstViewU64 = ImageView<const std::uint64_t>;
+using ViewF32 = ImageView<float>;
+using ConstViewF32 = ImageView<const float>;
+
+using DeviceViewU8 = DeviceView<std::uint8_t>;
+using ConstDeviceViewU8 = DeviceView<const std::uint8_t>;
 
 // Two views have the same width, height and channel count.
-bool same_shape(ConstImageView a, ConstImageView b);
+template <typename A, typename B>
+bool same_shape(const ImageView<A>& a, const ImageView<B>& b) {
+    return a.width == b.width && a.height == b.height && a.channels == b.channels;
+}
 
 // Where two images first differ, for test and error messages.
 struct PixelMismatch {
     bool found = false;
+    bool shape_differs = false;
     int x = 0, y = 0, channel = 0;
-    int expected = 0, actual = 0;
+    double expected = 0, actual = 0;
     std::size_t count = 0;  // how many samples differ in total
-    std::string describe() const;  // "(x, y, channel, cpu, gpu)" style text
+    std::string describe() const;  // "N sample(s) differ; first at (x=.., y=.., channel=.., expected=.., actual=..)"
 };
-PixelMismatch first_mismatch(ConstImageView expected, ConstImageView actual);
+// Samples compare by value (floats exactly: -0 equals 0, NaN differs from everything).
+template <typename T>
+PixelMismatch compare_samples(ImageView<const T> expected, ImageView<const T> actual);
+template <typename A, typename B>
+PixelMismatch first_mismatch(ImageView<A> expected, ImageView<B> actual) {
+    static_assert(std::is_same_v<std::remove_const_t<A>, std::remove_const_t<B>>, "compare images of one sample type");
+    return compare_samples<std::remove_const_t<A>>(expected, actual);
+}
 
 }  // namespace imgpar

@@ -54,7 +54,7 @@ std::vector<Border> all_borders() {
 // and outside the image the border rule (a constant border pixel has every
 // channel equal to V, so its premultiplied colour is premultiply(V, V)).
 struct Source {
-    const Image& img;
+    const ImageU8& img;
     Border border;
     int w() const { return img.width(); }
     int h() const { return img.height(); }
@@ -79,8 +79,8 @@ struct Plane {
 };
 
 // Gaussian, Box, Custom: colour and alpha were both filtered; c' = unpremultiply(p', a').
-Image compose_filtered_alpha(const Plane& p) {
-    Image out(p.w, p.h, p.ch);
+ImageU8 compose_filtered_alpha(const Plane& p) {
+    ImageU8 out(p.w, p.h, p.ch);
     const bool alpha = has_alpha(p.ch);
     for (int y = 0; y < p.h; ++y)
         for (int x = 0; x < p.w; ++x)
@@ -94,8 +94,8 @@ Image compose_filtered_alpha(const Plane& p) {
 
 // Unsharp, Edges: `p` holds filtered colour planes (alpha plane, if any, is
 // ignored); the original alpha is copied and used to unpremultiply.
-Image compose_kept_alpha(const Plane& p, const Image& src, int out_channels) {
-    Image out(p.w, p.h, out_channels);
+ImageU8 compose_kept_alpha(const Plane& p, const ImageU8& src, int out_channels) {
+    ImageU8 out(p.w, p.h, out_channels);
     const bool alpha = has_alpha(src.channels());
     for (int y = 0; y < p.h; ++y)
         for (int x = 0; x < p.w; ++x) {
@@ -223,15 +223,15 @@ Plane ref_edges_plane(const Source& s, EdgeOperator op, bool gray) {
 // Whole-filter references
 // ---------------------------------------------------------------------------
 
-Image ref_gaussian(const Image& src, const FilterPlan& p) {
+ImageU8 ref_gaussian(const ImageU8& src, const FilterPlan& p) {
     return compose_filtered_alpha(ref_gaussian_plane(Source{src, p.border}, p.taps));
 }
 
-Image ref_box(const Image& src, const FilterPlan& p) {
+ImageU8 ref_box(const ImageU8& src, const FilterPlan& p) {
     return compose_filtered_alpha(ref_box_plane(Source{src, p.border}, p.radius));
 }
 
-Image ref_unsharp(const Image& src, const FilterPlan& p) {
+ImageU8 ref_unsharp(const ImageU8& src, const FilterPlan& p) {
     Source s{src, p.border};
     Plane blur = ref_gaussian_plane(s, p.taps);
     Plane out(src.width(), src.height(), src.channels());
@@ -247,18 +247,18 @@ Image ref_unsharp(const Image& src, const FilterPlan& p) {
     return compose_kept_alpha(out, src, src.channels());
 }
 
-Image ref_edges(const Image& src, const FilterPlan& p) {
+ImageU8 ref_edges(const ImageU8& src, const FilterPlan& p) {
     return compose_kept_alpha(ref_edges_plane(Source{src, p.border}, p.edge_op, p.edges_gray), src,
                               p.output_channels(src.channels()));
 }
 
-Image ref_custom(const Image& src, const KernelMatrix& k, double scale, double offset, bool flip, Border b) {
+ImageU8 ref_custom(const ImageU8& src, const KernelMatrix& k, double scale, double offset, bool flip, Border b) {
     return compose_filtered_alpha(ref_custom_plane(Source{src, b}, k.width, k.height, k.values, scale, offset, flip));
 }
 
 // A float64 Gaussian as a textbook writes it: weights exp(-i^2 / 2 sigma^2)
 // normalised, two passes, rounded once at the end. Images without alpha.
-Image textbook_gaussian(const Image& src, double sigma, int r, Border b) {
+ImageU8 textbook_gaussian(const ImageU8& src, double sigma, int r, Border b) {
     std::vector<double> wt(static_cast<std::size_t>(2 * r + 1));
     double total = 0;
     for (int i = -r; i <= r; ++i) total += wt[static_cast<std::size_t>(i + r)] = std::exp(-i * i / (2 * sigma * sigma));
@@ -274,7 +274,7 @@ Image textbook_gaussian(const Image& src, double sigma, int r, Border b) {
                 for (int i = -r; i <= r; ++i) sum += wt[static_cast<std::size_t>(i + r)] * s.at(x + i, y, c);
                 m(x, y, c) = sum;
             }
-    Image out(w, h, C);
+    ImageU8 out(w, h, C);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
             for (int c = 0; c < C; ++c) {
@@ -288,7 +288,7 @@ Image textbook_gaussian(const Image& src, double sigma, int r, Border b) {
     return out;
 }
 
-int max_abs_diff(const Image& a, const Image& b) {
+int max_abs_diff(const ImageU8& a, const ImageU8& b) {
     REQUIRE(a.size_bytes() == b.size_bytes());
     int m = 0;
     for (std::size_t i = 0; i < a.size_bytes(); ++i) m = std::max(m, std::abs(int(a.data()[i]) - int(b.data()[i])));
@@ -315,19 +315,19 @@ TEST_CASE("gaussian: exactly the contract's fixed-point passes, every border, ch
             for (int ch = 1; ch <= 4; ++ch)
                 for (auto [w, h] : kSmallSizes) {
                     FilterPlan p = make_gaussian(sigma, 0, b);
-                    Image src = test_image(w, h, ch, static_cast<unsigned>(w * 131 + h * 7 + ch));
+                    ImageU8 src = test_image(w, h, ch, static_cast<unsigned>(w * 131 + h * 7 + ch));
                     INFO("sigma ", sigma, " border ", border_name(b), " channels ", ch, " size ", w, "x", h);
                     IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(src, p), cpu::apply_filter(p, src.view()));
                 }
 }
 
 TEST_CASE("gaussian: exact on medium images and the largest radius") {
-    Image photo = test::photo_like_image(67, 45, 3, 5);
+    ImageU8 photo = test::photo_like_image(67, 45, 3, 5);
     for (Border b : all_borders()) {
         FilterPlan p = make_gaussian(2.5, 0, b);
         IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(photo, p), cpu::apply_filter(p, photo.view()));
     }
-    Image rgba = test::alpha_image(61, 37, 4, 9);
+    ImageU8 rgba = test::alpha_image(61, 37, 4, 9);
     FilterPlan p = make_gaussian(1.7, 0, parse_border("reflect101"));
     IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(rgba, p), cpu::apply_filter(p, rgba.view()));
 
@@ -336,12 +336,12 @@ TEST_CASE("gaussian: exact on medium images and the largest radius") {
         for (auto [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {3, 2}, {1, 5}}) {
             FilterPlan big = make_gaussian(50.0, 0, b);
             REQUIRE(big.radius == 150);
-            Image src = test::random_image(w, h, 2, 3);
+            ImageU8 src = test::random_image(w, h, 2, 3);
             INFO("border ", border_name(b), " size ", w, "x", h);
             IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(src, big), cpu::apply_filter(big, src.view()));
         }
     // A single pixel with a non-constant border blurs to itself.
-    Image one = test::random_image(1, 1, 3, 8);
+    ImageU8 one = test::random_image(1, 1, 3, 8);
     for (Border b : all_borders()) {
         if (b.mode == BorderMode::Constant) continue;
         IMGPAR_CHECK_IMAGES_EQUAL(one, cpu::apply_filter(make_gaussian(50.0, 0, b), one.view()));
@@ -349,21 +349,21 @@ TEST_CASE("gaussian: exact on medium images and the largest radius") {
 }
 
 TEST_CASE("gaussian: within one level of a float64 textbook Gaussian on photos") {
-    const Image camera = test::load_sample("camera.png");
-    const Image chelsea = test::load_sample("chelsea.png");
+    const ImageU8 camera = test::load_sample("camera.png");
+    const ImageU8 chelsea = test::load_sample("chelsea.png");
     REQUIRE(camera.channels() == 1);
     REQUIRE(chelsea.channels() == 3);
-    for (const Image* img : {&camera, &chelsea})
+    for (const ImageU8* img : {&camera, &chelsea})
         for (double sigma : {0.8, 2.0, 5.0})
             for (const char* border : {"replicate", "reflect101"}) {
                 FilterPlan p = make_gaussian(sigma, 0, parse_border(border));
-                Image ours = cpu::apply_filter(p, img->view());
-                Image ideal = textbook_gaussian(*img, sigma, p.radius, p.border);
+                ImageU8 ours = cpu::apply_filter(p, img->view());
+                ImageU8 ideal = textbook_gaussian(*img, sigma, p.radius, p.border);
                 INFO("sigma ", sigma, " channels ", img->channels(), " border ", border);
                 CHECK(max_abs_diff(ours, ideal) <= 1);
             }
     // Wide kernels on a photo-like image (also through a constant border).
-    Image photo = test::photo_like_image(160, 120, 3, 2);
+    ImageU8 photo = test::photo_like_image(160, 120, 3, 2);
     for (const char* border : {"replicate", "constant:40"}) {
         FilterPlan p = make_gaussian(20.0, 0, parse_border(border));
         INFO("sigma 20, border ", border);
@@ -381,11 +381,11 @@ TEST_CASE("gaussian: exact on the awkward sizes and on a whole photo (several ro
         for (int ch = 1; ch <= 4; ++ch, ++k) {
             const Border b = borders[k % borders.size()];
             FilterPlan p = make_gaussian(2.0, 0, b);
-            Image src = test_image(w, h, ch, static_cast<unsigned>(k));
+            ImageU8 src = test_image(w, h, ch, static_cast<unsigned>(k));
             INFO("border ", border_name(b), " channels ", ch, " size ", w, "x", h);
             IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(src, p), cpu::apply_filter(p, src.view()));
         }
-    const Image camera = test::load_sample("camera.png");
+    const ImageU8 camera = test::load_sample("camera.png");
     for (const char* border : {"reflect", "constant:255"}) {
         FilterPlan p = make_gaussian(3.0, 0, parse_border(border));
         INFO("border ", border);
@@ -403,11 +403,11 @@ TEST_CASE("box: equals a brute-force mean, rounded half up") {
             for (int ch = 1; ch <= 4; ++ch)
                 for (auto [w, h] : kSmallSizes) {
                     FilterPlan p = make_box(radius, b);
-                    Image src = test_image(w, h, ch, static_cast<unsigned>(radius + w * 3 + h * 5 + ch));
+                    ImageU8 src = test_image(w, h, ch, static_cast<unsigned>(radius + w * 3 + h * 5 + ch));
                     INFO("radius ", radius, " border ", border_name(b), " channels ", ch, " size ", w, "x", h);
                     IMGPAR_CHECK_IMAGES_EQUAL(ref_box(src, p), cpu::apply_filter(p, src.view()));
                 }
-    Image photo = test::photo_like_image(53, 41, 3, 4);
+    ImageU8 photo = test::photo_like_image(53, 41, 3, 4);
     for (Border b : all_borders()) {
         FilterPlan p = make_box(4, b);
         IMGPAR_CHECK_IMAGES_EQUAL(ref_box(photo, p), cpu::apply_filter(p, photo.view()));
@@ -421,11 +421,11 @@ TEST_CASE("box: exact on the awkward sizes and on a tall image (running sums res
         for (int ch = 1; ch <= 4; ++ch, ++k) {
             const Border b = borders[(k + 3) % borders.size()];
             FilterPlan p = make_box(3, b);
-            Image src = test_image(w, h, ch, static_cast<unsigned>(k));
+            ImageU8 src = test_image(w, h, ch, static_cast<unsigned>(k));
             INFO("border ", border_name(b), " channels ", ch, " size ", w, "x", h);
             IMGPAR_CHECK_IMAGES_EQUAL(ref_box(src, p), cpu::apply_filter(p, src.view()));
         }
-    Image tall = test::photo_like_image(160, 600, 1, 8);
+    ImageU8 tall = test::photo_like_image(160, 600, 1, 8);
     for (int radius : {5, 12})
         for (const char* border : {"reflect101", "constant:30"}) {
             FilterPlan p = make_box(radius, parse_border(border));
@@ -441,7 +441,7 @@ TEST_CASE("box: the largest radius folds correctly and costs nothing extra") {
         for (auto [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {3, 2}, {1, 7}, {5, 1}})
             for (int ch : {1, 4}) {
                 const int R = 1000;
-                Image src = test_image(w, h, ch, 11);
+                ImageU8 src = test_image(w, h, ch, 11);
                 Source s{src, b};
                 auto counts = [&](int centre, int n) {
                     std::vector<long long> c(static_cast<std::size_t>(n) + 1, 0);  // last: the constant
@@ -471,8 +471,8 @@ TEST_CASE("box: the largest radius folds correctly and costs nothing extra") {
                 IMGPAR_CHECK_IMAGES_EQUAL(compose_filtered_alpha(plane), cpu::apply_filter(make_box(R, b), src.view()));
             }
     // A radius of 1000 on a real image runs in about the time of radius 1.
-    Image camera = test::load_sample("camera.png");
-    Image big = cpu::apply_filter(make_box(1000, Border{}), camera.view());
+    ImageU8 camera = test::load_sample("camera.png");
+    ImageU8 big = cpu::apply_filter(make_box(1000, Border{}), camera.view());
     CHECK(big.width() == camera.width());
 }
 
@@ -487,14 +487,14 @@ TEST_CASE("unsharp: exactly the contract, every border and channel count") {
             for (int ch = 1; ch <= 4; ++ch)
                 for (auto [w, h] : kSmallSizes) {
                     FilterPlan p = make_unsharp(prm.sigma, 0, prm.amount, prm.threshold, b);
-                    Image src = test_image(w, h, ch, static_cast<unsigned>(w + h + ch));
+                    ImageU8 src = test_image(w, h, ch, static_cast<unsigned>(w + h + ch));
                     INFO("sigma ", prm.sigma, " amount ", prm.amount, " threshold ", prm.threshold, " border ",
                          border_name(b), " channels ", ch, " size ", w, "x", h);
                     IMGPAR_CHECK_IMAGES_EQUAL(ref_unsharp(src, p), cpu::apply_filter(p, src.view()));
                 }
-    Image photo = test::photo_like_image(64, 48, 4, 6);
+    ImageU8 photo = test::photo_like_image(64, 48, 4, 6);
     FilterPlan p = make_unsharp(1.5, 0, 2.0, 0.01, Border{});
-    Image out = cpu::apply_filter(p, photo.view());
+    ImageU8 out = cpu::apply_filter(p, photo.view());
     IMGPAR_CHECK_IMAGES_EQUAL(ref_unsharp(photo, p), out);
     for (int y = 0; y < 48; ++y)
         for (int x = 0; x < 64; ++x) REQUIRE(out.at(x, y, 3) == photo.at(x, y, 3));  // alpha unchanged
@@ -507,20 +507,20 @@ TEST_CASE("edges: sobel, scharr, laplacian, colour and gray, equal a direct 3x3 
                 for (int ch = 1; ch <= 4; ++ch)
                     for (auto [w, h] : kSmallSizes) {
                         FilterPlan p = make_edges(op, gray, b);
-                        Image src = test_image(w, h, ch, static_cast<unsigned>(w * h + ch));
+                        ImageU8 src = test_image(w, h, ch, static_cast<unsigned>(w * h + ch));
                         INFO(edge_operator_name(op), gray ? " gray" : "", " border ", border_name(b), " channels ",
                              ch, " size ", w, "x", h);
-                        Image out = cpu::apply_filter(p, src.view());
+                        ImageU8 out = cpu::apply_filter(p, src.view());
                         CHECK(out.channels() == p.output_channels(ch));
                         IMGPAR_CHECK_IMAGES_EQUAL(ref_edges(src, p), out);
                     }
     // Real edges: strong responses that saturate, on a photo.
-    Image camera = Image::copy_of(test::load_sample("camera.png").view().sub(100, 100, 96, 80));
+    ImageU8 camera = ImageU8::copy_of(test::load_sample("camera.png").view().sub(100, 100, 96, 80));
     for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian}) {
         FilterPlan p = make_edges(op, false, Border{});
         IMGPAR_CHECK_IMAGES_EQUAL(ref_edges(camera, p), cpu::apply_filter(p, camera.view()));
     }
-    Image chelsea = Image::copy_of(test::load_sample("chelsea.png").view().sub(150, 60, 70, 50));
+    ImageU8 chelsea = ImageU8::copy_of(test::load_sample("chelsea.png").view().sub(150, 60, 70, 50));
     FilterPlan gray = make_edges(EdgeOperator::Sobel, true, parse_border("reflect"));
     IMGPAR_CHECK_IMAGES_EQUAL(ref_edges(chelsea, gray), cpu::apply_filter(gray, chelsea.view()));
 }
@@ -555,7 +555,7 @@ TEST_CASE("custom: correlation, convolution, scale and offset equal a direct 2D 
                 for (auto [w, h] : kSmallSizes) {
                     FilterPlan p = make_custom(k.m, k.o, b);
                     REQUIRE(p.scale == k.scale);
-                    Image src = test_image(w, h, ch, static_cast<unsigned>(w * 7 + h + ch));
+                    ImageU8 src = test_image(w, h, ch, static_cast<unsigned>(w * 7 + h + ch));
                     INFO("kernel ", k.m.width, "x", k.m.height, " border ", border_name(b), " channels ", ch,
                          " size ", w, "x", h);
                     // The even-sized flipped kernels are checked as correlation with
@@ -571,17 +571,17 @@ TEST_CASE("custom: correlation, convolution, scale and offset equal a direct 2D 
                                               cpu::apply_filter(p, src.view()));
                 }
     // Flip changes the result of an asymmetric kernel.
-    Image src = test::random_image(20, 10, 1, 2);
+    ImageU8 src = test::random_image(20, 10, 1, 2);
     FilterPlan corr = make_custom(matrix(3, 1, {1, 0, 0}), {}, Border{});
     FilterPlan conv = make_custom(matrix(3, 1, {1, 0, 0}), flip, Border{});
-    Image a = cpu::apply_filter(corr, src.view()), c = cpu::apply_filter(conv, src.view());
+    ImageU8 a = cpu::apply_filter(corr, src.view()), c = cpu::apply_filter(conv, src.view());
     CHECK(a.at(5, 3, 0) == src.at(4, 3, 0));  // correlation reads the left neighbour
     CHECK(c.at(5, 3, 0) == src.at(6, 3, 0));  // convolution the right one
 }
 
 TEST_CASE("custom: a non-dyadic kernel is within one level of the real-valued one") {
     KernelMatrix k = matrix(3, 3, {0.1, 0.1, 0.1, 0.1, 0.2, 0.1, 0.1, 0.1, 0.1});
-    Image photo = test::photo_like_image(50, 40, 3, 3);
+    ImageU8 photo = test::photo_like_image(50, 40, 3, 3);
     for (Border b : all_borders()) {
         FilterPlan p = make_custom(k, {}, b);
         CHECK(p.frac_bits == 12);
@@ -591,7 +591,7 @@ TEST_CASE("custom: a non-dyadic kernel is within one level of the real-valued on
     KernelMatrix big = matrix(63, 63, std::vector<double>(63 * 63, 1.0));
     CustomKernelOptions norm;
     norm.normalize = true;
-    Image small = test::random_image(9, 70, 2, 1);
+    ImageU8 small = test::random_image(9, 70, 2, 1);
     FilterPlan p = make_custom(big, norm, parse_border("wrap"));
     IMGPAR_CHECK_IMAGES_EQUAL(ref_custom(small, big, 3969.0, 0.0, false, p.border), cpu::apply_filter(p, small.view()));
 }
@@ -618,7 +618,7 @@ TEST_CASE("a constant image stays constant under blur, box, unsharp and normalis
     for (int v : {0, 1, 77, 128, 254, 255})
         for (int ch = 1; ch <= 4; ++ch)
             for (auto [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {13, 7}, {40, 3}}) {
-                Image src = test::constant_image(w, h, ch, v);
+                ImageU8 src = test::constant_image(w, h, ch, v);
                 if (has_alpha(ch))
                     for (int y = 0; y < h; ++y)
                         for (int x = 0; x < w; ++x) src.at(x, y, ch - 1) = 255;  // opaque
@@ -635,7 +635,7 @@ TEST_CASE("a constant image stays constant under blur, box, unsharp and normalis
                 }
             }
     // ...and its edges are zero.
-    Image flat = test::constant_image(9, 9, 3, 90);
+    ImageU8 flat = test::constant_image(9, 9, 3, 90);
     for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
         IMGPAR_CHECK_IMAGES_EQUAL(test::constant_image(9, 9, 3, 0), cpu::apply_filter(make_edges(op, false, Border{}), flat.view()));
 }
@@ -644,7 +644,7 @@ TEST_CASE("alpha: an opaque white region next to transparent black stays white, 
     CustomKernelOptions norm;
     norm.normalize = true;
     for (int ch : {2, 4}) {
-        Image src(40, 30, ch);
+        ImageU8 src(40, 30, ch);
         for (int y = 0; y < 30; ++y)
             for (int x = 0; x < 40; ++x) {
                 const bool opaque = x < 20 && y < 20;  // white square; the rest is transparent black
@@ -652,7 +652,7 @@ TEST_CASE("alpha: an opaque white region next to transparent black stays white, 
             }
         for (const FilterPlan& p : {make_gaussian(3.0, 0, Border{}), make_box(3, Border{}),
                                     make_custom(matrix(5, 5, std::vector<double>(25, 1.0)), norm, Border{})}) {
-            Image out = cpu::apply_filter(p, src.view());
+            ImageU8 out = cpu::apply_filter(p, src.view());
             int partial = 0;
             for (int y = 0; y < 30; ++y)
                 for (int x = 0; x < 40; ++x) {
@@ -667,23 +667,23 @@ TEST_CASE("alpha: an opaque white region next to transparent black stays white, 
         }
         // Filtering the colour without premultiplying would darken the edge:
         // the check above can fail.
-        Image colour_only(40, 30, 1);
+        ImageU8 colour_only(40, 30, 1);
         for (int y = 0; y < 30; ++y)
             for (int x = 0; x < 40; ++x) colour_only.at(x, y, 0) = src.at(x, y, 0);
-        Image naive = cpu::apply_filter(make_gaussian(3.0, 0, Border{}), colour_only.view());
+        ImageU8 naive = cpu::apply_filter(make_gaussian(3.0, 0, Border{}), colour_only.view());
         CHECK(naive.at(20, 10, 0) < 200);
     }
 }
 
 TEST_CASE("views: strided source and destination windows, in-place filtering") {
-    Image canvas = test::photo_like_image(50, 40, 3, 12);
-    ConstImageView window = canvas.view().sub(7, 5, 31, 23);
-    Image packed = Image::copy_of(window);
+    ImageU8 canvas = test::photo_like_image(50, 40, 3, 12);
+    ConstViewU8 window = canvas.view().sub(7, 5, 31, 23);
+    ImageU8 packed = ImageU8::copy_of(window);
     for (const FilterPlan& p : {make_gaussian(1.5, 0, Border{}), make_box(2, parse_border("wrap")),
                                 make_edges(EdgeOperator::Sobel, false, parse_border("constant:3")),
                                 make_unsharp(1.0, 0, 1.0, 0.0, Border{})}) {
-        Image expected = cpu::apply_filter(p, packed.view());
-        Image target = test::constant_image(60, 50, 3, 9);
+        ImageU8 expected = cpu::apply_filter(p, packed.view());
+        ImageU8 target = test::constant_image(60, 50, 3, 9);
         cpu::apply_filter(p, window, target.view().sub(11, 13, 31, 23));
         for (int y = 0; y < 50; ++y)
             for (int x = 0; x < 60; ++x)
@@ -693,17 +693,17 @@ TEST_CASE("views: strided source and destination windows, in-place filtering") {
                     REQUIRE(target.at(x, y, c) == (inside ? expected.at(x - 11, y - 13, c) : 9));
                 }
         // In place: the output overwrites its own source.
-        Image inplace = Image::copy_of(packed.view());
+        ImageU8 inplace = ImageU8::copy_of(packed.view());
         cpu::apply_filter(p, inplace.view(), inplace.view());
         IMGPAR_CHECK_IMAGES_EQUAL(expected, inplace);
     }
 }
 
 TEST_CASE("shape and plan errors are usage errors") {
-    Image src = test::random_image(8, 6, 3, 1);
+    ImageU8 src = test::random_image(8, 6, 3, 1);
     FilterPlan g = make_gaussian(1.0, 0, Border{});
-    Image wrong_channels(8, 6, 1), wrong_size(8, 5, 3);
-    for (Image* dst : {&wrong_channels, &wrong_size}) {
+    ImageU8 wrong_channels(8, 6, 1), wrong_size(8, 5, 3);
+    for (ImageU8* dst : {&wrong_channels, &wrong_size}) {
         try {
             cpu::apply_filter(g, src.view(), dst->view());
             FAIL("no error");
@@ -713,10 +713,10 @@ TEST_CASE("shape and plan errors are usage errors") {
         }
     }
     // Gray edges of RGB write one channel, of RGBA two.
-    Image rgb_out(8, 6, 3);
+    ImageU8 rgb_out(8, 6, 3);
     CHECK_THROWS_AS(cpu::apply_filter(make_edges(EdgeOperator::Sobel, true, Border{}), src.view(), rgb_out.view()), Error);
     CHECK(cpu::apply_filter(make_edges(EdgeOperator::Sobel, true, Border{}), src.view()).channels() == 1);
-    Image rgba = test::alpha_image(8, 6, 4, 1);
+    ImageU8 rgba = test::alpha_image(8, 6, 4, 1);
     CHECK(cpu::apply_filter(make_edges(EdgeOperator::Sobel, true, Border{}), rgba.view()).channels() == 2);
 
     FilterPlan bad = g;

@@ -20,7 +20,7 @@ using namespace imgpar;
 
 namespace {
 
-Histogram brute_histogram(ConstImageView v) {
+Histogram brute_histogram(ConstViewU8 v) {
     Histogram h;
     h.channels = v.channels;
     h.luma = v.channels >= 3;
@@ -47,7 +47,7 @@ std::string first_difference(const Histogram& a, const Histogram& b) {
     return "";
 }
 
-void check_counts(const Image& img, const std::string& label) {
+void check_counts(const ImageU8& img, const std::string& label) {
     CAPTURE(label);
     const Histogram h = cpu::histogram(img.view());
     const Histogram ref = brute_histogram(img.view());
@@ -59,7 +59,7 @@ void check_counts(const Image& img, const std::string& label) {
 // n0*var0 + n1*var1 from exact integer sums of v and v^2 over each class;
 // the lowest T minimizing it (equivalently maximizing the between-class
 // variance). Returns -1 when no T splits the samples.
-std::vector<int> intensity_samples(ConstImageView v) {
+std::vector<int> intensity_samples(ConstViewU8 v) {
     std::vector<int> samples;
     for (int y = 0; y < v.height; ++y)
         for (int x = 0; x < v.width; ++x) samples.push_back(intensity_of(v.pixel(x, y), v.channels));
@@ -99,8 +99,8 @@ int brute_otsu(const std::vector<int>& samples) {
     return best_t;
 }
 
-Image bimodal_image(int w, int h, int c, int low, int high, unsigned seed) {
-    Image img(w, h, c);
+ImageU8 bimodal_image(int w, int h, int c, int low, int high, unsigned seed) {
+    ImageU8 img(w, h, c);
     std::mt19937 rng(seed);
     std::normal_distribution<double> n1(low, 12), n2(high, 15);
     for (int y = 0; y < h; ++y)
@@ -118,7 +118,7 @@ Image bimodal_image(int w, int h, int c, int low, int high, unsigned seed) {
 TEST_CASE("histogram: counts match brute force on real photos") {
     check_counts(test::load_sample("camera.png"), "camera.png");
     check_counts(test::load_sample("chelsea.png"), "chelsea.png");
-    Image chelsea = test::load_sample("chelsea.png");
+    ImageU8 chelsea = test::load_sample("chelsea.png");
     const Histogram h = cpu::histogram(chelsea.view());
     CHECK(h.channels == 3);
     CHECK(h.luma);
@@ -130,7 +130,7 @@ TEST_CASE("histogram: counts match brute force on real photos") {
 TEST_CASE("histogram: constant, black, white, awkward sizes and every channel count") {
     for (int c = 1; c <= 4; ++c) {
         for (int value : {0, 255, 77}) {
-            Image img = test::constant_image(37, 23, c, value);
+            ImageU8 img = test::constant_image(37, 23, c, value);
             check_counts(img, "constant " + std::to_string(value) + " c=" + std::to_string(c));
             const Histogram h = cpu::histogram(img.view());
             for (int p = 0; p < c; ++p) CHECK(h.counts[p][value] == img.pixel_count());
@@ -145,16 +145,16 @@ TEST_CASE("histogram: constant, black, white, awkward sizes and every channel co
 }
 
 TEST_CASE("histogram: sub-views with a stride larger than the row") {
-    Image big = test::random_image(50, 40, 3, 4);
-    ConstImageView tile = big.view().sub(7, 5, 19, 23);
+    ImageU8 big = test::random_image(50, 40, 3, 4);
+    ConstViewU8 tile = big.view().sub(7, 5, 19, 23);
     const Histogram h = cpu::histogram(tile);
-    const Histogram ref = brute_histogram(Image::copy_of(tile).view());
+    const Histogram ref = brute_histogram(ImageU8::copy_of(tile).view());
     CHECK(first_difference(ref, h).empty());
     CHECK(h.pixels == 19u * 23u);
 }
 
 TEST_CASE("histogram: bins") {
-    Image img = test::load_sample("camera.png");
+    ImageU8 img = test::load_sample("camera.png");
     const Histogram h = cpu::histogram(img.view());
     for (int bins = 1; bins <= 256; bins *= 2) {
         CAPTURE(bins);
@@ -227,7 +227,7 @@ TEST_CASE("histogram: statistics") {
     CHECK(std::isnan(s.mean));
 
     // against direct computation on a photo
-    Image img = test::load_sample("camera.png");
+    ImageU8 img = test::load_sample("camera.png");
     s = plane_stats(cpu::histogram(img.view()).counts[0]);
     double sum = 0, sq = 0;
     int mn = 255, mx = 0;
@@ -250,7 +250,7 @@ TEST_CASE("histogram: statistics") {
 }
 
 TEST_CASE("histogram: plane names and --channel selection") {
-    Image rgba = test::random_image(4, 4, 4, 1);
+    ImageU8 rgba = test::random_image(4, 4, 4, 1);
     const Histogram h = cpu::histogram(rgba.view());
     CHECK(h.plane_name(0) == "red");
     CHECK(h.plane_name(1) == "green");
@@ -274,21 +274,21 @@ TEST_CASE("histogram: plane names and --channel selection") {
         CHECK(m.find("RGBA") != std::string::npos);
         CHECK(m.find("luma") != std::string::npos);
     }
-    Image gray = test::random_image(4, 4, 1, 1);
+    ImageU8 gray = test::random_image(4, 4, 1, 1);
     const Histogram g = cpu::histogram(gray.view());
     CHECK(g.planes() == 1);
     CHECK(g.plane_name(0) == "gray");
     CHECK(select_histogram_planes(g, "gray") == std::vector<int>{0});
     CHECK_THROWS_AS(select_histogram_planes(g, "luma"), Error);
     CHECK_THROWS_AS(g.plane(1), Error);
-    Image ga = test::random_image(4, 4, 2, 1);
+    ImageU8 ga = test::random_image(4, 4, 2, 1);
     CHECK(cpu::histogram(ga.view()).plane_name(1) == "alpha");
 }
 
 TEST_CASE("otsu: bimodal synthetic images against a direct computation") {
     for (int c = 1; c <= 4; ++c) {
         CAPTURE(c);
-        Image img = bimodal_image(90, 70, c, 60, 180, static_cast<unsigned>(c));
+        ImageU8 img = bimodal_image(90, 70, c, 60, 180, static_cast<unsigned>(c));
         const int t = otsu_threshold(cpu::histogram(img.view()));
         CHECK(t == brute_otsu(intensity_samples(img.view())));
         CHECK(t > 80);
@@ -297,7 +297,7 @@ TEST_CASE("otsu: bimodal synthetic images against a direct computation") {
 }
 
 TEST_CASE("otsu: camera.png against a direct computation") {
-    Image img = test::load_sample("camera.png");
+    ImageU8 img = test::load_sample("camera.png");
     const int t = otsu_threshold(cpu::histogram(img.view()));
     const std::vector<int> samples = intensity_samples(img.view());
     const int ref = brute_otsu(samples);
@@ -326,7 +326,7 @@ TEST_CASE("otsu: degenerate histograms") {
     gap[50] = 100;
     gap[200] = 300;
     CHECK(otsu_threshold(gap) == 50);
-    Image gray = test::constant_image(5, 5, 1, 77);
+    ImageU8 gray = test::constant_image(5, 5, 1, 77);
     CHECK_THROWS_AS(otsu_threshold(cpu::histogram(test::constant_image(3, 3, 3, 1).view(), false)), Error);
     CHECK(otsu_threshold(cpu::histogram(gray.view())) == 77);
 }
@@ -334,7 +334,7 @@ TEST_CASE("otsu: degenerate histograms") {
 TEST_CASE("threshold: binary output, channels and alpha") {
     for (int c = 1; c <= 4; ++c) {
         CAPTURE(c);
-        Image img = has_alpha(c) ? test::alpha_image(41, 29, c, 3) : test::random_image(41, 29, c, 3);
+        ImageU8 img = has_alpha(c) ? test::alpha_image(41, 29, c, 3) : test::random_image(41, 29, c, 3);
         for (int t : {0, 1, 100, 128, 254, 255}) {
             CAPTURE(t);
             ThresholdResult r = cpu::threshold(img.view(), threshold_at(t));
@@ -355,7 +355,7 @@ TEST_CASE("threshold: binary output, channels and alpha") {
         ThresholdResult o = cpu::threshold(img.view(), threshold_otsu());
         CHECK(o.threshold == otsu_threshold(cpu::histogram(img.view())));
     }
-    Image cam = test::load_sample("camera.png");
+    ImageU8 cam = test::load_sample("camera.png");
     ThresholdResult o = cpu::threshold(cam.view(), threshold_otsu());
     const Histogram out = cpu::histogram(o.image.view());
     CHECK(out.counts[0][0] + out.counts[0][255] == cam.pixel_count());
@@ -367,12 +367,12 @@ TEST_CASE("threshold: binary output, channels and alpha") {
     CHECK(cpu::histogram(k.image.view()).counts[0][0] == 81);
     CHECK_THROWS_AS(threshold_at(-1), Error);
     CHECK_THROWS_AS(threshold_at(256), Error);
-    Image wrong(41, 29, 3);
+    ImageU8 wrong(41, 29, 3);
     CHECK_THROWS_AS(cpu::threshold(cam.view(), wrong.view(), threshold_at(3)), Error);
 }
 
 TEST_CASE("equalize: lookup table properties") {
-    Image cam = test::load_sample("camera.png");
+    ImageU8 cam = test::load_sample("camera.png");
     const Histogram h = cpu::histogram(cam.view());
     const EqualizeLut lut = equalize_lut(h.counts[0]);
     const PlaneStats s = plane_stats(h.counts[0]);
@@ -406,13 +406,13 @@ TEST_CASE("equalize: constant images are unchanged, alpha untouched, modes") {
     for (int c = 1; c <= 4; ++c)
         for (EqualizeMode m : {EqualizeMode::Luma, EqualizeMode::Channels}) {
             CAPTURE(c);
-            Image k = test::constant_image(13, 7, c, 140);
+            ImageU8 k = test::constant_image(13, 7, c, 140);
             IMGPAR_CHECK_IMAGES_EQUAL(k, cpu::equalize(k.view(), m));
         }
     for (int c : {2, 4}) {
-        Image a = test::alpha_image(33, 21, c, 7);
+        ImageU8 a = test::alpha_image(33, 21, c, 7);
         for (EqualizeMode m : {EqualizeMode::Luma, EqualizeMode::Channels}) {
-            Image out = cpu::equalize(a.view(), m);
+            ImageU8 out = cpu::equalize(a.view(), m);
             bool same_alpha = true;
             for (int y = 0; y < 21; ++y)
                 for (int x = 0; x < 33; ++x) same_alpha = same_alpha && out.at(x, y, c - 1) == a.at(x, y, c - 1);
@@ -420,20 +420,20 @@ TEST_CASE("equalize: constant images are unchanged, alpha untouched, modes") {
         }
     }
     // gray: the table applied to every sample, in either mode
-    Image cam = test::load_sample("camera.png");
+    ImageU8 cam = test::load_sample("camera.png");
     const EqualizeLut lut = equalize_lut(cpu::histogram(cam.view()).counts[0]);
-    Image eq = cpu::equalize(cam.view());
+    ImageU8 eq = cpu::equalize(cam.view());
     bool ok = true;
     for (std::size_t i = 0; i < cam.size_bytes(); ++i) ok = ok && eq.data()[i] == lut[cam.data()[i]];
     CHECK(ok);
     IMGPAR_CHECK_IMAGES_EQUAL(eq, cpu::equalize(cam.view(), EqualizeMode::Channels));
 
     // RGB with r = g = b: luma mode equals gray equalization on each channel
-    Image rgb(cam.width(), cam.height(), 3);
+    ImageU8 rgb(cam.width(), cam.height(), 3);
     for (int y = 0; y < cam.height(); ++y)
         for (int x = 0; x < cam.width(); ++x)
             for (int k = 0; k < 3; ++k) rgb.at(x, y, k) = cam.at(x, y, 0);
-    Image rgb_eq = cpu::equalize(rgb.view(), EqualizeMode::Luma);
+    ImageU8 rgb_eq = cpu::equalize(rgb.view(), EqualizeMode::Luma);
     ok = true;
     for (int y = 0; y < cam.height(); ++y)
         for (int x = 0; x < cam.width(); ++x)
@@ -441,8 +441,8 @@ TEST_CASE("equalize: constant images are unchanged, alpha untouched, modes") {
     CHECK(ok);
 
     // channels mode: each channel equalized on its own
-    Image chelsea = test::load_sample("chelsea.png");
-    Image ch_eq = cpu::equalize(chelsea.view(), EqualizeMode::Channels);
+    ImageU8 chelsea = test::load_sample("chelsea.png");
+    ImageU8 ch_eq = cpu::equalize(chelsea.view(), EqualizeMode::Channels);
     const Histogram hc = cpu::histogram(chelsea.view());
     ok = true;
     for (int k = 0; k < 3; ++k) {
@@ -453,7 +453,7 @@ TEST_CASE("equalize: constant images are unchanged, alpha untouched, modes") {
     CHECK(ok);
 
     // luma mode: c' = clamp(c + lut[Y] - Y)
-    Image l_eq = cpu::equalize(chelsea.view(), EqualizeMode::Luma);
+    ImageU8 l_eq = cpu::equalize(chelsea.view(), EqualizeMode::Luma);
     const EqualizeLut ll = equalize_lut(hc.counts[3]);
     ok = true;
     for (int y = 0; y < chelsea.height(); ++y)
@@ -472,13 +472,13 @@ TEST_CASE("equalize: constant images are unchanged, alpha untouched, modes") {
 
 TEST_CASE("equalize: in place equals out of place; shape errors; mode names") {
     for (int c = 1; c <= 4; ++c) {
-        Image img = test::photo_like_image(67, 45, c, 2);
-        Image out = cpu::equalize(img.view());
-        Image in_place = Image::copy_of(img.view());
+        ImageU8 img = test::photo_like_image(67, 45, c, 2);
+        ImageU8 out = cpu::equalize(img.view());
+        ImageU8 in_place = ImageU8::copy_of(img.view());
         cpu::equalize(in_place.view(), in_place.view());
         IMGPAR_CHECK_IMAGES_EQUAL(out, in_place);
     }
-    Image a(5, 5, 3), b(5, 4, 3);
+    ImageU8 a(5, 5, 3), b(5, 4, 3);
     CHECK_THROWS_AS(cpu::equalize(a.view(), b.view()), Error);
     CHECK(parse_equalize_mode("luma") == EqualizeMode::Luma);
     CHECK(parse_equalize_mode("channels") == EqualizeMode::Channels);

@@ -205,7 +205,7 @@ std::vector<std::string> split_csv_simple(const std::string& line) {
     return out;
 }
 
-HistogramSource source_of(const std::string& file, const Image& img, const std::string& backend = "cpu") {
+HistogramSource source_of(const std::string& file, const ImageU8& img, const std::string& backend = "cpu") {
     HistogramSource s;
     s.file = file;
     s.width = img.width();
@@ -227,7 +227,7 @@ TEST_CASE("JSON reader used below rejects invalid documents") {
 }
 
 TEST_CASE("histogram CSV: header and one row per bin and plane") {
-    Image img = test::load_sample("chelsea.png");
+    ImageU8 img = test::load_sample("chelsea.png");
     const Histogram h = cpu::histogram(img.view());
     CHECK(histogram_csv_header() == "file,channel,bin,low,high,count\n");
     for (int bins : {256, 16, 1}) {
@@ -264,7 +264,7 @@ TEST_CASE("histogram CSV: header and one row per bin and plane") {
 TEST_CASE("histogram JSON: valid, schema-versioned, complete") {
     for (const char* sample : {"camera.png", "chelsea.png"}) {
         CAPTURE(sample);
-        Image img = test::load_sample(sample);
+        ImageU8 img = test::load_sample(sample);
         const Histogram h = cpu::histogram(img.view());
         for (int bins : {256, 32, 2}) {
             HistogramReportOptions opt;
@@ -317,7 +317,7 @@ TEST_CASE("histogram JSON: valid, schema-versioned, complete") {
     CHECK(j["planes"].items[0]["mean"].kind == Json::Null);
     CHECK(j["planes"].items[0]["stddev"].kind == Json::Null);
     // --channel selection
-    Image rgb = test::load_sample("chelsea.png");
+    ImageU8 rgb = test::load_sample("chelsea.png");
     HistogramReportOptions sel;
     sel.planes = {3, 0};
     const Json k = parse_json(histogram_json(source_of("c.png", rgb), cpu::histogram(rgb.view()), sel));
@@ -327,7 +327,7 @@ TEST_CASE("histogram JSON: valid, schema-versioned, complete") {
 }
 
 TEST_CASE("histogram text summary") {
-    Image img = test::load_sample("camera.png");
+    ImageU8 img = test::load_sample("camera.png");
     const Histogram h = cpu::histogram(img.view());
     const PlaneStats s = plane_stats(h.counts[0]);
     HistogramReportOptions opt;
@@ -353,7 +353,7 @@ TEST_CASE("histogram text summary") {
     CHECK(lines[2].find("\u2588") != std::string::npos);  // the tallest column is full
 
     // ASCII bars, several planes, columns aligned
-    Image rgb = test::load_sample("chelsea.png");
+    ImageU8 rgb = test::load_sample("chelsea.png");
     HistogramReportOptions a;
     a.ascii = true;
     const auto rl = lines_of(histogram_text(source_of("chelsea.png", rgb), cpu::histogram(rgb.view()), a));
@@ -386,9 +386,9 @@ TEST_CASE("histogram text summary") {
 }
 
 TEST_CASE("histogram plot: size, colours, not blank") {
-    Image rgb = test::load_sample("chelsea.png");
+    ImageU8 rgb = test::load_sample("chelsea.png");
     const Histogram h = cpu::histogram(rgb.view());
-    Image plot = plot_histogram(h);
+    ImageU8 plot = plot_histogram(h);
     CHECK(plot.width() == 512);
     CHECK(plot.height() == 300);
     CHECK(plot.channels() == 3);
@@ -409,13 +409,13 @@ TEST_CASE("histogram plot: size, colours, not blank") {
     CHECK(dark > 500);  // axes, ticks, labels
     CHECK(plot.at(2, 2, 0) == 255);  // background
 
-    Image gray = test::load_sample("camera.png");
+    ImageU8 gray = test::load_sample("camera.png");
     HistogramPlotOptions o;
     o.width = 800;
     o.height = 400;
     o.bins = 32;
     o.log_scale = true;
-    Image g = plot_histogram(cpu::histogram(gray.view()), o);
+    ImageU8 g = plot_histogram(cpu::histogram(gray.view()), o);
     CHECK(g.width() == 800);
     CHECK(g.height() == 400);
     std::size_t ink = 0;
@@ -423,8 +423,8 @@ TEST_CASE("histogram plot: size, colours, not blank") {
     CHECK(ink > 10000);
 
     // constant image: one bar, still drawn
-    Image k = test::constant_image(10, 10, 1, 0);
-    Image kp = plot_histogram(cpu::histogram(k.view()));
+    ImageU8 k = test::constant_image(10, 10, 1, 0);
+    ImageU8 kp = plot_histogram(cpu::histogram(k.view()));
     CHECK(kp.width() == 512);
 
     HistogramPlotOptions bad;

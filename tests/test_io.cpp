@@ -50,7 +50,7 @@ std::string error_of(const std::function<void()>& f, ErrorKind* kind = nullptr) 
 
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
-double mean_abs_diff(const Image& a, const Image& b) {
+double mean_abs_diff(const ImageU8& a, const ImageU8& b) {
     double sum = 0;
     for (std::size_t i = 0; i < a.size_bytes(); ++i) sum += std::abs(int(a.data()[i]) - int(b.data()[i]));
     return sum / static_cast<double>(a.size_bytes());
@@ -77,7 +77,7 @@ TEST_CASE("PNG round trip is exact for every channel count and odd sizes") {
     TempDir dir;
     for (int c = 1; c <= 4; ++c)
         for (auto [w, h] : {std::pair{1, 1}, {1, 9}, {9, 1}, {37, 23}}) {
-            Image img = test::random_image(w, h, c, static_cast<unsigned>(c * 100 + w));
+            ImageU8 img = test::random_image(w, h, c, static_cast<unsigned>(c * 100 + w));
             std::vector<std::string> warnings;
             std::string path = dir.file("rt.png");
             save_image(path, img.view(), {}, warnings);
@@ -92,16 +92,16 @@ TEST_CASE("JPEG round trip stays within a stated tolerance") {
     // Quality 92 on a real photo: mean absolute error below 2 levels.
     TempDir dir;
     for (const char* name : {"camera.png", "chelsea.png"}) {
-        Image img = test::load_sample(name);
+        ImageU8 img = test::load_sample(name);
         std::vector<std::string> warnings;
         save_image(dir.file("rt.jpg"), img.view(), {}, warnings);
         LoadedImage back = load_image(dir.file("rt.jpg"));
         REQUIRE(back.image.width() == img.width());
         // stb's encoder always writes three YCbCr components: gray comes back as R=G=B.
         REQUIRE(back.image.channels() == 3);
-        Image expected = img;
+        ImageU8 expected = img;
         if (img.channels() == 1) {
-            expected = Image(img.width(), img.height(), 3);
+            expected = ImageU8(img.width(), img.height(), 3);
             for (int y = 0; y < img.height(); ++y)
                 for (int x = 0; x < img.width(); ++x)
                     for (int c = 0; c < 3; ++c) expected.at(x, y, c) = img.at(x, y, 0);
@@ -111,7 +111,7 @@ TEST_CASE("JPEG round trip stays within a stated tolerance") {
 }
 
 TEST_CASE("JPEG quality changes the size; alpha is dropped with a warning") {
-    Image img = test::load_sample("chelsea_alpha.png");
+    ImageU8 img = test::load_sample("chelsea_alpha.png");
     REQUIRE(img.channels() == 4);
     std::vector<std::string> warnings;
     auto q30 = encode_image(img.view(), ImageFormat::Jpeg, 30, warnings);
@@ -128,12 +128,12 @@ TEST_CASE("JPEG quality changes the size; alpha is dropped with a warning") {
 TEST_CASE("BMP round trip: RGB and RGBA exact, gray reads back as RGB") {
     std::vector<std::string> warnings;
     for (int c : {3, 4}) {
-        Image img = test::random_image(13, 7, c, 5);
+        ImageU8 img = test::random_image(13, 7, c, 5);
         auto bytes = encode_image(img.view(), ImageFormat::Bmp, 0, warnings);
         LoadedImage back = decode_image("mem.bmp", bytes, {});
         IMGPAR_CHECK_IMAGES_EQUAL(img, back.image);
     }
-    Image gray = test::random_image(5, 3, 1, 6);
+    ImageU8 gray = test::random_image(5, 3, 1, 6);
     LoadedImage back = decode_image("g.bmp", encode_image(gray.view(), ImageFormat::Bmp, 0, warnings), {});
     REQUIRE(back.image.channels() == 3);
     for (int y = 0; y < 3; ++y)
@@ -266,7 +266,7 @@ TEST_CASE("a failed save leaves an existing file untouched") {
     TempDir dir;
     std::string target = dir.file("keep.png");
     test::write_bytes(target, "precious");
-    Image img = test::random_image(4, 4, 3);
+    ImageU8 img = test::random_image(4, 4, 3);
     std::vector<std::string> warnings;
     SaveOptions bad;
     bad.quality = 0;

@@ -116,7 +116,7 @@ LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t
     if (w != h.width || hh != h.height || comp != h.channels)
         throw input_error(name, "decoded size differs from the header (corrupt file)");
 
-    out.image = Image(w, hh, comp);
+    out.image = ImageU8(w, hh, comp);
     std::memcpy(out.image.data(), pixels.get(), out.image.size_bytes());
     if (h.bit_depth == 16) out.warnings.push_back("16-bit PNG reduced to 8 bits per sample");
     return out;

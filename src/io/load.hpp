@@ -29,7 +29,7 @@ struct ImageHeader {
 };
 
 struct LoadedImage {
-    Image image;
+    ImageU8 image;
     ImageHeader header;
     std::vector<std::string> warnings;  // e.g. "16-bit PNG reduced to 8 bits"
 };

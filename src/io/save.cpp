@@ -31,7 +31,7 @@ ImageFormat output_format(const std::string& path, std::optional<ImageFormat> re
     throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg or .bmp, or --format)");
 }
 
-std::vector<std::uint8_t> encode_image(ConstImageView img, ImageFormat format, int quality,
+std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int quality,
                                        std::vector<std::string>& warnings) {
     check_image_shape(img.width, img.height, img.channels);
     if (img.stride > static_cast<std::size_t>(INT_MAX))
@@ -39,10 +39,10 @@ std::vector<std::uint8_t> encode_image(ConstImageView img, ImageFormat format, i
     std::vector<std::uint8_t> out;
     int ok = 0;
     // stb's writers (other than PNG) want packed rows.
-    Image packed;
-    ConstImageView src = img;
+    ImageU8 packed;
+    ConstViewU8 src = img;
     if (format != ImageFormat::Png && img.stride != img.row_bytes()) {
-        packed = Image::copy_of(img);
+        packed = ImageU8::copy_of(img);
         src = packed.view();
     }
     switch (format) {
@@ -64,7 +64,7 @@ std::vector<std::uint8_t> encode_image(ConstImageView img, ImageFormat format, i
     return out;
 }
 
-void save_image(const std::string& path, ConstImageView image, const SaveOptions& options,
+void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& options,
                 std::vector<std::string>& warnings) {
     ImageFormat f = output_format(path, options.format);
     std::vector<std::uint8_t> bytes;

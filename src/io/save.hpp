@@ -27,11 +27,11 @@ void check_jpeg_quality(int quality);
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested);
 
 // Encodes to bytes. Warnings (alpha dropped by JPEG...) are appended.
-std::vector<std::uint8_t> encode_image(ConstImageView image, ImageFormat format, int quality,
+std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, int quality,
                                        std::vector<std::string>& warnings);
 
 // Encodes and writes atomically to `path` ("-" = stdout).
-void save_image(const std::string& path, ConstImageView image, const SaveOptions& options,
+void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& options,
                 std::vector<std::string>& warnings);
 
 }  // namespace imgpar

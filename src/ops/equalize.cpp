@@ -33,7 +33,7 @@ EqualizeLut equalize_lut(const HistogramCounts& counts) {
 
 namespace cpu {
 
-void equalize(ConstImageView src, ImageView dst, EqualizeMode mode) {
+void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode) {
     check_image_shape(src.width, src.height, src.channels);
     if (!same_shape(src, dst))
         throw usage_error("equalize", "the output must have the input's size and channel count");
@@ -69,9 +69,9 @@ void equalize(ConstImageView src, ImageView dst, EqualizeMode mode) {
     });
 }
 
-Image equalize(ConstImageView src, EqualizeMode mode) {
+ImageU8 equalize(ConstViewU8 src, EqualizeMode mode) {
     check_image_shape(src.width, src.height, src.channels);
-    Image out(src.width, src.height, src.channels);
+    ImageU8 out(src.width, src.height, src.channels);
     equalize(src, out.view(), mode);
     return out;
 }

@@ -51,8 +51,8 @@ EqualizeLut equalize_lut(const HistogramCounts& counts);
 namespace cpu {
 // Equalizes src into dst (same shape; may alias src). Multithreaded.
 // Throws imgpar::Error (usage) on a shape mismatch.
-void equalize(ConstImageView src, ImageView dst, EqualizeMode mode = EqualizeMode::Luma);
-Image equalize(ConstImageView src, EqualizeMode mode = EqualizeMode::Luma);
+void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode = EqualizeMode::Luma);
+ImageU8 equalize(ConstViewU8 src, EqualizeMode mode = EqualizeMode::Luma);
 }  // namespace cpu
 
 }  // namespace imgpar

@@ -164,8 +164,8 @@ std::vector<std::int32_t> gaussian_taps(double sigma, int radius);
 namespace cpu {
 // Filters src into dst (same size; dst.channels == plan.output_channels(src.channels)).
 // Multithreaded over all cores. Throws imgpar::Error (usage) on shape mismatch.
-void apply_filter(const FilterPlan& plan, ConstImageView src, ImageView dst);
-Image apply_filter(const FilterPlan& plan, ConstImageView src);
+void apply_filter(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst);
+ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src);
 }  // namespace cpu
 
 }  // namespace imgpar

@@ -6,7 +6,7 @@
 
 namespace imgpar {
 
-Image apply_filter(const FilterPlan& plan, ConstImageView src, const BackendChoice& backend) {
+ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src, const BackendChoice& backend) {
 #if IMGPAR_HAVE_CUDA
     if (backend.backend == Backend::Gpu) return cuda::apply_filter(plan, src);
 #else

@@ -7,6 +7,6 @@
 
 namespace imgpar {
 
-Image apply_filter(const FilterPlan& plan, ConstImageView src, const BackendChoice& backend);
+ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src, const BackendChoice& backend);
 
 }  // namespace imgpar

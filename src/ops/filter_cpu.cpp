@@ -64,7 +64,7 @@ void check_plan(const FilterPlan& p) {
     }
 }
 
-void check_shapes(const FilterPlan& plan, ConstImageView src, ImageView dst) {
+void check_shapes(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     check_image_shape(src.width, src.height, src.channels);
     if (!src.data || src.stride < src.row_bytes()) throw usage_error("filter", "the source image view is invalid");
     const int want = plan.output_channels(src.channels);
@@ -77,9 +77,9 @@ void check_shapes(const FilterPlan& plan, ConstImageView src, ImageView dst) {
                                         std::to_string(dst.channels));
 }
 
-bool overlaps(ConstImageView a, ConstImageView b) {
-    auto lo = [](ConstImageView v) { return reinterpret_cast<std::uintptr_t>(v.data); };
-    auto hi = [](ConstImageView v) {
+bool overlaps(ConstViewU8 a, ConstViewU8 b) {
+    auto lo = [](ConstViewU8 v) { return reinterpret_cast<std::uintptr_t>(v.data); };
+    auto hi = [](ConstViewU8 v) {
         return reinterpret_cast<std::uintptr_t>(v.data) + (static_cast<std::size_t>(v.height) - 1) * v.stride +
                v.row_bytes();
     };
@@ -93,8 +93,8 @@ void for_rows(int width, int height, int channels, const std::function<void(int 
 
 // Colour premultiplied by alpha, alpha kept: the domain of every filter on
 // images with alpha.
-Image premultiplied(ConstImageView src) {
-    Image p(src.width, src.height, src.channels);
+ImageU8 premultiplied(ConstViewU8 src) {
+    ImageU8 p(src.width, src.height, src.channels);
     const int C = src.channels, a = C - 1;
     for_rows(src.width, src.height, C, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
@@ -111,7 +111,7 @@ Image premultiplied(ConstImageView src) {
 
 // Gaussian, Box, Custom with alpha: dst holds filtered p' and a'; turn it
 // into c' = unpremultiply(p', a') in place.
-void unpremultiply_in_place(ImageView dst) {
+void unpremultiply_in_place(ViewU8 dst) {
     const int C = dst.channels, a = C - 1;
     for_rows(dst.width, dst.height, C, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
@@ -124,7 +124,7 @@ void unpremultiply_in_place(ImageView dst) {
 
 // Unsharp and Edges with alpha: dst's colour holds the filtered premultiplied
 // result; unpremultiply it with the ORIGINAL alpha, which is copied unchanged.
-void restore_alpha(ConstImageView src, ImageView dst) {
+void restore_alpha(ConstViewU8 src, ViewU8 dst) {
     const int C = src.channels, D = dst.channels, sa = C - 1, da = D - 1;
     for_rows(dst.width, dst.height, D, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
@@ -138,7 +138,7 @@ void restore_alpha(ConstImageView src, ImageView dst) {
     });
 }
 
-void run_unsharp(const FilterPlan& plan, const Domain& d, ImageView dst) {
+void run_unsharp(const FilterPlan& plan, const Domain& d, ViewU8 dst) {
     // dst's colour channels first receive the blur b; each is then replaced by
     // unsharp_output(x, b) where x is the (premultiplied) sample itself.
     detail::gaussian_pass(d, plan.taps, dst);
@@ -154,13 +154,13 @@ void run_unsharp(const FilterPlan& plan, const Domain& d, ImageView dst) {
     });
 }
 
-void run_edges(const FilterPlan& plan, Domain d, ImageView dst) {
+void run_edges(const FilterPlan& plan, Domain d, ViewU8 dst) {
     const int C = d.image.channels;
-    Image luma;
+    ImageU8 luma;
     if (plan.edges_gray && C >= 3) {
         // Luma of the (premultiplied) colour; a constant border pixel has
         // equal channels, and luma601(v, v, v) == v, so its value stays.
-        luma = Image(d.image.width, d.image.height, 1);
+        luma = ImageU8(d.image.width, d.image.height, 1);
         for_rows(d.image.width, d.image.height, C, [&](int y0, int y1) {
             for (int y = y0; y < y1; ++y) {
                 const std::uint8_t* s = d.image.row(y);
@@ -178,20 +178,20 @@ void run_edges(const FilterPlan& plan, Domain d, ImageView dst) {
 
 }  // namespace
 
-void apply_filter(const FilterPlan& plan, ConstImageView src, ImageView dst) {
+void apply_filter(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     check_plan(plan);
     check_shapes(plan, src, dst);
 
     // Reading src after writing dst is unsafe if they share memory.
-    Image src_copy;
+    ImageU8 src_copy;
     if (overlaps(src, dst)) {
-        src_copy = Image::copy_of(src);
+        src_copy = ImageU8::copy_of(src);
         src = src_copy.view();
     }
 
     const int C = src.channels;
     const bool alpha = has_alpha(C);
-    Image premul;
+    ImageU8 premul;
     Domain d;
     d.image = src;
     if (alpha) {
@@ -220,10 +220,10 @@ void apply_filter(const FilterPlan& plan, ConstImageView src, ImageView dst) {
     }
 }
 
-Image apply_filter(const FilterPlan& plan, ConstImageView src) {
+ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src) {
     check_plan(plan);
     check_image_shape(src.width, src.height, src.channels);
-    Image out(src.width, src.height, plan.output_channels(src.channels));
+    ImageU8 out(src.width, src.height, plan.output_channels(src.channels));
     apply_filter(plan, src, out.view());
     return out;
 }

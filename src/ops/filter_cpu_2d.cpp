@@ -107,7 +107,7 @@ std::vector<Tap> edge_taps(EdgeOperator op, bool transpose) {
 
 // Custom, per filter.hpp: S = sum coeffs[j*kw+i] * s(x+i-ax, y+j-ay),
 // out = custom_output(S, scale * 2^frac_bits, offset).
-void custom_pass(const Domain& in, const FilterPlan& plan, ImageView out) {
+void custom_pass(const Domain& in, const FilterPlan& plan, ViewU8 out) {
     const int w = in.image.width, h = in.image.height, K = in.count, D = out.channels;
     const int kw = plan.kernel_width, kh = plan.kernel_height;
     const Padded p = pad_source(in, plan.anchor_x, kw - 1 - plan.anchor_x, plan.anchor_y, kh - 1 - plan.anchor_y);
@@ -128,7 +128,7 @@ void custom_pass(const Domain& in, const FilterPlan& plan, ImageView out) {
 }
 
 // Edges, per filter.hpp: 3x3 correlations, combined per sample.
-void edges_pass(const Domain& in, EdgeOperator op, ImageView out) {
+void edges_pass(const Domain& in, EdgeOperator op, ViewU8 out) {
     const int w = in.image.width, h = in.image.height, K = in.count, D = out.channels;
     const Padded p = pad_source(in, 1, 1, 1, 1);
 

@@ -16,7 +16,7 @@
 namespace imgpar::cpu::detail {
 
 struct Domain {
-    ConstImageView image;
+    ConstViewU8 image;
     int count = 0;                  // channels filtered: 0 .. count-1
     Border border;
     std::array<int, kMaxChannels> outside{};  // per channel, read outside the image (constant border)
@@ -25,9 +25,9 @@ struct Domain {
 // Rows per parallel chunk so each chunk carries enough work to be worth a thread.
 int row_grain(int width, int channels);
 
-void gaussian_pass(const Domain& in, const std::vector<std::int32_t>& taps, ImageView out);
-void box_pass(const Domain& in, int radius, ImageView out);
-void custom_pass(const Domain& in, const FilterPlan& plan, ImageView out);
-void edges_pass(const Domain& in, EdgeOperator op, ImageView out);
+void gaussian_pass(const Domain& in, const std::vector<std::int32_t>& taps, ViewU8 out);
+void box_pass(const Domain& in, int radius, ViewU8 out);
+void custom_pass(const Domain& in, const FilterPlan& plan, ViewU8 out);
+void edges_pass(const Domain& in, EdgeOperator op, ViewU8 out);
 
 }  // namespace imgpar::cpu::detail

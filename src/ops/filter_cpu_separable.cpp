@@ -84,7 +84,7 @@ int row_grain(int width, int channels) {
 // Gaussian, per filter.hpp:
 //   H(x,y) = gaussian_h_round(sum_i t[i] s(x+i-r, y))
 //   out    = gaussian_v_round(sum_j t[j] H(x, y+j-r))
-void gaussian_pass(const Domain& in, const std::vector<std::int32_t>& taps, ImageView out) {
+void gaussian_pass(const Domain& in, const std::vector<std::int32_t>& taps, ViewU8 out) {
     const int w = in.image.width, h = in.image.height, K = in.count, D = out.channels;
     const int r = static_cast<int>(taps.size() / 2);
     const std::size_t n = static_cast<std::size_t>(w) * K;
@@ -160,7 +160,7 @@ WindowCounts window_counts(int centre, int radius, int n, BorderMode mode) {
 // Box, per filter.hpp: out = box_output(sum of the (2R+1)^2 window, (2R+1)^2).
 // Running sums along rows, then along columns: the cost does not grow with R.
 // All sums are exact integers (at most 255 * 2001^2 < 2^31).
-void box_pass(const Domain& in, int radius, ImageView out) {
+void box_pass(const Domain& in, int radius, ViewU8 out) {
     const int w = in.image.width, h = in.image.height, C = in.image.channels, K = in.count, D = out.channels;
     const std::size_t n = static_cast<std::size_t>(w) * K;
     const int grain = row_grain(w, K);

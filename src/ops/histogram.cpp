@@ -170,7 +170,7 @@ namespace {
 using PlaneSet = std::array<HistogramCounts, kMaxHistogramPlanes>;
 
 template <int C>
-void count_rows(ConstImageView img, bool luma, int y0, int y1, PlaneSet& out) {
+void count_rows(ConstViewU8 img, bool luma, int y0, int y1, PlaneSet& out) {
     for (int y = y0; y < y1; ++y) {
         const std::uint8_t* p = img.row(y);
         for (int x = 0; x < img.width; ++x, p += C) {
@@ -183,7 +183,7 @@ void count_rows(ConstImageView img, bool luma, int y0, int y1, PlaneSet& out) {
 
 }  // namespace
 
-Histogram histogram(ConstImageView image, bool with_luma) {
+Histogram histogram(ConstViewU8 image, bool with_luma) {
     check_image_shape(image.width, image.height, image.channels);
     Histogram h;
     h.channels = image.channels;

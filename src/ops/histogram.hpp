@@ -100,7 +100,7 @@ std::uint64_t total_count(const HistogramCounts& counts);
 namespace cpu {
 // Counts every channel of `image` (and the luma plane when with_luma and the
 // image has 3-4 channels). Multithreaded over rows.
-Histogram histogram(ConstImageView image, bool with_luma = true);
+Histogram histogram(ConstViewU8 image, bool with_luma = true);
 }  // namespace cpu
 
 }  // namespace imgpar

@@ -9,15 +9,15 @@
 
 namespace imgpar {
 
-Histogram compute_histogram(ConstImageView image, bool with_luma, const BackendChoice& backend) {
+Histogram compute_histogram(ConstViewU8 image, bool with_luma, const BackendChoice& backend) {
     return IMGPAR_ON_BACKEND(backend, histogram(image, with_luma));
 }
 
-Image equalize(ConstImageView image, EqualizeMode mode, const BackendChoice& backend) {
+ImageU8 equalize(ConstViewU8 image, EqualizeMode mode, const BackendChoice& backend) {
     return IMGPAR_ON_BACKEND(backend, equalize(image, mode));
 }
 
-ThresholdResult threshold(ConstImageView image, const ThresholdSpec& spec, const BackendChoice& backend) {
+ThresholdResult threshold(ConstViewU8 image, const ThresholdSpec& spec, const BackendChoice& backend) {
     return IMGPAR_ON_BACKEND(backend, threshold(image, spec));
 }
 

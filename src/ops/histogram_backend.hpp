@@ -8,8 +8,8 @@
 
 namespace imgpar {
 
-Histogram compute_histogram(ConstImageView image, bool with_luma, const BackendChoice& backend);
-Image equalize(ConstImageView image, EqualizeMode mode, const BackendChoice& backend);
-ThresholdResult threshold(ConstImageView image, const ThresholdSpec& spec, const BackendChoice& backend);
+Histogram compute_histogram(ConstViewU8 image, bool with_luma, const BackendChoice& backend);
+ImageU8 equalize(ConstViewU8 image, EqualizeMode mode, const BackendChoice& backend);
+ThresholdResult threshold(ConstViewU8 image, const ThresholdSpec& spec, const BackendChoice& backend);
 
 }  // namespace imgpar

@@ -57,7 +57,7 @@ int otsu_threshold(const Histogram& h) { return otsu_threshold(h.intensity()); }
 
 namespace cpu {
 
-int threshold(ConstImageView src, ImageView dst, const ThresholdSpec& spec) {
+int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec) {
     check_image_shape(src.width, src.height, src.channels);
     const int C = src.channels;
     const int out_c = threshold_output_channels(C);
@@ -80,10 +80,10 @@ int threshold(ConstImageView src, ImageView dst, const ThresholdSpec& spec) {
     return t;
 }
 
-ThresholdResult threshold(ConstImageView src, const ThresholdSpec& spec) {
+ThresholdResult threshold(ConstViewU8 src, const ThresholdSpec& spec) {
     check_image_shape(src.width, src.height, src.channels);
     ThresholdResult r;
-    r.image = Image(src.width, src.height, threshold_output_channels(src.channels));
+    r.image = ImageU8(src.width, src.height, threshold_output_channels(src.channels));
     r.threshold = threshold(src, r.image.view(), spec);
     return r;
 }

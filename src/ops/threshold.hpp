@@ -48,15 +48,15 @@ int otsu_threshold(const HistogramCounts& counts);
 int otsu_threshold(const Histogram& h);
 
 struct ThresholdResult {
-    Image image;
+    ImageU8 image;
     int threshold = 0;  // the level used (Otsu's or the given one)
 };
 
 namespace cpu {
 // Thresholds src into dst (same size, threshold_output_channels channels).
 // Returns the level used. Throws imgpar::Error (usage) on a shape mismatch.
-int threshold(ConstImageView src, ImageView dst, const ThresholdSpec& spec);
-ThresholdResult threshold(ConstImageView src, const ThresholdSpec& spec);
+int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec);
+ThresholdResult threshold(ConstViewU8 src, const ThresholdSpec& spec);
 }  // namespace cpu
 
 }  // namespace imgpar

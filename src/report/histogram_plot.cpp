@@ -26,7 +26,7 @@ Rgb plane_colour(const Histogram& h, int p) {
     return {40, 40, 40};  // gray
 }
 
-void put(Image& img, int x, int y, Rgb c) {
+void put(ImageU8& img, int x, int y, Rgb c) {
     if (x < 0 || y < 0 || x >= img.width() || y >= img.height()) return;
     img.at(x, y, 0) = static_cast<std::uint8_t>(c.r);
     img.at(x, y, 1) = static_cast<std::uint8_t>(c.g);
@@ -34,7 +34,7 @@ void put(Image& img, int x, int y, Rgb c) {
 }
 
 // One quarter of c over what is there: overlapping planes stay visible.
-void blend(Image& img, int x, int y, Rgb c) {
+void blend(ImageU8& img, int x, int y, Rgb c) {
     if (x < 0 || y < 0 || x >= img.width() || y >= img.height()) return;
     const int v[3] = {c.r, c.g, c.b};
     for (int k = 0; k < 3; ++k) {
@@ -43,10 +43,10 @@ void blend(Image& img, int x, int y, Rgb c) {
     }
 }
 
-void hline(Image& img, int x0, int x1, int y, Rgb c) {
+void hline(ImageU8& img, int x0, int x1, int y, Rgb c) {
     for (int x = x0; x <= x1; ++x) put(img, x, y, c);
 }
-void vline(Image& img, int x, int y0, int y1, Rgb c) {
+void vline(ImageU8& img, int x, int y0, int y1, Rgb c) {
     if (y0 > y1) std::swap(y0, y1);
     for (int y = y0; y <= y1; ++y) put(img, x, y, c);
 }
@@ -70,7 +70,7 @@ const unsigned char* glyph(char ch) {
 
 int text_width(const std::string& s, int scale) { return s.empty() ? 0 : static_cast<int>(s.size()) * 4 * scale - scale; }
 
-void draw_text(Image& img, int x, int y, const std::string& s, int scale, Rgb c) {
+void draw_text(ImageU8& img, int x, int y, const std::string& s, int scale, Rgb c) {
     for (char ch : s) {
         if (const unsigned char* rows = glyph(ch))
             for (int r = 0; r < 5; ++r)
@@ -123,7 +123,7 @@ void parse_plot_size(const std::string& text, HistogramPlotOptions& opt) {
     opt.height = h;
 }
 
-Image plot_histogram(const Histogram& h, const HistogramPlotOptions& opt) {
+ImageU8 plot_histogram(const Histogram& h, const HistogramPlotOptions& opt) {
     check_plot_options(opt);
     std::vector<int> planes = opt.planes.empty() ? select_histogram_planes(h, "all") : opt.planes;
     for (int p : planes) h.plane(p);  // range check
@@ -134,7 +134,7 @@ Image plot_histogram(const Histogram& h, const HistogramPlotOptions& opt) {
     const int x0 = left, x1 = W - right - 1, y0 = top, y1 = H - bottom - 1;
     const int pw = x1 - x0 + 1, ph = y1 - y0 + 1;
 
-    Image img(W, H, 3);
+    ImageU8 img(W, H, 3);
     img.fill(255);  // white background
 
     std::vector<std::vector<std::uint64_t>> binned;

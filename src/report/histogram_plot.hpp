@@ -39,6 +39,6 @@ void check_plot_options(const HistogramPlotOptions& opt);
 void parse_plot_size(const std::string& text, HistogramPlotOptions& opt);
 
 // The plot as a width x height RGB image.
-Image plot_histogram(const Histogram& h, const HistogramPlotOptions& opt = {});
+ImageU8 plot_histogram(const Histogram& h, const HistogramPlotOptions& opt = {});
 
 }  // namespace imgpar

@@ -91,7 +91,7 @@ TEST_CASE("cli equalize and threshold: images, reported level, usage errors") {
     int level = std::stoi(op["threshold"]);
     CHECK(level > 0);
     CHECK(level < 255);
-    Image t = load_image(dir.file("t.png")).image;
+    ImageU8 t = load_image(dir.file("t.png")).image;
     CHECK(t.channels() == 1);
     for (std::size_t i = 0; i < t.size_bytes(); ++i) CHECK((t.data()[i] == 0 || t.data()[i] == 255));
 

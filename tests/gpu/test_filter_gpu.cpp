@@ -44,16 +44,16 @@ const char* layout_name(Layout l) {
 }
 
 struct DevImage {
-    cuda::DeviceImage pitched;
+    cuda::DeviceImageU8 pitched;
     cuda::DeviceBuffer<std::uint8_t> raw;
-    cuda::DeviceImageRef ref;
+    DeviceViewU8 ref;
 };
 
 DevImage make_device(int w, int h, int c, Layout layout) {
     DevImage d;
     if (layout == Layout::Pitched) {
-        d.pitched = cuda::DeviceImage(w, h, c);
-        d.ref = d.pitched.ref();
+        d.pitched = cuda::DeviceImageU8(w, h, c);
+        d.ref = d.pitched.view();
         REQUIRE(d.ref.pitch >= static_cast<std::size_t>(w) * c);
         return d;
     }
@@ -68,7 +68,7 @@ DevImage make_device(int w, int h, int c, Layout layout) {
 
 cudaStream_t stream() { return cuda::context().stream(); }
 
-void upload(const DevImage& d, const Image& img) {
+void upload(const DevImage& d, const ImageU8& img) {
     IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(d.ref.data, d.ref.pitch, img.data(), img.stride(), img.row_bytes(),
                                         static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice, stream()));
 }
@@ -82,8 +82,8 @@ void poison(const DevImage& d) {
                                         static_cast<std::size_t>(d.ref.height), stream()));
 }
 
-Image download(const DevImage& d) {
-    Image img(d.ref.width, d.ref.height, d.ref.channels);
+ImageU8 download(const DevImage& d) {
+    ImageU8 img(d.ref.width, d.ref.height, d.ref.channels);
     IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(img.data(), img.stride(), d.ref.data, d.ref.pitch, img.row_bytes(),
                                         static_cast<std::size_t>(img.height()), cudaMemcpyDeviceToHost, stream()));
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream()));
@@ -94,12 +94,12 @@ Image download(const DevImage& d) {
 // through the no-allocation form and one shared workspace.
 class GpuBench {
 public:
-    explicit GpuBench(const Image& src, Layout layout = Layout::Pitched)
+    explicit GpuBench(const ImageU8& src, Layout layout = Layout::Pitched)
         : src_(src), layout_(layout), d_src_(make_device(src.width(), src.height(), src.channels(), layout)) {
         upload(d_src_, src_);
     }
 
-    Image run(const FilterPlan& plan, SeparablePath path = SeparablePath::Auto, CustomPath custom = CustomPath::Auto) {
+    ImageU8 run(const FilterPlan& plan, SeparablePath path = SeparablePath::Auto, CustomPath custom = CustomPath::Auto) {
         const int oc = plan.output_channels(src_.channels());
         DevImage& dst = oc == src_.channels() ? d_same_ : d_gray_;
         if (dst.ref.data == nullptr) dst = make_device(src_.width(), src_.height(), oc, layout_);
@@ -113,8 +113,8 @@ public:
     // CPU reference vs GPU, exactly.
     void check(const FilterPlan& plan, const std::string& what, SeparablePath path = SeparablePath::Auto,
                CustomPath custom = CustomPath::Auto) {
-        const Image expect = cpu::apply_filter(plan, src_.view());
-        const Image got = run(plan, path, custom);
+        const ImageU8 expect = cpu::apply_filter(plan, src_.view());
+        const ImageU8 got = run(plan, path, custom);
         INFO(what, " | ", plan.describe(), " | ", src_.width(), "x", src_.height(), " ",
              std::string(channel_layout_name(src_.channels())), " | ", std::string(layout_name(layout_)), " | path ",
              std::string(plan.kind == FilterKind::Custom ? custom_path_name(custom) : path_name(path)));
@@ -159,7 +159,7 @@ public:
     cuda::FilterWorkspace& workspace() { return ws_; }
 
 private:
-    const Image& src_;
+    const ImageU8& src_;
     Layout layout_;
     DevImage d_src_;
     DevImage d_same_;
@@ -201,7 +201,7 @@ CustomKernelOptions options(bool normalize = false, std::optional<double> scale 
 TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") {
     for (auto [w, h] : test::awkward_sizes()) {
         for (int c = 1; c <= 4; ++c) {
-            const Image src = test_image(w, h, c, static_cast<unsigned>(w * 131 + h * 7 + c));
+            const ImageU8 src = test_image(w, h, c, static_cast<unsigned>(w * 131 + h * 7 + c));
             GpuBench gpu(src);
             for (const Border& b : all_borders()) {
                 gpu.check_all_paths(make_gaussian(1.0, 0, b), "gaussian sigma 1");
@@ -233,7 +233,7 @@ TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementation
                  {6.3, 0}, {7.0, 0},  {12.0, 0},  {16.0, 0}, {21.0, 0}, {30.0, 64}, {30.0, 65}, {0.8, 0},
                  {5.5, 20}, {6.4, 0},  {6.5, 0},   {6.6, 17}};
     for (int c = 1; c <= 4; ++c) {
-        const Image src = test_image(203, 157, c, static_cast<unsigned>(c));
+        const ImageU8 src = test_image(203, 157, c, static_cast<unsigned>(c));
         GpuBench gpu(src);
         for (const Border& b : all_borders())
             for (const Case& k : cases)
@@ -250,7 +250,7 @@ TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementation
 // (M = 1..4).
 TEST_CASE("GPU Gaussian: tall images, uneven row segments, every window size") {
     for (int c = 1; c <= 4; ++c) {
-        const Image src = test::photo_like_image(1500, 2500, c, static_cast<unsigned>(60 + c));
+        const ImageU8 src = test::photo_like_image(1500, 2500, c, static_cast<unsigned>(60 + c));
         GpuBench gpu(src);
         for (const Border& b : {Border{BorderMode::Reflect101, 0}, Border{BorderMode::Constant, 77}})
             for (double sigma : {1.0, 4.0, 7.0, 12.0, 20.0})
@@ -260,7 +260,7 @@ TEST_CASE("GPU Gaussian: tall images, uneven row segments, every window size") {
 
 TEST_CASE("GPU unsharp: amounts, thresholds and sigmas") {
     for (int c = 1; c <= 4; ++c) {
-        const Image src = has_alpha(c) ? test_image(151, 97, c, 5) : test::photo_like_image(151, 97, c, 5);
+        const ImageU8 src = has_alpha(c) ? test_image(151, 97, c, 5) : test::photo_like_image(151, 97, c, 5);
         GpuBench gpu(src);
         for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 200}})
             for (double sigma : {0.7, 1.0, 2.0, 6.0})
@@ -272,13 +272,13 @@ TEST_CASE("GPU unsharp: amounts, thresholds and sigmas") {
 
 TEST_CASE("GPU box: radii 1, 15, 50, 128/129 (16/32-bit sums) and 1000") {
     for (int c = 1; c <= 4; ++c) {
-        const Image src = test_image(301, 203, c, static_cast<unsigned>(40 + c));
+        const ImageU8 src = test_image(301, 203, c, static_cast<unsigned>(40 + c));
         GpuBench gpu(src);
         for (const Border& b : all_borders())
             for (int r : {1, 15, 50, 128, 129, 1000}) gpu.check(make_box(r, b), "box");
     }
     // Several 2048-pixel segments per row at the largest radius.
-    const Image wide = test::photo_like_image(4500, 37, 3, 3);
+    const ImageU8 wide = test::photo_like_image(4500, 37, 3, 3);
     GpuBench gpu(wide);
     gpu.check(make_box(1000, {BorderMode::Reflect101, 0}), "box r=1000, wide");
     gpu.check(make_box(700, {BorderMode::Constant, 9}), "box r=700, wide");
@@ -286,7 +286,7 @@ TEST_CASE("GPU box: radii 1, 15, 50, 128/129 (16/32-bit sums) and 1000") {
 
 TEST_CASE("GPU edges: operators, gray and per channel, every border") {
     for (int c = 1; c <= 4; ++c) {
-        const Image src = test_image(190, 121, c, static_cast<unsigned>(70 + c));
+        const ImageU8 src = test_image(190, 121, c, static_cast<unsigned>(70 + c));
         GpuBench gpu(src);
         for (const Border& b : all_borders())
             for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
@@ -316,7 +316,7 @@ TEST_CASE("GPU custom kernels: sizes 1x1 to 63x63, signs, fractions, flip, scale
         {"negative scale, fractional offset", matrix(3, 2, {1, 2, 3, -4, -5, 6.5}), options(false, -2.5, 33.25)},
     };
     for (int c = 1; c <= 4; ++c) {
-        const Image src = test_image(157, 93, c, static_cast<unsigned>(90 + c));
+        const ImageU8 src = test_image(157, 93, c, static_cast<unsigned>(90 + c));
         GpuBench gpu(src);
         for (const Case& k : cases)
             for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Reflect101, 0},
@@ -345,7 +345,7 @@ TEST_CASE("GPU custom kernels: the FP16 tensor-core path's limits") {
     CHECK_FALSE(cuda::custom_path_available(inexact, 3, CustomPath::HalfMma));
     for (int c = 1; c <= 4; ++c) {
         for (int value : {-1, 0, 255}) {
-            const Image src = value < 0 ? test_image(261, 131, c, static_cast<unsigned>(7 + c)) : constant_image(261, 131, c, value);
+            const ImageU8 src = value < 0 ? test_image(261, 131, c, static_cast<unsigned>(7 + c)) : constant_image(261, 131, c, value);
             GpuBench gpu(src);
             gpu.check_custom(limit, "sum |c| = 65535");
             gpu.check_custom(make_custom(matrix(8, 4, extreme), options(false, -3.0, 100.0, true), {BorderMode::Wrap, 0}),
@@ -354,7 +354,7 @@ TEST_CASE("GPU custom kernels: the FP16 tensor-core path's limits") {
         }
         // Sizes around the 128 x 64 output tile with kernels that need 1 to 5 column blocks.
         for (auto [w, h] : {std::pair{127, 63}, {128, 64}, {129, 65}, {255, 129}, {257, 127}}) {
-            const Image src = test_image(w, h, c, static_cast<unsigned>(w + h + c));
+            const ImageU8 src = test_image(w, h, c, static_cast<unsigned>(w + h + c));
             GpuBench gpu(src);
             for (const Border& b : {Border{BorderMode::Reflect, 0}, Border{BorderMode::Constant, 200}}) {
                 gpu.check_custom(make_custom(random_matrix(9, 9, 31), options(true), b), "9x9");
@@ -371,7 +371,7 @@ TEST_CASE("GPU custom kernels: the FP16 tensor-core path's limits") {
 TEST_CASE("GPU filters on constant, black and white images") {
     for (int value : {0, 255, 128}) {
         for (int c = 1; c <= 4; ++c) {
-            const Image src = test::constant_image(67, 45, c, value);
+            const ImageU8 src = test::constant_image(67, 45, c, value);
             GpuBench gpu(src);
             for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 0},
                                     Border{BorderMode::Constant, 255}}) {
@@ -391,7 +391,7 @@ TEST_CASE("GPU filters on packed and misaligned device images") {
     for (Layout layout : {Layout::Packed, Layout::Misaligned, Layout::Pitched}) {
         for (auto [w, h] : {std::pair<int, int>{97, 61}, {61, 97}, {33, 17}, {130, 5}}) {
             for (int c = 1; c <= 4; ++c) {
-                const Image src = test_image(w, h, c, static_cast<unsigned>(w + h + c));
+                const ImageU8 src = test_image(w, h, c, static_cast<unsigned>(w + h + c));
                 GpuBench gpu(src, layout);
                 const Border b{BorderMode::Reflect, 0};
                 gpu.check_all_paths(make_gaussian(2.0, 0, b), "gaussian");
@@ -409,7 +409,7 @@ TEST_CASE("GPU filters on packed and misaligned device images") {
 
 TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
     {
-        const Image rgb = test::photo_like_image(7680, 4320, 3, 1);
+        const ImageU8 rgb = test::photo_like_image(7680, 4320, 3, 1);
         GpuBench gpu(rgb);
         const Border b{BorderMode::Replicate, 0};
         gpu.check(make_gaussian(2.0, 0, b), "gaussian sigma 2", SeparablePath::HalfMma);
@@ -423,7 +423,7 @@ TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
         gpu.check_custom(make_custom(random_matrix(5, 5, 12), options(true), {BorderMode::Constant, 30}), "custom 5x5");
     }
     {
-        const Image gray = test::photo_like_image(8192, 8192, 1, 2);
+        const ImageU8 gray = test::photo_like_image(8192, 8192, 1, 2);
         GpuBench gpu(gray);
         const Border b{BorderMode::Reflect, 0};
         gpu.check(make_gaussian(5.0, 0, b), "gaussian sigma 5", SeparablePath::HalfMma);
@@ -435,8 +435,8 @@ TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
 }
 
 TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") {
-    const Image a = test_image(321, 123, 4, 1);
-    const Image b = test_image(123, 321, 3, 2);
+    const ImageU8 a = test_image(321, 123, 4, 1);
+    const ImageU8 b = test_image(123, 321, 3, 2);
     cuda::FilterWorkspace ws;
     ws.set_separable_path(SeparablePath::Simple);
     // The largest scratch any of the calls below needs.
@@ -450,7 +450,7 @@ TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") 
                                            make_unsharp(2.0, 0, 1.0, 0.0, {}), make_edges(EdgeOperator::Sobel, true, {}),
                                            make_custom(random_matrix(7, 7, 1), options(true), {})};
     for (int round = 0; round < 2; ++round) {
-        for (const Image* img : {&a, &b}) {
+        for (const ImageU8* img : {&a, &b}) {
             DevImage src = make_device(img->width(), img->height(), img->channels(), Layout::Pitched);
             upload(src, *img);
             for (const FilterPlan& plan : plans) {
@@ -469,7 +469,7 @@ TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") 
 }
 
 TEST_CASE("GPU convenience form matches the CPU") {
-    const Image src = test_image(211, 99, 4, 8);
+    const ImageU8 src = test_image(211, 99, 4, 8);
     for (const FilterPlan& plan : {make_gaussian(3.0, 0, {}), make_box(4, {}), make_unsharp(1.0, 0, 1.0, 0.05, {}),
                                    make_edges(EdgeOperator::Scharr, true, {}),
                                    make_custom(random_matrix(3, 5, 4), options(true), {})}) {
@@ -479,11 +479,11 @@ TEST_CASE("GPU convenience form matches the CPU") {
 }
 
 TEST_CASE("GPU filter: bad shapes are usage errors and touch nothing") {
-    const Image img = test_image(40, 30, 3, 1);
+    const ImageU8 img = test_image(40, 30, 3, 1);
     DevImage src = make_device(40, 30, 3, Layout::Pitched);
     upload(src, img);
     cuda::FilterWorkspace ws;
-    auto expect_usage = [&](const FilterPlan& plan, const cuda::DeviceImageRef& s, const cuda::DeviceImageRef& d,
+    auto expect_usage = [&](const FilterPlan& plan, const DeviceViewU8& s, const DeviceViewU8& d,
                             const char* fragment) {
         try {
             cuda::apply_filter(plan, s, d, ws, stream());
@@ -498,7 +498,7 @@ TEST_CASE("GPU filter: bad shapes are usage errors and touch nothing") {
     DevImage wrong_size = make_device(41, 30, 3, Layout::Pitched);
     DevImage gray = make_device(40, 30, 1, Layout::Pitched);
     poison(wrong_channels);
-    const Image before = download(wrong_channels);
+    const ImageU8 before = download(wrong_channels);
     expect_usage(make_gaussian(1.0, 0, {}), src.ref, wrong_channels.ref, "destination");
     expect_usage(make_box(3, {}), src.ref, wrong_size.ref, "destination");
     expect_usage(make_edges(EdgeOperator::Sobel, false, {}), src.ref, gray.ref, "destination");

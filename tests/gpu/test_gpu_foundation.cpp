@@ -51,11 +51,11 @@ TEST_CASE("gpu: device images round-trip every shape through pitched rows") {
     cudaStream_t stream = cuda::context(0).stream();
     for (int c = 1; c <= 4; ++c)
         for (auto [w, h] : test::awkward_sizes()) {
-            Image src = test::random_image(w, h, c, static_cast<unsigned>(w * 7 + h + c));
-            cuda::DeviceImage d = cuda::DeviceImage::from_host(src.view(), stream);
+            ImageU8 src = test::random_image(w, h, c, static_cast<unsigned>(w * 7 + h + c));
+            cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(src.view(), stream);
             CHECK(d.pitch() >= d.row_bytes());
             CHECK(d.pitch() % 16 == 0);
-            Image back(w, h, c);
+            ImageU8 back(w, h, c);
             back.fill(0xCD);
             d.download(back.view(), stream);
             IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));

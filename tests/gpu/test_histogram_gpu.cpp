@@ -44,7 +44,7 @@ std::string first_difference(const Histogram& a, const Histogram& b) {
     } while (0)
 
 // Histogram, both equalize modes and threshold (Otsu and a level) on one image.
-void check_all(const Image& img, const std::string& label) {
+void check_all(const ImageU8& img, const std::string& label) {
     CAPTURE(label);
     CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), true), cuda::histogram(img.view(), true));
     CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), false), cuda::histogram(img.view(), false));
@@ -65,8 +65,8 @@ void check_all(const Image& img, const std::string& label) {
 // A device image at an odd address with an odd pitch: forces the byte path.
 struct UnalignedDeviceImage {
     cuda::DeviceBuffer<std::uint8_t> buffer;
-    cuda::DeviceImageRef ref;
-    UnalignedDeviceImage(int w, int h, int c, cudaStream_t s, const Image* src = nullptr) {
+    DeviceViewU8 ref;
+    UnalignedDeviceImage(int w, int h, int c, cudaStream_t s, const ImageU8* src = nullptr) {
         const std::size_t pitch = static_cast<std::size_t>(w) * c + 3;
         buffer.reserve(pitch * static_cast<std::size_t>(h) + 16);
         IMGPAR_CUDA_CHECK(cudaMemsetAsync(buffer.get(), 0xEE, buffer.bytes(), s));
@@ -75,8 +75,8 @@ struct UnalignedDeviceImage {
             IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(ref.data, ref.pitch, src->data(), src->stride(), src->row_bytes(),
                                                 static_cast<std::size_t>(h), cudaMemcpyHostToDevice, s));
     }
-    Image download(cudaStream_t s) const {
-        Image out(ref.width, ref.height, ref.channels);
+    ImageU8 download(cudaStream_t s) const {
+        ImageU8 out(ref.width, ref.height, ref.channels);
         IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(out.data(), out.stride(), ref.data, ref.pitch, out.row_bytes(),
                                             static_cast<std::size_t>(ref.height), cudaMemcpyDeviceToHost, s));
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -123,7 +123,7 @@ std::vector<cuda::HistogramPolicy> policy_variants() {
 // Counts `planes` of `d` with policy p into `counts` (poisoned first, so
 // zeroing is checked too); "" when every count equals the CPU reference
 // `ref` (a histogram with luma for colour images).
-std::string policy_difference(const cuda::DeviceImageRef& d, const Histogram& ref, cuda::HistogramPlanes planes,
+std::string policy_difference(const DeviceViewU8& d, const Histogram& ref, cuda::HistogramPlanes planes,
                               const cuda::HistogramPolicy& p, unsigned long long* counts, cudaStream_t s) {
     const int P = planes.count(d.channels);
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(counts, 0xAB, static_cast<std::size_t>(P) * 256 * 8, s));
@@ -148,8 +148,8 @@ std::string policy_difference(const cuda::DeviceImageRef& d, const Histogram& re
 TEST_CASE("GPU histogram family: real photos") {
     check_all(test::load_sample("camera.png"), "camera.png");
     check_all(test::load_sample("chelsea.png"), "chelsea.png");
-    Image cam = test::load_sample("camera.png");
-    Image rgba(cam.width(), cam.height(), 4);
+    ImageU8 cam = test::load_sample("camera.png");
+    ImageU8 rgba(cam.width(), cam.height(), 4);
     for (int y = 0; y < cam.height(); ++y)
         for (int x = 0; x < cam.width(); ++x) {
             rgba.at(x, y, 0) = cam.at(x, y, 0);
@@ -190,7 +190,7 @@ TEST_CASE("GPU histogram family: unaligned device images and sub-view pitches") 
             CAPTURE(c);
             CAPTURE(w);
             CAPTURE(h);
-            Image img = test::photo_like_image(w, h, c, 11);
+            ImageU8 img = test::photo_like_image(w, h, c, 11);
             UnalignedDeviceImage src(w, h, c, s, &img);
             CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), cuda::histogram(src.ref, true, ws, s));
             for (EqualizeMode m : {EqualizeMode::Luma, EqualizeMode::Channels}) {
@@ -214,17 +214,17 @@ TEST_CASE("GPU histogram family: unaligned device images and sub-view pitches") 
             CHECK(pad_ok);
         }
     // A sub-window of a larger device image: 16-byte aligned pitch, shifted start.
-    Image big = test::random_image(300, 50, 3, 2);
-    cuda::DeviceImage d = cuda::DeviceImage::from_host(big.view(), s);
-    cuda::DeviceImageRef win = d.ref();
+    ImageU8 big = test::random_image(300, 50, 3, 2);
+    cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(big.view(), s);
+    DeviceViewU8 win = d.view();
     win.data += 5 * 3;  // x = 5: not 16-byte aligned
     win.width = 200;
-    Image cpu_win = Image::copy_of(big.view().sub(5, 0, 200, 50));
+    ImageU8 cpu_win = ImageU8::copy_of(big.view().sub(5, 0, 200, 50));
     CHECK_HISTOGRAMS_EQUAL(cpu::histogram(cpu_win.view()), cuda::histogram(win, true, ws, s));
-    win = d.ref();
+    win = d.view();
     win.data += 16 * 3;  // x = 16: aligned, 16-byte path with a shorter row
     win.width = 123;
-    cpu_win = Image::copy_of(big.view().sub(16, 0, 123, 50));
+    cpu_win = ImageU8::copy_of(big.view().sub(16, 0, 123, 50));
     CHECK_HISTOGRAMS_EQUAL(cpu::histogram(cpu_win.view()), cuda::histogram(win, true, ws, s));
 }
 
@@ -237,25 +237,25 @@ TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
         for (int c = 1; c <= 4; ++c) {
             CAPTURE(round);
             CAPTURE(c);
-            Image img = test::photo_like_image(97 + round * 31, 61, c, static_cast<unsigned>(round + c));
-            cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
-            CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), cuda::histogram(d.ref(), true, ws, s));
-            cuda::DeviceImage e(img.width(), img.height(), c);
-            cuda::equalize(d.ref(), e.ref(), EqualizeMode::Luma, ws, s);
-            Image out(img.width(), img.height(), c);
+            ImageU8 img = test::photo_like_image(97 + round * 31, 61, c, static_cast<unsigned>(round + c));
+            cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(img.view(), s);
+            CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), cuda::histogram(d.view(), true, ws, s));
+            cuda::DeviceImageU8 e(img.width(), img.height(), c);
+            cuda::equalize(d.view(), e.view(), EqualizeMode::Luma, ws, s);
+            ImageU8 out(img.width(), img.height(), c);
             e.download(out.view(), s);
             IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
             IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view()), out);
             // in place
-            cuda::equalize(d.ref(), d.ref(), EqualizeMode::Channels, ws, s);
+            cuda::equalize(d.view(), d.view(), EqualizeMode::Channels, ws, s);
             d.download(out.view(), s);
             IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
             IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view(), EqualizeMode::Channels), out);
         }
     // Luma-only and channel-only planes through the device form.
-    Image rgb = test::load_sample("chelsea.png");
+    ImageU8 rgb = test::load_sample("chelsea.png");
     const Histogram ref = cpu::histogram(rgb.view());
-    cuda::DeviceImage d = cuda::DeviceImage::from_host(rgb.view(), s);
+    cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(rgb.view(), s);
     cuda::DeviceBuffer<unsigned long long> counts(5 * 256);
     std::vector<unsigned long long> host(5 * 256);
     cuda::HistogramPlanes luma_only;
@@ -263,7 +263,7 @@ TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
     luma_only.luma = true;
     CHECK(luma_only.count(3) == 1);
     CHECK_THROWS_AS(luma_only.count(1), Error);
-    cuda::histogram(d.ref(), luma_only, counts.get(), s);
+    cuda::histogram(d.view(), luma_only, counts.get(), s);
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), counts.get(), 256 * 8, cudaMemcpyDeviceToHost, s));
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
     bool ok = true;
@@ -279,7 +279,7 @@ TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
             p.copies = copies;
             cuda::HistogramPlanes all;
             all.luma = true;
-            cuda::detail::histogram_with_policy(d.ref(), all, counts.get(), p, s);
+            cuda::detail::histogram_with_policy(d.view(), all, counts.get(), p, s);
             IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), counts.get(), 4 * 256 * 8, cudaMemcpyDeviceToHost, s));
             IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
             ok = true;
@@ -289,22 +289,22 @@ TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
         }
     cuda::HistogramPolicy bad;
     bad.block_threads = 100;
-    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.ref(), {}, counts.get(), bad, s), Error);
+    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.view(), {}, counts.get(), bad, s), Error);
     bad.block_threads = 256;
     bad.copies = 9;
-    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.ref(), {}, counts.get(), bad, s), Error);
+    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.view(), {}, counts.get(), bad, s), Error);
     // Bad arguments are usage errors, before any GPU work.
-    cuda::DeviceImageRef null_ref = d.ref();
+    DeviceViewU8 null_ref = d.view();
     null_ref.data = nullptr;
     CHECK_THROWS_AS(cuda::histogram(null_ref, true, ws, s), Error);
-    cuda::DeviceImageRef short_pitch = d.ref();
+    DeviceViewU8 short_pitch = d.view();
     short_pitch.pitch = 10;
     CHECK_THROWS_AS(cuda::histogram(short_pitch, true, ws, s), Error);
-    cuda::DeviceImage wrong(rgb.width(), rgb.height(), 3);
-    CHECK_THROWS_AS(cuda::threshold(d.ref(), wrong.ref(), threshold_at(5), ws, s), Error);
+    cuda::DeviceImageU8 wrong(rgb.width(), rgb.height(), 3);
+    CHECK_THROWS_AS(cuda::threshold(d.view(), wrong.view(), threshold_at(5), ws, s), Error);
     CHECK_THROWS_AS(cuda::threshold(rgb.view(), ThresholdSpec{false, 300}), Error);
-    cuda::DeviceImage small(5, 5, 3);
-    CHECK_THROWS_AS(cuda::equalize(d.ref(), small.ref(), EqualizeMode::Luma, ws, s), Error);
+    cuda::DeviceImageU8 small(5, 5, 3);
+    CHECK_THROWS_AS(cuda::equalize(d.view(), small.view(), EqualizeMode::Luma, ws, s), Error);
 }
 
 TEST_CASE("GPU histogram family: 8192x8192 gray and 7680x4320 RGB, photo-like and constant") {
@@ -316,7 +316,7 @@ TEST_CASE("GPU histogram family: 8192x8192 gray and 7680x4320 RGB, photo-like an
         const std::string label = std::to_string(b.w) + "x" + std::to_string(b.h) + " c=" + std::to_string(b.c) +
                                   (b.constant ? " constant" : " photo-like");
         CAPTURE(label);
-        Image img = b.constant ? test::constant_image(b.w, b.h, b.c, 200) : test::photo_like_image(b.w, b.h, b.c, 8);
+        ImageU8 img = b.constant ? test::constant_image(b.w, b.h, b.c, 200) : test::photo_like_image(b.w, b.h, b.c, 8);
         const Histogram gh = cuda::histogram(img.view());
         CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), gh);
         if (b.constant) CHECK(gh.counts[0][200] == static_cast<std::uint64_t>(b.w) * b.h);
@@ -337,11 +337,11 @@ TEST_CASE("GPU histogram: every counting strategy, step count and launch shape")
         // uniform chunks at 1024 wide; partial chunks at 1000 wide); the
         // specked one mixes uniform and non-uniform lanes in a warp; photos
         // and noise take the per-sample paths; 2000x300 gives long walks.
-        std::vector<std::pair<std::string, Image>> images;
+        std::vector<std::pair<std::string, ImageU8>> images;
         images.emplace_back("constant 77 1024x48", test::constant_image(1024, 48, c, 77));
         images.emplace_back("constant 0 1000x40", test::constant_image(1000, 40, c, 0));
         images.emplace_back("constant 255 1x1", test::constant_image(1, 1, c, 255));
-        Image specked = test::constant_image(512, 64, c, 200);
+        ImageU8 specked = test::constant_image(512, 64, c, 200);
         for (std::size_t i = 0; i < specked.size_bytes(); i += 97) specked.data()[i] = static_cast<std::uint8_t>(i);
         images.emplace_back("specked 512x64", std::move(specked));
         images.emplace_back("random 17x5", test::random_image(17, 5, c, 5));
@@ -360,18 +360,18 @@ TEST_CASE("GPU histogram: every counting strategy, step count and launch shape")
             const std::string what = label + " c=" + std::to_string(c);
             CAPTURE(what);
             const Histogram ref = cpu::histogram(img.view(), true);
-            cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+            cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(img.view(), s);
             std::string first;
             int failures = 0;
             for (const cuda::HistogramPolicy& p : variants)
                 for (const cuda::HistogramPlanes& planes : plane_sets) {
-                    const std::string diff = policy_difference(d.ref(), ref, planes, p, counts.get(), s);
+                    const std::string diff = policy_difference(d.view(), ref, planes, p, counts.get(), s);
                     if (!diff.empty() && failures++ == 0) first = diff;
                 }
             CHECK_MESSAGE(failures == 0, (std::to_string(failures) + " variants differ; first: " + first));
         }
         // The byte path (odd address and pitch) under every variant.
-        Image photo = test::photo_like_image(129, 37, c, 9);
+        ImageU8 photo = test::photo_like_image(129, 37, c, 9);
         const Histogram ref = cpu::histogram(photo.view(), true);
         UnalignedDeviceImage u(129, 37, c, s, &photo);
         std::string first;
@@ -392,9 +392,9 @@ TEST_CASE("GPU histogram: the gray default on an 8K gray image with a long walk"
     cudaStream_t s = stream();
     cuda::DeviceBuffer<unsigned long long> counts(256);
     for (bool constant : {false, true}) {
-        Image img = constant ? test::constant_image(8192, 2049, 1, 13) : test::photo_like_image(8192, 2049, 1, 4);
+        ImageU8 img = constant ? test::constant_image(8192, 2049, 1, 13) : test::photo_like_image(8192, 2049, 1, 4);
         const Histogram ref = cpu::histogram(img.view(), false);
-        cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+        cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(img.view(), s);
         std::vector<cuda::HistogramPolicy> ps{cuda::default_histogram_policy(1)};
         for (cuda::HistogramMerge m : {cuda::HistogramMerge::Runs, cuda::HistogramMerge::Plain,
                                        cuda::HistogramMerge::Uniform, cuda::HistogramMerge::Match}) {
@@ -408,7 +408,7 @@ TEST_CASE("GPU histogram: the gray default on an 8K gray image with a long walk"
             ps.push_back(p);
         }
         for (const cuda::HistogramPolicy& p : ps) {
-            const std::string diff = policy_difference(d.ref(), ref, {}, p, counts.get(), s);
+            const std::string diff = policy_difference(d.view(), ref, {}, p, counts.get(), s);
             CHECK_MESSAGE(diff.empty(), ((constant ? "constant: " : "photo: ") + diff));
         }
     }
@@ -416,13 +416,13 @@ TEST_CASE("GPU histogram: the gray default on an 8K gray image with a long walk"
 
 TEST_CASE("GPU histogram: bad policies are usage errors") {
     cudaStream_t s = stream();
-    Image img = test::photo_like_image(40, 30, 3, 1);
-    cuda::DeviceImage d = cuda::DeviceImage::from_host(img.view(), s);
+    ImageU8 img = test::photo_like_image(40, 30, 3, 1);
+    cuda::DeviceImageU8 d = cuda::DeviceImageU8::from_host(img.view(), s);
     cuda::DeviceBuffer<unsigned long long> counts(5 * 256);
     auto bad = [&](auto edit) {
         cuda::HistogramPolicy p;
         edit(p);
-        CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.ref(), {}, counts.get(), p, s), Error);
+        CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.view(), {}, counts.get(), p, s), Error);
     };
     bad([](cuda::HistogramPolicy& p) { p.copy_by = cuda::HistogramCopyBy::Lane; p.copies = 33; });
     bad([](cuda::HistogramPolicy& p) { p.copy_by = cuda::HistogramCopyBy::Lane; p.copies = 0; });
@@ -437,6 +437,6 @@ TEST_CASE("GPU histogram: bad policies are usage errors") {
     big.copies = 32;
     cuda::HistogramPlanes all;
     all.luma = true;
-    CHECK(policy_difference(d.ref(), cpu::histogram(img.view(), true), all, big, counts.get(), s).empty());
+    CHECK(policy_difference(d.view(), cpu::histogram(img.view(), true), all, big, counts.get(), s).empty());
     CHECK(cuda::describe(cuda::kHistogramPolicyGray).find("merge=") == 0);
 }

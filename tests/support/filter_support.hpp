@@ -21,7 +21,7 @@ inline KernelMatrix matrix(int w, int h, std::vector<double> values) {
 
 // Random colour for 1 and 3 channels; random colour with transparent, opaque
 // and partial alpha regions for 2 and 4.
-inline Image test_image(int w, int h, int c, unsigned seed) {
+inline ImageU8 test_image(int w, int h, int c, unsigned seed) {
     return has_alpha(c) ? alpha_image(w, h, c, seed) : random_image(w, h, c, seed);
 }
 

@@ -15,15 +15,15 @@
 
 namespace imgpar::test {
 
-Image random_image(int width, int height, int channels, unsigned seed) {
-    Image img(width, height, channels);
+ImageU8 random_image(int width, int height, int channels, unsigned seed) {
+    ImageU8 img(width, height, channels);
     std::mt19937 rng(seed);
     for (std::size_t i = 0; i < img.size_bytes(); ++i) img.data()[i] = static_cast<std::uint8_t>(rng() & 0xFF);
     return img;
 }
 
-Image photo_like_image(int width, int height, int channels, unsigned seed) {
-    Image img(width, height, channels);
+ImageU8 photo_like_image(int width, int height, int channels, unsigned seed) {
+    ImageU8 img(width, height, channels);
     std::mt19937 rng(seed);
     std::uniform_int_distribution<int> noise(-8, 8);
     for (int y = 0; y < height; ++y)
@@ -36,14 +36,14 @@ Image photo_like_image(int width, int height, int channels, unsigned seed) {
     return img;
 }
 
-Image constant_image(int width, int height, int channels, int value) {
-    Image img(width, height, channels);
+ImageU8 constant_image(int width, int height, int channels, int value) {
+    ImageU8 img(width, height, channels);
     img.fill(static_cast<std::uint8_t>(value));
     return img;
 }
 
-Image alpha_image(int width, int height, int channels, unsigned seed) {
-    Image img = random_image(width, height, channels, seed);
+ImageU8 alpha_image(int width, int height, int channels, unsigned seed) {
+    ImageU8 img = random_image(width, height, channels, seed);
     const int a = channels - 1;
     for (int y = 0; y < height; ++y)
         for (int x = 0; x < width; ++x) {
@@ -58,7 +58,7 @@ Image alpha_image(int width, int height, int channels, unsigned seed) {
 
 std::string sample_path(const std::string& name) { return std::string(IMGPAR_SAMPLES_DIR) + "/" + name; }
 
-Image load_sample(const std::string& name) { return load_image(sample_path(name)).image; }
+ImageU8 load_sample(const std::string& name) { return load_image(sample_path(name)).image; }
 
 std::vector<std::pair<int, int>> awkward_sizes() {
     return {{1, 1},   {1, 17},  {17, 1},  {2, 3},   {3, 2},   {7, 5},    {13, 31}, {31, 13},

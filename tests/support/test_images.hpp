@@ -12,17 +12,17 @@
 namespace imgpar::test {
 
 // Uniform random samples from a fixed seed.
-Image random_image(int width, int height, int channels, unsigned seed = 1);
+ImageU8 random_image(int width, int height, int channels, unsigned seed = 1);
 // Smooth gradients with some sharp edges and noise: photo-like statistics.
-Image photo_like_image(int width, int height, int channels, unsigned seed = 1);
+ImageU8 photo_like_image(int width, int height, int channels, unsigned seed = 1);
 // Every sample = value.
-Image constant_image(int width, int height, int channels, int value);
+ImageU8 constant_image(int width, int height, int channels, int value);
 // Random colour with an alpha channel that has fully transparent, fully
 // opaque and partial regions (channels must be 2 or 4).
-Image alpha_image(int width, int height, int channels, unsigned seed = 1);
+ImageU8 alpha_image(int width, int height, int channels, unsigned seed = 1);
 
 // A sample image from samples/ (e.g. "camera.png").
-Image load_sample(const std::string& name);
+ImageU8 load_sample(const std::string& name);
 std::string sample_path(const std::string& name);
 
 // Sizes that break tiled code: 1x1, 1xN, Nx1, primes, around 16/32/64/128.
