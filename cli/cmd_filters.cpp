@@ -26,7 +26,9 @@ int run_plan(Invocation& inv, const FilterPlan& plan) {
     ImageOp op;
     op.description = plan.describe();
     op.details = filter_json(plan);
-    op.run = [plan](ConstViewU8 in, const BackendChoice& backend, JsonObject&) { return apply_filter(plan, in, backend); };
+    op.run = [plan](ConstViewU8 in, const BackendChoice& backend, JsonObject&, std::string& kernel) {
+        return apply_filter(plan, in, backend, kernel);
+    };
     return run_image_op(inv, std::move(op));
 }
 

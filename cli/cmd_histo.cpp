@@ -59,10 +59,11 @@ int run(Invocation& inv) {
             LoadedImage img = load_image(path, load_options(inv.global));
             report_warnings(inv.diag, name, img.warnings);
             auto t0 = std::chrono::steady_clock::now();
-            Histogram h = compute_histogram(img.image.view(), true, backend);
+            std::string kernel;
+            Histogram h = compute_histogram(img.image.view(), true, backend, kernel);
             double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
             report.planes = select_histogram_planes(h, channel_spec);
-            HistogramSource src{name, img.image.width(), img.image.height(), backend_name(backend.backend)};
+            HistogramSource src{name, img.image.width(), img.image.height(), backend_name(backend.backend), kernel};
             switch (format) {
                 case ReportFormat::Text: inv.out << histogram_text(src, h, report); break;
                 case ReportFormat::Csv: inv.out << histogram_csv_rows(src, h, report); break;
@@ -70,7 +71,7 @@ int run(Invocation& inv) {
             }
             char timing[32];
             std::snprintf(timing, sizeof timing, "%.2f ms", ms);
-            inv.diag.info("histo: " + name + ": backend " + backend.describe() + "; " + timing);
+            inv.diag.info("histo: " + name + ": backend " + backend.describe() + "; kernel " + kernel + "; " + timing);
             if (!plot_path.empty()) {
                 plot.planes = report.planes;
                 ImageU8 picture = plot_histogram(h, plot);

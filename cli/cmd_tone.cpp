@@ -19,7 +19,9 @@ int equalize_run(Invocation& inv) {
     ImageOp op;
     op.description = std::string("histogram equalization, mode ") + equalize_mode_name(mode);
     op.details.add("mode", equalize_mode_name(mode));
-    op.run = [mode](ConstViewU8 in, const BackendChoice& backend, JsonObject&) { return equalize(in, mode, backend); };
+    op.run = [mode](ConstViewU8 in, const BackendChoice& backend, JsonObject&, std::string& kernel) {
+        return equalize(in, mode, backend, kernel);
+    };
     return run_image_op(inv, std::move(op));
 }
 
@@ -39,8 +41,8 @@ int threshold_run(Invocation& inv) {
     op.description = otsu ? "threshold, Otsu's level" : "threshold at " + std::to_string(spec.value);
     op.details.add("method", otsu ? "otsu" : "value");
     const Diagnostics& diag = inv.diag;
-    op.run = [spec, &diag](ConstViewU8 in, const BackendChoice& backend, JsonObject& details) {
-        ThresholdResult r = threshold(in, spec, backend);
+    op.run = [spec, &diag](ConstViewU8 in, const BackendChoice& backend, JsonObject& details, std::string& kernel) {
+        ThresholdResult r = threshold(in, spec, backend, kernel);
         details.add("threshold", r.threshold);
         diag.info("threshold level " + std::to_string(r.threshold));
         return std::move(r.image);

@@ -30,7 +30,8 @@ int run_image_op(Invocation& inv, ImageOp op) {
     BackendChoice backend = choose_backend(inv);
 
     auto t0 = std::chrono::steady_clock::now();
-    ImageU8 result = op.run(input.image.view(), backend, op.details);
+    std::string kernel;
+    ImageU8 result = op.run(input.image.view(), backend, op.details, kernel);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
     std::vector<std::string> warnings;
@@ -42,7 +43,7 @@ int run_image_op(Invocation& inv, ImageOp op) {
     std::snprintf(timing, sizeof timing, "%.2f ms", ms);
     inv.diag.info(inv.command + ": " + display_name(in) + " (" + std::to_string(input.image.width()) + "x" +
                   std::to_string(input.image.height()) + " " + channel_layout_name(input.image.channels()) + ") -> " +
-                  out_name + ": " + op.description + "; backend " + backend.describe() + "; " + timing);
+                  out_name + ": " + op.description + "; backend " + backend.describe() + "; kernel " + kernel + "; " + timing);
     if (report == ReportFormat::Json) {
         JsonObject o;
         o.add("schema", "imgpar.image_op/1")
@@ -59,6 +60,7 @@ int run_image_op(Invocation& inv, ImageOp op) {
             o.add("device", backend.gpu_name);
         else
             o.add_null("device");
+        o.add("kernel", kernel);
         o.add("elapsed_ms", ms);
         inv.out << o.str() << "\n";
     }

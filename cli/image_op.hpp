@@ -14,8 +14,9 @@ namespace imgpar::cli {
 struct ImageOp {
     std::string description;  // one line for --verbose, e.g. the filter's describe()
     JsonObject details;       // operation-specific JSON members (kernel, sigma, border...)
-    // The work itself; it may add members to `details` (e.g. a chosen threshold).
-    std::function<ImageU8(ConstViewU8 input, const BackendChoice& backend, JsonObject& details)> run;
+    // The work itself; it may add members to `details` (e.g. a chosen
+    // threshold) and names the kernel that ran in `kernel`.
+    std::function<ImageU8(ConstViewU8 input, const BackendChoice& backend, JsonObject& details, std::string& kernel)> run;
 };
 
 // Adds --json and the image output options.

@@ -38,7 +38,7 @@ void print_overview(std::ostream& os) {
 void print_version(std::ostream& os) {
     const GpuStatus& s = gpu_status();
     os << "imgpar " IMGPAR_VERSION "\n";
-    if (IMGPAR_HAVE_CUDA)
+    if (s.built_with_cuda)
         os << "CUDA backend: built with CUDA runtime " << cuda_version_string(s.runtime_version) << "; "
            << (s.driver_version > 0 ? "the driver supports CUDA " + cuda_version_string(s.driver_version)
                                     : std::string("no NVIDIA driver found"))

@@ -86,12 +86,31 @@ public:
     }
     PinnedBuffer(const PinnedBuffer&) = delete;
     PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    // Grows (never shrinks) to at least `count` elements; contents are not kept.
+    void reserve(std::size_t count) {
+        if (count > count_) *this = PinnedBuffer(count);
+    }
     T* get() const { return ptr_; }
     std::size_t size() const { return count_; }
 
 private:
     T* ptr_ = nullptr;
     std::size_t count_ = 0;
+};
+
+// An owned event (timing disabled: it only orders host and stream).
+class Event {
+public:
+    Event() { IMGPAR_CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
+    ~Event() {
+        if (event_) cudaEventDestroy(event_);
+    }
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    cudaEvent_t get() const { return event_; }
+
+private:
+    cudaEvent_t event_ = nullptr;
 };
 
 // An owned stream; destroyed (after draining) with its owner.

@@ -2,13 +2,11 @@
 // (src/ops/filter.hpp, whose comment is the arithmetic contract) and
 // byte-identical results.
 //
-// Two call forms share one implementation:
-//   - apply_filter(plan, src, dst, ws, stream) writes into caller-provided
-//     device images, enqueues everything on `stream` and allocates nothing
-//     once `ws` has been reserved for the plan and image shape. This is the
-//     form the benchmark times.
-//   - apply_filter(plan, src) uploads a host image, filters it on the
-//     process context's stream (cuda::context()) and returns the result.
+// apply_filter(plan, src, dst, ws, stream) writes into caller-provided device
+// images, enqueues everything on `stream` and allocates nothing once `ws` has
+// been reserved for the plan and image shape. The seam gpu::apply_filter
+// (src/ops/filter.hpp) runs it with a session's workspace and stream; tests
+// and the benchmark call it directly to choose an implementation.
 //
 // Source and destination are ordinary pitched device images (any pitch of at
 // least width * channels bytes); kernels use 16-byte accesses where the
@@ -48,6 +46,14 @@ enum class CustomPath { Auto, HalfMma, Fp32 };
 
 // Device scratch kept between calls, so repeated calls do not allocate.
 // Not thread-safe: one workspace per stream of work.
+class FilterWorkspace;
+namespace filter_detail {
+struct DeviceLimits;
+// Grows ws for a checked plan and shape (apply_filter; FilterWorkspace::reserve checks first).
+void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels,
+                     const DeviceLimits& dev);
+}  // namespace filter_detail
+
 class FilterWorkspace {
 public:
     FilterWorkspace() = default;
@@ -74,6 +80,8 @@ public:
     unsigned long long* ticket_base() { return &ticket_base_; }
 
 private:
+    friend void filter_detail::reserve_scratch(FilterWorkspace&, const FilterPlan&, int, int, int,
+                                               const filter_detail::DeviceLimits&);
     DeviceBuffer<std::uint8_t> scratch_;
     DeviceBuffer<unsigned long long> tickets_;
     unsigned long long ticket_base_ = 0;
@@ -82,14 +90,11 @@ private:
 };
 
 // Filters src into dst: same width and height, dst.channels ==
-// plan.output_channels(src.channels). Shapes and the plan are validated before
-// any GPU work (imgpar::Error, usage). Asynchronous on `stream`.
-void apply_filter(const FilterPlan& plan, const DeviceViewU8& src, const DeviceViewU8& dst, FilterWorkspace& ws,
-                  cudaStream_t stream);
-
-// Convenience: upload, filter, download on cuda::context()'s stream; returns
-// when the result is on the host.
-ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src);
+// plan.output_channels(src.channels). The plan (check_plan) and the shapes
+// are checked before any GPU work (imgpar::Error, usage). Asynchronous on
+// `stream`. Returns the name of the kernel that runs.
+const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
+                         FilterWorkspace& ws, cudaStream_t stream);
 
 // Whether the current device can compute this Gaussian/unsharp plan with the
 // given implementation (Auto and Simple: always).

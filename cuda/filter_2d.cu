@@ -180,7 +180,7 @@ void launch_custom_channels(CustomArgs a, const CustomWeights& wt, cudaStream_t 
 
 void launch_custom(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
-    const DeviceViewU8& src = call.src;
+    const ConstDeviceViewU8& src = call.src;
     CustomArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);

@@ -379,7 +379,7 @@ bool custom_half_supported(const FilterPlan& plan, int channels, const DeviceLim
 
 void launch_custom_half(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
-    const DeviceViewU8& src = call.src;
+    const ConstDeviceViewU8& src = call.src;
     const CustomHalfShape shape = custom_half_shape(plan, src.channels, dev);
     CustomHalfArgs a{};
     a.src = src_arg(src);

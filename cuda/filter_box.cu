@@ -284,7 +284,7 @@ std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int
 
 void launch_box(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
-    const DeviceViewU8& src = call.src;
+    const ConstDeviceViewU8& src = call.src;
     BoxArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);

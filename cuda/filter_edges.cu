@@ -246,7 +246,7 @@ void launch_op(const EdgesArgs& a, cudaStream_t stream) {
 
 void launch_edges(const FilterCall& call, const DeviceLimits&) {
     const FilterPlan& plan = *call.plan;
-    const DeviceViewU8& src = call.src;
+    const ConstDeviceViewU8& src = call.src;
     EdgesArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);

@@ -271,7 +271,7 @@ __device__ __forceinline__ void subgroup_words(const SrcArg& src, const BorderAr
 
 // --- Host-side argument builders, shared by the launchers -----------------------
 
-inline SrcArg src_arg(const DeviceViewU8& r) { return {r.data, r.pitch, r.width, r.height, r.channels}; }
+inline SrcArg src_arg(const ConstDeviceViewU8& r) { return {r.data, r.pitch, r.width, r.height, r.channels}; }
 inline DstArg dst_arg(const DeviceViewU8& r) { return {r.data, r.pitch}; }
 
 // Whether every row of an image (base `p`, `pitch`) starts n-byte aligned.

@@ -18,7 +18,7 @@ namespace imgpar::cuda::filter_detail {
 // One validated filter call.
 struct FilterCall {
     const FilterPlan* plan = nullptr;
-    DeviceViewU8 src;
+    ConstDeviceViewU8 src;
     DeviceViewU8 dst;
     cudaStream_t stream = nullptr;
     std::uint8_t* scratch = nullptr;  // at least scratch_bytes(...) bytes

@@ -107,7 +107,7 @@ std::size_t separable_simple_scratch_bytes(int width, int height, int channels) 
 
 void launch_separable_simple(const FilterCall& call) {
     const FilterPlan& plan = *call.plan;
-    const DeviceViewU8& src = call.src;
+    const ConstDeviceViewU8& src = call.src;
     SepSimpleArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);

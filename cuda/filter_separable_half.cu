@@ -79,7 +79,7 @@
 #include <utility>
 
 #include "cuda/check.hpp"
-#include "cuda/device_context.hpp"
+#include "cuda/occupancy.hpp"
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_mma.cuh"
@@ -1648,7 +1648,7 @@ const char* half_mma_name(const FilterPlan& plan, int channels, const DeviceLimi
 
 void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
-    const DeviceViewU8& src = call.src;
+    const ConstDeviceViewU8& src = call.src;
     const TrimmedTaps tt = trim_taps(plan);
     const SepMode mode = separable_mode(plan, src.channels);
     const HalfVariant v = variant_for_plan(tt, src.channels, mode == SepMode::Blur, dev);

@@ -604,7 +604,7 @@ bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLim
 
 void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
-    const DeviceViewU8& src = call.src;
+    const ConstDeviceViewU8& src = call.src;
     const TrimmedTaps tt = trim_taps(plan);
     const MmaShape shape = choose_shape(tt, src.width, src.height, src.channels, dev);
     if (!shape.ok) throw device_error("gaussian filter", "the tensor-core kernel does not fit this device");

@@ -10,7 +10,9 @@
 #include "cuda/histogram_block.cuh"
 #include "cuda/histogram_count.cuh"
 #include "cuda/histogram_launch.hpp"
+#include "cuda/occupancy.hpp"
 #include "cuda/histogram_policy.hpp"
+#include "cuda/session.hpp"
 
 namespace imgpar::cuda {
 
@@ -18,7 +20,7 @@ namespace imgpar::cuda {
 
 namespace hist {
 
-void check_device_image(const DeviceViewU8& ref, const char* what) {
+void check_device_image(const ConstDeviceViewU8& ref, const char* what) {
     check_image_shape(ref.width, ref.height, ref.channels);
     if (!ref.data) throw usage_error(what, "the device image has no pixels (null pointer)");
     const std::size_t row = static_cast<std::size_t>(ref.width) * ref.channels;
@@ -30,18 +32,12 @@ void check_device_image(const DeviceViewU8& ref, const char* what) {
         throw usage_error(what, "the image is too large for the GPU path (at most 2^31 chunks of 16 pixels)");
 }
 
-ChunkGrid chunk_grid(const DeviceViewU8& ref) {
+ChunkGrid chunk_grid(const ConstDeviceViewU8& ref) {
     ChunkGrid g;
     g.width = ref.width;
     g.chunks_per_row = static_cast<unsigned>((ref.width + kChunkPixels - 1) / kChunkPixels);
     g.total = g.chunks_per_row * static_cast<unsigned>(ref.height);
     return g;
-}
-
-DeviceContext& current_context() {
-    int device = 0;
-    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
-    return context(device);
 }
 
 }  // namespace hist
@@ -174,6 +170,11 @@ void dispatch_colour(const hist::SweepArgs& a, HistogramPlanes planes, const His
 
 }  // namespace
 
+std::string histogram_kernel_name(int channels) {
+    return "privatized shared-memory histogram, all planes in one pass (" +
+           describe(default_histogram_policy(channels)) + ")";
+}
+
 const char* merge_name(HistogramMerge m) {
     switch (m) {
         case HistogramMerge::Runs: return "runs";
@@ -209,7 +210,7 @@ void HistogramWorkspace::reserve() {
 
 namespace detail {
 
-void histogram_with_policy(const DeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
+void histogram_with_policy(const ConstDeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
                            const HistogramPolicy& policy, cudaStream_t stream) {
     hist::check_device_image(image, "histogram");
     check_policy(policy);
@@ -232,11 +233,11 @@ void histogram_with_policy(const DeviceViewU8& image, HistogramPlanes planes, un
 
 }  // namespace detail
 
-void histogram(const DeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts, cudaStream_t stream) {
+void histogram(const ConstDeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts, cudaStream_t stream) {
     detail::histogram_with_policy(image, planes, d_counts, default_histogram_policy(image.channels), stream);
 }
 
-Histogram histogram(const DeviceViewU8& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream) {
+Histogram histogram(const ConstDeviceViewU8& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream) {
     hist::check_device_image(image, "histogram");
     ws.reserve();
     HistogramPlanes planes;
@@ -256,12 +257,14 @@ Histogram histogram(const DeviceViewU8& image, bool with_luma, HistogramWorkspac
     return h;
 }
 
-Histogram histogram(ConstViewU8 image, bool with_luma) {
-    check_image_shape(image.width, image.height, image.channels);
-    DeviceContext& ctx = hist::current_context();
-    DeviceImageU8 d = DeviceImageU8::from_host(image, ctx.stream());
-    HistogramWorkspace ws;
-    return histogram(d.view(), with_luma, ws, ctx.stream());
+}  // namespace imgpar::cuda
+
+namespace imgpar::gpu {
+
+Histogram histogram(Session& session, ConstDeviceViewU8 image, bool with_luma, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    if (kernel) *kernel = cuda::histogram_kernel_name(image.channels);
+    return cuda::histogram(image, with_luma, session.impl().histograms, stream);
 }
 
-}  // namespace imgpar::cuda
+}  // namespace imgpar::gpu

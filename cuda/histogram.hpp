@@ -2,12 +2,10 @@
 // cpu::histogram (src/ops/histogram.hpp), cpu::equalize (src/ops/equalize.hpp)
 // and cpu::threshold (src/ops/threshold.hpp), whose headers hold the contract.
 //
-// Each operation has two forms:
-//  - a device form on DeviceImageRefs and a HistogramWorkspace: it launches
-//    on `stream` and allocates nothing once the workspace is reserved (the
-//    benchmark times this form);
-//  - an Image form that uploads the image once, runs on cuda::context()'s
-//    stream and returns host results.
+// Each operation works on device views and a HistogramWorkspace: it launches
+// on `stream` and allocates nothing once the workspace is reserved (the
+// benchmark times this form). The seam (gpu::histogram, gpu::equalize,
+// gpu::threshold in src/ops/) runs them with a session's workspace and stream.
 // Device images may have any pitch and alignment; rows that start 16-byte
 // aligned with a pitch that is a multiple of 16 (as DeviceImage gives) are
 // read and written with 16-byte accesses.
@@ -16,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <string>
 
 #include "cuda/buffers.hpp"
 #include "cuda/device_image.hpp"
@@ -58,21 +57,21 @@ private:
 
 // Counts `planes` of `image` into d_counts (planes.count(channels) * 256
 // counters, zeroed here). Asynchronous; allocates nothing.
-void histogram(const DeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
+void histogram(const ConstDeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
                cudaStream_t stream);
 // Counts every channel (+ luma when with_luma and colour), waits, and returns
 // the histogram. Allocates nothing once `ws` is reserved.
-Histogram histogram(const DeviceViewU8& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
-Histogram histogram(ConstViewU8 image, bool with_luma = true);
+Histogram histogram(const ConstDeviceViewU8& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
+// What the histogram of a `channels`-channel image runs, for reports.
+std::string histogram_kernel_name(int channels);
 
 // --- Equalize --------------------------------------------------------------
 
 // Histogram -> cumulative counts -> lookup tables -> apply, all on the device,
 // asynchronous, nothing allocated once `ws` is reserved. dst has src's shape
 // and may be src (in place).
-void equalize(const DeviceViewU8& src, const DeviceViewU8& dst, EqualizeMode mode, HistogramWorkspace& ws,
+void equalize(const ConstDeviceViewU8& src, const DeviceViewU8& dst, EqualizeMode mode, HistogramWorkspace& ws,
               cudaStream_t stream);
-ImageU8 equalize(ConstViewU8 src, EqualizeMode mode = EqualizeMode::Luma);
 
 // --- Threshold -------------------------------------------------------------
 
@@ -80,8 +79,7 @@ ImageU8 equalize(ConstViewU8 src, EqualizeMode mode = EqualizeMode::Luma);
 // the level used. With Otsu it counts the intensity histogram, copies its 256
 // counts to the host and waits for them (the level is chosen on the host);
 // with a given level it only launches. Allocates nothing once `ws` is reserved.
-int threshold(const DeviceViewU8& src, const DeviceViewU8& dst, const ThresholdSpec& spec,
+int threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ThresholdSpec& spec,
               HistogramWorkspace& ws, cudaStream_t stream);
-ThresholdResult threshold(ConstViewU8 src, const ThresholdSpec& spec);
 
 }  // namespace imgpar::cuda

@@ -7,6 +7,8 @@
 #include "cuda/histogram.hpp"
 #include "cuda/histogram_block.cuh"
 #include "cuda/histogram_launch.hpp"
+#include "cuda/occupancy.hpp"
+#include "cuda/session.hpp"
 #include "cuda/histogram_policy.hpp"
 #include "src/ops/histogram_math.hpp"
 
@@ -101,7 +103,7 @@ __global__ void threshold_apply_kernel(hist::ApplyArgs a, int t) {
 
 // --- Dispatch ---------------------------------------------------------------
 
-hist::ApplyArgs apply_args(const DeviceViewU8& src, const DeviceViewU8& dst) {
+hist::ApplyArgs apply_args(const ConstDeviceViewU8& src, const DeviceViewU8& dst) {
     hist::ApplyArgs a;
     a.src = src.data;
     a.src_pitch = src.pitch;
@@ -138,7 +140,7 @@ void launch_threshold_apply(const hist::ApplyArgs& a, int t, cudaStream_t stream
 
 }  // namespace
 
-void equalize(const DeviceViewU8& src, const DeviceViewU8& dst, EqualizeMode mode, HistogramWorkspace& ws,
+void equalize(const ConstDeviceViewU8& src, const DeviceViewU8& dst, EqualizeMode mode, HistogramWorkspace& ws,
               cudaStream_t stream) {
     hist::check_device_image(src, "equalize");
     hist::check_device_image(dst, "equalize");
@@ -169,19 +171,7 @@ void equalize(const DeviceViewU8& src, const DeviceViewU8& dst, EqualizeMode mod
     }
 }
 
-ImageU8 equalize(ConstViewU8 src, EqualizeMode mode) {
-    check_image_shape(src.width, src.height, src.channels);
-    DeviceContext& ctx = hist::current_context();
-    DeviceImageU8 d = DeviceImageU8::from_host(src, ctx.stream());
-    HistogramWorkspace ws;
-    equalize(d.view(), d.view(), mode, ws, ctx.stream());  // in place: the image crosses to the device once
-    ImageU8 out(src.width, src.height, src.channels);
-    d.download(out.view(), ctx.stream());
-    ctx.synchronize();
-    return out;
-}
-
-int threshold(const DeviceViewU8& src, const DeviceViewU8& dst, const ThresholdSpec& spec, HistogramWorkspace& ws,
+int threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ThresholdSpec& spec, HistogramWorkspace& ws,
               cudaStream_t stream) {
     hist::check_device_image(src, "threshold");
     hist::check_device_image(dst, "threshold");
@@ -216,19 +206,26 @@ int threshold(const DeviceViewU8& src, const DeviceViewU8& dst, const ThresholdS
     return t;
 }
 
-ThresholdResult threshold(ConstViewU8 src, const ThresholdSpec& spec) {
-    check_image_shape(src.width, src.height, src.channels);
-    if (!spec.otsu) threshold_at(spec.value);  // before any GPU work
-    DeviceContext& ctx = hist::current_context();
-    DeviceImageU8 d = DeviceImageU8::from_host(src, ctx.stream());
-    DeviceImageU8 out_d(src.width, src.height, threshold_output_channels(src.channels));
-    HistogramWorkspace ws;
-    ThresholdResult r;
-    r.threshold = threshold(d.view(), out_d.view(), spec, ws, ctx.stream());
-    r.image = ImageU8(src.width, src.height, out_d.channels());
-    out_d.download(r.image.view(), ctx.stream());
-    ctx.synchronize();
-    return r;
+}  // namespace imgpar::cuda
+
+namespace imgpar::gpu {
+
+void equalize(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, EqualizeMode mode, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::equalize(src, dst, mode, session.impl().histograms, stream);
+    if (kernel)
+        *kernel = "histogram, cumulative counts and lookup tables on the device, then one apply pass (" +
+                  cuda::histogram_kernel_name(src.channels) + ")";
 }
 
-}  // namespace imgpar::cuda
+int threshold(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const ThresholdSpec& spec,
+              std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    const int level = cuda::threshold(src, dst, spec, session.impl().histograms, stream);
+    if (kernel)
+        *kernel = spec.otsu ? "intensity histogram on the device, Otsu's level on the host, one apply pass"
+                            : "one apply pass";
+    return level;
+}
+
+}  // namespace imgpar::gpu

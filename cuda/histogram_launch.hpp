@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <string>
 
-#include "cuda/device_context.hpp"
 #include "cuda/device_image.hpp"
 
 namespace imgpar::cuda::hist {
@@ -42,18 +41,14 @@ struct ApplyArgs {
 // Throws imgpar::Error (usage) unless `ref` is a plausible device image:
 // non-null, 1-4 channels, positive size, pitch >= row bytes, and small enough
 // that its chunks fit 31 bits (about 34 gigapixels).
-void check_device_image(const DeviceViewU8& ref, const char* what);
+void check_device_image(const ConstDeviceViewU8& ref, const char* what);
 
-ChunkGrid chunk_grid(const DeviceViewU8& ref);
+ChunkGrid chunk_grid(const ConstDeviceViewU8& ref);
 
 // Rows start 16-byte aligned and the pitch keeps them so.
 inline bool vector_ok(const void* data, std::size_t pitch) {
     return reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && pitch % 16 == 0;
 }
 
-// The context of the current device: the convenience (Image) forms run on
-// its stream. Backend selection makes the chosen GPU current, so this is the
-// process's context whichever GPU index was chosen.
-DeviceContext& current_context();
 
 }  // namespace imgpar::cuda::hist

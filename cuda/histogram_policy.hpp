@@ -103,7 +103,7 @@ namespace detail {
 // histogram() with an explicit policy. Throws imgpar::Error (usage) on a bad
 // policy, or one this variant cannot launch (too many registers or too much
 // shared memory per block for the shape asked).
-void histogram_with_policy(const DeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
+void histogram_with_policy(const ConstDeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
                            const HistogramPolicy& policy, cudaStream_t stream);
 }  // namespace detail
 

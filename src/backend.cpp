@@ -5,9 +5,6 @@
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
 
-#if IMGPAR_HAVE_CUDA
-#include "cuda/device_context.hpp"
-#endif
 
 namespace imgpar {
 
@@ -73,9 +70,7 @@ BackendChoice select_backend(const DeviceRequest& request) {
         choice.fallback_reason = why;
         return choice;
     }
-#if IMGPAR_HAVE_CUDA
-    cuda::context(gpu->index);
-#endif
+    choice.session = std::make_shared<gpu::Session>(gpu->index);
     choice.backend = Backend::Gpu;
     choice.gpu_index = gpu->index;
     choice.gpu_name = gpu->name;

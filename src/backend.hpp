@@ -1,9 +1,14 @@
 // Backend selection, in one place: which implementation (CPU reference or
-// CUDA) an operation runs on, from the user's --device request and what the
-// machine has. Every command that computes reports the choice.
+// GPU) an operation runs on, from the user's --device request and what the
+// machine has. Choosing the GPU opens its session (src/gpu/session.hpp),
+// which the caller keeps for all its work. Every command that computes
+// reports the choice.
 #pragma once
 
+#include <memory>
 #include <string>
+
+#include "src/gpu/session.hpp"
 
 namespace imgpar {
 
@@ -25,6 +30,9 @@ struct BackendChoice {
     Backend backend = Backend::Cpu;
     int gpu_index = -1;     // valid when backend == Gpu
     std::string gpu_name;   // valid when backend == Gpu
+    // The chosen GPU's session (backend == Gpu), shared by the copies of
+    // this choice.
+    std::shared_ptr<gpu::Session> session;
     // Set when `auto` fell back to the CPU: why no GPU was used. The CLI
     // prints it once on stderr.
     std::string fallback_reason;
@@ -32,8 +40,8 @@ struct BackendChoice {
 };
 
 // Chooses the backend. `gpu` or `gpu:N` without a usable GPU N throws
-// imgpar::Error (device) saying why; `auto` falls back to the CPU.
-// When the GPU is chosen its context is created here (once per process).
+// imgpar::Error (device) saying why; `auto` falls back to the CPU. Choosing a
+// GPU opens a session on it.
 BackendChoice select_backend(const DeviceRequest& request);
 
 }  // namespace imgpar

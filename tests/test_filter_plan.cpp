@@ -324,3 +324,38 @@ TEST_CASE("make_custom: validation") {
     CHECK(big.coeffs.size() == 3969);
     CHECK(big.describe().find("(63x63, rank 1)") != std::string::npos);
 }
+
+TEST_CASE("check_plan: every plan make_* builds passes; the one validator rejects inconsistent ones") {
+    CustomKernelOptions norm;
+    norm.normalize = true;
+    for (const FilterPlan& p : {make_gaussian(0.3, 0, {}), make_gaussian(50.0, 150, {}), make_box(1, {}),
+                                make_box(kMaxBoxRadius, {}), make_unsharp(1.0, 0, 0.0, 0.0, {}),
+                                make_unsharp(20.0, 0, kMaxUnsharpAmount, 1.0, {}),
+                                make_edges(EdgeOperator::Laplacian, true, {}),
+                                make_custom(test::matrix(63, 1, std::vector<double>(63, 1.0)), norm, {})})
+        CHECK_NOTHROW(check_plan(p));
+
+    std::vector<FilterPlan> bad;
+    bad.push_back(make_box(1, {}));
+    bad.back().radius = 0;  // the GPU once accepted this
+    bad.push_back(make_unsharp(1.0, 0, 1.0, 0.05, {}));
+    bad.back().amount_q8 = -256;  // and this
+    bad.push_back(make_gaussian(2.0, 0, {}));
+    bad.back().taps[0] += 1;
+    bad.push_back(make_gaussian(2.0, 0, {}));
+    bad.back().taps.pop_back();
+    bad.push_back(make_custom(test::matrix(2, 1, {1, 1}), {}, {}));
+    bad.back().coeffs[0] = 70000;
+    bad.push_back(make_custom(test::matrix(2, 1, {1, 1}), {}, {}));
+    bad.back().anchor_x = 2;
+    for (const FilterPlan& p : bad) {
+        INFO(p.describe());
+        try {
+            check_plan(p);
+            FAIL("accepted");
+        } catch (const Error& e) {
+            CHECK(e.kind() == ErrorKind::Usage);
+            CHECK(std::string(e.what()).find("filter plan") == 0);
+        }
+    }
+}

@@ -55,4 +55,13 @@ void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode = EqualizeMode::Lum
 ImageU8 equalize(ConstViewU8 src, EqualizeMode mode = EqualizeMode::Luma);
 }  // namespace cpu
 
+namespace gpu {
+class Session;
+// cpu::equalize's bytes, on the session's GPU: histogram, cumulative counts,
+// tables and the apply pass all on the device, asynchronous on the session's
+// stream. dst has src's shape and may be src.
+void equalize(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, EqualizeMode mode,
+              std::string* kernel = nullptr);
+}  // namespace gpu
+
 }  // namespace imgpar

@@ -161,11 +161,32 @@ FilterPlan make_custom(const KernelMatrix& kernel, const CustomKernelOptions& op
 // non-negative, summing exactly to 4096.
 std::vector<std::int32_t> gaussian_taps(double sigma, int radius);
 
+// The one validator of a plan: throws imgpar::Error (usage) unless every
+// field is consistent (what make_* produce always is). Both backends run it
+// first, so they accept and reject exactly the same plans; make_* check the
+// user's parameters, with messages naming the options.
+void check_plan(const FilterPlan& plan);
+
 namespace cpu {
 // Filters src into dst (same size; dst.channels == plan.output_channels(src.channels)).
-// Multithreaded over all cores. Throws imgpar::Error (usage) on shape mismatch.
+// Multithreaded over all cores. Throws imgpar::Error (usage) on a bad plan or
+// a shape mismatch.
 void apply_filter(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst);
 ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src);
+// How the CPU computes this plan, for -v and --json ("separable passes, ...").
+std::string filter_kernel_name(const FilterPlan& plan);
 }  // namespace cpu
+
+namespace gpu {
+class Session;
+// Filters src into dst on the session's GPU, with cpu::apply_filter's bytes:
+// same size, dst.channels == plan.output_channels(src.channels), dst not
+// overlapping src. Asynchronous on the session's stream; allocates nothing
+// once the session has run this plan on an image of this shape. `kernel`, if
+// given, receives the name of the kernel that runs. Throws imgpar::Error
+// (usage) on a bad plan or shape, before any GPU work.
+void apply_filter(Session& session, const FilterPlan& plan, ConstDeviceViewU8 src, DeviceViewU8 dst,
+                  std::string* kernel = nullptr);
+}  // namespace gpu
 
 }  // namespace imgpar

@@ -18,52 +18,6 @@ namespace {
 
 using detail::Domain;
 
-// A plan built by hand (not by make_*) must still keep every sum in range,
-// since the passes rely on it for exactness.
-void check_plan(const FilterPlan& p) {
-    auto bad = [](const std::string& why) { return usage_error("filter plan", why); };
-    switch (p.kind) {
-        case FilterKind::Gaussian:
-        case FilterKind::Unsharp: {
-            if (p.radius < 1 || p.radius > kMaxGaussianRadius || p.taps.size() != 2 * static_cast<std::size_t>(p.radius) + 1)
-                throw bad("Gaussian needs a radius from 1 to " + std::to_string(kMaxGaussianRadius) + " and 2r+1 taps");
-            long long sum = 0;
-            for (std::int32_t t : p.taps) {
-                if (t < 0) throw bad("Gaussian taps must be non-negative");
-                sum += t;
-            }
-            if (sum != kGaussianTapSum) throw bad("Gaussian taps must sum to " + std::to_string(kGaussianTapSum));
-            if (p.kind == FilterKind::Unsharp &&
-                (p.amount_q8 < 0 || p.amount_q8 > 256 * kMaxUnsharpAmount || p.threshold_level < 0 || p.threshold_level > 255))
-                throw bad("unsharp amount or threshold out of range");
-            break;
-        }
-        case FilterKind::Box:
-            if (p.radius < 1 || p.radius > kMaxBoxRadius)
-                throw bad("box radius must be from 1 to " + std::to_string(kMaxBoxRadius));
-            break;
-        case FilterKind::Edges:
-            break;
-        case FilterKind::Custom: {
-            const int kw = p.kernel_width, kh = p.kernel_height;
-            if (kw < 1 || kw > kMaxKernelSide || kh < 1 || kh > kMaxKernelSide ||
-                p.coeffs.size() != static_cast<std::size_t>(kw) * kh)
-                throw bad("custom kernel sides must be from 1 to " + std::to_string(kMaxKernelSide) +
-                          " with one coefficient per cell");
-            if (p.anchor_x < 0 || p.anchor_x >= kw || p.anchor_y < 0 || p.anchor_y >= kh)
-                throw bad("custom kernel anchor lies outside the kernel");
-            long long abs_sum = 0;
-            for (std::int32_t c : p.coeffs) abs_sum += c < 0 ? -static_cast<long long>(c) : c;
-            if (abs_sum > kMaxKernelAbsSum)
-                throw bad("custom kernel coefficients must have |sum| at most " + std::to_string(kMaxKernelAbsSum));
-            if (p.frac_bits < 0 || p.frac_bits > kMaxFracBits || !std::isfinite(p.scale) || p.scale == 0.0 ||
-                !std::isfinite(p.offset))
-                throw bad("custom kernel needs frac_bits 0..12, a finite non-zero scale and a finite offset");
-            break;
-        }
-    }
-}
-
 void check_shapes(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     check_image_shape(src.width, src.height, src.channels);
     if (!src.data || src.stride < src.row_bytes()) throw usage_error("filter", "the source image view is invalid");
@@ -221,11 +175,22 @@ void apply_filter(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
 }
 
 ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src) {
-    check_plan(plan);
     check_image_shape(src.width, src.height, src.channels);
     ImageU8 out(src.width, src.height, plan.output_channels(src.channels));
     apply_filter(plan, src, out.view());
     return out;
+}
+
+std::string filter_kernel_name(const FilterPlan& plan) {
+    std::string what;
+    switch (plan.kind) {
+        case FilterKind::Gaussian:
+        case FilterKind::Unsharp: what = "separable passes (rows, then columns; symmetric taps paired)"; break;
+        case FilterKind::Box: what = "box running sums (rows, then columns)"; break;
+        case FilterKind::Custom: what = "2-D correlation on a padded copy (one shifted row per coefficient)"; break;
+        case FilterKind::Edges: what = "3x3 operator pair on a padded copy"; break;
+    }
+    return what + ", " + std::to_string(cpu_thread_count()) + " thread" + (cpu_thread_count() == 1 ? "" : "s");
 }
 
 }  // namespace imgpar::cpu

@@ -119,6 +119,61 @@ std::string FilterPlan::describe() const {
     return s;
 }
 
+void check_plan(const FilterPlan& p) {
+    auto bad = [](const std::string& why) { return usage_error("filter plan", why); };
+    switch (p.kind) {
+        case FilterKind::Gaussian:
+        case FilterKind::Unsharp: {
+            if (p.radius < 1 || p.radius > kMaxGaussianRadius || p.taps.size() != 2 * static_cast<std::size_t>(p.radius) + 1)
+                throw bad("a Gaussian needs a radius from 1 to " + std::to_string(kMaxGaussianRadius) + " and 2r+1 taps");
+            long long sum = 0;
+            for (std::int32_t t : p.taps) {
+                if (t < 0 || t > kGaussianTapSum) throw bad("Gaussian taps must lie in 0.." + std::to_string(kGaussianTapSum));
+                sum += t;
+            }
+            if (sum != kGaussianTapSum)
+                throw bad("Gaussian taps must sum to " + std::to_string(kGaussianTapSum) + ", these sum to " +
+                          std::to_string(sum));
+            if (p.kind == FilterKind::Unsharp &&
+                (p.amount_q8 < 0 || p.amount_q8 > 256 * kMaxUnsharpAmount || p.threshold_level < 0 || p.threshold_level > 255))
+                throw bad("the unsharp amount must be 0.." + num(kMaxUnsharpAmount) + " and the threshold level 0..255");
+            break;
+        }
+        case FilterKind::Box:
+            if (p.radius < 1 || p.radius > kMaxBoxRadius)
+                throw bad("the box radius must be from 1 to " + std::to_string(kMaxBoxRadius) + " (got " +
+                          std::to_string(p.radius) + ")");
+            break;
+        case FilterKind::Edges:
+            if (p.edge_op != EdgeOperator::Sobel && p.edge_op != EdgeOperator::Scharr &&
+                p.edge_op != EdgeOperator::Laplacian)
+                throw bad("unknown edge operator");
+            break;
+        case FilterKind::Custom: {
+            const int kw = p.kernel_width, kh = p.kernel_height;
+            if (kw < 1 || kw > kMaxKernelSide || kh < 1 || kh > kMaxKernelSide ||
+                p.coeffs.size() != static_cast<std::size_t>(kw) * kh)
+                throw bad("custom kernel sides must be from 1 to " + std::to_string(kMaxKernelSide) +
+                          " with one coefficient per cell");
+            if (p.anchor_x < 0 || p.anchor_x >= kw || p.anchor_y < 0 || p.anchor_y >= kh)
+                throw bad("the custom kernel's anchor lies outside the kernel");
+            long long abs_sum = 0;
+            for (std::int32_t c : p.coeffs) abs_sum += c < 0 ? -static_cast<long long>(c) : c;
+            if (abs_sum > kMaxKernelAbsSum)
+                throw bad("the sum of |fixed-point coefficients| is " + std::to_string(abs_sum) + ", above " +
+                          std::to_string(kMaxKernelAbsSum));
+            const double den = p.scale * std::ldexp(1.0, p.frac_bits);
+            if (p.frac_bits < 0 || p.frac_bits > kMaxFracBits || !std::isfinite(den) || den == 0.0 ||
+                !std::isfinite(p.offset))
+                throw bad("a custom kernel needs frac_bits 0.." + std::to_string(kMaxFracBits) +
+                          ", a finite non-zero scale and a finite offset");
+            break;
+        }
+        default:
+            throw bad("unknown filter kind");
+    }
+}
+
 // Largest-remainder rounding of the sampled Gaussian to integers summing to
 // exactly kGaussianTapSum. Symmetry is kept by working on |i| only: a pair
 // +-i always moves by two units together, so an odd remainder can only go to

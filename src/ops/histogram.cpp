@@ -207,5 +207,10 @@ Histogram histogram(ConstViewU8 image, bool with_luma) {
     return h;
 }
 
+std::string histogram_kernel_name() {
+    return "row chunks counted into private planes, merged once; " + std::to_string(cpu_thread_count()) +
+           " thread" + (cpu_thread_count() == 1 ? "" : "s");
+}
+
 }  // namespace cpu
 }  // namespace imgpar

@@ -103,4 +103,17 @@ namespace cpu {
 Histogram histogram(ConstViewU8 image, bool with_luma = true);
 }  // namespace cpu
 
+namespace cpu {
+// How the CPU counts, for -v and --json.
+std::string histogram_kernel_name();
+}  // namespace cpu
+
+namespace gpu {
+class Session;
+// cpu::histogram's counts, computed on the session's GPU in one pass over
+// `image` (device memory); waits for them. `kernel`, if given, receives the
+// name of the kernel that ran.
+Histogram histogram(Session& session, ConstDeviceViewU8 image, bool with_luma, std::string* kernel = nullptr);
+}  // namespace gpu
+
 }  // namespace imgpar

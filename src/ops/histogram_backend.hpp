@@ -1,5 +1,8 @@
-// Runs the histogram family on the backend that selection chose.
+// Runs the histogram family on the backend that selection chose; `kernel`
+// receives what ran.
 #pragma once
+
+#include <string>
 
 #include "src/backend.hpp"
 #include "src/ops/equalize.hpp"
@@ -8,8 +11,9 @@
 
 namespace imgpar {
 
-Histogram compute_histogram(ConstViewU8 image, bool with_luma, const BackendChoice& backend);
-ImageU8 equalize(ConstViewU8 image, EqualizeMode mode, const BackendChoice& backend);
-ThresholdResult threshold(ConstViewU8 image, const ThresholdSpec& spec, const BackendChoice& backend);
+Histogram compute_histogram(ConstViewU8 image, bool with_luma, const BackendChoice& backend, std::string& kernel);
+ImageU8 equalize(ConstViewU8 image, EqualizeMode mode, const BackendChoice& backend, std::string& kernel);
+ThresholdResult threshold(ConstViewU8 image, const ThresholdSpec& spec, const BackendChoice& backend,
+                          std::string& kernel);
 
 }  // namespace imgpar

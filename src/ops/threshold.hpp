@@ -59,4 +59,14 @@ int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec);
 ThresholdResult threshold(ConstViewU8 src, const ThresholdSpec& spec);
 }  // namespace cpu
 
+namespace gpu {
+class Session;
+// cpu::threshold on the session's GPU: dst has src's size and
+// threshold_output_channels(src.channels) channels. Returns the level used;
+// with Otsu it waits for the 256 intensity counts (the level is chosen on the
+// host, as the CPU does), otherwise it only launches.
+int threshold(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const ThresholdSpec& spec,
+              std::string* kernel = nullptr);
+}  // namespace gpu
+
 }  // namespace imgpar

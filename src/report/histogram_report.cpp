@@ -118,6 +118,10 @@ std::string histogram_json(const HistogramSource& src, const Histogram& h, const
         o.add_null("backend");
     else
         o.add("backend", src.backend);
+    if (src.kernel.empty())
+        o.add_null("kernel");
+    else
+        o.add("kernel", src.kernel);
     o.add("bins", opt.bins);
     o.add("bin_width", kHistogramValues / opt.bins);
     JsonArray planes;

@@ -17,7 +17,7 @@
 //
 // JSON (histogram_json, one line per input, i.e. JSON Lines for several):
 //   {"schema":"imgpar.histo/1","file":..,"width":..,"height":..,"channels":..,
-//    "layout":"RGB","pixels":..,"backend":"gpu"|"cpu"|null,"bins":N,
+//    "layout":"RGB","pixels":..,"backend":"gpu"|"cpu"|null,"kernel":".."|null,"bins":N,
 //    "bin_width":256/N,"planes":[{"name":"red","count":..,"min":..,"max":..,
 //    "mean":..,"stddev":..,"median":..,"mode":..,"counts":[N integers]},...]}
 //   Always valid JSON: no NaN or infinity (an empty plane's mean is null).
@@ -38,6 +38,7 @@ struct HistogramSource {
     int width = 0;
     int height = 0;
     std::string backend;  // "cpu", "gpu" or empty when not known
+    std::string kernel;   // what counted, in words; JSON only, empty when not known
 };
 
 struct HistogramReportOptions {

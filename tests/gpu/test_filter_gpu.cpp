@@ -15,12 +15,12 @@
 
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
-#include "cuda/device_context.hpp"
 #include "cuda/device_image.hpp"
 #include "cuda/filter.hpp"
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
 #include "tests/support/filter_support.hpp"
+#include "tests/support/gpu_session.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -66,7 +66,7 @@ DevImage make_device(int w, int h, int c, Layout layout) {
     return d;
 }
 
-cudaStream_t stream() { return cuda::context().stream(); }
+using test::stream;
 
 void upload(const DevImage& d, const ImageU8& img) {
     IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(d.ref.data, d.ref.pitch, img.data(), img.stride(), img.row_bytes(),
@@ -328,7 +328,7 @@ TEST_CASE("GPU custom kernels: sizes 1x1 to 63x63, signs, fractions, flip, scale
 
 TEST_CASE("GPU custom kernels: the FP16 tensor-core path's limits") {
     int major = 0;
-    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, cuda::context().device()));
+    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, test::session().device()));
     const FilterPlan small = make_custom(random_matrix(15, 15, 4), options(false, 40.0, 128.0), {});
     // 1.3 needs 12 fractional bits: 5325 is not an FP16 integer.
     const FilterPlan inexact = make_custom(matrix(3, 3, {1.3, 0.1, 0.2, 0.1, 1, 0.1, 0.2, 0.1, 1.3}), options(true), {});
@@ -468,13 +468,19 @@ TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") 
     }
 }
 
-TEST_CASE("GPU convenience form matches the CPU") {
+TEST_CASE("GPU filters through a session (the seam) match the CPU and name their kernel") {
     const ImageU8 src = test_image(211, 99, 4, 8);
     for (const FilterPlan& plan : {make_gaussian(3.0, 0, {}), make_box(4, {}), make_unsharp(1.0, 0, 1.0, 0.05, {}),
                                    make_edges(EdgeOperator::Scharr, true, {}),
                                    make_custom(random_matrix(3, 5, 4), options(true), {})}) {
         INFO(plan.describe());
-        IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, src.view()), cuda::apply_filter(plan, src.view()));
+        std::string kernel;
+        const ImageU8 got = gpu::run_on_images(test::session(), src.view(), plan.output_channels(src.channels()),
+                                               [&](ConstDeviceViewU8 in, DeviceViewU8 out) {
+                                                   gpu::apply_filter(test::session(), plan, in, out, &kernel);
+                                               });
+        IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, src.view()), got);
+        CHECK(!kernel.empty());
     }
 }
 
@@ -514,3 +520,21 @@ TEST_CASE("GPU filter: bad shapes are usage errors and touch nothing") {
     IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(make_edges(EdgeOperator::Sobel, true, {}), img.view()), download(gray));
 }
 
+
+TEST_CASE("GPU and CPU accept and reject the same plans: one validator (box radius 0, negative unsharp amount)") {
+    const ImageU8 src = test_image(40, 30, 3, 2);
+    FilterPlan box0 = make_box(1, {});
+    box0.radius = 0;
+    FilterPlan negative = make_unsharp(1.0, 0, 1.0, 0.05, {});
+    negative.amount = -1.0;
+    negative.amount_q8 = -256;
+    FilterPlan short_taps = make_gaussian(2.0, 0, {});
+    short_taps.taps.pop_back();
+    cuda::DeviceImageU8 d_src = cuda::DeviceImageU8::from_host(src.view(), stream());
+    cuda::DeviceImageU8 d_dst(40, 30, 3);
+    for (const FilterPlan* p : {&box0, &negative, &short_taps}) {
+        INFO(p->describe());
+        CHECK_THROWS_AS(cpu::apply_filter(*p, src.view()), Error);
+        CHECK_THROWS_AS(gpu::apply_filter(test::session(), *p, d_src.view(), d_dst.view()), Error);
+    }
+}

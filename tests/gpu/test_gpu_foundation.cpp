@@ -6,11 +6,11 @@
 
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
-#include "cuda/device_context.hpp"
 #include "cuda/device_image.hpp"
 #include "src/backend.hpp"
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
+#include "tests/support/gpu_session.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -44,11 +44,13 @@ TEST_CASE("gpu: backend selection picks the GPU for auto, gpu and gpu:0; refuses
         CHECK(e.kind() == ErrorKind::Device);
         CHECK(std::string(e.what()).find("no GPU 99") != std::string::npos);
     }
-    CHECK(cuda::context(0).properties().multiProcessorCount == gpu_status().devices[0].multiprocessors);
+    REQUIRE(static_cast<bool>(a.session));
+    CHECK(a.session->device() == 0);
+    CHECK(a.session->device_name() == gpu_status().devices[0].name);
 }
 
 TEST_CASE("gpu: device images round-trip every shape through pitched rows") {
-    cudaStream_t stream = cuda::context(0).stream();
+    cudaStream_t stream = test::stream();
     for (int c = 1; c <= 4; ++c)
         for (auto [w, h] : test::awkward_sizes()) {
             ImageU8 src = test::random_image(w, h, c, static_cast<unsigned>(w * 7 + h + c));

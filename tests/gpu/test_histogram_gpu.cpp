@@ -11,13 +11,13 @@
 
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
-#include "cuda/device_context.hpp"
 #include "cuda/device_image.hpp"
 #include "cuda/histogram.hpp"
 #include "cuda/histogram_policy.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/histogram.hpp"
 #include "src/ops/threshold.hpp"
+#include "tests/support/gpu_session.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -43,20 +43,41 @@ std::string first_difference(const Histogram& a, const Histogram& b) {
         CHECK_MESSAGE(d_.empty(), d_);                                \
     } while (0)
 
+// The host forms of the seam, through the suite's session.
+Histogram gpu_histogram(ConstViewU8 img, bool luma) {
+    gpu::Session& s = test::session();
+    const DeviceViewU8 d = s.image<std::uint8_t>(gpu::Session::Slot::Input, img.width, img.height, img.channels);
+    s.upload(img, d);
+    return gpu::histogram(s, d, luma);
+}
+ImageU8 gpu_equalize(ConstViewU8 img, EqualizeMode m) {
+    return gpu::run_on_images(test::session(), img, img.channels, [&](ConstDeviceViewU8 in, DeviceViewU8 out) {
+        gpu::equalize(test::session(), in, out, m);
+    });
+}
+ThresholdResult gpu_threshold(ConstViewU8 img, const ThresholdSpec& spec) {
+    ThresholdResult r;
+    r.image = gpu::run_on_images(test::session(), img, threshold_output_channels(img.channels),
+                                 [&](ConstDeviceViewU8 in, DeviceViewU8 out) {
+                                     r.threshold = gpu::threshold(test::session(), in, out, spec);
+                                 });
+    return r;
+}
+
 // Histogram, both equalize modes and threshold (Otsu and a level) on one image.
 void check_all(const ImageU8& img, const std::string& label) {
     CAPTURE(label);
-    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), true), cuda::histogram(img.view(), true));
-    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), false), cuda::histogram(img.view(), false));
+    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), true), gpu_histogram(img.view(), true));
+    CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view(), false), gpu_histogram(img.view(), false));
     for (EqualizeMode m : {EqualizeMode::Luma, EqualizeMode::Channels}) {
         CAPTURE(equalize_mode_name(m));
-        IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view(), m), cuda::equalize(img.view(), m));
+        IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view(), m), gpu_equalize(img.view(), m));
     }
     for (const ThresholdSpec& spec : {threshold_otsu(), threshold_at(0), threshold_at(97), threshold_at(255)}) {
         CAPTURE(spec.otsu);
         CAPTURE(spec.value);
         const ThresholdResult c = cpu::threshold(img.view(), spec);
-        const ThresholdResult g = cuda::threshold(img.view(), spec);
+        const ThresholdResult g = gpu_threshold(img.view(), spec);
         CHECK(c.threshold == g.threshold);
         IMGPAR_CHECK_IMAGES_EQUAL(c.image, g.image);
     }
@@ -84,7 +105,7 @@ struct UnalignedDeviceImage {
     }
 };
 
-cudaStream_t stream() { return cuda::context().stream(); }
+using test::stream;
 
 // Every counting strategy x chunks per step x a few launch shapes: small and
 // odd blocks, copies by warp and by lane (odd counts too), co-resident and
@@ -302,7 +323,7 @@ TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
     CHECK_THROWS_AS(cuda::histogram(short_pitch, true, ws, s), Error);
     cuda::DeviceImageU8 wrong(rgb.width(), rgb.height(), 3);
     CHECK_THROWS_AS(cuda::threshold(d.view(), wrong.view(), threshold_at(5), ws, s), Error);
-    CHECK_THROWS_AS(cuda::threshold(rgb.view(), ThresholdSpec{false, 300}), Error);
+    CHECK_THROWS_AS(cuda::threshold(d.view(), wrong.view(), ThresholdSpec{false, 300}, ws, s), Error);
     cuda::DeviceImageU8 small(5, 5, 3);
     CHECK_THROWS_AS(cuda::equalize(d.view(), small.view(), EqualizeMode::Luma, ws, s), Error);
 }
@@ -317,12 +338,12 @@ TEST_CASE("GPU histogram family: 8192x8192 gray and 7680x4320 RGB, photo-like an
                                   (b.constant ? " constant" : " photo-like");
         CAPTURE(label);
         ImageU8 img = b.constant ? test::constant_image(b.w, b.h, b.c, 200) : test::photo_like_image(b.w, b.h, b.c, 8);
-        const Histogram gh = cuda::histogram(img.view());
+        const Histogram gh = gpu_histogram(img.view(), true);
         CHECK_HISTOGRAMS_EQUAL(cpu::histogram(img.view()), gh);
         if (b.constant) CHECK(gh.counts[0][200] == static_cast<std::uint64_t>(b.w) * b.h);
-        IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view()), cuda::equalize(img.view()));
+        IMGPAR_CHECK_IMAGES_EQUAL(cpu::equalize(img.view()), gpu_equalize(img.view(), EqualizeMode::Luma));
         const ThresholdResult c = cpu::threshold(img.view(), threshold_otsu());
-        const ThresholdResult g = cuda::threshold(img.view(), threshold_otsu());
+        const ThresholdResult g = gpu_threshold(img.view(), threshold_otsu());
         CHECK(c.threshold == g.threshold);
         IMGPAR_CHECK_IMAGES_EQUAL(c.image, g.image);
     }

@@ -1,8 +1,8 @@
-#include "cuda/device_context.hpp"
+// What the driver says about the GPUs (src/gpu_runtime.hpp), for a build with
+// the CUDA backend.
+#include <cuda_runtime.h>
 
-#include <memory>
-#include <mutex>
-#include <vector>
+#include <string>
 
 #include "src/gpu_runtime.hpp"
 
@@ -15,52 +15,7 @@ __global__ void probe_kernel(int* out) {
     if (out) *out = 1;
 }
 
-int make_device_current(int device) {
-    IMGPAR_CUDA_CHECK(cudaSetDevice(device));
-    return device;
-}
-
 }  // namespace
-
-DeviceContext::DeviceContext(int device) : device_(make_device_current(device)) {
-    IMGPAR_CUDA_CHECK(cudaGetDeviceProperties(&props_, device));
-}
-
-DeviceContext& context(int device) {
-    static std::mutex mutex;
-    static std::unique_ptr<DeviceContext> ctx;
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!ctx) {
-        ctx = std::make_unique<DeviceContext>(device);
-    } else if (ctx->device() != device) {
-        throw device_error("GPU " + std::to_string(device),
-                           "this process already uses GPU " + std::to_string(ctx->device()));
-    }
-    return *ctx;
-}
-
-int co_resident_blocks(const void* kernel, int threads, std::size_t smem_bytes) {
-    struct Entry {
-        int device;
-        const void* kernel;
-        int threads;
-        std::size_t smem;
-        int blocks;
-    };
-    static std::mutex mutex;
-    static std::vector<Entry> cache;
-    int device = 0;
-    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
-    std::lock_guard<std::mutex> lock(mutex);
-    for (const Entry& e : cache)
-        if (e.device == device && e.kernel == kernel && e.threads == threads && e.smem == smem_bytes) return e.blocks;
-    int per_sm = 0, sms = 0;
-    IMGPAR_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem_bytes));
-    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    cache.push_back({device, kernel, threads, smem_bytes, per_sm * sms});
-    return per_sm * sms;
-}
-
 }  // namespace cuda
 
 const GpuStatus& gpu_status() {

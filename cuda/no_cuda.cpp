@@ -1,0 +1,54 @@
+// The GPU side of a build without CUDA (IMGPAR_CUDA=OFF, or no CUDA compiler
+// found): the seam declared in src/ is implemented here, so the host library
+// links the same way in every build. No Session can be opened, so no other
+// entry point is ever reached; each says so if it is.
+#include <string>
+
+#include "src/error.hpp"
+#include "src/gpu/session.hpp"
+#include "src/gpu_runtime.hpp"
+#include "src/ops/equalize.hpp"
+#include "src/ops/filter.hpp"
+#include "src/ops/histogram.hpp"
+#include "src/ops/threshold.hpp"
+
+namespace imgpar {
+
+namespace {
+const char* const kReason = "this imgpar was built without the CUDA backend";
+
+[[noreturn]] void unavailable() { throw device_error("GPU", kReason); }
+}  // namespace
+
+const GpuStatus& gpu_status() {
+    static const GpuStatus status = [] {
+        GpuStatus s;
+        s.built_with_cuda = false;
+        s.reason = kReason;
+        return s;
+    }();
+    return status;
+}
+
+namespace gpu {
+
+struct Session::Impl {};
+
+Session::Session(int) { unavailable(); }
+Session::~Session() = default;
+int Session::device() const { unavailable(); }
+const std::string& Session::device_name() const { unavailable(); }
+void* Session::reserve(Slot, std::size_t) { unavailable(); }
+void Session::copy_to_device(const void*, std::size_t, void*, std::size_t, std::size_t, int) { unavailable(); }
+void Session::copy_to_host(const void*, std::size_t, void*, std::size_t, std::size_t, int) { unavailable(); }
+void Session::check_same_shape(int, int, int, int, int, int) { unavailable(); }
+void Session::synchronize() { unavailable(); }
+
+// --- one line per entry point of src/ops/*.hpp -------------------------------
+void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
+Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailable(); }
+void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }
+int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
+
+}  // namespace gpu
+}  // namespace imgpar

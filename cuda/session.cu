@@ -1,0 +1,151 @@
+#include "cuda/session.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "cuda/check.hpp"
+#include "src/error.hpp"
+#include "src/gpu_runtime.hpp"
+
+namespace imgpar {
+namespace {
+
+// Pieces of at most this many bytes pass through one staging buffer: large
+// enough that a DMA's fixed cost is small, small enough that the host copy of
+// the next piece overlaps most of it.
+constexpr std::size_t kStagingBytes = std::size_t{8} << 20;
+
+int open_device(int device) {
+    const GpuStatus& status = gpu_status();
+    if (device < 0 || device >= static_cast<int>(status.devices.size()))
+        throw device_error("GPU " + std::to_string(device),
+                           status.devices.empty() ? status.reason
+                                                  : "there is no such GPU (this machine has " +
+                                                        std::to_string(status.devices.size()) + ")");
+    if (!status.devices[static_cast<std::size_t>(device)].usable)
+        throw device_error("GPU " + std::to_string(device), status.devices[static_cast<std::size_t>(device)].problem);
+    IMGPAR_CUDA_CHECK(cudaSetDevice(device));
+    return device;
+}
+
+// One piece of a 2-D copy: `rows` whole rows from row `row`, or (rows == 1)
+// the bytes [offset, offset + bytes) of one row longer than a staging buffer.
+struct Piece {
+    int row;
+    int rows;
+    std::size_t offset;
+    std::size_t bytes;  // per row
+};
+
+template <typename F>
+void for_each_piece(std::size_t row_bytes, int rows, F&& f) {
+    if (row_bytes <= kStagingBytes) {
+        const int per = static_cast<int>(std::max<std::size_t>(1, kStagingBytes / row_bytes));
+        for (int r = 0; r < rows; r += per) f(Piece{r, std::min(per, rows - r), 0, row_bytes});
+        return;
+    }
+    for (int r = 0; r < rows; ++r)
+        for (std::size_t o = 0; o < row_bytes; o += kStagingBytes)
+            f(Piece{r, 1, o, std::min(kStagingBytes, row_bytes - o)});
+}
+
+std::size_t staging_bytes(std::size_t row_bytes, int rows) {
+    return std::min(kStagingBytes, row_bytes * static_cast<std::size_t>(rows));
+}
+
+}  // namespace
+
+namespace gpu {
+
+Session::Impl::Impl(int device_index) : device(open_device(device_index)) {
+    name = gpu_status().devices[static_cast<std::size_t>(device)].name;
+}
+
+Session::Session(int device) : impl_(std::make_unique<Impl>(device)) {}
+Session::~Session() = default;
+
+int Session::device() const { return impl_->device; }
+const std::string& Session::device_name() const { return impl_->name; }
+
+void* Session::reserve(Slot slot, std::size_t bytes) {
+    cuda::enter(*this);
+    auto& buffer = impl_->slots[slot == Slot::Input ? 0 : 1];
+    if (bytes > buffer.size()) {
+        // Work still queued may read the old buffer: let it finish first.
+        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(impl_->stream.get()));
+        buffer.reserve(bytes);
+    }
+    return buffer.get();
+}
+
+void Session::check_same_shape(int w1, int h1, int c1, int w2, int h2, int c2) {
+    if (w1 != w2 || h1 != h2 || c1 != c2)
+        throw usage_error("GPU copy", "the host and device images differ in size or channel count");
+}
+
+void Session::copy_to_device(const void* host, std::size_t host_stride, void* device, std::size_t pitch,
+                             std::size_t row_bytes, int rows) {
+    const cudaStream_t stream = cuda::enter(*this);
+    Impl& s = *impl_;
+    for (auto& b : s.staging) b.reserve(staging_bytes(row_bytes, rows));
+    int k = 0;
+    for_each_piece(row_bytes, rows, [&](const Piece& p) {
+        // The buffer's last DMA must be done before the host refills it.
+        IMGPAR_CUDA_CHECK(cudaEventSynchronize(s.staged[k].get()));
+        std::uint8_t* stage = s.staging[k].get();
+        const auto* from = static_cast<const std::uint8_t*>(host) + static_cast<std::size_t>(p.row) * host_stride + p.offset;
+        for (int r = 0; r < p.rows; ++r)
+            std::memcpy(stage + static_cast<std::size_t>(r) * p.bytes, from + static_cast<std::size_t>(r) * host_stride, p.bytes);
+        auto* to = static_cast<std::uint8_t*>(device) + static_cast<std::size_t>(p.row) * pitch + p.offset;
+        IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(to, pitch, stage, p.bytes, p.bytes, static_cast<std::size_t>(p.rows),
+                                            cudaMemcpyHostToDevice, stream));
+        IMGPAR_CUDA_CHECK(cudaEventRecord(s.staged[k].get(), stream));
+        k ^= 1;
+    });
+}
+
+void Session::copy_to_host(const void* device, std::size_t pitch, void* host, std::size_t host_stride,
+                           std::size_t row_bytes, int rows) {
+    const cudaStream_t stream = cuda::enter(*this);
+    Impl& s = *impl_;
+    for (auto& b : s.staging) b.reserve(staging_bytes(row_bytes, rows));
+    // Piece i is copied to the host while the DMA of piece i + 1 runs.
+    bool pending = false;
+    Piece last{};
+    int k = 0;
+    const auto finish = [&](const Piece& p, int slot) {
+        IMGPAR_CUDA_CHECK(cudaEventSynchronize(s.staged[slot].get()));
+        auto* to = static_cast<std::uint8_t*>(host) + static_cast<std::size_t>(p.row) * host_stride + p.offset;
+        const std::uint8_t* stage = s.staging[slot].get();
+        for (int r = 0; r < p.rows; ++r)
+            std::memcpy(to + static_cast<std::size_t>(r) * host_stride, stage + static_cast<std::size_t>(r) * p.bytes, p.bytes);
+    };
+    for_each_piece(row_bytes, rows, [&](const Piece& p) {
+        const auto* from = static_cast<const std::uint8_t*>(device) + static_cast<std::size_t>(p.row) * pitch + p.offset;
+        IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(s.staging[k].get(), p.bytes, from, pitch, p.bytes,
+                                            static_cast<std::size_t>(p.rows), cudaMemcpyDeviceToHost, stream));
+        IMGPAR_CUDA_CHECK(cudaEventRecord(s.staged[k].get(), stream));
+        if (pending) finish(last, k ^ 1);
+        last = p;
+        pending = true;
+        k ^= 1;
+    });
+    if (pending) finish(last, k ^ 1);
+}
+
+void Session::synchronize() {
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(cuda::enter(*this)));
+}
+
+}  // namespace gpu
+
+namespace cuda {
+
+cudaStream_t enter(gpu::Session& session) {
+    gpu::Session::Impl& s = session.impl();
+    IMGPAR_CUDA_CHECK(cudaSetDevice(s.device));
+    return s.stream.get();
+}
+
+}  // namespace cuda
+}  // namespace imgpar

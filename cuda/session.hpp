@@ -1,0 +1,41 @@
+// The CUDA side of a GPU session (src/gpu/session.hpp): what the entry points
+// of cuda/*.cu reach through Session::impl().
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda/buffers.hpp"
+#include "cuda/filter.hpp"
+#include "cuda/histogram.hpp"
+#include "src/gpu/session.hpp"
+
+namespace imgpar::gpu {
+
+struct Session::Impl {
+    explicit Impl(int device_index);
+
+    int device;  // first: set (and made current) before the stream is created
+    std::string name;
+    cuda::Stream stream;
+    cuda::FilterWorkspace filters;
+    cuda::HistogramWorkspace histograms;
+    cuda::DeviceBuffer<std::uint8_t> slots[2];  // Session::Slot::Input, Output
+    // Staging: host pixels pass through two pinned buffers in turn, so the
+    // host copy of one piece overlaps the DMA of the other; staged[k] marks
+    // when the stream is done with buffer k.
+    cuda::PinnedBuffer<std::uint8_t> staging[2];
+    cuda::Event staged[2];
+};
+
+}  // namespace imgpar::gpu
+
+namespace imgpar::cuda {
+
+// Makes the session's device current and returns its stream: the first thing
+// every GPU entry point does.
+cudaStream_t enter(gpu::Session& session);
+
+}  // namespace imgpar::cuda

@@ -1,0 +1,15 @@
+// The GPU suite's session: GPU 0, opened once for the whole suite, as a
+// caller of the library would keep one.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "src/gpu/session.hpp"
+
+namespace imgpar::test {
+
+gpu::Session& session();
+// The session's stream, with its device current.
+cudaStream_t stream();
+
+}  // namespace imgpar::test
