@@ -3,6 +3,7 @@
 
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
+#include "cli/inputs.hpp"
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/report/info_report.hpp"
@@ -22,28 +23,7 @@ int run(Invocation& inv) {
     check_stdin_used_once(inv.positionals);
 
     if (format == ReportFormat::Csv) inv.out << info_csv_header() << "\n";
-    bool failed = false;
-    for (const auto& path : inv.positionals) {
-        InfoRecord r;
-        r.file = display_name(path);
-        try {
-            auto bytes = read_input_bytes(path);
-            if (header_only) {
-                r.header = read_image_header(r.file, bytes, load);
-            } else {
-                LoadedImage img = decode_image(r.file, bytes, load);
-                r.header = img.header;
-                r.decoded = true;
-                r.decoded_bytes = img.image.size_bytes();
-                report_warnings(inv.diag, r.file, img.warnings);
-            }
-            r.ok = true;
-        } catch (const Error& e) {
-            if (e.kind() == ErrorKind::Usage) throw;
-            r.error = e.reason();
-            inv.diag.error(e.what());
-            failed = true;
-        }
+    const auto print = [&](const InfoRecord& r) {
         switch (format) {
             case ReportFormat::Text:
                 if (r.ok) inv.out << info_text(r) << "\n";
@@ -51,8 +31,32 @@ int run(Invocation& inv) {
             case ReportFormat::Csv: inv.out << info_csv_row(r) << "\n"; break;
             case ReportFormat::Json: inv.out << info_json(r) << "\n"; break;
         }
-    }
-    return failed ? kExitFileFailed : kExitOk;
+    };
+    const bool ok = for_each_input(
+        inv,
+        [&](const std::string& path, const std::string& name) {
+            InfoRecord r;
+            r.file = name;
+            const auto bytes = read_input_bytes(path);
+            if (header_only) {
+                r.header = read_image_header(r.file, bytes, load);
+            } else {
+                const LoadedImage img = decode_image(r.file, bytes, load);
+                r.header = img.header;
+                r.decoded = true;
+                r.decoded_bytes = img.image.size_bytes();
+                report_warnings(inv.diag, r.file, img.warnings);
+            }
+            r.ok = true;
+            print(r);
+        },
+        [&](const std::string& name, const Error& e) {
+            InfoRecord r;
+            r.file = name;
+            r.error = e.reason();
+            print(r);
+        });
+    return ok ? kExitOk : kExitFileFailed;
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
-// The command table: each command is declared once (name, help, options, run
-// function) and main, --help and the tests all iterate the same table.
+// The command table: every operation of src/op/catalog.cpp becomes a command
+// (cli/op_commands.cpp), next to the commands that only read or write files
+// (info, convert, devices); main and --help iterate the same table.
 #pragma once
 
 #include <cxxopts.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -33,14 +35,14 @@ struct Invocation {
 };
 
 struct Command {
-    const char* name;
-    const char* summary;          // one line, for `imgpar --help`
-    const char* positional_help;  // e.g. "IN OUT"
-    const char* description;      // paragraph(s) for `imgpar NAME --help`
+    std::string name;
+    std::string summary;          // one line, for `imgpar --help`
+    std::string positional_help;  // e.g. "IN OUT"
+    std::string description;      // paragraph(s) for `imgpar NAME --help`
     int min_positionals;
     int max_positionals;          // -1: any number
-    void (*add_options)(cxxopts::Options& options);
-    int (*run)(Invocation& invocation);  // returns the exit code
+    std::function<void(cxxopts::Options& options)> add_options;
+    std::function<int(Invocation& invocation)> run;  // returns the exit code
 };
 
 // All commands, in the order `imgpar --help` lists them.

@@ -1,35 +1,23 @@
-// The one list of commands. Adding a command: one cli/cmd_*.cpp file that
-// defines its Command, plus one line here.
+// The one list of commands: every declared operation, then the commands that
+// only read or write files.
 #include "cli/command.hpp"
+#include "cli/op_commands.hpp"
 
 namespace imgpar::cli {
 
 Command info_command();
 Command convert_command();
 Command devices_command();
-Command blur_command();
-Command box_command();
-Command sharpen_command();
-Command edges_command();
-Command convolve_command();
-Command histo_command();
-Command equalize_command();
-Command threshold_command();
 
 const std::vector<Command>& command_table() {
-    static const std::vector<Command> table = {
-        blur_command(),
-        box_command(),
-        sharpen_command(),
-        edges_command(),
-        convolve_command(),
-        histo_command(),
-        equalize_command(),
-        threshold_command(),
-        info_command(),
-        convert_command(),
-        devices_command(),
-    };
+    static const std::vector<Command> table = [] {
+        std::vector<Command> t;
+        for (const Operation& op : operations()) t.push_back(operation_command(op));
+        t.push_back(info_command());
+        t.push_back(convert_command());
+        t.push_back(devices_command());
+        return t;
+    }();
     return table;
 }
 

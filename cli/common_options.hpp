@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "src/io/load.hpp"
 #include "src/io/save.hpp"
+#include "src/report/format.hpp"
 
 namespace imgpar::cli {
 
@@ -18,7 +19,6 @@ GlobalOptions read_global_options(const cxxopts::ParseResult& args);
 
 // --json and --csv, for commands that report.
 void add_report_options(cxxopts::Options& options, bool csv);
-enum class ReportFormat { Text, Csv, Json };
 ReportFormat read_report_format(const cxxopts::ParseResult& args);
 
 // --quality and --format, for commands that write an image.

@@ -60,6 +60,10 @@ JsonObject& JsonObject::add(const std::string& key, double v) { return raw(key, 
 JsonObject& JsonObject::add(const std::string& key, const JsonObject& v) { return raw(key, v.str()); }
 JsonObject& JsonObject::add(const std::string& key, const JsonArray& v) { return raw(key, v.str()); }
 JsonObject& JsonObject::add_null(const std::string& key) { return raw(key, "null"); }
+JsonObject& JsonObject::merge(const JsonObject& other) {
+    if (!other.body_.empty()) body_ += (body_.empty() ? "" : ",") + other.body_;
+    return *this;
+}
 
 JsonArray& JsonArray::raw(const std::string& json) {
     if (!body_.empty()) body_ += ",";

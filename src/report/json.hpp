@@ -28,6 +28,8 @@ public:
     JsonObject& add(const std::string& key, const JsonObject& value);
     JsonObject& add(const std::string& key, const JsonArray& value);
     JsonObject& add_null(const std::string& key);
+    // Appends the members of `other` (keys must not repeat ours).
+    JsonObject& merge(const JsonObject& other);
     std::string str() const { return "{" + body_ + "}"; }
 
 private:

@@ -1,0 +1,17 @@
+// The one list of operations: a declaration each, in the order
+// `imgpar --help` lists them.
+#include "src/op/operation.hpp"
+#include "src/ops/filter_ops.hpp"
+#include "src/ops/histogram_ops.hpp"
+
+namespace imgpar {
+
+const std::vector<Operation>& operations() {
+    static const std::vector<Operation> list = {
+        blur_operation(),  box_operation(),   sharpen_operation(),  edges_operation(),
+        convolve_operation(), histo_operation(), equalize_operation(), threshold_operation(),
+    };
+    return list;
+}
+
+}  // namespace imgpar

@@ -1,0 +1,125 @@
+// Operations declared once. An Operation names the command, its help, its
+// typed parameters (src/op/param.hpp) and a maker that validates them and
+// binds the plan into a job with a CPU and a GPU implementation. The command
+// line builds each command, its options, help and validation from the
+// declaration and runs every job through one driver per kind; the tests run
+// every declared example on both backends and compare the bytes; the
+// benchmark times them; the README's parameter lists are checked against them.
+//
+// Adding an operation: its header (contract, plan, cpu:: and gpu:: entry
+// points), its CPU file, its .cu, one declaration (a function returning the
+// Operation, listed in src/op/catalog.cpp), the GPU entry's line in
+// cuda/no_cuda.cpp, and its tests.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/backend.hpp"
+#include "src/image.hpp"
+#include "src/op/param.hpp"
+#include "src/report/format.hpp"
+#include "src/report/json.hpp"
+
+namespace imgpar {
+
+// What a run adds to the reports: the kernel (GPU) or implementation (CPU)
+// that did the work, members for --json's "operation" object, lines for -v,
+// and warnings.
+struct RunNotes {
+    std::string kernel;
+    JsonObject details;
+    std::vector<std::string> info;
+    std::vector<std::string> warnings;
+};
+
+// An image -> image operation whose parameters are validated and whose plan
+// is made: nothing about it can fail as a usage error any more.
+class ImageJob {
+public:
+    virtual ~ImageJob() = default;
+    // One line for -v: "gaussian sigma=2 radius=6 (13x13, separable), border replicate".
+    virtual std::string describe() const = 0;
+    // --json's "operation" object.
+    virtual JsonObject details() const = 0;
+    virtual int output_channels(int input_channels) const = 0;
+    // The CPU reference.
+    virtual ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const = 0;
+    // The GPU: dst has src's size and output_channels(src.channels) channels;
+    // asynchronous on the session's stream.
+    virtual void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const = 0;
+
+    // Host images on the chosen backend: the CPU reference, or the GPU
+    // through the session's reused device images and staging buffers.
+    ImageU8 run(const BackendChoice& backend, ConstViewU8 src, RunNotes& notes) const;
+};
+
+// Where a report's input came from, for its header fields.
+struct ReportSource {
+    std::string file;  // as the user named it ("<stdin>" for "-")
+    std::string backend;  // "cpu" / "gpu"
+};
+
+// A report operation (one report per input) whose parameters are validated.
+class ReportJob {
+public:
+    virtual ~ReportJob() = default;
+    // Usage errors that depend on the inputs (histo --plot draws one).
+    virtual void check_inputs(const std::vector<std::string>& inputs) const { (void)inputs; }
+    // Printed once before the rows of --csv.
+    virtual std::string csv_header() const = 0;
+    // Computes the report of one decoded image on `backend` and renders it
+    // in `format` as complete lines.
+    virtual std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image,
+                            ReportFormat format, RunNotes& notes) const = 0;
+};
+
+enum class OperationKind {
+    ImageToImage,    // IN OUT: load, run, save
+    ImagesToReport,  // FILE...: load each, report on stdout (text, --csv, --json)
+};
+
+// A named parameter set: the tests run every example on both backends, the
+// benchmark times those marked for it, the README shows them.
+struct Example {
+    std::string label;
+    std::vector<std::pair<std::string, std::string>> values;
+    bool benchmark = true;
+};
+
+struct Operation {
+    std::string name;         // the command: "blur"
+    std::string summary;      // one line for `imgpar --help`
+    std::string description;  // paragraphs for `imgpar NAME --help`
+    std::string group;        // the heading of its options in --help
+    OperationKind kind = OperationKind::ImageToImage;
+    std::vector<ParamSpec> params;
+    // An optional positional argument after IN OUT that stands for
+    // parameters (blur's RxS geometry); none when `name` is empty.
+    struct Extra {
+        std::string name;
+        std::function<void(const std::string& text, ParamValues& values)> apply;
+    } extra;
+    std::vector<Example> examples;
+    // Validate the values (imgpar::Error, usage) and make the job; the one
+    // matching `kind` is set.
+    std::function<std::unique_ptr<ImageJob>(const ParamValues&)> make_image_job;
+    std::function<std::unique_ptr<ReportJob>(const ParamValues&)> make_report_job;
+
+    // Defaults, then `given`.
+    ParamValues values(const std::vector<std::pair<std::string, std::string>>& given = {}) const {
+        return ParamValues(params, given);
+    }
+    // "IN OUT [RxS]" or "FILE...".
+    std::string positional_help() const;
+};
+
+// Every operation, in the order `imgpar --help` lists them (src/op/catalog.cpp).
+const std::vector<Operation>& operations();
+// nullptr when there is none of that name.
+const Operation* find_operation(const std::string& name);
+
+}  // namespace imgpar

@@ -1,0 +1,93 @@
+// The typed parameters of an operation, declared once (src/op/operation.hpp):
+// the command line builds its options and help from them, the README's
+// parameter lists are checked against them, and the tests check that each
+// declared range is exactly what the operation accepts.
+//
+// A declaration documents a parameter; the operation's plan maker (make_*,
+// threshold_at, ...) validates it, with the same constants, when the job is
+// made. Values arrive as text (from the command line or from a declared
+// example) and are parsed strictly when the plan maker reads them: "2x" is
+// not a number, "1.5" is not an integer.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace imgpar {
+
+enum class ParamKind {
+    Flag,     // present or not
+    Integer,  // a whole number in [min, max]
+    Real,     // a finite number in [min, max] (or (min, max] with min_open)
+    Choice,   // one of `choices`
+    Text,     // free text with its own syntax (a border rule, a kernel, a size)
+    Path,     // a file name (read or written)
+};
+
+struct ParamSpec {
+    std::string name;        // the long option, without dashes: "sigma"
+    ParamKind kind = ParamKind::Flag;
+    std::string value_name;  // "S"
+    std::string help;        // what it means, one line, without range or default
+    std::optional<double> min, max;  // Integer, Real: the allowed range
+    bool min_open = false;           // min itself is not allowed (sigma > 0)
+    std::vector<std::string> choices;  // Choice: the allowed words
+    std::string allowed;     // Text: the allowed forms, in words
+    std::string note;        // what a special value means: "0 = ceil(3 x sigma)"
+    std::optional<std::string> default_value;  // none: absent unless given
+
+    // Builders, so a declaration reads as one expression per parameter.
+    static ParamSpec flag(std::string name, std::string help);
+    static ParamSpec integer(std::string name, std::string value_name, std::string help, long long min, long long max);
+    static ParamSpec real(std::string name, std::string value_name, std::string help, double min, double max);
+    static ParamSpec real(std::string name, std::string value_name, std::string help);  // any finite number
+    static ParamSpec choice(std::string name, std::string value_name, std::string help, std::vector<std::string> choices);
+    static ParamSpec text(std::string name, std::string value_name, std::string help, std::string allowed);
+    static ParamSpec path(std::string name, std::string value_name, std::string help);
+    ParamSpec&& above(double v) &&;  // min = v, excluded
+    ParamSpec&& defaults(std::string v) &&;
+    ParamSpec&& noting(std::string v) &&;
+
+    // "0 < S <= 50", "1 to 1000", "sobel, scharr or laplacian", or `allowed`.
+    std::string range_text() const;
+    // The help line for --help: help, range and note ("; 0 = ...").
+    std::string help_text() const;
+};
+
+// Parameter values by name, as text, with whether the user gave each one.
+// It refers to the specs it was made from, which must outlive it (operations
+// are declared for the whole process).
+class ParamValues {
+public:
+    // Every declared parameter with a default gets it; `given` overrides.
+    ParamValues(const std::vector<ParamSpec>& specs, const std::vector<std::pair<std::string, std::string>>& given);
+
+    bool given(const std::string& name) const;
+    bool flag(const std::string& name) const;
+    // Strict parses; a bad value is imgpar::Error (usage) naming --name.
+    long long integer(const std::string& name) const;
+    // integer(), saturated to int: a huge value stays out of range, so the
+    // plan maker's range check names it instead of it wrapping around.
+    int int_value(const std::string& name) const;
+    double real(const std::string& name) const;
+    const std::string& text(const std::string& name) const;  // also Choice and Path
+    std::optional<double> optional_real(const std::string& name) const;
+    std::optional<long long> optional_integer(const std::string& name) const;
+    // Sets a value as if the user had given it (a positional argument that
+    // stands for options, such as blur's RxS geometry).
+    void set(const std::string& name, std::string value);
+
+private:
+    struct Value {
+        const ParamSpec* spec = nullptr;
+        std::optional<std::string> text;
+        bool given = false;
+    };
+    const Value& at(const std::string& name) const;
+    std::map<std::string, Value> values_;
+};
+
+}  // namespace imgpar

@@ -1,0 +1,210 @@
+// The declarations of the convolution commands: parameters, help, examples,
+// and the plan each one makes (make_* validate). No pixel arithmetic here.
+#include "src/ops/filter_ops.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "src/error.hpp"
+#include "src/report/filter_report.hpp"
+
+namespace imgpar {
+
+std::string FilterJob::describe() const { return plan_.describe(); }
+JsonObject FilterJob::details() const { return filter_json(plan_); }
+
+ImageU8 FilterJob::run_cpu(ConstViewU8 src, RunNotes& notes) const {
+    notes.kernel = cpu::filter_kernel_name(plan_);
+    return cpu::apply_filter(plan_, src);
+}
+
+void FilterJob::run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const {
+    gpu::apply_filter(session, plan_, src, dst, &notes.kernel);
+}
+
+namespace {
+
+const char* const kFilterGroup = "Filter";
+
+ParamSpec border_param() {
+    return ParamSpec::text("border", "RULE", "Samples outside the image",
+                           "replicate, reflect, reflect101, wrap or constant[:V] (V 0 to 255)")
+        .defaults("replicate");
+}
+Border border(const ParamValues& v) { return parse_border(v.text("border")); }
+
+ParamSpec sigma_param(const char* help, const char* default_value) {
+    return ParamSpec::real("sigma", "S", help, 0.0, kMaxSigma).above(0.0).defaults(default_value);
+}
+ParamSpec radius_param(const char* help) {
+    return ParamSpec::integer("radius", "R", help, 0, kMaxGaussianRadius).defaults("0").noting("0 = ceil(3 x sigma)");
+}
+
+template <typename MakePlan>
+std::function<std::unique_ptr<ImageJob>(const ParamValues&)> filter_job(MakePlan make) {
+    return [make](const ParamValues& v) -> std::unique_ptr<ImageJob> { return std::make_unique<FilterJob>(make(v)); };
+}
+
+// ImageMagick's geometry "RxS" (radius x sigma), e.g. 0x2: radius 0 means automatic.
+void apply_geometry(const std::string& g, ParamValues& v) {
+    if (v.given("sigma") || v.given("radius"))
+        throw usage_error(g, "give either a geometry or --sigma/--radius, not both");
+    const auto x = g.find('x');
+    bool ok = x != std::string::npos && x > 0 && x + 1 < g.size();
+    char* end = nullptr;
+    const long r = ok ? std::strtol(g.c_str(), &end, 10) : -1;
+    ok = ok && end == g.c_str() + x && r >= 0 && r <= 100000;
+    const double s = ok ? std::strtod(g.c_str() + x + 1, &end) : 0.0;
+    ok = ok && *end == '\0' && std::isfinite(s);
+    if (!ok) throw usage_error(g, "is not a geometry RADIUSxSIGMA (for example 0x2 or 5x1.5)");
+    v.set("radius", std::to_string(r));
+    v.set("sigma", g.substr(x + 1));
+}
+
+// A deterministic non-separable n x n kernel of small integers of both signs
+// with a larger centre: what the examples (and so the benchmark) convolve with.
+std::string test_kernel_text(int n) {
+    std::string s;
+    for (int j = 0; j < n; ++j) {
+        if (j > 0) s += "; ";
+        for (int i = 0; i < n; ++i) {
+            const int v = i == n / 2 && j == n / 2 ? 4 * n : (i * 7 + j * 3 + i * j) % 5 - 1;
+            s += (i > 0 ? " " : "") + std::to_string(v);
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
+Operation blur_operation() {
+    Operation op;
+    op.name = "blur";
+    op.summary = "Gaussian blur";
+    op.description =
+        "Blurs IN with a Gaussian of standard deviation --sigma (radius ceil(3 sigma) unless --radius) and\n"
+        "writes OUT. The optional third argument is ImageMagick's geometry RADIUSxSIGMA, e.g. 0x2.\n"
+        "The kernel is separable, in 12-bit fixed point summing exactly to one; the result is identical on\n"
+        "the CPU and the GPU. Images with alpha are filtered premultiplied, so transparent areas do not\n"
+        "bleed dark halos into opaque ones.";
+    op.group = kFilterGroup;
+    op.params = {sigma_param("Standard deviation in pixels", "2"), radius_param("Kernel radius"), border_param()};
+    op.extra = {"RxS", apply_geometry};
+    op.examples = {{"sigma=1", {{"sigma", "1"}}},
+                   {"sigma=2", {}},
+                   {"sigma=5", {{"sigma", "5"}}},
+                   {"sigma=10", {{"sigma", "10"}}},
+                   {"sigma=20", {{"sigma", "20"}}},
+                   {"sigma=0.5 reflect101", {{"sigma", "0.5"}, {"border", "reflect101"}}, false},
+                   {"sigma=25 constant:40", {{"sigma", "25"}, {"border", "constant:40"}}, false},
+                   {"sigma=3 radius=2 wrap", {{"sigma", "3"}, {"radius", "2"}, {"border", "wrap"}}, false}};
+    op.make_image_job = filter_job(
+        [](const ParamValues& v) { return make_gaussian(v.real("sigma"), v.int_value("radius"), border(v)); });
+    return op;
+}
+
+Operation box_operation() {
+    Operation op;
+    op.name = "box";
+    op.summary = "Box (mean) filter";
+    op.description =
+        "Replaces each sample by the mean of the (2R+1)x(2R+1) square around it (rounded to nearest).\n"
+        "Running sums make the cost independent of the radius. Alpha is handled as for blur.";
+    op.group = kFilterGroup;
+    op.params = {ParamSpec::integer("radius", "R", "Window radius, the mean of a (2R+1)x(2R+1) square", 1, kMaxBoxRadius)
+                     .defaults("1"),
+                 border_param()};
+    op.examples = {{"radius=15", {{"radius", "15"}}},
+                   {"radius=50", {{"radius", "50"}}},
+                   {"radius=1 reflect", {{"border", "reflect"}}, false}};
+    op.make_image_job = filter_job([](const ParamValues& v) { return make_box(v.int_value("radius"), border(v)); });
+    return op;
+}
+
+Operation sharpen_operation() {
+    Operation op;
+    op.name = "sharpen";
+    op.summary = "Unsharp mask";
+    op.description =
+        "Sharpens by adding back --amount times the difference between the image and its Gaussian blur,\n"
+        "where that difference is at least --threshold (ImageMagick's -unsharp defaults: 0x1+1+0.05).\n"
+        "Alpha is kept unchanged.";
+    op.group = kFilterGroup;
+    op.params = {sigma_param("Blur sigma of the unsharp mask", "1"), radius_param("Blur radius"),
+                 ParamSpec::real("amount", "A", "How much of the difference to add back", 0.0, kMaxUnsharpAmount)
+                     .defaults("1"),
+                 ParamSpec::real("threshold", "T",
+                                 "Leave samples alone where |image - blur| is below this fraction of full scale", 0.0,
+                                 1.0)
+                     .defaults("0.05"),
+                 border_param()};
+    op.examples = {{"sigma=1 amount=1 threshold=0.05", {}},
+                   {"sigma=3 amount=2.5 threshold=0", {{"sigma", "3"}, {"amount", "2.5"}, {"threshold", "0"}}, false}};
+    op.make_image_job = filter_job([](const ParamValues& v) {
+        return make_unsharp(v.real("sigma"), v.int_value("radius"), v.real("amount"), v.real("threshold"), border(v));
+    });
+    return op;
+}
+
+Operation edges_operation() {
+    Operation op;
+    op.name = "edges";
+    op.summary = "Edge magnitude (Sobel, Scharr, Laplacian)";
+    op.description =
+        "Writes the gradient magnitude per channel, or of luma with --gray:\n"
+        "  sobel:     sqrt(gx^2 + gy^2) / 4,  scharr: sqrt(gx^2 + gy^2) / 16,  laplacian: |4-neighbour L|\n"
+        "rounded and clipped to 255. Alpha is kept unchanged.";
+    op.group = kFilterGroup;
+    op.params = {ParamSpec::choice("op", "OP", "Operator", {"sobel", "scharr", "laplacian"}).defaults("sobel"),
+                 ParamSpec::flag("gray", "Compute on luma (Rec. 601) and write a gray image (alpha kept)"),
+                 border_param()};
+    op.examples = {{"sobel", {}},
+                   {"scharr gray", {{"op", "scharr"}, {"gray", ""}}, false},
+                   {"laplacian constant:0", {{"op", "laplacian"}, {"border", "constant:0"}}, false}};
+    op.make_image_job = filter_job([](const ParamValues& v) {
+        return make_edges(parse_edge_operator(v.text("op")), v.flag("gray"), border(v));
+    });
+    return op;
+}
+
+Operation convolve_operation() {
+    Operation op;
+    op.name = "convolve";
+    op.summary = "Custom kernel (correlation, or convolution with --flip)";
+    op.description =
+        "Filters IN with a custom kernel up to 63x63. This is CORRELATION, like OpenCV's filter2D and\n"
+        "ImageMagick's -convolve: coefficient (i, j) weights the sample at offset (i - w/2, j - h/2). Use --flip\n"
+        "for true convolution. Result = round(sum / scale + offset), clipped to 0..255. Coefficients may be\n"
+        "fractional; they are used in fixed point (exact for integers and multiples of 1/4096).";
+    op.group = kFilterGroup;
+    op.params = {
+        ParamSpec::text("kernel", "TEXT", "Kernel rows separated by ';' (or new lines), values by spaces or commas",
+                        "e.g. \"1 2 1; 2 4 2; 1 2 1\", each side 1 to 63"),
+        ParamSpec::path("kernel-file", "FILE",
+                        "Kernel in libvips matrix format: a line 'width height [scale [offset]]', then the rows"),
+        ParamSpec::flag("normalize", "Divide by the sum of the coefficients (so a smoothing kernel keeps brightness)"),
+        ParamSpec::real("scale", "S", "Divide the weighted sum by S (default 1, or the file's scale); not 0"),
+        ParamSpec::real("offset", "O", "Add O after scaling (default 0, or the file's offset)"),
+        ParamSpec::flag("flip", "Rotate the kernel 180 degrees: true convolution instead of correlation"),
+        border_param()};
+    op.examples = {{"5x5 non-separable", {{"kernel", test_kernel_text(5)}, {"normalize", ""}}},
+                   {"15x15 non-separable", {{"kernel", test_kernel_text(15)}, {"normalize", ""}}},
+                   {"3x3 fractional flip offset", {{"kernel", "0.1 0.2 0.3; -0.4 1.7 0; 0.33 0 0"}, {"flip", ""},
+                                                   {"offset", "12.5"}, {"border", "wrap"}}, false}};
+    op.make_image_job = filter_job([](const ParamValues& v) {
+        const bool text = v.given("kernel"), file = v.given("kernel-file");
+        if (text == file) throw usage_error("--kernel", "give exactly one of --kernel or --kernel-file");
+        CustomKernelOptions opt;
+        opt.normalize = v.flag("normalize");
+        opt.scale = v.optional_real("scale");
+        opt.offset = v.optional_real("offset");
+        opt.flip = v.flag("flip");
+        const Border b = border(v);
+        const KernelMatrix k = text ? parse_kernel_text(v.text("kernel")) : parse_kernel_file(v.text("kernel-file"));
+        return make_custom(k, opt, b);
+    });
+    return op;
+}
+
+}  // namespace imgpar

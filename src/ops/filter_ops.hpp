@@ -1,0 +1,35 @@
+// The convolution filters as operations (src/op/operation.hpp): blur, box,
+// sharpen, edges and convolve, declared in filter_ops.cpp. A FilterJob binds
+// a validated FilterPlan to both backends; the benchmark reads its plan to
+// time NPP's equivalent.
+#pragma once
+
+#include <utility>
+
+#include "src/op/operation.hpp"
+#include "src/ops/filter.hpp"
+
+namespace imgpar {
+
+class FilterJob final : public ImageJob {
+public:
+    explicit FilterJob(FilterPlan plan) : plan_(std::move(plan)) {}
+    const FilterPlan& plan() const { return plan_; }
+
+    std::string describe() const override;
+    JsonObject details() const override;
+    int output_channels(int input_channels) const override { return plan_.output_channels(input_channels); }
+    ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override;
+    void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override;
+
+private:
+    FilterPlan plan_;
+};
+
+Operation blur_operation();
+Operation box_operation();
+Operation sharpen_operation();
+Operation edges_operation();
+Operation convolve_operation();
+
+}  // namespace imgpar

@@ -1,0 +1,225 @@
+// The declarations of the histogram commands: histo (a report), equalize and
+// threshold (images). No counting or pixel arithmetic here: that is
+// src/ops/histogram.cpp, equalize.cpp, threshold.cpp and cuda/histogram*.cu.
+#include "src/ops/histogram_ops.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/error.hpp"
+#include "src/gpu/session.hpp"
+#include "src/io/save.hpp"
+#include "src/ops/equalize.hpp"
+#include "src/ops/histogram.hpp"
+#include "src/ops/threshold.hpp"
+#include "src/parallel.hpp"
+#include "src/report/histogram_plot.hpp"
+#include "src/report/histogram_report.hpp"
+
+namespace imgpar {
+namespace {
+
+std::string threads_text() {
+    return std::to_string(cpu_thread_count()) + " thread" + (cpu_thread_count() == 1 ? "" : "s");
+}
+
+// --- histo ---------------------------------------------------------------------
+
+class HistoJob final : public ReportJob {
+public:
+    explicit HistoJob(const ParamValues& v) : channel_spec_(v.text("channel")) {
+        report_.bins = v.int_value("bins");
+        check_histogram_bins(report_.bins);
+        report_.list_bins = v.flag("list") || v.given("bins");
+        report_.ascii = v.flag("ascii");
+        if (v.given("plot")) {
+            plot_path_ = v.text("plot");
+            output_format(*plot_path_, std::nullopt);
+            parse_plot_size(v.text("plot-size"), plot_);
+            plot_.bins = report_.bins;
+            plot_.log_scale = v.flag("log");
+            check_plot_options(plot_);
+        }
+    }
+
+    void check_inputs(const std::vector<std::string>& inputs) const override {
+        if (plot_path_ && inputs.size() != 1) throw usage_error("--plot", "draws one histogram: give exactly one input");
+    }
+
+    std::string csv_header() const override { return histogram_csv_header(); }
+
+    std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image, ReportFormat format,
+                    RunNotes& notes) const override {
+        const Histogram h = count(backend, image, notes);
+        HistogramReportOptions report = report_;
+        report.planes = select_histogram_planes(h, channel_spec_);
+        const HistogramSource src{source.file, image.width, image.height, source.backend, notes.kernel};
+        if (plot_path_) {
+            HistogramPlotOptions plot = plot_;
+            plot.planes = report.planes;
+            const ImageU8 picture = plot_histogram(h, plot);
+            std::vector<std::string> warnings;
+            save_image(*plot_path_, picture.view(), {}, warnings);
+            for (const std::string& w : warnings) notes.warnings.push_back(*plot_path_ + ": " + w);
+        }
+        switch (format) {
+            case ReportFormat::Csv: return histogram_csv_rows(src, h, report);
+            case ReportFormat::Json: return histogram_json(src, h, report);
+            case ReportFormat::Text: break;
+        }
+        return histogram_text(src, h, report);
+    }
+
+private:
+    static Histogram count(const BackendChoice& backend, ConstViewU8 image, RunNotes& notes) {
+        if (backend.backend != Backend::Gpu) {
+            notes.kernel = cpu::histogram_kernel_name();
+            return cpu::histogram(image, true);
+        }
+        gpu::Session& s = *backend.session;
+        const DeviceViewU8 d = s.image<std::uint8_t>(gpu::Session::Slot::Input, image.width, image.height, image.channels);
+        s.upload(image, d);
+        return gpu::histogram(s, d, true, &notes.kernel);
+    }
+
+    std::string channel_spec_;
+    HistogramReportOptions report_;
+    std::optional<std::string> plot_path_;
+    HistogramPlotOptions plot_;
+};
+
+// --- equalize ------------------------------------------------------------------
+
+class EqualizeJob final : public ImageJob {
+public:
+    explicit EqualizeJob(EqualizeMode mode) : mode_(mode) {}
+    std::string describe() const override {
+        return std::string("histogram equalization, mode ") + equalize_mode_name(mode_);
+    }
+    JsonObject details() const override {
+        JsonObject o;
+        o.add("mode", equalize_mode_name(mode_));
+        return o;
+    }
+    int output_channels(int input_channels) const override { return input_channels; }
+    ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
+        notes.kernel = "histogram, lookup table and apply pass, " + threads_text();
+        return cpu::equalize(src, mode_);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        gpu::equalize(session, src, dst, mode_, &notes.kernel);
+    }
+
+private:
+    EqualizeMode mode_;
+};
+
+// --- threshold -----------------------------------------------------------------
+
+class ThresholdJob final : public ImageJob {
+public:
+    explicit ThresholdJob(ThresholdSpec spec) : spec_(spec) {}
+    std::string describe() const override {
+        return spec_.otsu ? "threshold, Otsu's level" : "threshold at " + std::to_string(spec_.value);
+    }
+    JsonObject details() const override {
+        JsonObject o;
+        o.add("method", spec_.otsu ? "otsu" : "value");
+        return o;
+    }
+    int output_channels(int input_channels) const override { return threshold_output_channels(input_channels); }
+    ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
+        notes.kernel = std::string(spec_.otsu ? "intensity histogram, Otsu's level, apply pass, " : "apply pass, ") +
+                       threads_text();
+        ThresholdResult r = cpu::threshold(src, spec_);
+        record(r.threshold, notes);
+        return std::move(r.image);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        record(gpu::threshold(session, src, dst, spec_, &notes.kernel), notes);
+    }
+
+private:
+    static void record(int level, RunNotes& notes) {
+        notes.details.add("threshold", level);
+        notes.info.push_back("threshold level " + std::to_string(level));
+    }
+    ThresholdSpec spec_;
+};
+
+}  // namespace
+
+Operation histo_operation() {
+    Operation op;
+    op.name = "histo";
+    op.summary = "Histograms: per channel and luma, as text, CSV, JSON or a plot";
+    op.description =
+        "Counts every channel's 256 values (and luma, Rec. 601: (77 R + 150 G + 29 B + 128) >> 8, for colour\n"
+        "images). Text output summarises each plane: count, min, max, mean, standard deviation, median (lower),\n"
+        "mode (smallest on ties) and a bar rendering; --csv prints one row per bin; --json one object per\n"
+        "input (JSON Lines for several inputs). --plot draws the histogram as an image. A file that fails is\n"
+        "reported on stderr and the others are still processed; the exit code is then 1.";
+    op.group = "Histogram";
+    op.kind = OperationKind::ImagesToReport;
+    op.params = {
+        ParamSpec::integer("bins", "N", "Number of equal bins over 0..255", 1, kHistogramValues)
+            .defaults("256")
+            .noting("N must divide 256"),
+        ParamSpec::text("channel", "LIST", "Planes to report",
+                        "all, or a comma-separated list of gray, red, green, blue, alpha, luma (or r, g, b, a, l, or "
+                        "plane indices)")
+            .defaults("all"),
+        ParamSpec::flag("list", "Text output: also list every bin's count (implied by --bins)"),
+        ParamSpec::flag("ascii", "Text output: draw bars with ASCII instead of Unicode blocks"),
+        ParamSpec::path("plot", "OUT", "Also draw the histogram into this image (PNG/JPEG/BMP); one input only"),
+        ParamSpec::text("plot-size", "WxH", "Plot size", "width 160 to 8192 x height 100 to 8192").defaults("512x300"),
+        ParamSpec::flag("log", "Plot counts on a logarithmic scale")};
+    op.examples = {{"256 bins", {}}, {"16 bins, red and luma", {{"bins", "16"}, {"channel", "red,luma"}}, false}};
+    op.make_report_job = [](const ParamValues& v) -> std::unique_ptr<ReportJob> { return std::make_unique<HistoJob>(v); };
+    return op;
+}
+
+Operation equalize_operation() {
+    Operation op;
+    op.name = "equalize";
+    op.summary = "Histogram equalization";
+    op.description =
+        "Spreads the intensities over the full range: histogram -> cumulative distribution -> lookup table.\n"
+        "Gray images are equalized directly. Colour images (default --mode luma) have their luma equalized and\n"
+        "each of R, G, B shifted by the same amount, which keeps hue; --mode channels equalizes each colour\n"
+        "channel on its own. Alpha is never changed.";
+    op.group = "Equalize";
+    op.params = {ParamSpec::choice("mode", "MODE", "luma: equalize luma and keep colour; channels: each colour "
+                                                   "channel on its own",
+                                   {"luma", "channels"})
+                     .defaults("luma")};
+    op.examples = {{"luma", {}}, {"channels", {{"mode", "channels"}}}};
+    op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
+        return std::make_unique<EqualizeJob>(parse_equalize_mode(v.text("mode")));
+    };
+    return op;
+}
+
+Operation threshold_operation() {
+    Operation op;
+    op.name = "threshold";
+    op.summary = "Binary threshold (fixed or Otsu)";
+    op.description =
+        "Writes a binary image: 255 where the intensity is above the level, 0 elsewhere. The intensity is the\n"
+        "gray channel, or luma (Rec. 601) for colour images. --otsu picks the level that best separates the\n"
+        "histogram into two classes (Otsu's method) and reports it with -v and --json. Output is gray, or\n"
+        "gray+alpha when the input has alpha (alpha copied).";
+    op.group = "Threshold";
+    op.params = {ParamSpec::flag("otsu", "Choose the level with Otsu's method"),
+                 ParamSpec::integer("value", "T", "Fixed level: samples above T become 255, the rest 0", 0, 255)};
+    op.examples = {{"otsu", {{"otsu", ""}}}, {"value=97", {{"value", "97"}}, false}};
+    op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
+        const bool otsu = v.flag("otsu"), value = v.given("value");
+        if (otsu == value) throw usage_error("--otsu", "give exactly one of --otsu or --value T");
+        return std::make_unique<ThresholdJob>(otsu ? threshold_otsu() : threshold_at(v.int_value("value")));
+    };
+    return op;
+}
+
+}  // namespace imgpar
