@@ -106,6 +106,29 @@ std::vector<int> select_histogram_planes(const Histogram& h, const std::string& 
     return out;
 }
 
+void check_histogram_channels(const std::string& spec) {
+    const std::string s = trim(spec);
+    if (s.empty() || lower(s) == "all") return;
+    std::size_t start = 0;
+    while (start <= s.size()) {
+        const std::size_t comma = s.find(',', start);
+        const std::string token = trim(s.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        bool known = false;
+        for (int c = 1; c <= kMaxChannels && !known; ++c) {
+            Histogram h;
+            h.channels = c;
+            h.luma = c >= 3;
+            known = plane_by_name(h, token) >= 0;
+        }
+        if (!known)
+            throw usage_error("--channel", "'" + token + "' is not a channel (allowed: all, or a comma-separated list "
+                                           "of gray, red, green, blue, alpha, luma, r, g, b, a, l, or a plane index "
+                                           "0 to 4)");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+}
+
 void check_histogram_bins(int bins) {
     if (bins < 1 || bins > kHistogramValues || kHistogramValues % bins != 0)
         throw usage_error("--bins", std::to_string(bins) +

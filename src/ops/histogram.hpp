@@ -75,6 +75,11 @@ std::string histogram_plane_name(int channels, int c);
 // bad entry and what this image allows.
 std::vector<int> select_histogram_planes(const Histogram& h, const std::string& spec);
 
+// Throws imgpar::Error (usage) unless every entry of a --channel selection
+// names a plane of some image (select_histogram_planes then checks it
+// against each image's planes).
+void check_histogram_channels(const std::string& spec);
+
 // Throws imgpar::Error (usage) unless bins divides 256.
 void check_histogram_bins(int bins);
 // Counts merged into `bins` equal bins (see CONTRACT).

@@ -31,15 +31,16 @@ public:
     explicit HistoJob(const ParamValues& v) : channel_spec_(v.text("channel")) {
         report_.bins = v.int_value("bins");
         check_histogram_bins(report_.bins);
+        check_histogram_channels(channel_spec_);
         report_.list_bins = v.flag("list") || v.given("bins");
         report_.ascii = v.flag("ascii");
+        parse_plot_size(v.text("plot-size"), plot_);
+        plot_.bins = report_.bins;
+        plot_.log_scale = v.flag("log");
+        check_plot_options(plot_);
         if (v.given("plot")) {
             plot_path_ = v.text("plot");
             output_format(*plot_path_, std::nullopt);
-            parse_plot_size(v.text("plot-size"), plot_);
-            plot_.bins = report_.bins;
-            plot_.log_scale = v.flag("log");
-            check_plot_options(plot_);
         }
     }
 
@@ -175,7 +176,7 @@ Operation histo_operation() {
         ParamSpec::path("plot", "OUT", "Also draw the histogram into this image (PNG/JPEG/BMP); one input only"),
         ParamSpec::text("plot-size", "WxH", "Plot size", "width 160 to 8192 x height 100 to 8192").defaults("512x300"),
         ParamSpec::flag("log", "Plot counts on a logarithmic scale")};
-    op.examples = {{"256 bins", {}}, {"16 bins, red and luma", {{"bins", "16"}, {"channel", "red,luma"}}, false}};
+    op.examples = {{"256 bins", {}}, {"16 bins, listed", {{"bins", "16"}, {"list", ""}}, false}};
     op.make_report_job = [](const ParamValues& v) -> std::unique_ptr<ReportJob> { return std::make_unique<HistoJob>(v); };
     return op;
 }
