@@ -10,7 +10,7 @@
 // f32.
 //
 // A warp owns 16 output columns of one channel plane (32 where it takes two
-// column tiles, HalfMmaPolicy::tiles_per_warp) and walks down a segment of
+// column tiles, GaussianTuning::tiles_per_warp) and walks down a segment of
 // rows in steps of 16. With r <= 16M, 2M + 1 blocks of 16 inputs cover the
 // window of 16 outputs, and block p of the Toeplitz matrix is
 //   T_p[i][k] = tap(16p + k - 16M - i + r)      (0 outside 0..2r).
@@ -39,23 +39,18 @@
 // adds exactly 1024 * 4096 = 2^22 to every horizontal sum (the taps under
 // each output sum to 4096), which the rounding takes out again.
 //
-// What is not MMA is kept lean, because it, not the tensor cores, bounds the
-// kernel (ncu, RGB at radius <= 8: 189 instructions per warp for 256
-// outputs, 8 of them MMAs, a third of them in the prologue of a short
-// segment and the steps the unrolled loop leaves over; shared memory, at 43
-// wavefronts a step, is 84% busy):
+// What is not MMA bounds the kernel, so it is kept lean (bench/TUNING.md,
+// "What bounds the kernel"):
 //   - the copy, convert and store work of a step is split into equal shares
-//     per warp (a per-thread split left some warps twice the work of others,
-//     and everyone waited for them at the step's barrier), and each thread's
-//     share (offsets, image-edge flags) is worked out once per block and read
-//     back from shared memory each step; inside the image, a copy or a store
-//     is one add to a 32-bit offset;
+//     per warp, and each thread's share (offsets, image-edge flags) is worked
+//     out once per block and read back from shared memory each step; inside
+//     the image, a copy or a store is one add to a 32-bit offset;
 //   - the roundings run on the FMA pipe: an FMA rounding toward zero into
 //     [2^23, 2^24), where consecutive floats are 1 apart, is floor() of its
 //     exact result, and the low bits of the float are the integer;
 //   - the Toeplitz fragments come from a host-made table of f16 tap pairs.
 //
-// The u8 passes (HalfMmaPolicy::u8_passes, M >= 2): the same products with
+// The u8 passes (uses_u8_passes, M >= 2): the same products with
 // mma.m16n8k32 (u8 x u8 -> s32) over M + 1 blocks of 32 inputs,
 //   T8_p[i][k] = tap(32p + k - 16M - i + r),
 // on byte planes, exact in s32 (block M as mma.m16n8k16: its inputs 16..
@@ -75,6 +70,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -83,6 +79,7 @@
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_mma.cuh"
+#include "cuda/filter_separable_half_tuning.hpp"
 #include "cuda/tensor_map.hpp"
 #include "cuda/tma.cuh"
 #include "src/error.hpp"
@@ -90,179 +87,6 @@
 namespace imgpar::cuda::filter_detail {
 namespace {
 
-// Launch policy (reasoning; imgpar_bench --only gaussian measures the result):
-//  - strips of 128 px for gray, 64 for 2 and 3 channels, 32 for 4: one warp
-//    per 16 columns of a plane, so 8 warps per block (12 for RGB) and a
-//    staged halo of 32M columns around the strip;
-//  - two column tiles per warp (tiles_per_warp) for the FP16 passes of RGB
-//    at M <= 1 and gray at M = 1 (and the u8 passes of RGB at M = 4, see
-//    below): half the warps, each with two tiles' MMA
-//    chains, sharing the Toeplitz registers, the per-step overhead (barrier,
-//    share records, loop) and the ldmatrix of the blocks both windows hold
-//    (NB + 1 instead of 2 NB). ncu on RGB sigma 5 before: 154 instructions
-//    and 36 shared-memory wavefronts per warp-step, issue slots 63% busy,
-//    barrier the largest stall (19%). Registers 77 (RGB M = 1; was 56 with
-//    20 bytes spilled) at 4 blocks of 6 warps, 76 for gray M = 1 at 5
-//    blocks of 4 warps, 60 for RGB M = 0. 8K, two rounds in one run, ms:
-//    RGB sigma 1 / 2 0.110 / 0.109 and 0.107 / 0.108 -> 0.101 / 0.101 and
-//    0.104 / 0.104, RGB sigma 5 0.116 / 0.115 -> 0.110 / 0.110 (RGB alone)
-//    and 0.107 / 0.108 (with gray), gray sigma 5 0.080 / 0.078 -> 0.074 /
-//    0.073, the rest unchanged;
-//  - 4 raw slots: a block is copied two steps before it is converted (the
-//    conversion may read any thread's copies, so each step waits for the
-//    block after next before its barrier); 5 measured the same;
-//  - row segments: each block walks down one segment of one strip's rows.
-//    A segment costs a prologue (about 390 instructions per warp, ncu) and
-//    WARM warm-up blocks, so long segments pay, but the SMs do not run
-//    equally fast (per-block timings, one wave of equal segments on 8K RGB
-//    at sigma 1: SMs done between 78 and 112 us; edge strips 1.3-1.5x per
-//    step), so a launch of long segments ends with idle SMs. The plan
-//    (plan_segments): one wave of long segments (resident blocks / strips
-//    per strip, kEdgeLongNum / kEdgeLongDen times as many for the two edge
-//    strips) over the first kLongPercent of the row blocks, then segments
-//    of kShortLen row blocks over the rest, which the persistent blocks
-//    take in turn as they finish (separable_half_kernel). Per-block
-//    timings of RGB sigma 20 under the plan before (80%, 16, edge strips
-//    alike) found the edge strips' two long segments last (1.88 us a step against 1.28, done at
-//    217-227 us, the others' short segments at 216) and 18% of the slot
-//    time idle; with 3 long segments for the edge strips, a sweep of the
-//    share and the length (70-88%, 10-16 blocks) put 84%, 12 best or near
-//    it everywhere: 8K, three rounds in one run, against 80%, 16 with
-//    edge strips alike: RGB sigma 20 -5.9%, gray sigma 20 -3.1%, sigma 5
-//    -2.5 / -3.4%, the rest within 1-2% (bench/RESULTS.md, which also has
-//    the earlier plans: 4-8 waves of equal segments, then fewer once the
-//    steady steps ran to each segment's end and the edge strips gathered
-//    their halo, then 80%, 16 from a sweep of 5-50% and 4-32 blocks).
-//  - resident blocks per SM, which caps the registers: RGB (384 threads)
-//    2 for M = 2 and 3; the other layouts (256 threads) 4 for M <= 2, 3 for
-//    M = 3, 2 for M = 4; with two tiles per warp, RGB (192 threads) 4 at
-//    M <= 1 and 2 at M = 4, gray at M = 1 (128 threads) 5.
-//  - past radius 16 (M >= 2), both passes run as u8 MMAs (m16n8k32, u8 x
-//    u8 -> s32) where every tap fits a byte (u8_passes: sigma 6.5 and up;
-//    past radius 32 every Gaussian's taps do, so FP16 serves M = 2 only):
-//    M + 1 blocks of 32 inputs cover a window instead of 2M + 1 of 16, the
-//    staged planes hold bytes, and H, 11 bits, is held as a low and a high
-//    byte plane, so the vertical pass costs 4(M + 1) MMAs instead of
-//    2(2M + 1) but shares the horizontal pass's fragments. With FP16 at M
-//    = 4, RGB read its 9 FP16 fragments from shared memory each step, at 4
-//    wavefronts per 16-byte load: ncu counted 120 wavefronts per warp-step
-//    (56 of them fragments), shared memory 75% busy, and most stalls on
-//    short scoreboards. 8K, two rounds in one run, against FP16: RGB sigma
-//    10 / 14 / 20 0.185 / 0.265 / 0.290 -> 0.157 / 0.230 / 0.272 ms, gray
-//    sigma 14 / 20 0.165 / 0.148 -> 0.139 / 0.132, gray sigma 10 within 1%
-//    (0.112-0.115 both ways).
-//  - RGB at M = 4 (u8) takes two column tiles per warp too: 2 blocks of 6
-//    warps per SM, so 168 registers per thread fit, and the fragments stay
-//    in registers and serve both tiles. With one tile per warp (2 blocks of
-//    12 warps, 80 registers) they were loaded from shared memory twice a
-//    step, the vertical pass after the horizontal one (40 of the step's
-//    wavefronts), and with them in registers one block of 12 warps fit
-//    (sigma 20: 0.297-0.358 ms against 0.272). Now 144 registers, no
-//    spill, with the vertical pass after the horizontal one
-//    (early_vertical8) and the window shifted (rotate_window); during it
-//    (150 registers) measured the same, and during it with the window
-//    rotated (168 registers, 16 bytes spilled) 1% slower. 8K, two rounds in
-//    one run: RGB sigma 20 0.274 / 0.278 -> 0.253 / 0.253 ms. The fragment
-//    table holds the four registers per index: T_p of lane (g, t) is the
-//    entry at 16p + 2t - g + const (FP16) or 32p + 4t - g + const (u8), so
-//    one table serves every lane.
-//  - block M of the u8 passes is a K = 16 MMA (m16n8k16): its columns 16..
-//    meet zero taps. Both halves of a K = 32 MMA's B operand must sit in
-//    adjacent registers, which ptxas arranged with register moves; a K = 16
-//    MMA takes one. 8K, same run as above: RGB sigma 10 / 14 / 20 0.159 /
-//    0.231 / 0.253 -> 0.155 / 0.220 / 0.251 ms, gray sigma 10 0.117 ->
-//    0.111, gray sigma 14 / 20 within 1%. The other blocks stay K = 32: as
-//    K = 16 MMAs (no moves at all, the window rotated) RGB sigma 20 measured
-//    the same and sigma 10 / 14, gray sigma 10 / 20 3-11% slower: a K = 16
-//    MMA costs the tensor pipe about as much as a K = 32 one.
-//  - a3 of an FP16 Toeplitz fragment equals a0, and a1 of block p equals a2
-//    of block p - 1; for M <= 1 each gets its own register anyway
-//    (a1 and a3 are read from a second copy of the pair table in shared
-//    memory, so the compiler cannot merge them): otherwise ptxas copies
-//    registers into place before the MMAs (11 moves per step at M = 0).
-//    M = 2 sits at its register cap (64) without it; at M = 4 (FP16, then)
-//    it cut 8K sigma 20 from 0.27 to 0.24 ms (gray), 0.58 to 0.54 (RGB).
-//  - plain blur (gray, RGB) at M = 0 has its own kernel with the step loop
-//    unrolled 4x (the U parameter), so raw slots (4), stage and tile
-//    buffers (2) are fixed per copy of the body: 29 fewer instructions per
-//    warp-step, 8K RGB sigma 1 0.137 -> 0.131 ms, gray unchanged. At 40
-//    registers RGB keeps 4 blocks per SM. Unrolled, the modes with an
-//    epilogue ran slower (sharpen sigma 1 on 8K: RGB 0.29 -> 0.35 ms, gray
-//    0.19 -> 0.25), and at M >= 1 the loop spilled (M = 2, 3) or passed the
-//    register caps.
-//  - the steady state (steady_loop): the steps in the middle of a segment,
-//    which only meet blocks inside the image and write whole rows of a
-//    plain blur, run a second copy of the step body without the tests for
-//    the image's edges and the kind of copy (the bulk copy is started
-//    by one lane of warp 0; the other warps branch past it). 8K, two
-//    rounds: RGB sigma 5 / 10 / 20 0.159 / 0.267 / 0.50 -> 0.147 / 0.247
-//    / 0.447 ms, gray sigma 5 / 20 0.097 / 0.228 -> 0.090 / 0.210. The
-//    unrolled plain blur at M = 0 takes it in groups of 4 steps (each
-//    group steady or not as a whole, so the slots stay fixed): gray sigma
-//    1 / 2 0.081 / 0.082 -> 0.079 / 0.079, RGB unchanged. A rolled steady
-//    range there, with its bounds rounded to 4 steps, ran 2-8% slower. Off
-//    where it spilled (FP16): 1-, 2- and 4-channel M = 2 and 2- to 4-channel
-//    M = 3 (gray M = 3 is not benchmarked, so it keeps the one loop too).
-//    The steady steps test the segment's end themselves (two uniform
-//    compares: no copy past block nsteps - 1, no convert in the last step),
-//    so the steady range runs to the segment's last step, and the unrolled
-//    groups start after the warm-up: ncu had found only 12% of RGB's
-//    sigma-1 steps in steady groups (most segments are 10-11 steps, and
-//    groups from step 0 up to step nsteps - 4 met one at most). 8K, two
-//    rounds: RGB sigma 1 / 2 / 5 0.131 / 0.131 / 0.147 -> 0.125 / 0.125 /
-//    0.143 ms, gray sigma 1 / 2 1-4% faster, sigma 10 and 20 unchanged.
-//  - the steady steps run in groups of NB, unrolled, with the H window
-//    rotated instead of shifted (rotate_window; ncu had counted 40 register
-//    moves in an RGB M = 4 warp-step of 319 instructions). 8K RGB, two
-//    rounds in one run: sigma 5 / 10 / 20 0.147-0.151 / 0.246-0.251 /
-//    0.444-0.446 -> 0.144-0.148 / 0.242-0.244 / 0.427-0.429 ms; gray
-//    within noise. Registers: RGB M = 2 73 -> 80 with 4 bytes spilled (still
-//    faster), M = 4 102 -> 110 (one block per SM either way).
-//  - FP16 at M = 2 issues the vertical MMAs over the window blocks already
-//    held before the horizontal pass, in its basic block (early_vertical):
-//    8K gray sigma 10 0.143 -> 0.134 ms (three runs; RGB unchanged). At
-//    M = 4 the same was 1-3% slower, at M = 3 it spilled, and at M = 0
-//    and 1 it measured the same or up to 2% slower. (The u8 passes issue
-//    them with each fragment's horizontal MMAs, but for RGB M = 4.)
-struct HalfMmaPolicy {
-    static constexpr int kRawSlots = 4;
-    static constexpr int kMaxM = 4;  // radius up to 64
-    static constexpr int kLongPercent = 84;  // of the row blocks, in one wave of long segments
-    static constexpr int kShortLen = 12;     // row blocks per segment after those
-    // The edge strips' steps cost 1.3-1.5x (their halo gathers), so they cut
-    // their long part into 3/2 as many segments (rounded up).
-    static constexpr int kEdgeLongNum = 3;
-    static constexpr int kEdgeLongDen = 2;
-    static constexpr int min_blocks(int threads, int m) {
-        if (threads == 128 && m == 1) return 5;  // gray at M = 1, two tiles per warp (76 registers)
-        if (threads > 256) return 2;  // RGB at M = 2, 3 (at M <= 1 and M = 4 it takes two tiles per warp)
-        return m <= 2 ? 4 : (m == 3 ? 3 : 2);
-    }
-    static constexpr bool own_registers(int m) { return m <= 1; }
-    // Persistent blocks for blocks whose warps do not split evenly over an
-    // SM's 4 schedulers (see separable_half_kernel).
-    static constexpr bool persistent(int threads) { return threads / 32 % 4 != 0; }
-    static constexpr bool u8_passes(int m, int max_tap) { return m >= 2 && max_tap <= 255; }
-    static constexpr int tiles_per_warp(int channels, int m, bool i8) {
-        if (i8) return channels == 3 && m == 4 ? 2 : 1;
-        return (channels == 3 && m <= 1) || (channels == 1 && m == 1) ? 2 : 1;
-    }
-    // The u8 passes with two tiles per warp issue the vertical MMAs after the
-    // horizontal ones and shift the window (the other ways took more
-    // registers for no gain; see above).
-    static constexpr bool early_vertical8(int channels, int m) { return tiles_per_warp(channels, m, true) == 1; }
-    static constexpr bool early_vertical(int m) { return m == 2; }
-    static constexpr bool rotate_window(int channels, int m, bool i8) {
-        return m >= 1 && !(i8 && tiles_per_warp(channels, m, true) == 2);
-    }
-    static constexpr bool steady_loop(int channels, int m, int u) {
-        return m == 1 || m == 4 || (m == 2 && channels == 3) || (m == 0 && u > 1);
-    }
-};
-
-constexpr int kRawSlots = HalfMmaPolicy::kRawSlots;
-static_assert((kRawSlots & (kRawSlots - 1)) == 0, "slot indices are masks");
-constexpr int kMaxM = HalfMmaPolicy::kMaxM;
 constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
 
 // The f16 pair (tap(i), tap(i + 1)) is entry i + kPairOffset of the pair
@@ -299,13 +123,9 @@ constexpr int raw_boxes(int row_bytes, int channels) {
     return 0;
 }
 
-constexpr int strip_px(int channels) { return channels == 1 ? 128 : (channels == 4 ? 32 : 64); }
-
 // Bytes per output tile row: an odd multiple of 16, so the 8 rows one
 // vertical MMA stores start in 8 different groups of 4 banks: the 16-bit
-// stores of one gray MMA hit 16 distinct banks, one wavefront each. Rows 32 bytes apart
-// (mod 128) collided in pairs of rows: 2 wavefronts for every store (ncu);
-// three channels' byte stores, 6 bytes apart per lane, now average 1.67.
+// stores of one gray MMA hit 16 distinct banks, one wavefront each.
 constexpr int out_row_bytes(int bytes) {
     int b = (bytes + 15) / 16 * 16;
     if (b / 16 % 2 == 0) b += 16;
@@ -325,15 +145,30 @@ struct WarpShare {
     }
 };
 
-// I8: both passes as u8 MMAs (HalfMmaPolicy::u8_passes), on staged byte
-// planes.
-template <int kC, int kM, bool kI8 = false>
+// I8: both passes as u8 MMAs (uses_u8_passes), on staged byte planes. The
+// knobs come from the variant's tuning row.
+template <int kC, int kM, int kU, bool kI8>
 struct HalfGeometry {
     static constexpr int C = kC;
     static constexpr int M = kM;
+    static constexpr int U = kU;
     static constexpr bool I8 = kI8;
-    static_assert(!I8 || M >= 2, "u8 passes only past radius 16 (see HalfMmaPolicy::u8_passes)");
-    static constexpr int W = strip_px(C);                // output columns per block
+    static constexpr int ROW = gaussian_row(C, M, I8, U);
+    static_assert(ROW >= 0, "every variant has a row in kGaussianTuning");
+    static_assert(!I8 || M >= 2, "u8 passes only past radius 16 (see uses_u8_passes)");
+    static constexpr int W = kGaussianTuning[ROW].strip_px;                 // output columns per block
+    static constexpr int TPW = kGaussianTuning[ROW].tiles_per_warp;         // 16-column tiles per warp
+    static constexpr int BLOCKS_PER_SM = kGaussianTuning[ROW].blocks_per_sm;
+    static constexpr int UNIT_PX = kGaussianTuning[ROW].convert_unit_px;
+    static constexpr int RAW_SLOTS = kGaussianTuning[ROW].raw_slots;
+    static constexpr bool PERSISTENT = kGaussianTuning[ROW].has(kPersistent);
+    static constexpr bool EARLY_VERTICAL = kGaussianTuning[ROW].has(kEarlyVertical);
+    static constexpr bool STEADY_LOOP = kGaussianTuning[ROW].has(kSteadyLoop);
+    static constexpr bool ROTATE_WINDOW = kGaussianTuning[ROW].has(kRotateWindow);
+    static constexpr bool OWN_REGISTERS = kGaussianTuning[ROW].has(kOwnRegisters);
+    static constexpr bool PLANAR_TILE = kGaussianTuning[ROW].has(kPlanarTile);
+    static_assert((RAW_SLOTS & (RAW_SLOTS - 1)) == 0 && RAW_SLOTS >= 2, "slot indices are masks");
+    static_assert(!ROTATE_WINDOW || (STEADY_LOOP && U == 1), "the window rotates in the rolled steady loop");
     // M = 0 is the variant for radius <= 8: its window of 32 inputs starts 8
     // before the 16 outputs, so 2 blocks cover it instead of 3 (rows alike:
     // one warm-up block instead of two). It stages the columns of M = 1, so
@@ -343,7 +178,6 @@ struct HalfGeometry {
     static constexpr int WIN = M == 0 ? 8 : 16 * M;      // window start, columns (and rows) before the outputs
     static constexpr int WARM = NB - 1;                  // steps before the first output block
     static constexpr int SW = W + 2 * HALO;              // staged columns
-    static constexpr int TPW = HalfMmaPolicy::tiles_per_warp(C, M, I8);  // 16-column tiles per warp
     static constexpr int GROUPS = W / (16 * TPW);        // warps per plane
     static constexpr int THREADS = 32 * C * GROUPS;
     static constexpr int WARPS = THREADS / 32;
@@ -356,13 +190,8 @@ struct HalfGeometry {
     static constexpr int BOX_SLOT = 16 * BOX_BYTES;
     static constexpr int CHUNKS = RAW_SLOT / 16;         // copy work: 16-byte chunks of a slot
     static constexpr int CHUNKS_PER_ROW = RAW_ROW / 16;
-    // Convert work: 16 raw bytes a unit; RGB takes 48 (three 16-byte loads
-    // and stores a plane) where a slot holds at least one such unit per
-    // thread (its SW units of 16 pixels; SW >= THREADS only at M = 4), else
-    // 12. 8K RGB sigma 20, three rounds in one run: 0.2456 / 0.2483 / 0.2462
-    // -> 0.2384 / 0.2343 / 0.2365 ms. At M <= 3 (fewer units than threads)
-    // they were slower: RGB sigma 1 to 5 by 5-9%, sigma 10 and 14 by 0-4%.
-    static constexpr int UNIT_PX = C == 1 ? 16 : (C == 2 ? 8 : (C == 3 && SW >= THREADS ? 16 : 4));
+    // Convert work: UNIT_PX pixels a unit (16 for gray, 8 for two channels,
+    // 4 for RGB and RGBA, 16 for RGB where a slot has one per thread).
     static constexpr int UNITS_PER_ROW = SW / UNIT_PX;
     static constexpr int UNITS = 16 * UNITS_PER_ROW;
     // Staged planes: f16 samples 1024 + v, or (I8) bytes v. Rows are an
@@ -373,16 +202,9 @@ struct HalfGeometry {
     static constexpr int PLANE_BYTES = 16 * STAGE_ROW;
     static constexpr int STAGE_BYTES = C * PLANE_BYTES;
     static constexpr int OUT_ROW = out_row_bytes(W * C);
-    // RGB at M >= 1: a planar output tile (plane c of row r at c * TPLANE +
-    // r * TROW), so a vertical MMA's results go out as 16-bit stores as for
-    // gray, and one warp pair a step interleaves the tile, 16 pixels a lane.
-    // Interleaved, each warp wrote its plane's bytes 3 apart: 8 byte stores
-    // per warp-step at 1.67 wavefronts each (13 of RGB's 50 at M = 1, ncu,
-    // and shared memory 76% busy); planar, 4 stores of one wavefront. 8K
-    // RGB, four rounds in two runs: sigma 5 0.1204-0.1257 -> 0.1199-0.1238
-    // ms, sigma 20 about -2%. At M = 0 (40
-    // registers) the store phase spilled 44-208 bytes (two versions).
-    static constexpr bool PLANAR_TILE = C == 3 && M >= 1;
+    // PLANAR_TILE: plane c of tile row r at c * TPLANE + r * TROW, so a
+    // vertical MMA's results go out as 16-bit stores as for gray, and one warp
+    // pair a step interleaves the tile, 16 pixels a lane.
     static constexpr int TROW = PLANAR_TILE ? out_row_bytes(W) : OUT_ROW;  // bytes per tile row (of one plane)
     static constexpr int TCOL = PLANAR_TILE ? 1 : C;                       // bytes per tile column
     static constexpr int TPLANE = PLANAR_TILE ? 16 * TROW : 1;             // bytes from one plane to the next
@@ -390,7 +212,7 @@ struct HalfGeometry {
     static constexpr int OUT_GROUPS = 16 * (W / 16);                       // (planar) 16-pixel groups per tile
     static constexpr int OUT_CHUNKS_PER_ROW = W * C / 16;
     static constexpr int OUT_CHUNKS = 16 * OUT_CHUNKS_PER_ROW;  // store work: 16-byte chunks of a tile
-    static constexpr int OFF_STAGE = kRawSlots * RAW_SLOT;
+    static constexpr int OFF_STAGE = RAW_SLOTS * RAW_SLOT;
     static constexpr int OFF_OUT = OFF_STAGE + 2 * STAGE_BYTES;
     static constexpr int OFF_COLMAP = OFF_OUT + 2 * TILE_BYTES;
     static constexpr int COPY_ITERS = WarpShare<CHUNKS, WARPS>::ITERS;       // per thread and step
@@ -401,9 +223,8 @@ struct HalfGeometry {
     // Halo tasks (fill_halo): a warp's convert units meet at most HALO_ROWS
     // staged rows, and the table holds HALO_COLS columns outside the image per
     // row (launch_separable_half checks each edge strip: a narrow image, or a
-    // last strip with few columns inside it, may have more). Room for every
-    // pixel of a warp's units would take 4 RGB blocks at M = 0 past an SM's
-    // shared memory.
+    // last strip with few columns inside it, may have more; room for every
+    // pixel would not fit the shared memory: bench/TUNING.md).
     static constexpr int HALO_ROWS = (WarpShare<UNITS, WARPS>::PER_WARP + UNITS_PER_ROW - 2) / UNITS_PER_ROW + 1;
     static constexpr int HALO_COLS = HALO + 16;
     static constexpr int HALO_ITERS = (HALO_ROWS * HALO_COLS + 31) / 32;
@@ -411,7 +232,7 @@ struct HalfGeometry {
     static constexpr int QUAD_BYTES = I8 ? kQuadEntries * 16 : 0;
     static constexpr int OFF_HALO = OFF_QUADS + QUAD_BYTES;
     static constexpr int OFF_BARS = OFF_HALO + HALO_ITERS * THREADS * 4;  // one mbarrier per raw slot
-    static constexpr int OFF_TICKET = OFF_BARS + 8 * kRawSlots;  // the block's current segment (separable_half_kernel)
+    static constexpr int OFF_TICKET = OFF_BARS + 8 * RAW_SLOTS;  // the block's current segment (separable_half_kernel)
     static constexpr int SMEM = OFF_TICKET + 16;
     static_assert(STAGE_ROW % 16 == 0 && (STAGE_ROW / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
     static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0, "shared regions stay 16-byte aligned");
@@ -475,8 +296,7 @@ struct HalfArgs {
     // fill those from the slot (fill_halo) instead of fetching them a byte at
     // a time: the border rule maps each to a column the strip stages, or to
     // the constant, and the halo task table holds them (halo_strip_ok).
-    // Fetched, an edge strip took 2.1-3.3x as long per step as the others and
-    // set the end of the launch (per-block timings, 8K, bench/RESULTS.md).
+    // Fetched, an edge strip's steps took 2-3x as long (bench/TUNING.md).
     int gather_edges;
     CUtensorMap src_map;
     std::uint32_t pairs[kPairs];  // f16 tap pairs, see kPairOffset
@@ -503,7 +323,7 @@ __device__ __forceinline__ std::uint32_t h_round_pair(float s0, float s1) {
     return half2_bits(__fmaf_rz(s0, 1.0f / 512.0f, k) - kTwo23, __fmaf_rz(s1, 1.0f / 512.0f, k) - kTwo23);
 }
 
-// The u8 passes (HalfMmaPolicy::u8_passes) keep exact integer sums. The
+// The u8 passes (uses_u8_passes) keep exact integer sums. The
 // horizontal MMAs start at kHRoundInit8, so a sum d = S + 256 and
 // gaussian_h_round is H = d >> 9 (S >= 0). h_planes packs the H of four rows
 // (d0..d3, rows 4t..4t+3) of one column as the B registers of the vertical
@@ -536,10 +356,8 @@ __device__ __forceinline__ std::uint32_t v_round_bits(float s) {
 // --- per-thread work shares --------------------------------------------------
 
 // Item i of each of a thread's three shares of a step's work (copy, convert,
-// store), worked out once per block and kept in shared memory. Held in
-// registers, ptxas worked these values out again from the thread index inside
-// the step loop (about 30 instructions a step); one shared load per field
-// used is cheaper.
+// store), worked out once per block and kept in shared memory: held in
+// registers, ptxas worked them out again inside the step loop.
 constexpr std::uint32_t kNoOffset = 0xFFFFFFFFu;
 constexpr int kNoItem = 0xFFFF;
 
@@ -551,10 +369,8 @@ struct ShareRecord {
 };
 
 // The records in shared memory, field by field: word (f * ITERS + i) *
-// THREADS + thread holds field f of item i. A warp's load of one field then
-// reads 32 consecutive words, one wavefront; as 16-byte records per thread it
-// spanned 512 bytes, 4 wavefronts (ncu: 10 of the 53 wavefronts of an RGB
-// step, where 3 do).
+// THREADS + thread holds field f of item i, so a warp's load of one field
+// reads 32 consecutive words, one wavefront.
 enum ShareField { kCopySrc, kOutDst, kChunks, kUnit };
 
 template <int THREADS, int ITERS>
@@ -789,8 +605,8 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
 // the lane's slot k / 32, kNoTask after its last), and each step runs them
 // just before its conversion: only in-image bytes are read and only halo
 // bytes written, and only this warp converts them, so __syncwarp() orders
-// it all. (Worked out per step, a lane per unit, the gather made gray edge
-// strips 4x slower per step than the others.)
+// it all. (Worked out per step instead, the gather made gray edge strips 4x
+// slower per step.)
 constexpr std::uint32_t kNoTask = 0xFFFFFFFFu;
 constexpr int kConstantSource = 0xFFFF;
 
@@ -914,12 +730,12 @@ __device__ __forceinline__ void for_each_index(F&& f) {
 // One segment n (in the order of SegmentPlan; see separable_half_kernel) of
 // the launch. tma_phase: bit k, the parity of raw slot k's next bulk copy
 // completion (every copy a segment starts, it also waits for).
-// U: the step loop's unroll factor (4 for plain blur at M = 0, see HalfMmaPolicy).
+// U: the step loop's unroll factor (4 for plain blur at M = 0, see GaussianTuning::unroll).
 template <int C, int M, int U, bool I8>
 __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, unsigned& tma_phase) {
-    using G = HalfGeometry<C, M, I8>;
+    using G = HalfGeometry<C, M, U, I8>;
     constexpr int NB = G::NB;
-    constexpr int R = kRawSlots;
+    constexpr int R = G::RAW_SLOTS;
     extern __shared__ __align__(128) std::uint8_t smem[];  // raw slots first: bulk copies need 128-byte alignment
     std::uint8_t* const raw = smem;
     std::uint8_t* const stage = smem + G::OFF_STAGE;
@@ -930,10 +746,9 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
     std::uint32_t* const halo_tasks = reinterpret_cast<std::uint32_t*>(smem + G::OFF_HALO);
 
-    // Segments are handed out in order of n: the first and last strips
-    // (their halo gathers cost them 1.3-1.5x the others' time per step) take
-    // the first numbers, so that they run in the first wave, and the launch
-    // ends with the others' short segments.
+    // Segments are handed out in order of n: the first and last strips (their
+    // steps cost more) take the first numbers, so that they run in the first
+    // wave, and the launch ends with the others' short segments.
     int strip, seg;
     bool edge;
     {
@@ -980,7 +795,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     };
     const auto wait_block = [&](int b, auto known_tma) {  // before staging block b
         if (!decltype(known_tma)::value && !tma_block(b)) return;
-        const int k = b & (kRawSlots - 1);
+        const int k = b & (R - 1);
         mbarrier_wait(bars + k, (tma_phase >> k) & 1u);
         tma_phase ^= 1u << k;
     };
@@ -992,9 +807,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
         }
     };
     // The first blocks' bulk copies start at once, so that their trip to
-    // memory overlaps the rest of the prologue (per-block timings, RGB sigma
-    // 20: the prologue took 3.5 us, 5.7 in the first wave, about 10% of a
-    // short segment).
+    // memory overlaps the rest of the prologue (bench/TUNING.md, "Row segments").
     if (tma_strip && threadIdx.x == 0) {
         for (int b = 0; b < R; ++b)
             if (b < nsteps && tma_block(b)) bulk_copy_block<G>(a, raw + b * G::RAW_SLOT, bars + b, yb0 + 16 * b, xs);
@@ -1006,10 +819,9 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
         colmap[i] = static_cast<short>(border_index(xs + i, a.src.width, a.border.mode));
     // The pair table, twice, in the output tiles' space (unused until the
     // first output step). Fragments read from shared memory stay in
-    // registers: read from the parameters, ptxas reloaded them inside the
-    // step loop, and with a per-lane index each reload serialized over the
-    // lanes' addresses (the loop ran 7x slower, stalled on MIO). a1 and a3
-    // may read the second copy (see HalfMmaPolicy::own_registers).
+    // registers; read from the parameters, they were reloaded inside the step
+    // loop (bench/TUNING.md). a1 and a3 may read the second copy
+    // (kOwnRegisters).
     std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
     if constexpr (!G::I8) {  // (the u8 passes use the quad table below)
         for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
@@ -1068,10 +880,10 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     for (int p = 0; p < (G::I8 ? 0 : NB); ++p) {
         const int idx = pair_index(p, lane);
         tp[p][0] = pair_table[idx];
-        constexpr int kSecond = HalfMmaPolicy::own_registers(M) ? kPairs : 0;
+        constexpr int kSecond = G::OWN_REGISTERS ? kPairs : 0;
         tp[p][1] = pair_table[kSecond + idx - 8];
         tp[p][2] = pair_table[idx + 8];
-        tp[p][3] = HalfMmaPolicy::own_registers(M) ? pair_table[kPairs + idx] : tp[p][0];
+        tp[p][3] = G::OWN_REGISTERS ? pair_table[kPairs + idx] : tp[p][0];
     }
     // u8 fragments T8_p (I8).
     std::uint32_t tq[G::I8 ? M + 1 : 1][4];
@@ -1153,7 +965,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
             for (int e = 0; e < 4; ++e) win[j][NEW][e] = hp[e];
         };
         if constexpr (G::I8) {
-            // Both passes as u8 MMAs over blocks of 32 (see u8_passes), T8_p
+            // Both passes as u8 MMAs over blocks of 32 (see uses_u8_passes), T8_p
             // from registers.
             constexpr int T = G::TPW;
             // Vertical sums of the low and high byte planes of H, per column
@@ -1197,7 +1009,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
             // Columns 16.. of T8_M meet zero taps (tap index 16M + 16 - i + r
             // > 2r), so block M of either tile is a K = 16 MMA, and tile 1
             // needs no load M + 1.
-            constexpr bool kEarly8 = HalfMmaPolicy::early_vertical8(C, M);
+            constexpr bool kEarly8 = G::EARLY_VERTICAL;
             int h0[T][4], h1[T][4];
 #pragma unroll
             for (int j = 0; j < T; ++j)
@@ -1265,7 +1077,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
             // window blocks already held do not wait for the horizontal pass,
             // so they are issued in its basic block, where ptxas interleaves
             // the four MMA chains. In the warm-up steps their sums are dropped.
-            constexpr bool kEarly = HalfMmaPolicy::early_vertical(M);
+            constexpr bool kEarly = G::EARLY_VERTICAL;
             constexpr int T = G::TPW;
             float v[T][2][4] = {};
             // v[j][ct] += f * H of window block w of tile j, for both 8-column halves.
@@ -1397,7 +1209,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     };
 
     constexpr std::integral_constant<int, -1> kShift{};
-    if constexpr (HalfMmaPolicy::steady_loop(C, M, U)) {
+    if constexpr (G::STEADY_LOOP) {
         // The steady state: steps past the warm-up that write 16 whole rows
         // of a plain blur and whose blocks s + 1 and s + R, where the
         // segment needs them, are bulk copies (inside the image).
@@ -1415,7 +1227,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
 #pragma unroll 1
             for (int s = 0; s < fast_lo; ++s) step(s, std::false_type{}, kShift);
             int s = fast_lo;
-            if constexpr (HalfMmaPolicy::rotate_window(C, M, I8)) {
+            if constexpr (G::ROTATE_WINDOW) {
 #pragma unroll 1
                 for (; s + NB <= fast_hi; s += NB)
                     for_each_index<NB>([&](auto j) { step(s + decltype(j)::value, std::true_type{}, j); });
@@ -1427,8 +1239,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
         } else {
             // Unrolled: after the warm-up, groups of U steps, each group
             // steady or not as a whole, so the raw slots and buffers stay at
-            // fixed places. (Counted from step 0, the groups met the steady
-            // range of a typical 11-step segment once at most.)
+            // fixed places.
 #pragma unroll 1
             for (int s = 0; s < min(G::WARM, nsteps); ++s) step(s, std::false_type{}, kShift);
             const int groups = max(0, nsteps - G::WARM) / U;
@@ -1452,30 +1263,21 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     }
 }
 
-// Persistent blocks (as many as fit at once): each takes segment after
-// segment, in the plan's order, from a ticket counter. Launched one block per
-// segment, the blocks of RGB (6 warps, which do not split evenly over an
-// SM's 4 schedulers and their register files) often could not take the place
-// a finished block left on an SM until its other block was done too:
-// per-block timings of RGB sigma 20 had slots idle for up to 100 us while
-// blocks waited (4% of the slot time; 8- and 12-warp blocks 0.2%). 8K,
-// three rounds in one run: RGB sigma 20 / 14 / 5 -6.6 / -3 / -2%, the rest
-// within noise. The loop costs registers (RGB at M = 0 60 -> 76, at M = 4
-// 144 -> 151, within their caps); the blocks of 4, 8 and 12 warps, which
-// gained nothing from it and lost blocks per SM to those registers (gray
-// sharpen +8.6%), keep one block per segment (HalfMmaPolicy::persistent).
+// Persistent blocks (kPersistent: as many as fit at once) take segment after
+// segment, in the plan's order, from a ticket counter; the others run one
+// block per segment.
 template <int C, int M, int U, bool I8>
-__global__ void __launch_bounds__(HalfGeometry<C, M, I8>::THREADS, HalfMmaPolicy::min_blocks(HalfGeometry<C, M, I8>::THREADS, M))
+__global__ void __launch_bounds__(HalfGeometry<C, M, U, I8>::THREADS, HalfGeometry<C, M, U, I8>::BLOCKS_PER_SM)
 separable_half_kernel(const __grid_constant__ HalfArgs a) {
-    using G = HalfGeometry<C, M, I8>;
+    using G = HalfGeometry<C, M, U, I8>;
     extern __shared__ __align__(128) std::uint8_t smem[];
     if (a.tma != 0 && threadIdx.x == 0) {
         std::uint64_t* const bars = reinterpret_cast<std::uint64_t*>(smem + G::OFF_BARS);
-        for (int k = 0; k < kRawSlots; ++k) mbarrier_init(bars + k, 1);
+        for (int k = 0; k < G::RAW_SLOTS; ++k) mbarrier_init(bars + k, 1);
         mbarrier_init_fence();
     }
     unsigned tma_phase = 0u;
-    if constexpr (!HalfMmaPolicy::persistent(G::THREADS)) {
+    if constexpr (!G::PERSISTENT) {
         half_segment<C, M, U, I8>(a, static_cast<int>(blockIdx.x), tma_phase);
     } else {
         int& ticket = *reinterpret_cast<int*>(smem + G::OFF_TICKET);
@@ -1501,79 +1303,61 @@ using HalfKernel = void (*)(HalfArgs);
 
 struct HalfVariant {
     HalfKernel fn = nullptr;
+    const GaussianTuning* tuning = nullptr;  // its row of kGaussianTuning
     int threads = 0;
     int smem = 0;
-    int strip = 0;
     int box_bytes = 0;  // width of the bulk copy boxes
     int halo = 0;       // staged columns left (and right) of a strip
     int halo_cols = 0;  // staged columns outside the image per row the halo task table holds
-    bool u8_passes = false;  // both passes run as u8 MMAs (HalfMmaPolicy::u8_passes)
 };
 
-template <int C, int M, int U = 1, bool I8 = false>
+template <int ROW>
 HalfVariant variant_of() {
-    using G = HalfGeometry<C, M, I8>;
-    return {&separable_half_kernel<C, M, U, I8>, G::THREADS, G::SMEM, G::W, G::BOX_BYTES, G::HALO, G::HALO_COLS, I8};
+    constexpr GaussianTuning t = kGaussianTuning[ROW];
+    using G = HalfGeometry<t.channels, t.m, t.unroll, t.u8_passes>;
+    return {&separable_half_kernel<t.channels, t.m, t.unroll, t.u8_passes>, &kGaussianTuning[ROW], G::THREADS, G::SMEM,
+            G::BOX_BYTES, G::HALO, G::HALO_COLS};
 }
 
-// plain: SepMode::Blur (no epilogue), which only 1 and 3 channels have.
-template <int C>
-HalfVariant variant_for(int m, bool plain, bool u8_passes) {
-    switch (m) {
-        case 0:
-            if constexpr (C == 1 || C == 3)
-                if (plain) return variant_of<C, 0, 4>();
-            return variant_of<C, 0>();
-        case 1: return variant_of<C, 1>();
-        case 2: return u8_passes ? variant_of<C, 2, 1, true>() : variant_of<C, 2>();
-        // (Past radius 32 every tap of a Gaussian fits a byte: FP16 would serve no plan.)
-        case 3: return u8_passes ? variant_of<C, 3, 1, true>() : HalfVariant{};
-        case 4: return u8_passes ? variant_of<C, 4, 1, true>() : HalfVariant{};
-        default: return {};
-    }
+// The kernel of every row of the tuning table.
+template <std::size_t... ROW>
+HalfVariant variant_at(int row, std::index_sequence<ROW...>) {
+    static const HalfVariant variants[] = {variant_of<static_cast<int>(ROW)>()...};
+    return variants[row];
 }
-
-HalfVariant pick_variant(int channels, int m, bool plain, bool u8_passes) {
-    switch (channels) {
-        case 1: return variant_for<1>(m, plain, u8_passes);
-        case 2: return variant_for<2>(m, plain, u8_passes);
-        case 3: return variant_for<3>(m, plain, u8_passes);
-        case 4: return variant_for<4>(m, plain, u8_passes);
-        default: return {};
-    }
-}
-static_assert(kMaxM == 4, "variant_for instantiates M = 0..4");
 
 // The variant a plan needs, or none (fn == nullptr).
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {
     if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || tt.max_tap > kMaxHalfTap) return {};
     const int m = tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16);
-    const HalfVariant v = pick_variant(channels, m, plain, HalfMmaPolicy::u8_passes(m, tt.max_tap));
-    if (v.fn == nullptr || v.smem > dev.max_smem_optin) return {};
+    const int row = gaussian_row_for(channels, m, uses_u8_passes(m, tt.max_tap), plain);
+    if (row < 0) return {};
+    const HalfVariant v = variant_at(row, std::make_index_sequence<kGaussianRows>{});
+    if (v.smem > dev.max_smem_optin) return {};
     return v;
 }
 
-// The row segments (see HalfMmaPolicy): the first kLongPercent of row_blocks
+// The row segments (SegmentTuning): the first long_percent of row_blocks
 // output row blocks in segments of equal length (to one block; one per
 // resident block and strip, so they fill the GPU once, and for the edge
-// strips kEdgeLongNum / kEdgeLongDen times as many where the first wave has
-// room), the rest in segments of about kShortLen blocks. The persistent blocks take
-// segments in this order as they finish the one before.
-SegmentPlan plan_segments(int row_blocks, int strips, int resident) {
-    const int late = (row_blocks * (100 - HalfMmaPolicy::kLongPercent) + 50) / 100;  // < row_blocks
+// strips edge_long_num / edge_long_den times as many where the first wave
+// has room), the rest in segments of about short_len blocks. The persistent
+// blocks take segments in this order as they finish the one before.
+SegmentPlan plan_segments(int row_blocks, int strips, int resident, const SegmentTuning& st) {
+    const int late = (row_blocks * (100 - st.long_percent) + 50) / 100;  // < row_blocks
     const int early = row_blocks - late;
     const int segs = std::max(1, std::min(early, resident / strips));
     SegmentPlan plan{};
     plan.strips = strips;
     const int edges = plan.edge_strips();
-    int edge_segs = std::min(early, ceil_div(segs * HalfMmaPolicy::kEdgeLongNum, HalfMmaPolicy::kEdgeLongDen));
+    int edge_segs = std::min(early, ceil_div(segs * st.edge_long_num, st.edge_long_den));
     if (edges * (edge_segs - segs) > resident - segs * strips) edge_segs = segs;
     const auto tier = [](int rows, int count, int first) {
         return count > 0 ? SegmentTier{count, rows / count, rows % count, first} : SegmentTier{0, 0, 0, first};
     };
     plan.inner_long = tier(early, segs, 0);
     plan.edge_long = tier(early, edge_segs, 0);
-    plan.short_tier = tier(late, late > 0 ? std::max(1, late / HalfMmaPolicy::kShortLen) : 0, early);
+    plan.short_tier = tier(late, late > 0 ? std::max(1, late / st.short_len) : 0, early);
     return plan;
 }
 
@@ -1594,9 +1378,9 @@ bool halo_strip_ok(int xs, int staged, int width, int halo_cols, BorderMode mode
 // HalfArgs::gather_edges: bit 0 if every strip with staged columns left of
 // the image can fill them from its slot, bit 1 the same on the right.
 int gather_edges(int width, const HalfVariant& v, BorderMode mode) {
-    const int staged = v.strip + 2 * v.halo;
+    const int staged = v.tuning->strip_px + 2 * v.halo;
     bool left = true, right = true;
-    for (int x0 = 0; x0 < width; x0 += v.strip) {
+    for (int x0 = 0; x0 < width; x0 += v.tuning->strip_px) {
         const int xs = x0 - v.halo;
         if (xs >= 0 && xs + staged <= width) continue;
         const bool ok = halo_strip_ok(xs, staged, width, v.halo_cols, mode);
@@ -1641,7 +1425,8 @@ bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits
 }
 
 const char* half_mma_name(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
-    return variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev).u8_passes
+    const HalfVariant v = variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev);
+    return v.tuning != nullptr && v.tuning->u8_passes
                ? "tensor-core separable (u8 MMA, both passes in registers)"
                : "tensor-core separable (FP16 MMA, both passes in registers)";
 }
@@ -1673,16 +1458,16 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
                                   v.box_bytes, 16);
     a.gather_edges = gather_edges(src.width, v, plan.border.mode);
     fill_pair_table(tt, a.pairs);
-    if (v.u8_passes) fill_quad_table(tt, a.quads);
+    if (v.tuning->u8_passes) fill_quad_table(tt, a.quads);
     const int row_blocks = ceil_div(src.height, 16);
 
     allow_dynamic_smem(reinterpret_cast<const void*>(v.fn), static_cast<std::size_t>(v.smem));
     const int resident = std::max(
         dev.sm_count, co_resident_blocks(reinterpret_cast<const void*>(v.fn), v.threads, static_cast<std::size_t>(v.smem)));
-    const int strips = ceil_div(src.width, v.strip);
-    a.segments = plan_segments(row_blocks, strips, resident);
+    const int strips = ceil_div(src.width, v.tuning->strip_px);
+    a.segments = plan_segments(row_blocks, strips, resident, v.tuning->segments);
     const int segments = a.segments.total();
-    const bool persistent = HalfMmaPolicy::persistent(v.threads);
+    const bool persistent = v.tuning->has(kPersistent);
     if (persistent) {
         if (call.tickets == nullptr || call.ticket_base == nullptr)
             throw device_error("gaussian filter", "the tensor-core kernel needs the workspace's ticket counter");
@@ -1695,6 +1480,22 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     // Each persistent block takes one ticket past the last segment before it stops.
     if (persistent)
         *call.ticket_base += static_cast<unsigned long long>(segments) + static_cast<unsigned long long>(blocks);
+}
+
+std::string describe(const GaussianTuning& t) {
+    static const char* const kLayouts[] = {"gray", "gray+alpha", "rgb", "rgba"};
+    std::string s = std::string(t.channels >= 1 && t.channels <= 4 ? kLayouts[t.channels - 1] : "?") +
+                    " M=" + std::to_string(t.m) + (t.u8_passes ? " u8" : " fp16") + " unroll=" + std::to_string(t.unroll) +
+                    " strip=" + std::to_string(t.strip_px) + " tiles=" + std::to_string(t.tiles_per_warp) +
+                    " blocks/SM=" + std::to_string(t.blocks_per_sm) + " unit=" + std::to_string(t.convert_unit_px) +
+                    "px slots=" + std::to_string(t.raw_slots);
+    static const std::pair<GaussianKnob, const char*> kNames[] = {
+        {kPersistent, "persistent"}, {kEarlyVertical, "early-vertical"}, {kSteadyLoop, "steady"},
+        {kRotateWindow, "rotate"},   {kOwnRegisters, "own-registers"},   {kPlanarTile, "planar"}};
+    for (const auto& [knob, name] : kNames)
+        if (t.has(knob)) s += std::string(" ") + name;
+    return s + " segments=" + std::to_string(t.segments.long_percent) + "%/" + std::to_string(t.segments.short_len) +
+           " edge=" + std::to_string(t.segments.edge_long_num) + "/" + std::to_string(t.segments.edge_long_den);
 }
 
 }  // namespace imgpar::cuda::filter_detail
