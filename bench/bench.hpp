@@ -1,9 +1,9 @@
 // The benchmark harness: each bench/*.cu file registers cases with
-// IMGPAR_BENCH; main runs them all (or those matching --only) and prints one
+// IMGPAR_BENCH; main runs them (or those matching --only) and prints one
 // table. Kernels are timed with CUDA events after warm-up, as the median of
 // many runs, on inputs larger than L2; every row also shows a device-to-device
 // copy of the same bytes measured in the same run, and peers (NPP, CUB) where
-// installed.
+// installed. Work runs on a GPU session's stream, as in imgpar itself.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "src/gpu/session.hpp"
 #include "src/image.hpp"
 
 namespace imgpar::bench {
@@ -49,6 +50,8 @@ public:
     explicit Context(Options o);
     ~Context();
     const Options& options() const { return options_; }
+    // GPU 0's session; its stream is the one everything is timed on.
+    gpu::Session& session() { return session_; }
     cudaStream_t stream() const { return stream_; }
 
     // Times fn(stream) with events: `warmup` untimed calls, then the median of
@@ -64,6 +67,7 @@ public:
 
 private:
     Options options_;
+    gpu::Session session_{0};
     cudaStream_t stream_ = nullptr;
     cudaEvent_t start_ = nullptr, stop_ = nullptr;
     std::vector<std::pair<std::size_t, double>> copy_cache_;
@@ -75,13 +79,18 @@ private:
 ImageU8 make_photo_like(int width, int height, int channels, unsigned seed = 1);
 
 using CaseFn = void (*)(Context&);
+// Cases run, and their rows print, in the order of `rank`. A lab case (kernel
+// variants imgpar does not ship, tuning sweeps) runs only when --only names it.
 struct Registrar {
-    Registrar(const char* name, CaseFn fn);
+    Registrar(int rank, const char* name, CaseFn fn, bool lab = false);
 };
 struct Case {
+    int rank;
     const char* name;
     CaseFn fn;
+    bool lab;
 };
+// Sorted by rank.
 std::vector<Case>& registry();
 
 }  // namespace imgpar::bench
@@ -89,5 +98,7 @@ std::vector<Case>& registry();
 #define IMGPAR_BENCH_CAT2(a, b) a##b
 #define IMGPAR_BENCH_CAT(a, b) IMGPAR_BENCH_CAT2(a, b)
 // Registers `void fn(imgpar::bench::Context&)` under `name`.
-#define IMGPAR_BENCH(name, fn) \
-    static ::imgpar::bench::Registrar IMGPAR_BENCH_CAT(imgpar_bench_registrar_, __LINE__)(name, fn)
+#define IMGPAR_BENCH(rank, name, fn) \
+    static ::imgpar::bench::Registrar IMGPAR_BENCH_CAT(imgpar_bench_registrar_, __LINE__)(rank, name, fn)
+#define IMGPAR_BENCH_LAB(rank, name, fn) \
+    static ::imgpar::bench::Registrar IMGPAR_BENCH_CAT(imgpar_bench_registrar_, __LINE__)(rank, name, fn, true)

@@ -22,7 +22,7 @@ void copy_roofline(Context& ctx) {
     }
 }
 
-IMGPAR_BENCH("copy", copy_roofline);
+IMGPAR_BENCH(0, "copy", copy_roofline);
 
 }  // namespace
 }  // namespace imgpar::bench

@@ -5,6 +5,7 @@
 #include "bench/bench.hpp"
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
+#include "cuda/session.hpp"
 
 namespace imgpar::bench {
 
@@ -13,10 +14,13 @@ std::vector<Case>& registry() {
     return cases;
 }
 
-Registrar::Registrar(const char* name, CaseFn fn) { registry().push_back({name, fn}); }
+Registrar::Registrar(int rank, const char* name, CaseFn fn, bool lab) {
+    auto& r = registry();
+    r.push_back({rank, name, fn, lab});
+    std::stable_sort(r.begin(), r.end(), [](const Case& a, const Case& b) { return a.rank < b.rank; });
+}
 
-Context::Context(Options o) : options_(std::move(o)) {
-    IMGPAR_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+Context::Context(Options o) : options_(std::move(o)), stream_(cuda::enter(session_)) {
     IMGPAR_CUDA_CHECK(cudaEventCreate(&start_));
     IMGPAR_CUDA_CHECK(cudaEventCreate(&stop_));
 }
@@ -24,7 +28,6 @@ Context::Context(Options o) : options_(std::move(o)) {
 Context::~Context() {
     cudaEventDestroy(start_);
     cudaEventDestroy(stop_);
-    cudaStreamDestroy(stream_);
 }
 
 Timing Context::time(const std::function<void(cudaStream_t)>& fn, int warmup, int runs) {

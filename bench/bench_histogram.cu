@@ -1,19 +1,18 @@
-// Histogram, equalize and threshold: imgpar's device forms against a device
-// copy of the same bytes, CUB DeviceHistogram and NPP HistogramEven, on 8K
-// gray and RGB images, photo-like and constant (the case where privatized
-// histograms usually collapse into same-address atomics). Every row checks
-// its counts (or image) against the CPU reference and says so in the note.
+// The histogram kernel against a device copy of the same bytes, CUB
+// DeviceHistogram and NPP HistogramEven, on 8K gray and RGB images,
+// photo-like and constant (the case where privatized histograms usually
+// collapse into same-address atomics). Every row checks its counts against
+// the CPU reference and says so in the note. (equalize and threshold are
+// timed with every other operation, bench/bench_operations.cu.)
 //
-// Cases: "histogram" (kernel timings and peers), "equalize" and "threshold"
-// (device pipelines and end to end with transfers), "histo-policy-sweep"
-// (counting strategies x chunks per step x launch shapes on every image, to
-// choose the defaults in cuda/histogram_policy.hpp; its rows are grouped
-// "histo-policy" and named by cuda::describe()).
+// Cases: "histogram" (kernel timings and peers); the lab case
+// "histo-policy-sweep" (counting strategies x chunks per step x launch shapes
+// on every image, to choose the defaults in cuda/histogram_policy.hpp; rows
+// grouped "histo-policy" and named by cuda::describe()).
 #include <cub/device/device_histogram.cuh>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,10 +24,9 @@
 #include "cuda/device_image.hpp"
 #include "cuda/histogram.hpp"
 #include "cuda/histogram_policy.hpp"
+#include "cuda/lab/histogram_variants.hpp"
 #include "src/error.hpp"
-#include "src/ops/equalize.hpp"
 #include "src/ops/histogram.hpp"
-#include "src/ops/threshold.hpp"
 
 namespace imgpar::bench {
 namespace {
@@ -184,82 +182,6 @@ void histogram_cases(Context& ctx) {
     }
 }
 
-void equalize_cases(Context& ctx) {
-    cudaStream_t s = ctx.stream();
-    cuda::HistogramWorkspace ws;
-    ws.reserve();
-    for (const Shape& shape : kShapes) {
-        const ImageU8& img = host_image(shape);
-        const std::size_t bytes = image_bytes(shape);
-        cuda::DeviceImageU8 src = cuda::DeviceImageU8::from_host(img.view(), s);
-        cuda::DeviceImageU8 dst(shape.w, shape.h, shape.c);
-        const Timing t = ctx.time([&](cudaStream_t st) { cuda::equalize(src.view(), dst.view(), EqualizeMode::Luma, ws, st); });
-        ImageU8 out(shape.w, shape.h, shape.c);
-        dst.download(out.view(), s);
-        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
-        const ImageU8 expect = cpu::equalize(img.view(), EqualizeMode::Luma);
-        const PixelMismatch mm = first_mismatch(expect.view(), out.view());
-
-        Row r;
-        r.group = "equalize";
-        r.name = std::string("equalize ") + (shape.c == 1 ? "gray" : "luma") + " (histogram, scan, table, apply)";
-        r.image = shape.label;
-        r.bytes = 2.0 * static_cast<double>(bytes);
-        r.gpu = t;
-        r.copy_ms = ctx.copy_ms(bytes);
-        if (ctx.options().cpu) r.cpu_ms = Context::time_host_ms([&] { cpu::equalize(img.view(), EqualizeMode::Luma); });
-        r.note = mm.found ? "IMAGES DIFFER " + mm.describe() : "= CPU; reads the image twice, so 1.5x copy is the roofline";
-        ctx.add(r);
-
-        // End to end: pinned host image -> device once -> equalize -> host.
-        cuda::PinnedBuffer<std::uint8_t> h_in(bytes), h_out(bytes);
-        std::memcpy(h_in.get(), img.data(), bytes);
-        const ViewU8 in_view{h_in.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
-        const ViewU8 out_view{h_out.get(), shape.w, shape.h, shape.c, static_cast<std::size_t>(shape.w) * shape.c};
-        const Timing te = ctx.time([&](cudaStream_t st) {
-            src.upload(in_view, st);
-            cuda::equalize(src.view(), src.view(), EqualizeMode::Luma, ws, st);
-            src.download(out_view, st);
-        }, 2, 10);
-        const PixelMismatch me = first_mismatch(expect.view(), out_view);
-        Row e = r;
-        e.name = std::string("equalize ") + (shape.c == 1 ? "gray" : "luma") + " end to end (H2D + device + D2H, pinned)";
-        e.gpu = te;
-        e.note = me.found ? "IMAGES DIFFER " + me.describe() : "= CPU; in place, the image crosses to the device once";
-        ctx.add(e);
-    }
-}
-
-void threshold_cases(Context& ctx) {
-    cudaStream_t s = ctx.stream();
-    cuda::HistogramWorkspace ws;
-    ws.reserve();
-    for (const Shape& shape : kShapes) {
-        if (shape.constant) continue;
-        const ImageU8& img = host_image(shape);
-        cuda::DeviceImageU8 src = cuda::DeviceImageU8::from_host(img.view(), s);
-        cuda::DeviceImageU8 dst(shape.w, shape.h, threshold_output_channels(shape.c));
-        int level = 0;
-        const Timing t = ctx.time([&](cudaStream_t st) { level = cuda::threshold(src.view(), dst.view(), threshold_otsu(), ws, st); });
-        ImageU8 out(shape.w, shape.h, dst.channels());
-        dst.download(out.view(), s);
-        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
-        const ThresholdResult expect = cpu::threshold(img.view(), threshold_otsu());
-        const PixelMismatch mm = first_mismatch(expect.image.view(), out.view());
-        Row r;
-        r.group = "threshold";
-        r.name = "threshold --otsu (histogram, level on host, apply)";
-        r.image = shape.label;
-        r.bytes = static_cast<double>(image_bytes(shape)) + static_cast<double>(shape.w) * shape.h;
-        r.gpu = t;
-        r.copy_ms = ctx.copy_ms(image_bytes(shape));
-        if (ctx.options().cpu) r.cpu_ms = Context::time_host_ms([&] { cpu::threshold(img.view(), threshold_otsu()); });
-        r.note = (mm.found || level != expect.threshold ? "DIFFERS FROM CPU " + mm.describe() : "= CPU") +
-                 std::string("; T=") + std::to_string(level) + ", includes one 2 KiB read-back and sync";
-        ctx.add(r);
-    }
-}
-
 // The launch shapes the sweep tries with every counting strategy and step
 // count: the old default, the best shape of the earlier Runs-only sweep,
 // a copy per warp, one copy per block on a persistent grid, and copies
@@ -334,7 +256,7 @@ void policy_sweep(Context& ctx) {
                         }
                         try {
                             r.gpu = ctx.time([&](cudaStream_t st) {
-                                cuda::detail::histogram_with_policy(d.view(), planes, counts.get(), p, st);
+                                cuda::lab::histogram_with_policy(d.view(), planes, counts.get(), p, st);
                             }, 2, 30);
                             const auto got = download_counts(counts.get(), static_cast<std::size_t>(P) * 256, s);
                             std::string diff = compare_counts(ref, got, "imgpar");
@@ -372,10 +294,8 @@ void policy_sweep(Context& ctx) {
     }
 }
 
-IMGPAR_BENCH("histogram", histogram_cases);
-IMGPAR_BENCH("equalize", equalize_cases);
-IMGPAR_BENCH("threshold", threshold_cases);
-IMGPAR_BENCH("histo-policy-sweep", policy_sweep);
+IMGPAR_BENCH(2, "histogram", histogram_cases);
+IMGPAR_BENCH_LAB(9, "histo-policy-sweep", policy_sweep);
 
 }  // namespace
 }  // namespace imgpar::bench

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cuda/device_image.hpp"
+#include "cuda/histogram.hpp"
 
 namespace imgpar::cuda::hist {
 
@@ -44,6 +45,11 @@ struct ApplyArgs {
 void check_device_image(const ConstDeviceViewU8& ref, const char* what);
 
 ChunkGrid chunk_grid(const ConstDeviceViewU8& ref);
+
+// Checks the image and the counts buffer, zeroes the planes' counts on
+// `stream` and returns the sweep's arguments.
+SweepArgs sweep_args(const ConstDeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
+                     const char* what, cudaStream_t stream);
 
 // Rows start 16-byte aligned and the pitch keeps them so.
 inline bool vector_ok(const void* data, std::size_t pitch) {

@@ -1,6 +1,6 @@
-// Launch shapes and counting strategies of the histogram-family kernels, and
-// the dispatch entry point that takes them explicitly (the benchmark sweeps
-// them; everything else uses the defaults through cuda/histogram.hpp).
+// Launch shapes and counting strategies of the histogram-family kernels. The
+// product runs the defaults below (cuda/histogram.cu); the others exist for
+// the benchmark's sweep (cuda/lab/histogram_variants.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -99,12 +99,5 @@ struct ApplyPolicy {
     int block_threads = 256;
 };
 
-namespace detail {
-// histogram() with an explicit policy. Throws imgpar::Error (usage) on a bad
-// policy, or one this variant cannot launch (too many registers or too much
-// shared memory per block for the shape asked).
-void histogram_with_policy(const ConstDeviceViewU8& image, HistogramPlanes planes, unsigned long long* d_counts,
-                           const HistogramPolicy& policy, cudaStream_t stream);
-}  // namespace detail
 
 }  // namespace imgpar::cuda

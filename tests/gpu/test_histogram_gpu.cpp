@@ -14,6 +14,7 @@
 #include "cuda/device_image.hpp"
 #include "cuda/histogram.hpp"
 #include "cuda/histogram_policy.hpp"
+#include "cuda/lab/histogram_variants.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/histogram.hpp"
 #include "src/ops/threshold.hpp"
@@ -148,7 +149,7 @@ std::string policy_difference(const DeviceViewU8& d, const Histogram& ref, cuda:
                               const cuda::HistogramPolicy& p, unsigned long long* counts, cudaStream_t s) {
     const int P = planes.count(d.channels);
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(counts, 0xAB, static_cast<std::size_t>(P) * 256 * 8, s));
-    cuda::detail::histogram_with_policy(d, planes, counts, p, s);
+    cuda::lab::histogram_with_policy(d, planes, counts, p, s);
     std::vector<unsigned long long> host(static_cast<std::size_t>(P) * 256);
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), counts, host.size() * 8, cudaMemcpyDeviceToHost, s));
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
@@ -300,7 +301,7 @@ TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
             p.copies = copies;
             cuda::HistogramPlanes all;
             all.luma = true;
-            cuda::detail::histogram_with_policy(d.view(), all, counts.get(), p, s);
+            cuda::lab::histogram_with_policy(d.view(), all, counts.get(), p, s);
             IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), counts.get(), 4 * 256 * 8, cudaMemcpyDeviceToHost, s));
             IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
             ok = true;
@@ -310,10 +311,10 @@ TEST_CASE("GPU histogram: device form planes, reused workspace, policies") {
         }
     cuda::HistogramPolicy bad;
     bad.block_threads = 100;
-    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.view(), {}, counts.get(), bad, s), Error);
+    CHECK_THROWS_AS(cuda::lab::histogram_with_policy(d.view(), {}, counts.get(), bad, s), Error);
     bad.block_threads = 256;
     bad.copies = 9;
-    CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.view(), {}, counts.get(), bad, s), Error);
+    CHECK_THROWS_AS(cuda::lab::histogram_with_policy(d.view(), {}, counts.get(), bad, s), Error);
     // Bad arguments are usage errors, before any GPU work.
     DeviceViewU8 null_ref = d.view();
     null_ref.data = nullptr;
@@ -443,7 +444,7 @@ TEST_CASE("GPU histogram: bad policies are usage errors") {
     auto bad = [&](auto edit) {
         cuda::HistogramPolicy p;
         edit(p);
-        CHECK_THROWS_AS(cuda::detail::histogram_with_policy(d.view(), {}, counts.get(), p, s), Error);
+        CHECK_THROWS_AS(cuda::lab::histogram_with_policy(d.view(), {}, counts.get(), p, s), Error);
     };
     bad([](cuda::HistogramPolicy& p) { p.copy_by = cuda::HistogramCopyBy::Lane; p.copies = 33; });
     bad([](cuda::HistogramPolicy& p) { p.copy_by = cuda::HistogramCopyBy::Lane; p.copies = 0; });

@@ -1,0 +1,135 @@
+// Every declared operation (src/op/catalog.cpp) at each of its examples
+// marked for the benchmark, through the device form imgpar runs
+// (ImageJob::run_gpu on a session), on 7680x4320 RGB and 8192x8192 gray
+// photo-like images: time against a device copy of the same bytes, the CPU
+// reference (and whether the bytes match), and NPP's equivalent where it has
+// one. A last row per operation times the whole host round trip through the
+// session (staging, upload, run, download). An operation added to the
+// catalog is timed here without a case of its own.
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "bench/bench.hpp"
+#include "bench/npp_peers.hpp"
+#include "cuda/check.hpp"
+#include "cuda/device_image.hpp"
+#include "src/op/operation.hpp"
+#include "src/ops/filter_ops.hpp"
+
+namespace imgpar::bench {
+namespace {
+
+struct Shape {
+    int w, h, c;
+    const char* label;
+};
+const Shape kShapes[] = {{7680, 4320, 3, "7680x4320 RGB"}, {8192, 8192, 1, "8192x8192 gray"}};
+
+// Host and device sources, made once per process and shared by the cases.
+struct Source {
+    ImageU8 host;
+    cuda::DeviceImageU8 device;
+};
+
+Source& source(Context& ctx, const Shape& s) {
+    static std::map<std::string, Source> cache;
+    auto it = cache.find(s.label);
+    if (it == cache.end()) {
+        Source src;
+        src.host = make_photo_like(s.w, s.h, s.c, 5);
+        src.device = cuda::DeviceImageU8::from_host(src.host.view(), ctx.stream());
+        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+        it = cache.emplace(s.label, std::move(src)).first;
+    }
+    return it->second;
+}
+
+void time_example(Context& ctx, const Shape& s, const Operation& op, const Example& e, const ImageJob& job,
+                  std::map<int, cuda::DeviceImageU8>& dsts) {
+    Source& src = source(ctx, s);
+    const int oc = job.output_channels(s.c);
+    auto d = dsts.find(oc);
+    if (d == dsts.end()) d = dsts.emplace(oc, cuda::DeviceImageU8(s.w, s.h, oc)).first;
+    const DeviceViewU8 dst = d->second.view();
+    RunNotes notes;
+    job.run_gpu(ctx.session(), src.device.view(), dst, notes);  // the session's first call of a shape allocates
+
+    const std::size_t in_bytes = static_cast<std::size_t>(s.w) * s.h * s.c;
+    Row r;
+    r.group = op.name;
+    r.name = op.name + " " + e.label;
+    r.image = s.label;
+    r.bytes = static_cast<double>(in_bytes) + static_cast<double>(s.w) * s.h * oc;
+    r.gpu = ctx.time([&](cudaStream_t) {
+        RunNotes n;
+        job.run_gpu(ctx.session(), src.device.view(), dst, n);
+    });
+    r.copy_ms = ctx.copy_ms(in_bytes);
+    r.note = notes.kernel;
+    if (ctx.options().cpu) {
+        ImageU8 expect;
+        r.cpu_ms = Context::time_host_ms([&] {
+            RunNotes n;
+            expect = job.run_cpu(src.host.view(), n);
+        }, 1);
+        ImageU8 got(s.w, s.h, oc);
+        d->second.download(got.view(), ctx.stream());
+        IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+        const PixelMismatch mm = first_mismatch(expect.view(), got.view());
+        r.note += mm.found ? "; MISMATCH vs CPU " + mm.describe() : "; matches CPU";
+    }
+    if (const auto* filter = dynamic_cast<const FilterJob*>(&job); filter && ctx.options().npp_filters) {
+        const NppFilterRun npp = time_npp_filter(ctx, filter->plan(), src.device.view(), dst);
+        if (npp.available) {
+            r.peer = npp.name;
+            r.peer_ms = npp.timing.median_ms;
+        }
+        if (!npp.note.empty()) r.note += "; NPP: " + npp.note;
+    }
+    ctx.add(r);
+}
+
+// Host image in, host image out, as `imgpar OP` on the GPU does it.
+void time_round_trip(Context& ctx, const Shape& s, const Operation& op, const Example& e, const ImageJob& job) {
+    Source& src = source(ctx, s);
+    BackendChoice gpu;
+    gpu.backend = Backend::Gpu;
+    gpu.session = std::shared_ptr<gpu::Session>(&ctx.session(), [](gpu::Session*) {});
+    RunNotes notes;
+    (void)job.run(gpu, src.host.view(), notes);  // warm: the session's images and staging buffers
+    Row r;
+    r.group = op.name;
+    r.name = op.name + " " + e.label + " host round trip (staging, upload, run, download)";
+    r.image = s.label;
+    r.bytes = static_cast<double>(s.w) * s.h * (s.c + job.output_channels(s.c));
+    r.gpu.median_ms = Context::time_host_ms([&] { (void)job.run(gpu, src.host.view(), notes); }, ctx.options().quick ? 1 : 5);
+    r.note = "host wall time (no copy ratio); pageable host images through the session's pinned buffers";
+    ctx.add(r);
+}
+
+void operations_case(Context& ctx) {
+    for (const Shape& s : kShapes)
+        for (const Operation& op : operations()) {
+            if (op.kind != OperationKind::ImageToImage) continue;  // histo: bench/bench_histogram.cu
+            std::map<int, cuda::DeviceImageU8> dsts;
+            const Example* first = nullptr;
+            std::unique_ptr<ImageJob> first_job;
+            for (const Example& e : op.examples) {
+                if (!e.benchmark) continue;
+                auto job = op.make_image_job(op.values(e.values));
+                time_example(ctx, s, op, e, *job, dsts);
+                if (!first) {
+                    first = &e;
+                    first_job = std::move(job);
+                }
+            }
+            if (first) time_round_trip(ctx, s, op, *first, *first_job);
+        }
+}
+
+IMGPAR_BENCH(1, "operations", operations_case);
+
+}  // namespace
+}  // namespace imgpar::bench
