@@ -74,6 +74,14 @@ private:
     std::vector<Row> rows_;
 };
 
+// The two images the filter-like rows run on: 8K RGB (95 MiB) and 8K gray
+// (64 MiB), both larger than L2.
+struct ImageShape {
+    int w, h, c;
+    const char* label;
+};
+inline constexpr ImageShape kImageShapes[] = {{7680, 4320, 3, "7680x4320 RGB"}, {8192, 8192, 1, "8192x8192 gray"}};
+
 // Test images: photo-like content (smooth gradients, texture and edges, from
 // a fixed seed) so timings are not taken on zeros or constants.
 ImageU8 make_photo_like(int width, int height, int channels, unsigned seed = 1);

@@ -18,11 +18,7 @@
 namespace imgpar::bench {
 namespace {
 
-struct Shape {
-    int w, h, c;
-    const char* label;
-};
-const Shape kShapes[] = {{7680, 4320, 3, "7680x4320 RGB"}, {8192, 8192, 1, "8192x8192 gray"}};
+using Shape = ImageShape;
 
 void time_forced(Context& ctx, const Shape& s, const cuda::DeviceImageU8& src, const std::string& name,
                  const FilterPlan& plan, cuda::SeparablePath sep, cuda::CustomPath custom) {
@@ -45,7 +41,7 @@ void time_forced(Context& ctx, const Shape& s, const cuda::DeviceImageU8& src, c
 }
 
 void fallbacks(Context& ctx) {
-    for (const Shape& s : kShapes) {
+    for (const Shape& s : kImageShapes) {
         const ImageU8 host = make_photo_like(s.w, s.h, s.c, 5);
         const cuda::DeviceImageU8 src = cuda::DeviceImageU8::from_host(host.view(), ctx.stream());
         for (const char* name : {"blur", "convolve"}) {

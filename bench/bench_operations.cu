@@ -21,11 +21,7 @@
 namespace imgpar::bench {
 namespace {
 
-struct Shape {
-    int w, h, c;
-    const char* label;
-};
-const Shape kShapes[] = {{7680, 4320, 3, "7680x4320 RGB"}, {8192, 8192, 1, "8192x8192 gray"}};
+using Shape = ImageShape;
 
 // Host and device sources, made once per process and shared by the cases.
 struct Source {
@@ -110,7 +106,7 @@ void time_round_trip(Context& ctx, const Shape& s, const Operation& op, const Ex
 }
 
 void operations_case(Context& ctx) {
-    for (const Shape& s : kShapes)
+    for (const Shape& s : kImageShapes)
         for (const Operation& op : operations()) {
             if (op.kind != OperationKind::ImageToImage) continue;  // histo: bench/bench_histogram.cu
             std::map<int, cuda::DeviceImageU8> dsts;

@@ -2,93 +2,65 @@
 
 #include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
 #include "src/error.hpp"
+#include "src/number_text.hpp"
 
 namespace imgpar {
 namespace {
 
-// Shortest faithful text of a bound ("50", "0.05", "1e+15").
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 std::string option(const std::string& name) { return "--" + name; }
 
-}  // namespace
-
-ParamSpec ParamSpec::flag(std::string name, std::string help) {
+ParamSpec declared(std::string name, ParamKind kind, std::string value_name, std::string help) {
     ParamSpec p;
     p.name = std::move(name);
-    p.kind = ParamKind::Flag;
+    p.kind = kind;
+    p.value_name = std::move(value_name);
     p.help = std::move(help);
     return p;
 }
 
+}  // namespace
+
+ParamSpec ParamSpec::flag(std::string name, std::string help) {
+    return declared(std::move(name), ParamKind::Flag, "", std::move(help));
+}
+
 ParamSpec ParamSpec::integer(std::string name, std::string value_name, std::string help, long long min, long long max) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.kind = ParamKind::Integer;
-    p.value_name = std::move(value_name);
-    p.help = std::move(help);
+    ParamSpec p = declared(std::move(name), ParamKind::Integer, std::move(value_name), std::move(help));
     p.min = static_cast<double>(min);
     p.max = static_cast<double>(max);
     return p;
 }
 
 ParamSpec ParamSpec::real(std::string name, std::string value_name, std::string help, double min, double max) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.kind = ParamKind::Real;
-    p.value_name = std::move(value_name);
-    p.help = std::move(help);
+    ParamSpec p = real(std::move(name), std::move(value_name), std::move(help));
     p.min = min;
     p.max = max;
     return p;
 }
 
 ParamSpec ParamSpec::real(std::string name, std::string value_name, std::string help) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.kind = ParamKind::Real;
-    p.value_name = std::move(value_name);
-    p.help = std::move(help);
-    return p;
+    return declared(std::move(name), ParamKind::Real, std::move(value_name), std::move(help));
 }
 
 ParamSpec ParamSpec::choice(std::string name, std::string value_name, std::string help, std::vector<std::string> choices) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.kind = ParamKind::Choice;
-    p.value_name = std::move(value_name);
-    p.help = std::move(help);
+    ParamSpec p = declared(std::move(name), ParamKind::Choice, std::move(value_name), std::move(help));
     p.choices = std::move(choices);
     return p;
 }
 
 ParamSpec ParamSpec::text(std::string name, std::string value_name, std::string help, std::string allowed) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.kind = ParamKind::Text;
-    p.value_name = std::move(value_name);
-    p.help = std::move(help);
+    ParamSpec p = declared(std::move(name), ParamKind::Text, std::move(value_name), std::move(help));
     p.allowed = std::move(allowed);
     return p;
 }
 
 ParamSpec ParamSpec::path(std::string name, std::string value_name, std::string help) {
-    ParamSpec p;
-    p.name = std::move(name);
-    p.kind = ParamKind::Path;
-    p.value_name = std::move(value_name);
-    p.help = std::move(help);
-    return p;
+    return declared(std::move(name), ParamKind::Path, std::move(value_name), std::move(help));
 }
 
 ParamSpec&& ParamSpec::above(double v) && {
@@ -112,8 +84,8 @@ std::string ParamSpec::range_text() const {
         case ParamKind::Integer:
         case ParamKind::Real:
             if (min && max) {
-                if (min_open) return num(*min) + " < " + value_name + " <= " + num(*max);
-                return num(*min) + " to " + num(*max);
+                if (min_open) return number_text(*min) + " < " + value_name + " <= " + number_text(*max);
+                return number_text(*min) + " to " + number_text(*max);
             }
             return "";
         case ParamKind::Choice: {

@@ -10,18 +10,14 @@
 #include <vector>
 
 #include "src/error.hpp"
+#include "src/number_text.hpp"
 #include "src/ops/filter.hpp"
 
 namespace imgpar {
 
 namespace {
 
-// Shortest faithful text of a parameter ("2", "0.5", "1e-05").
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
+std::string num(double v) { return number_text(v); }
 
 void check_sigma(double sigma) {
     if (!std::isfinite(sigma) || sigma <= 0.0 || sigma > kMaxSigma)

@@ -86,3 +86,57 @@ TEST_CASE("gpu: a failing CUDA call becomes an imgpar error naming the call and 
     }
     cudaGetLastError();
 }
+
+TEST_CASE("gpu: a session's typed device images and staged copies round-trip u8, u16, u64 and f32, large and pitched") {
+    gpu::Session& s = test::session();
+    // Larger than one staging buffer (8 MiB), so the pieces alternate buffers.
+    ImageU8 big = test::photo_like_image(3001, 1999, 3, 4);
+    const DeviceViewU8 d8 = s.image<std::uint8_t>(gpu::Session::Slot::Input, 3001, 1999, 3);
+    CHECK(d8.pitch % 256 == 0);
+    s.upload(big.cview(), d8);
+    ImageU8 back8(3001, 1999, 3);
+    s.download(ConstDeviceViewU8(d8), back8.view());
+    IMGPAR_CHECK_IMAGES_EQUAL(big, back8);
+
+    ImageU64 sums(517, 33, 2);
+    for (int y = 0; y < 33; ++y)
+        for (int x = 0; x < 517; ++x)
+            for (int c = 0; c < 2; ++c) sums.at(x, y, c) = (std::uint64_t{1} << 40) * c + std::uint64_t(y) * 517 + x;
+    const DeviceView<std::uint64_t> d64 = s.image<std::uint64_t>(gpu::Session::Slot::Output, 517, 33, 2);
+    s.upload(sums.cview(), d64);
+    ImageU64 back64(517, 33, 2);
+    s.download(DeviceView<const std::uint64_t>(d64), back64.view());
+    IMGPAR_CHECK_IMAGES_EQUAL(sums, back64);
+
+    ImageF32 reals(7, 5, 4);
+    reals.fill(-0.375f);
+    reals.at(6, 4, 3) = 1e30f;
+    const DeviceView<float> df = s.image<float>(gpu::Session::Slot::Output, 7, 5, 4);
+    s.upload(reals.cview(), df);
+    ImageF32 backf(7, 5, 4);
+    s.download(DeviceView<const float>(df), backf.view());
+    IMGPAR_CHECK_IMAGES_EQUAL(reals, backf);
+
+    ImageU16 deep(1, 1, 1);
+    deep.at(0, 0, 0) = 65535;
+    const DeviceView<std::uint16_t> d16 = s.image<std::uint16_t>(gpu::Session::Slot::Input, 1, 1, 1);
+    s.upload(deep.cview(), d16);
+    ImageU16 back16(1, 1, 1);
+    s.download(DeviceView<const std::uint16_t>(d16), back16.view());
+    CHECK(back16.at(0, 0, 0) == 65535);
+
+    CHECK_THROWS_AS(s.upload(big.cview(), s.image<std::uint8_t>(gpu::Session::Slot::Input, 3000, 1999, 3)), Error);
+}
+
+TEST_CASE("gpu: sessions honour the device index they were opened on") {
+    gpu::Session other(0);
+    CHECK(other.device() == 0);
+    CHECK_THROWS_AS(gpu::Session(static_cast<int>(gpu_status().devices.size())), Error);
+    try {
+        gpu::Session missing(99);
+        FAIL("opened GPU 99");
+    } catch (const Error& e) {
+        CHECK(e.kind() == ErrorKind::Device);
+        CHECK(std::string(e.what()).find("GPU 99") != std::string::npos);
+    }
+}
