@@ -34,6 +34,9 @@
 #include <cmath>
 #include <cstring>
 
+#include "cuda/block/convert.cuh"
+#include "cuda/block/group_fill.cuh"
+#include "cuda/block/toeplitz.cuh"
 #include "cuda/check.hpp"
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"
@@ -144,25 +147,8 @@ bool exact_in_f16(std::int32_t v) {
     return a < 2048u;
 }
 
-__device__ __forceinline__ std::uint32_t half2_as_u32(__half2 h) {
-    std::uint32_t u;
-    memcpy(&u, &h, sizeof u);
-    return u;
-}
-__device__ __forceinline__ __half2 u32_as_half2(std::uint32_t u) {
-    __half2 h;
-    memcpy(&h, &u, sizeof h);
-    return h;
-}
-
-// Two bytes of a plane word (offset_half2_lo / _hi's 1024 + b) as the exact
-// f16 values b: the subtraction is exact.
-__device__ __forceinline__ std::uint32_t unbias_half2(std::uint32_t biased) {
-    return half2_as_u32(__hsub2(u32_as_half2(biased), __float2half2_rn(1024.0f)));
-}
-
 // The planes are filled in aligned groups of 16 pixels (subgroup_words in
-// cuda/filter_kernels_common.cuh): many bytes in flight per load, as the
+// cuda/block/group_fill.cuh): many bytes in flight per load, as the
 // fill is latency-bound otherwise. A group is written as 4 sub-groups of 4
 // pixels (one 8-byte f16 store per channel); sub-groups outside the planes'
 // columns are skipped.
@@ -203,7 +189,7 @@ __device__ __forceinline__ void load_planes(const CustomHalfArgs& a, __half* pla
 #pragma unroll
                 for (int c = 0; c < C; ++c)
                     *reinterpret_cast<uint2*>(dst + c * plane) =
-                        make_uint2(unbias_half2(offset_half2_lo(w[c])), unbias_half2(offset_half2_hi(w[c])));
+                        make_uint2(exact_half2_lo(w[c]), exact_half2_hi(w[c]));
             }
         }
     }
@@ -409,11 +395,7 @@ void launch_custom_half(const FilterCall& call, const DeviceLimits& dev) {
     CustomHalfTables tables{};
     std::memcpy(tables.bound, levels.bound, sizeof tables.bound);
     for (int j = 0; j < a.kh; ++j)
-        for (int k = 0; k < a.pair_row; ++k) {
-            const int m = k - kPairLead;
-            const __half2 h = __floats2half2_rn(coeff(j, m), coeff(j, m + 1));
-            std::memcpy(&tables.pairs[j * a.pair_row + k], &h, sizeof(std::uint32_t));
-        }
+        fill_half_pairs(&tables.pairs[j * a.pair_row], a.pair_row, kPairLead, [&](int i) { return coeff(j, i); });
 
     switch (src.channels) {
         case 1: launch_channels<1>(a, tables, shape, call.stream); break;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 
+#include "cuda/block/group_fill.cuh"
 #include "cuda/check.hpp"
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"

@@ -4,7 +4,8 @@
 // with alpha, as the contract in src/ops/filter.hpp says), and the epilogues
 // that turn filtered values into output samples. All arithmetic on samples
 // goes through the IMGPAR_HD functions of src/ops so it matches the CPU
-// reference bit for bit.
+// reference bit for bit. The word helpers (the bytes of 4 pixels as 32-bit
+// words) come with this header, from cuda/block/words.cuh.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -12,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuda/block/words.cuh"
 #include "cuda/device_image.hpp"
 #include "src/image.hpp"
 #include "src/ops/border.hpp"
@@ -147,126 +149,6 @@ __device__ __forceinline__ std::uint32_t separable_output_word(SepMode mode, con
         out |= static_cast<std::uint32_t>(o) << (8 * e);
     }
     return out;
-}
-
-// --- Small device utilities ------------------------------------------------
-
-__device__ __forceinline__ std::uint32_t load_u32_shared(const std::uint8_t* p) {
-    return *reinterpret_cast<const std::uint32_t*>(p);
-}
-__device__ __forceinline__ void store_u32_shared(std::uint8_t* p, std::uint32_t v) {
-    *reinterpret_cast<std::uint32_t*>(p) = v;
-}
-__device__ __forceinline__ void store_u16_shared(std::uint8_t* p, std::uint32_t v) {
-    *reinterpret_cast<std::uint16_t*>(p) = static_cast<std::uint16_t>(v);
-}
-
-// Byte e (0..3) of a word, and a word from 4 bytes.
-__device__ __forceinline__ int byte_of(std::uint32_t w, int e) { return static_cast<int>((w >> (8 * e)) & 0xFFu); }
-__device__ __forceinline__ std::uint32_t pack4(int b0, int b1, int b2, int b3) {
-    return static_cast<std::uint32_t>(b0) | (static_cast<std::uint32_t>(b1) << 8) |
-           (static_cast<std::uint32_t>(b2) << 16) | (static_cast<std::uint32_t>(b3) << 24);
-}
-
-// --- Staging helpers: 4 source pixels -> one 32-bit word per channel plane --
-
-__device__ __forceinline__ std::uint32_t premultiply_word(std::uint32_t c, std::uint32_t a) {
-    return pack4(premultiply(byte_of(c, 0), byte_of(a, 0)), premultiply(byte_of(c, 1), byte_of(a, 1)),
-                 premultiply(byte_of(c, 2), byte_of(a, 2)), premultiply(byte_of(c, 3), byte_of(a, 3)));
-}
-
-// Splits 4 interleaved pixels (4*C bytes in u[0..C-1]) into C plane words.
-template <int C>
-__device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::uint32_t (&w)[4]) {
-    if constexpr (C == 1) {
-        w[0] = u[0];
-    } else if constexpr (C == 2) {
-        w[0] = __byte_perm(u[0], u[1], 0x6420);
-        w[1] = __byte_perm(u[0], u[1], 0x7531);
-    } else if constexpr (C == 3) {
-        // u0 = r0 g0 b0 r1 | u1 = g1 b1 r2 g2 | u2 = b2 r3 g3 b3
-        w[0] = __byte_perm(__byte_perm(u[0], u[1], 0x0630), u[2], 0x5210);
-        w[1] = __byte_perm(__byte_perm(u[0], u[1], 0x0741), u[2], 0x6210);
-        w[2] = __byte_perm(__byte_perm(u[0], u[1], 0x0052), u[2], 0x7410);
-    } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const unsigned sel = static_cast<unsigned>(c | ((c + 4) << 4));
-            w[c] = __byte_perm(__byte_perm(u[0], u[1], sel), __byte_perm(u[2], u[3], sel), 0x5410);
-        }
-    }
-}
-
-// The inverse of deinterleave<3> for 16 pixels: word j (0..11) of their
-// interleaved bytes, from the plane words r, g and b (4 pixels per word):
-// r0 g0 b0 r1 | g1 b1 r2 g2 | b2 r3 g3 b3, then pixels 4..7 and so on.
-__device__ __forceinline__ std::uint32_t interleaved_word(const std::uint32_t (&r)[4], const std::uint32_t (&g)[4],
-                                                          const std::uint32_t (&b)[4], int j) {
-    const int k = j / 3;
-    switch (j % 3) {
-        case 0: return __byte_perm(__byte_perm(r[k], g[k], 0x1040), b[k], 0x3410);
-        case 1: return __byte_perm(__byte_perm(g[k], b[k], 0x2051), r[k], 0x3610);
-        default: return __byte_perm(__byte_perm(b[k], r[k], 0x3072), g[k], 0x3710);
-    }
-}
-
-// --- Tile fills in aligned groups of 16 pixels ------------------------------
-// The 2-D kernels (custom, edges) fill their shared tiles in groups of 16
-// pixels whose first column is a multiple of 16: inside the image a group is
-// C aligned 16-byte loads, elsewhere its pixels take the border rule one by one.
-constexpr int kGroupPx = 16;
-
-// Starts the loads of the group at image column x (a multiple of kGroupPx) of image
-// row y (before the border rule): when the whole group lies inside the image
-// and rows may be read as 16-byte vectors (`src_vec`), its C raw vectors go
-// to `u` and the result is true; otherwise nothing is loaded and the group's
-// pixels are left to subgroup_words' border path.
-template <int C>
-__device__ __forceinline__ bool load_group(const SrcArg& src, BorderMode mode, bool src_vec, int x, int y,
-                                           uint4 (&u)[C]) {
-    const int yy = border_index(y, src.height, mode);
-    if (!(src_vec && yy >= 0 && x >= 0 && x + kGroupPx - 1 < src.width)) return false;
-    const auto* p = reinterpret_cast<const uint4*>(row_ptr(src, yy) + static_cast<std::size_t>(x) * C);
-#pragma unroll
-    for (int c = 0; c < C; ++c) u[c] = __ldg(p + c);
-    return true;
-}
-
-// Word i (0..4C-1) of a group's raw bytes.
-template <int C>
-__device__ __forceinline__ std::uint32_t word_at(const uint4 (&u)[C], int i) {
-    const uint4& v = u[i / 4];
-    switch (i % 4) {
-        case 0: return v.x;
-        case 1: return v.y;
-        case 2: return v.z;
-        default: return v.w;
-    }
-}
-
-// Working-domain channel words of sub-group k (pixels 4k..4k+3) of the group
-// starting at image (x, y): w[c] holds the 4 pixels' samples of channel c,
-// colour premultiplied. `u` are the group's raw bytes when `vec` (the group
-// lies inside the image); otherwise the pixels go through fetch_pixel.
-template <int C>
-__device__ __forceinline__ void subgroup_words(const SrcArg& src, const BorderArg& border, bool vec,
-                                               const uint4 (&u)[C], int k, int x, int y, std::uint32_t (&w)[4]) {
-    if (vec) {
-        std::uint32_t raw[C];
-#pragma unroll
-        for (int c = 0; c < C; ++c) raw[c] = word_at<C>(u, k * C + c);
-        deinterleave<C>(raw, w);
-        if constexpr (C == 2 || C == 4) {
-#pragma unroll
-            for (int c = 0; c < C - 1; ++c) w[c] = premultiply_word(w[c], w[C - 1]);
-        }
-    } else {
-        int v[4][C];
-#pragma unroll
-        for (int p = 0; p < 4; ++p) fetch_pixel<C>(src, border, x + 4 * k + p, y, v[p]);
-#pragma unroll
-        for (int c = 0; c < C; ++c) w[c] = pack4(v[0][c], v[1][c], v[2][c], v[3][c]);
-    }
 }
 
 // --- Host-side argument builders, shared by the launchers -----------------------

@@ -78,12 +78,6 @@ __device__ __forceinline__ void mma_f16_m16n8k16(float (&d)[4], const std::uint3
 #endif
 }
 
-// Bytes as f16 operands: the f16 values 1024 + b for bytes 0,1 (lo) or 2,3
-// (hi) of a word, packed two per register (0x64 in the high byte is the f16
-// exponent of 1024, the byte its mantissa). One permute per pair.
-__device__ __forceinline__ std::uint32_t offset_half2_lo(std::uint32_t w) { return __byte_perm(w, 0x64646464u, 0x4140); }
-__device__ __forceinline__ std::uint32_t offset_half2_hi(std::uint32_t w) { return __byte_perm(w, 0x64646464u, 0x4342); }
-
 // ldmatrix.x4: four 8x8 matrices of 16-bit elements from shared memory. Lanes
 // 8q..8q+7 give the addresses of the 8 rows (16 bytes each, 16-byte aligned)
 // of matrix q; lane l receives, from each matrix q, row l / 4, elements

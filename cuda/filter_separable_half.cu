@@ -74,6 +74,10 @@
 #include <type_traits>
 #include <utility>
 
+#include "cuda/block/convert.cuh"
+#include "cuda/block/halo.cuh"
+#include "cuda/block/staging.cuh"
+#include "cuda/block/toeplitz.cuh"
 #include "cuda/check.hpp"
 #include "cuda/occupancy.hpp"
 #include "cuda/filter_kernels_common.cuh"
@@ -89,39 +93,10 @@ namespace {
 
 constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
 
-// The f16 pair (tap(i), tap(i + 1)) is entry i + kPairOffset of the pair
-// table; fragments read i from -16M - 14 to 32M + 14 (see the kernel).
-constexpr int kPairOffset = 16 * kMaxM + 16;
-constexpr int kPairs = kPairOffset + 32 * kMaxM + 16;
-
-// The u8 quad (tap(j), .., tap(j + 3)), lowest byte first, is word
-// j + kQuadOffset of the quad table; entry J + kQuadEntryOffset of the u8
-// fragment table holds quads J, J - 8, J + 16 and J + 8 (see the kernel, which
-// reads J from -22 to 32M + 12, so words -30 to 32M + 31).
-constexpr int kQuadOffset = 32;
-constexpr int kQuads = kQuadOffset + 32 * kMaxM + 32;
-constexpr int kQuadEntryOffset = 24;
-constexpr int kQuadEntries = kQuadEntryOffset + 32 * kMaxM + 16;
-// The position of entry e in shared memory. A quarter warp (8 lanes, one
-// 16-byte load phase) reads the entries c + 4t - g for t = 0..3 and two
-// consecutive g, so entries e and e + 8 (the same banks) meet in every
-// phase: 2 wavefronts each, 8 a load. Swapping pairs of entries where bit 3
-// of e is set puts the 8 entries of every such set in 8 different 16-byte
-// bank groups, whatever c (checked for all c by enumeration).
-__host__ __device__ constexpr int quad_slot(int e) { return e ^ ((e >> 2) & 2); }
-static_assert(kQuadEntries % 8 == 0, "quad_slot permutes within groups of 8 entries");
-static_assert(kQuadEntries - kQuadEntryOffset + 16 + kQuadOffset <= kQuads && kQuadOffset - 8 >= kQuadEntryOffset,
-              "fragment entries read inside the quad table");
-
-// Boxes per staged row for the bulk copies: the fewest equal boxes of at
-// most 256 bytes (the TMA limit), each a multiple of 16 bytes (and of 48 for
-// three channels, so no 12- or 48-byte convert unit straddles two boxes).
-constexpr int raw_boxes(int row_bytes, int channels) {
-    const int unit = channels == 3 ? 48 : 16;
-    for (int k = 1; k <= 8; ++k)
-        if (row_bytes % k == 0 && row_bytes / k <= 256 && (row_bytes / k) % unit == 0) return k;
-    return 0;
-}
+// The Toeplitz tables (cuda/block/toeplitz.cuh) for windows of up to kMaxM blocks.
+using HalfTables = ToeplitzTables<kMaxM>;
+constexpr int kPairs = HalfTables::PAIRS;
+constexpr int kQuads = HalfTables::QUADS;
 
 // Bytes per output tile row: an odd multiple of 16, so the 8 rows one
 // vertical MMA stores start in 8 different groups of 4 banks: the 16-bit
@@ -131,19 +106,6 @@ constexpr int out_row_bytes(int bytes) {
     if (b / 16 % 2 == 0) b += 16;
     return b;
 }
-
-// An equal share per warp of N work items: item i (0, 1, ...) of a lane is
-// lane + 32i of its warp's PER_WARP consecutive items, or -1 past the end.
-template <int N, int WARPS>
-struct WarpShare {
-    static constexpr int PER_WARP = (N + WARPS - 1) / WARPS;
-    static constexpr int ITERS = (PER_WARP + 31) / 32;
-    __device__ static int item(int warp, int lane, int i) {
-        const int k = lane + 32 * i;
-        const int n = warp * PER_WARP + k;
-        return (k < PER_WARP && n < N) ? n : -1;
-    }
-};
 
 // I8: both passes as u8 MMAs (uses_u8_passes), on staged byte planes. The
 // knobs come from the variant's tuning row.
@@ -169,6 +131,7 @@ struct HalfGeometry {
     static constexpr bool PLANAR_TILE = kGaussianTuning[ROW].has(kPlanarTile);
     static_assert((RAW_SLOTS & (RAW_SLOTS - 1)) == 0 && RAW_SLOTS >= 2, "slot indices are masks");
     static_assert(!ROTATE_WINDOW || (STEADY_LOOP && U == 1), "the window rotates in the rolled steady loop");
+    static_assert(!OWN_REGISTERS || !I8, "own registers for a1 and a3 of FP16 fragments");
     // M = 0 is the variant for radius <= 8: its window of 32 inputs starts 8
     // before the 16 outputs, so 2 blocks cover it instead of 3 (rows alike:
     // one warm-up block instead of two). It stages the columns of M = 1, so
@@ -181,15 +144,8 @@ struct HalfGeometry {
     static constexpr int GROUPS = W / (16 * TPW);        // warps per plane
     static constexpr int THREADS = 32 * C * GROUPS;
     static constexpr int WARPS = THREADS / 32;
-    static constexpr int RAW_ROW = SW * C;               // bytes
-    static constexpr int RAW_SLOT = 16 * RAW_ROW;
-    // A raw slot holds its 16 rows box by box, as the bulk copy writes them:
-    // BOXES boxes of 16 rows x BOX_BYTES, each box's rows packed.
-    static constexpr int BOXES = raw_boxes(RAW_ROW, C);
-    static constexpr int BOX_BYTES = BOXES > 0 ? RAW_ROW / BOXES : 16;
-    static constexpr int BOX_SLOT = 16 * BOX_BYTES;
-    static constexpr int CHUNKS = RAW_SLOT / 16;         // copy work: 16-byte chunks of a slot
-    static constexpr int CHUNKS_PER_ROW = RAW_ROW / 16;
+    using Raw = RawSlot<SW * C, C>;                      // a raw slot: 16 staged rows
+    static constexpr int RAW_SLOT = Raw::BYTES;
     // Convert work: UNIT_PX pixels a unit (16 for gray, 8 for two channels,
     // 4 for RGB and RGBA, 16 for RGB where a slot has one per thread).
     static constexpr int UNITS_PER_ROW = SW / UNIT_PX;
@@ -215,7 +171,7 @@ struct HalfGeometry {
     static constexpr int OFF_STAGE = RAW_SLOTS * RAW_SLOT;
     static constexpr int OFF_OUT = OFF_STAGE + 2 * STAGE_BYTES;
     static constexpr int OFF_COLMAP = OFF_OUT + 2 * TILE_BYTES;
-    static constexpr int COPY_ITERS = WarpShare<CHUNKS, WARPS>::ITERS;       // per thread and step
+    static constexpr int COPY_ITERS = WarpShare<Raw::CHUNKS, WARPS>::ITERS;  // per thread and step
     static constexpr int CONVERT_ITERS = WarpShare<UNITS, WARPS>::ITERS;
     static constexpr int STORE_ITERS = PLANAR_TILE ? 1 : WarpShare<OUT_CHUNKS, WARPS>::ITERS;
     static constexpr int SHARE_ITERS = std::max(COPY_ITERS, std::max(CONVERT_ITERS, STORE_ITERS));
@@ -229,30 +185,23 @@ struct HalfGeometry {
     static constexpr int HALO_COLS = HALO + 16;
     static constexpr int HALO_ITERS = (HALO_ROWS * HALO_COLS + 31) / 32;
     static constexpr int OFF_QUADS = OFF_SHARES + SHARE_ITERS * THREADS * 16;  // u8 fragments (I8; 16: four share fields)
-    static constexpr int QUAD_BYTES = I8 ? kQuadEntries * 16 : 0;
+    static constexpr int QUAD_BYTES = I8 ? HalfTables::QUAD_ENTRIES * 16 : 0;
     static constexpr int OFF_HALO = OFF_QUADS + QUAD_BYTES;
     static constexpr int OFF_BARS = OFF_HALO + HALO_ITERS * THREADS * 4;  // one mbarrier per raw slot
     static constexpr int OFF_TICKET = OFF_BARS + 8 * RAW_SLOTS;  // the block's current segment (separable_half_kernel)
     static constexpr int SMEM = OFF_TICKET + 16;
     static_assert(STAGE_ROW % 16 == 0 && (STAGE_ROW / 16) % 2 == 1, "staged rows must be an odd number of 16-byte units apart (ldmatrix banks)");
-    static_assert(RAW_ROW % 16 == 0 && STAGE_BYTES % 16 == 0, "shared regions stay 16-byte aligned");
+    static_assert(STAGE_BYTES % 16 == 0, "shared regions stay 16-byte aligned");
     static_assert(2 * TILE_BYTES >= 2 * kPairs * 4, "the pair table fits in the output tiles");
     static_assert(!PLANAR_TILE || OUT_GROUPS == 64, "a planar tile is one warp pair's groups");
     static_assert(SW % UNIT_PX == 0 && (W * C) % 16 == 0, "whole units and chunks per row");
     static_assert(RAW_SLOT < 0xFFFF && PLANE_BYTES < 0xFFFF && TILE_BYTES < 0xFFFF, "share offsets fit in 16 bits");
-    static_assert(BOXES > 0 && RAW_SLOT % 128 == 0, "raw rows split into whole boxes; slots stay 128-byte aligned");
 
-    // Offset in a raw slot of byte col of staged row row, and back.
-    __device__ static int raw_offset(int row, int col) {
-        return (col / BOX_BYTES) * BOX_SLOT + row * BOX_BYTES + col % BOX_BYTES;
-    }
-    __device__ static int raw_row(int off) { return off % BOX_SLOT / BOX_BYTES; }
     // Staged row of image row r of a block. The u8 passes order them 0, 1,
     // 4, 5, .., 13, then 2, 3, 6, 7, .., 15: the B fragments of the two
     // 8-row tiles (n = 0..7 each, lane (g, t) holding n = 2t, 2t + 1) then
     // give each lane rows 4t..4t + 3, the rows of one vertical B register.
     __device__ static int stage_row(int r) { return I8 ? ((r & 2) << 2) | ((r >> 1) & 6) | (r & 1) : r; }
-    __device__ static int raw_col(int off) { return off / BOX_SLOT * BOX_BYTES + off % BOX_BYTES; }
 };
 
 // Row segments of equal length (to one block): count segments of len output
@@ -299,8 +248,8 @@ struct HalfArgs {
     // Fetched, an edge strip's steps took 2-3x as long (bench/TUNING.md).
     int gather_edges;
     CUtensorMap src_map;
-    std::uint32_t pairs[kPairs];  // f16 tap pairs, see kPairOffset
-    std::uint32_t quads[kQuads];  // u8 tap quads (u8 rows), see kQuadOffset
+    std::uint32_t pairs[kPairs];  // f16 tap pairs (ToeplitzTables::PAIR_OFFSET)
+    std::uint32_t quads[kQuads];  // u8 tap quads (u8 passes; ToeplitzTables::QUAD_OFFSET)
 };
 
 // --- roundings on the FMA pipe ------------------------------------------------
@@ -353,42 +302,6 @@ __device__ __forceinline__ std::uint32_t v_round_bits(float s) {
     return __float_as_uint(__fmaf_rz(s, 1.0f / 32768.0f, kTwo23));
 }
 
-// --- per-thread work shares --------------------------------------------------
-
-// Item i of each of a thread's three shares of a step's work (copy, convert,
-// store), worked out once per block and kept in shared memory: held in
-// registers, ptxas worked them out again inside the step loop.
-constexpr std::uint32_t kNoOffset = 0xFFFFFFFFu;
-constexpr int kNoItem = 0xFFFF;
-
-struct ShareRecord {
-    std::uint32_t copy_src;  // copy chunk: byte offset from its block's first source row; kNoOffset: not one cp.async
-    std::uint32_t out_dst;   // store chunk: byte offset from its tile's first image row; kNoOffset: not one vector store
-    std::uint32_t chunks;    // copy chunk's raw slot offset (low 16 bits), store chunk's tile offset (high 16 bits)
-    std::uint32_t unit;      // convert unit's raw slot offset (low 16 bits), its stage offset (high 16 bits)
-};
-
-// The records in shared memory, field by field: word (f * ITERS + i) *
-// THREADS + thread holds field f of item i, so a warp's load of one field
-// reads 32 consecutive words, one wavefront.
-enum ShareField { kCopySrc, kOutDst, kChunks, kUnit };
-
-template <int THREADS, int ITERS>
-struct ShareTable {
-    std::uint32_t* words;  // this thread's word of field 0, item 0
-
-    __device__ __forceinline__ std::uint32_t get(ShareField f, int i) const { return words[(f * ITERS + i) * THREADS]; }
-    __device__ __forceinline__ void put(int i, const ShareRecord& r) const {
-        words[(kCopySrc * ITERS + i) * THREADS] = r.copy_src;
-        words[(kOutDst * ITERS + i) * THREADS] = r.out_dst;
-        words[(kChunks * ITERS + i) * THREADS] = r.chunks;
-        words[(kUnit * ITERS + i) * THREADS] = r.unit;
-    }
-};
-
-__device__ __forceinline__ int low16(std::uint32_t v) { return static_cast<int>(v & 0xFFFFu); }
-__device__ __forceinline__ int high16(std::uint32_t v) { return static_cast<int>(v >> 16); }
-
 // Bytes of an output tile row inside the image.
 template <class G>
 __device__ __forceinline__ int tile_row_bytes(const HalfArgs& a, int x0) {
@@ -404,12 +317,12 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
     constexpr int C = G::C;
     ShareRecord r{kNoOffset, kNoOffset, 0u, static_cast<std::uint32_t>(kNoItem)};
     int copy_dst = kNoItem;  // copy: a 16-byte chunk of a raw slot
-    const int cn = WarpShare<G::CHUNKS, G::WARPS>::item(warp, lane, i);
+    const int cn = WarpShare<G::Raw::CHUNKS, G::WARPS>::item(warp, lane, i);
     if (cn >= 0) {
-        const int row = cn / G::CHUNKS_PER_ROW;
-        const int col = (cn - row * G::CHUNKS_PER_ROW) * 16;  // byte in the staged row
+        const int row = cn / G::Raw::CHUNKS_PER_ROW;
+        const int col = (cn - row * G::Raw::CHUNKS_PER_ROW) * 16;  // byte in the staged row
         const int gcol = xs * C + col;                        // byte column in the image
-        copy_dst = G::raw_offset(row, col);
+        copy_dst = G::Raw::offset(row, col);
         if (gather && (gcol + 16 <= 0 || gcol >= a.src.width * C)) copy_dst = kNoItem;
         if (a.block_offsets != 0 && a.src_vec != 0 && gcol >= 0 && gcol + 16 <= a.src.width * C)
             r.copy_src = static_cast<std::uint32_t>(static_cast<std::size_t>(row) * a.src.pitch + gcol);
@@ -437,232 +350,10 @@ __device__ ShareRecord share_record(const HalfArgs& a, int i, int warp, int lane
     if (un >= 0) {
         const int row = un / G::UNITS_PER_ROW;
         const int q = un - row * G::UNITS_PER_ROW;
-        r.unit = static_cast<std::uint32_t>(G::raw_offset(row, q * G::UNIT_PX * C)) |
+        r.unit = static_cast<std::uint32_t>(G::Raw::offset(row, q * G::UNIT_PX * C)) |
                  (static_cast<std::uint32_t>(G::stage_row(row) * G::STAGE_ROW + q * G::UNIT_PX * G::ELEM) << 16);
     }
     return r;
-}
-
-// --- input: raw rows (cp.async) -> f16 planes --------------------------------
-
-// The bulk copies of the 16-row input block at image row yb (all inside the
-// image) into a raw slot, one per box, completing on bar. One thread.
-template <class G>
-__device__ __forceinline__ void bulk_copy_block(const HalfArgs& a, std::uint8_t* slot, std::uint64_t* bar, int yb, int xs) {
-    constexpr int C = G::C;
-    mbarrier_arrive_expect_tx(bar, G::RAW_SLOT);
-#pragma unroll
-    for (int k = 0; k < G::BOXES; ++k) tma_load_2d(slot + k * G::BOX_SLOT, &a.src_map, xs * C + k * G::BOX_BYTES, yb, bar);
-}
-
-// Starts this thread's copies of the 16-row input block at image row yb
-// (border rule applied) into a raw slot. A block whose staged rows and
-// columns all lie inside the image is one bulk copy per box, started by
-// thread 0 and completed on bar (tma: the same for the whole block). Else a
-// block of 16 image rows (all but one or two per segment) takes the short
-// path: one add per chunk to the offset in its share record. Chunks the
-// border rule touches (image edges,
-// constant border rows, unaligned rows) are fetched a byte per lane by the
-// whole warp, two chunks at a time: one memory round trip per pair and no
-// registers held for them (16 bytes in flight per thread made ptxas spill the
-// loop's fragments). Call with the warp converged; yb_offset is yb * pitch.
-template <class G, class Shares>
-__device__ __forceinline__ void copy_block(const HalfArgs& a, const short* colmap, const Shares& share,
-                                           std::uint8_t* slot, std::uint64_t* bar, bool tma, int yb,
-                                           std::int64_t yb_offset, int xs) {
-    constexpr int C = G::C;
-    if (tma) {
-        if (threadIdx.x == 0) bulk_copy_block<G>(a, slot, bar, yb, xs);
-        return;
-    }
-    const int lane = static_cast<int>(threadIdx.x) & 31;
-    const bool inside = yb >= 0 && yb + 16 <= a.src.height;  // the same for the whole block
-#pragma unroll
-    for (int i = 0; i < G::COPY_ITERS; ++i) {
-        const int dst = low16(share.get(kChunks, i));
-        const std::uint32_t src = share.get(kCopySrc, i);
-        bool fast = dst != kNoItem && src != kNoOffset;
-        if (inside) {
-            if (fast) cp_async<16>(slot + dst, a.src.data + yb_offset + src);
-        } else {
-            const int yy = border_index(yb + G::raw_row(dst), a.src.height, a.border.mode);
-            fast = fast && yy >= 0;
-            if (fast) cp_async<16>(slot + dst, row_ptr(a.src, yy) + (xs * C + G::raw_col(dst)));
-        }
-        unsigned slow = __ballot_sync(0xFFFFFFFFu, dst != kNoItem && !fast);
-        while (slow != 0u) {
-            const int first = __ffs(slow) - 1;
-            slow &= slow - 1u;
-            const int second = slow != 0u ? __ffs(slow) - 1 : -1;
-            if (second >= 0) slow &= slow - 1u;
-            const int owner = lane < 16 ? first : second;
-            const int o = owner < 0 ? first : owner;
-            const int d = __shfl_sync(0xFFFFFFFFu, dst, o);
-            if (owner >= 0) {
-                const int y = border_index(yb + G::raw_row(d), a.src.height, a.border.mode);
-                const int pos = G::raw_col(d) + (lane & 15);  // this lane's byte of the staged row
-                const int px = pos / C;
-                const int xx = colmap[px];
-                std::uint32_t v = static_cast<std::uint32_t>(a.border_value);
-                if (y >= 0 && xx >= 0) v = __ldg(row_ptr(a.src, y) + static_cast<std::size_t>(xx) * C + (pos - px * C));
-                slot[d + (lane & 15)] = static_cast<std::uint8_t>(v);
-            }
-        }
-    }
-}
-
-// One unit of this thread's convert share: UNIT_PX pixels of one row.
-struct ConvertUnit {
-    int raw;    // byte offset in a raw slot
-    int stage;  // byte offset in plane 0 of a stage buffer
-};
-
-template <class G>
-__device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint8_t* stage, const ConvertUnit& u) {
-    constexpr int C = G::C;
-    const std::uint8_t* s = slot + u.raw;
-    std::uint8_t* d = stage + u.stage;
-    if constexpr (C == 1) {  // 16 pixels
-        const uint4 v = *reinterpret_cast<const uint4*>(s);
-        if constexpr (G::I8) {
-            *reinterpret_cast<uint4*>(d) = v;
-        } else {
-            *reinterpret_cast<uint4*>(d) = make_uint4(offset_half2_lo(v.x), offset_half2_hi(v.x),
-                                                      offset_half2_lo(v.y), offset_half2_hi(v.y));
-            *reinterpret_cast<uint4*>(d + 16) = make_uint4(offset_half2_lo(v.z), offset_half2_hi(v.z),
-                                                           offset_half2_lo(v.w), offset_half2_hi(v.w));
-        }
-    } else if constexpr (C == 2) {  // 8 pixels
-        const uint4 v = *reinterpret_cast<const uint4*>(s);
-        const std::uint32_t u0[2] = {v.x, v.y}, u1[2] = {v.z, v.w};
-        std::uint32_t w0[4], w1[4];
-        deinterleave<2>(u0, w0);
-        deinterleave<2>(u1, w1);
-        w0[0] = premultiply_word(w0[0], w0[1]);
-        w1[0] = premultiply_word(w1[0], w1[1]);
-#pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            if constexpr (G::I8)
-                *reinterpret_cast<uint2*>(d + c * G::PLANE_BYTES) = make_uint2(w0[c], w1[c]);
-            else
-                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(
-                    offset_half2_lo(w0[c]), offset_half2_hi(w0[c]), offset_half2_lo(w1[c]), offset_half2_hi(w1[c]));
-        }
-    } else if constexpr (C == 3 && G::UNIT_PX == 16) {  // 16 pixels: three 16-byte loads, four 12-byte groups
-        const uint4 v0 = *reinterpret_cast<const uint4*>(s), v1 = *reinterpret_cast<const uint4*>(s + 16),
-                    v2 = *reinterpret_cast<const uint4*>(s + 32);
-        const std::uint32_t raw[4][3] = {{v0.x, v0.y, v0.z}, {v0.w, v1.x, v1.y}, {v1.z, v1.w, v2.x}, {v2.y, v2.z, v2.w}};
-        std::uint32_t w[4][4];
-#pragma unroll
-        for (int k = 0; k < 4; ++k) deinterleave<3>(raw[k], w[k]);
-#pragma unroll
-        for (int c = 0; c < 3; ++c) {
-            if constexpr (G::I8) {
-                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(w[0][c], w[1][c], w[2][c], w[3][c]);
-            } else {
-                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(
-                    offset_half2_lo(w[0][c]), offset_half2_hi(w[0][c]), offset_half2_lo(w[1][c]), offset_half2_hi(w[1][c]));
-                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES + 16) = make_uint4(
-                    offset_half2_lo(w[2][c]), offset_half2_hi(w[2][c]), offset_half2_lo(w[3][c]), offset_half2_hi(w[3][c]));
-            }
-        }
-    } else {  // 4 pixels
-        std::uint32_t raw[C];
-        if constexpr (C == 3) {
-#pragma unroll
-            for (int k = 0; k < 3; ++k) raw[k] = load_u32_shared(s + 4 * k);
-        } else {
-            const uint4 v = *reinterpret_cast<const uint4*>(s);
-            raw[0] = v.x;
-            raw[1] = v.y;
-            raw[2] = v.z;
-            raw[3] = v.w;
-        }
-        std::uint32_t w[4];
-        deinterleave<C>(raw, w);
-        if constexpr (C == 4) {
-#pragma unroll
-            for (int c = 0; c < 3; ++c) w[c] = premultiply_word(w[c], w[3]);
-        }
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-            if constexpr (G::I8)
-                *reinterpret_cast<std::uint32_t*>(d + c * G::PLANE_BYTES) = w[c];
-            else
-                *reinterpret_cast<uint2*>(d + c * G::PLANE_BYTES) =
-                    make_uint2(offset_half2_lo(w[c]), offset_half2_hi(w[c]));
-        }
-    }
-}
-
-// The staged pixels outside the image of an edge strip (gather_edges) are
-// filled from the raw slot by the border rule: copied from the in-image
-// column colmap names, which the slot holds, or set to the constant. A halo
-// task is one such pixel: its raw slot offset (low 16 bits) and that of its
-// source (high 16 bits; kConstantSource: the constant). They are the same
-// for every block of a segment, so each warp works out the tasks of its own
-// convert units once, dealt out over its lanes (task k to lane k % 32, in
-// the lane's slot k / 32, kNoTask after its last), and each step runs them
-// just before its conversion: only in-image bytes are read and only halo
-// bytes written, and only this warp converts them, so __syncwarp() orders
-// it all. (Worked out per step instead, the gather made gray edge strips 4x
-// slower per step.)
-constexpr std::uint32_t kNoTask = 0xFFFFFFFFu;
-constexpr int kConstantSource = 0xFFFF;
-
-template <class G, class Shares>
-__device__ __forceinline__ void build_halo_tasks(std::uint32_t* tasks, const Shares& share, const short* colmap, int xs,
-                                                 int width) {
-    constexpr int C = G::C;
-    const int lane = static_cast<int>(threadIdx.x) & 31;
-    std::uint32_t* const warp_tasks = tasks + (threadIdx.x - lane);  // slot t of lane l: warp_tasks[t * THREADS + l]
-#pragma unroll 1
-    for (int t = 0; t < G::HALO_ITERS; ++t) warp_tasks[t * G::THREADS + lane] = kNoTask;
-    __syncwarp();
-    int next = 0;  // the warp's tasks so far
-#pragma unroll 1
-    for (int i = 0; i < G::CONVERT_ITERS; ++i) {
-        const int raw = low16(share.get(kUnit, i));
-        const int c0 = G::raw_col(raw) / C;  // staged column of the unit's first pixel
-        int n = 0;
-        if (raw != kNoItem) {
-            for (int j = 0; j < G::UNIT_PX; ++j) n += (xs + c0 + j < 0 || xs + c0 + j >= width) ? 1 : 0;
-        }
-        int before = n;  // inclusive prefix over the lanes
-#pragma unroll
-        for (int d = 1; d < 32; d *= 2) {
-            const int v = __shfl_up_sync(0xFFFFFFFFu, before, d);
-            if (lane >= d) before += v;
-        }
-        int k = next + before - n;
-        next += __shfl_sync(0xFFFFFFFFu, before, 31);
-        for (int j = 0; j < (n > 0 ? G::UNIT_PX : 0); ++j) {
-            const int x = xs + c0 + j;
-            if (x >= 0 && x < width) continue;
-            const int img = colmap[c0 + j];
-            const int src = img < 0 ? kConstantSource : G::raw_offset(G::raw_row(raw), (img - xs) * C);
-            if ((k >> 5) < G::HALO_ITERS)  // (always: see HALO_COLS)
-                warp_tasks[(k >> 5) * G::THREADS + (k & 31)] =
-                    static_cast<std::uint32_t>(raw + j * C) | (static_cast<std::uint32_t>(src) << 16);
-            ++k;
-        }
-    }
-    __syncwarp();
-}
-
-template <class G>
-__device__ __forceinline__ void fill_halo(std::uint8_t* slot, const std::uint32_t* tasks, int border_value) {
-    constexpr int C = G::C;
-#pragma unroll 1
-    for (int t = 0; t < G::HALO_ITERS; ++t) {
-        const std::uint32_t task = tasks[t * G::THREADS + threadIdx.x];
-        if (task == kNoTask) break;
-        std::uint8_t* d = slot + low16(task);
-        const int src = high16(task);
-#pragma unroll
-        for (int c = 0; c < C; ++c) d[c] = src == kConstantSource ? static_cast<std::uint8_t>(border_value) : slot[src + c];
-    }
-    __syncwarp();
 }
 
 // halo: the strip has halo tasks (an edge strip with gather_edges).
@@ -803,14 +494,14 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     // one lane of warp 0; the other warps branch past it.
     const auto issue_tma = [&](int b, int k) {
         if (warp == 0) {
-            if (lane == 0) bulk_copy_block<G>(a, raw + k * G::RAW_SLOT, bars + k, yb0 + 16 * b, xs);
+            if (lane == 0) bulk_copy_block<typename G::Raw>(a, raw + k * G::RAW_SLOT, bars + k, yb0 + 16 * b, xs);
         }
     };
     // The first blocks' bulk copies start at once, so that their trip to
     // memory overlaps the rest of the prologue (bench/TUNING.md, "Row segments").
     if (tma_strip && threadIdx.x == 0) {
         for (int b = 0; b < R; ++b)
-            if (b < nsteps && tma_block(b)) bulk_copy_block<G>(a, raw + b * G::RAW_SLOT, bars + b, yb0 + 16 * b, xs);
+            if (b < nsteps && tma_block(b)) bulk_copy_block<typename G::Raw>(a, raw + b * G::RAW_SLOT, bars + b, yb0 + 16 * b, xs);
     }
 
     // Image column (border rule applied) of each staged column, for the slow
@@ -818,47 +509,33 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     for (int i = static_cast<int>(threadIdx.x); i < G::SW; i += G::THREADS)
         colmap[i] = static_cast<short>(border_index(xs + i, a.src.width, a.border.mode));
     // The pair table, twice, in the output tiles' space (unused until the
-    // first output step). Fragments read from shared memory stay in
-    // registers; read from the parameters, they were reloaded inside the step
-    // loop (bench/TUNING.md). a1 and a3 may read the second copy
-    // (kOwnRegisters).
+    // first output step); the u8 passes use the quad table below.
     std::uint32_t* const pair_table = reinterpret_cast<std::uint32_t*>(tiles);
-    if constexpr (!G::I8) {  // (the u8 passes use the quad table below)
-        for (int i = static_cast<int>(threadIdx.x); i < kPairs; i += G::THREADS)
-            pair_table[i] = pair_table[kPairs + i] = a.pairs[i];
-    }
-    // Pair table entry of a0 of T_p for lane l (row g = l / 4, column pair t = l % 4).
-    const auto pair_index = [&](int p, int l) { return kPairOffset + 16 * p + 2 * (l & 3) - G::WIN - (l >> 2) + a.radius; };
-    // u8 fragment table entry of T8_p for lane l: a0 = T8[g][4t..4t+3] is
-    // quad 32p + 4t - WIN - g + r, a1 (row g + 8) the quad 8 before, a2
-    // (columns 16 on) the quad 16 after, a3 the quad 8 after. (32p leaves
-    // quad_slot's bit alone, so the slot of block p is that of block 0 + 32p.)
+    if constexpr (!G::I8) stage_pair_table<HalfTables, G::THREADS>(pair_table, a.pairs);
+    // Pair table entry of a0 of T_p for this lane (row g = l / 4, column pair
+    // t = l % 4), and the u8 fragment table's slot of T8_0 (a0 = T8[g][4t..]
+    // is quad 4t - WIN - g + r; T8_p is at slot + 32p).
+    const auto pair_index = [&](int p) {
+        return HalfTables::PAIR_OFFSET + 16 * p + 2 * (lane & 3) - G::WIN - (lane >> 2) + a.radius;
+    };
     [[maybe_unused]] const int quad_slot0 =
-        quad_slot(kQuadEntryOffset + 4 * (lane & 3) - G::WIN - (lane >> 2) + a.radius);
+        quad_slot(HalfTables::QUAD_ENTRY_OFFSET + 4 * (lane & 3) - G::WIN - (lane >> 2) + a.radius);
     // This thread's shares of the per-step work (only this thread reads them).
 #pragma unroll
     for (int i = 0; i < G::SHARE_ITERS; ++i) share.put(i, share_record<G>(a, i, warp, lane, xs, x0, gather));
     __syncthreads();  // the column map, the pair table and the barriers
     if (halo_strip) build_halo_tasks<G>(halo_tasks, share, colmap, xs, a.src.width);
 
-    // u8 Toeplitz fragments (I8): entry e holds a0..a3 of a fragment whose
-    // a0 is quad e - kQuadEntryOffset (see below), at position quad_slot(e),
-    // so a lane loads T8_p with one 16-byte load.
+    // u8 Toeplitz fragments (I8).
     std::uint8_t* const quad_frags = smem + G::OFF_QUADS;
-    if constexpr (G::I8) {
-        for (int e = static_cast<int>(threadIdx.x); e < kQuadEntries; e += G::THREADS) {
-            const int w = e - kQuadEntryOffset + kQuadOffset;  // quad table word of entry e's a0
-            *reinterpret_cast<uint4*>(quad_frags + 16 * quad_slot(e)) =
-                make_uint4(a.quads[w], a.quads[w - 8], a.quads[w + 16], a.quads[w + 8]);
-        }
-    }
+    if constexpr (G::I8) stage_quad_fragments<HalfTables, G::THREADS>(quad_frags, a.quads);
 
     // Prologue: blocks 0..R-1 in flight (the bulk copies since the start),
     // 0 and 1 complete, block 0 staged.
 #pragma unroll 1
     for (int b = 0; b < R; ++b) {
         if (b < nsteps && !tma_block(b))
-            copy_block<G>(a, colmap, share, raw + b * G::RAW_SLOT, bars + b, false, yb0 + 16 * b,
+            copy_block<typename G::Raw, G::COPY_ITERS>(a, colmap, share, raw + b * G::RAW_SLOT, bars + b, false, yb0 + 16 * b,
                           row_offset(a.src, yb0 + 16 * b), xs);
         cp_async_commit();
     }
@@ -872,24 +549,11 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     const int g = lane >> 2;
     const int t = lane & 3;
 
-    // Toeplitz fragments T_p (see the top comment): a0 = T[g][2t..], a1 =
-    // T[g+8][2t..] = pair(idx - 8), a2 = T[g][2t+8..] = pair(idx + 8), a3 =
-    // T[g+8][2t+8..] = a0. idx runs from -16M - 6 to 32M + 6 (r >= 1).
+    // Toeplitz fragments T_p (see the top comment), or (I8) T8_p.
     std::uint32_t tp[G::I8 ? 1 : NB][4];
-#pragma unroll
-    for (int p = 0; p < (G::I8 ? 0 : NB); ++p) {
-        const int idx = pair_index(p, lane);
-        tp[p][0] = pair_table[idx];
-        constexpr int kSecond = G::OWN_REGISTERS ? kPairs : 0;
-        tp[p][1] = pair_table[kSecond + idx - 8];
-        tp[p][2] = pair_table[idx + 8];
-        tp[p][3] = G::OWN_REGISTERS ? pair_table[kPairs + idx] : tp[p][0];
-    }
-    // u8 fragments T8_p (I8).
+    if constexpr (!G::I8) load_pair_fragments<HalfTables, NB, G::OWN_REGISTERS>(tp, pair_table, pair_index);
     std::uint32_t tq[G::I8 ? M + 1 : 1][4];
-#pragma unroll
-    for (int p = 0; p < (G::I8 ? M + 1 : 0); ++p)
-        load_shared_v4(tq[p], quad_frags + 16 * (quad_slot0 + 32 * p));
+    if constexpr (G::I8) load_quad_fragments(tq, quad_frags, quad_slot0);
     // ldmatrix row address of this lane in a stage buffer: matrix q = lane / 8
     // is (rows 8(q/2).., the 16 bytes from byte 16(q%2)) of the warp's first
     // input block: f16 columns 8(q%2).., or u8 columns 16(q%2).., which are
@@ -1150,7 +814,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
             if (FAST)
                 issue_tma(s + R, fill_slot);
             else
-                copy_block<G>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, bars + fill_slot, tma_block(s + R),
+                copy_block<typename G::Raw, G::COPY_ITERS>(a, colmap, share, raw + fill_slot * G::RAW_SLOT, bars + fill_slot, tma_block(s + R),
                                  yb0 + 16 * (s + R), fill_offset, xs);
         }
         fill_offset += 16 * static_cast<std::int64_t>(a.src.pitch);
@@ -1316,7 +980,7 @@ HalfVariant variant_of() {
     constexpr GaussianTuning t = kGaussianTuning[ROW];
     using G = HalfGeometry<t.channels, t.m, t.unroll, t.u8_passes>;
     return {&separable_half_kernel<t.channels, t.m, t.unroll, t.u8_passes>, &kGaussianTuning[ROW], G::THREADS, G::SMEM,
-            G::BOX_BYTES, G::HALO, G::HALO_COLS};
+            G::Raw::BOX_BYTES, G::HALO, G::HALO_COLS};
 }
 
 // The kernel of every row of the tuning table.
@@ -1390,34 +1054,6 @@ int gather_edges(int width, const HalfVariant& v, BorderMode mode) {
     return (left ? 1 : 0) | (right ? 2 : 0);
 }
 
-// The f16 bits of an integer |v| <= 2048 (exact: at most 11 significant bits).
-std::uint32_t f16_bits(int v) {
-    const __half_raw h = __float2half_rn(static_cast<float>(v));
-    return h.x;
-}
-
-// pairs[i + kPairOffset] = (tap(i), tap(i + 1)) as f16, tap(j) = 0 outside 0..2r.
-void fill_pair_table(const TrimmedTaps& tt, std::uint32_t (&pairs)[kPairs]) {
-    const int n = 2 * tt.radius;
-    const auto tap = [&](int j) { return j >= 0 && j <= n ? tt.taps[static_cast<std::size_t>(j)] : 0; };
-    for (int e = 0; e < kPairs; ++e) {
-        const int i = e - kPairOffset;
-        pairs[e] = f16_bits(tap(i)) | (f16_bits(tap(i + 1)) << 16);
-    }
-}
-
-// quads[j + kQuadOffset] = taps j..j + 3 as bytes, lowest first (all <= 255: u8_passes).
-void fill_quad_table(const TrimmedTaps& tt, std::uint32_t (&quads)[kQuads]) {
-    const int n = 2 * tt.radius;
-    const auto tap = [&](int j) {
-        return j >= 0 && j <= n ? static_cast<std::uint32_t>(tt.taps[static_cast<std::size_t>(j)]) : 0u;
-    };
-    for (int e = 0; e < kQuads; ++e) {
-        const int j = e - kQuadOffset;
-        quads[e] = tap(j) | (tap(j + 1) << 8) | (tap(j + 2) << 16) | (tap(j + 3) << 24);
-    }
-}
-
 }  // namespace
 
 bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
@@ -1457,8 +1093,11 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
         a.src_map = byte_tile_map(src.data, static_cast<std::size_t>(src.width) * src.channels, src.height, src.pitch,
                                   v.box_bytes, 16);
     a.gather_edges = gather_edges(src.width, v, plan.border.mode);
-    fill_pair_table(tt, a.pairs);
-    if (v.tuning->u8_passes) fill_quad_table(tt, a.quads);
+    // pairs[i + PAIR_OFFSET] = (tap(i), tap(i + 1)) as f16, quads[j + QUAD_OFFSET] = taps j..j + 3 as bytes
+    // (all <= 255 for the u8 passes), tap(j) = 0 outside 0..2r.
+    const auto tap = [&](int j) { return j >= 0 && j <= 2 * tt.radius ? tt.taps[static_cast<std::size_t>(j)] : 0; };
+    fill_half_pairs(a.pairs, kPairs, HalfTables::PAIR_OFFSET, tap);
+    if (v.tuning->u8_passes) fill_byte_quads(a.quads, kQuads, HalfTables::QUAD_OFFSET, tap);
     const int row_blocks = ceil_div(src.height, 16);
 
     allow_dynamic_smem(reinterpret_cast<const void*>(v.fn), static_cast<std::size_t>(v.smem));
