@@ -17,8 +17,12 @@ namespace imgpar::cuda::filter_detail {
 
 // The f16 values 1024 + b for bytes 0,1 (lo) or 2,3 (hi) of a word, packed
 // two per register, lower byte in the low half. One permute per pair.
-__device__ __forceinline__ std::uint32_t offset_half2_lo(std::uint32_t w) { return __byte_perm(w, 0x64646464u, 0x4140); }
-__device__ __forceinline__ std::uint32_t offset_half2_hi(std::uint32_t w) { return __byte_perm(w, 0x64646464u, 0x4342); }
+__device__ __forceinline__ std::uint32_t offset_half2_lo(std::uint32_t w) {
+    return __byte_perm(w, 0x64646464u, 0x4140);
+}
+__device__ __forceinline__ std::uint32_t offset_half2_hi(std::uint32_t w) {
+    return __byte_perm(w, 0x64646464u, 0x4342);
+}
 
 __device__ __forceinline__ std::uint32_t half2_as_u32(__half2 h) {
     std::uint32_t u;
@@ -88,7 +92,8 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
     } else if constexpr (C == 3 && G::UNIT_PX == 16) {  // 16 pixels: three 16-byte loads, four 12-byte groups
         const uint4 v0 = *reinterpret_cast<const uint4*>(s), v1 = *reinterpret_cast<const uint4*>(s + 16),
                     v2 = *reinterpret_cast<const uint4*>(s + 32);
-        const std::uint32_t raw[4][3] = {{v0.x, v0.y, v0.z}, {v0.w, v1.x, v1.y}, {v1.z, v1.w, v2.x}, {v2.y, v2.z, v2.w}};
+        const std::uint32_t raw[4][3] = {
+            {v0.x, v0.y, v0.z}, {v0.w, v1.x, v1.y}, {v1.z, v1.w, v2.x}, {v2.y, v2.z, v2.w}};
         std::uint32_t w[4][4];
 #pragma unroll
         for (int k = 0; k < 4; ++k) deinterleave<3>(raw[k], w[k]);
@@ -97,10 +102,12 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
             if constexpr (G::I8) {
                 *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(w[0][c], w[1][c], w[2][c], w[3][c]);
             } else {
-                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(
-                    offset_half2_lo(w[0][c]), offset_half2_hi(w[0][c]), offset_half2_lo(w[1][c]), offset_half2_hi(w[1][c]));
-                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES + 16) = make_uint4(
-                    offset_half2_lo(w[2][c]), offset_half2_hi(w[2][c]), offset_half2_lo(w[3][c]), offset_half2_hi(w[3][c]));
+                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) =
+                    make_uint4(offset_half2_lo(w[0][c]), offset_half2_hi(w[0][c]), offset_half2_lo(w[1][c]),
+                               offset_half2_hi(w[1][c]));
+                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES + 16) =
+                    make_uint4(offset_half2_lo(w[2][c]), offset_half2_hi(w[2][c]), offset_half2_lo(w[3][c]),
+                               offset_half2_hi(w[3][c]));
             }
         }
     } else {  // 4 pixels

@@ -82,7 +82,8 @@ __device__ __forceinline__ void fill_halo(std::uint8_t* slot, const std::uint32_
         std::uint8_t* d = slot + low16(task);
         const int src = high16(task);
 #pragma unroll
-        for (int c = 0; c < C; ++c) d[c] = src == kConstantSource ? static_cast<std::uint8_t>(border_value) : slot[src + c];
+        for (int c = 0; c < C; ++c)
+            d[c] = src == kConstantSource ? static_cast<std::uint8_t>(border_value) : slot[src + c];
     }
     __syncwarp();
 }

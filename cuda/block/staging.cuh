@@ -71,9 +71,10 @@ struct WarpShare {
 constexpr std::uint32_t kNoOffset = 0xFFFFFFFFu;
 constexpr int kNoItem = 0xFFFF;
 
+// kNoOffset: the copy chunk is not one cp.async, the store chunk not one vector store.
 struct ShareRecord {
-    std::uint32_t copy_src;  // copy chunk: byte offset from its block's first source row; kNoOffset: not one cp.async
-    std::uint32_t out_dst;   // store chunk: byte offset from its tile's first image row; kNoOffset: not one vector store
+    std::uint32_t copy_src;  // copy chunk: byte offset from its block's first source row
+    std::uint32_t out_dst;   // store chunk: byte offset from its tile's first image row
     std::uint32_t chunks;    // copy chunk's raw slot offset (low 16 bits), store chunk's tile offset (high 16 bits)
     std::uint32_t unit;      // convert unit's raw slot offset (low 16 bits), its stage offset (high 16 bits)
 };
