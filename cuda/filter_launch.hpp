@@ -58,7 +58,7 @@ struct TrimmedTaps {
 TrimmedTaps trim_taps(const FilterPlan& plan);
 
 // FP16 tensor cores, both passes chained in registers
-// (cuda/filter_separable_half.cu): compute capability >= 8.0, trimmed radius
+// (cuda/filter_separable_half*.cu): compute capability >= 8.0, trimmed radius
 // up to 64 and every tap at most 2048 (sigma above ~0.8); past radius 16 it
 // runs u8 MMAs where every tap fits a byte, and past radius 32 only then
 // (every Gaussian's taps do there).
@@ -67,6 +67,11 @@ bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits
 // MMAs), for reports.
 const char* half_mma_name(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 void launch_separable_half(const FilterCall& call, const DeviceLimits& dev);
+// The tuning row of the kernel the FP16 path runs for a plan (nullptr where
+// it does not support the plan), for reports: describe(*row), in
+// cuda/filter_separable_half_tuning.hpp.
+struct GaussianTuning;
+const GaussianTuning* half_mma_tuning(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 // u8 tensor cores over a ring of rows (cuda/filter_separable_mma.cu): every
 // plan make_gaussian/make_unsharp can produce on compute capability >= 8.0.
 bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);

@@ -1,5 +1,6 @@
-// The tensor-core Gaussian's shared definitions (the kernels and their
-// dispatch in cuda/filter_separable_half.cu): the kernel arguments, the row
+// The tensor-core Gaussian's shared definitions (the kernels in
+// cuda/filter_separable_half.cu, the dispatch in
+// cuda/filter_separable_half_dispatch.cu): the kernel arguments, the row
 // segment plan, and the geometry of a variant, which the kernel reads as
 // compile-time constants.
 #pragma once

@@ -157,7 +157,7 @@ constexpr int gaussian_row_for(int channels, int m, bool u8_passes, bool plain) 
 
 // "rgb M=4 u8 unroll=1 strip=64 tiles=2 blocks/SM=2 unit=16px slots=4
 // persistent steady planar segments=84%/12 edge=3/2": stable names for
-// reports and test messages.
+// reports and test messages (cuda/filter_separable_half_dispatch.cu).
 std::string describe(const GaussianTuning& t);
 
 }  // namespace imgpar::cuda::filter_detail
