@@ -26,14 +26,15 @@
 
 namespace imgpar::cuda {
 
-// How Gaussian and unsharp plans are computed; all give identical bytes.
-//   HalfMma  FP16 tensor cores, both passes chained in registers (compute
-//            capability 8.0+, trimmed radius <= 64, sigma above ~0.8);
-//   ByteMma  u8 tensor cores over a ring of rows in shared memory (8.0+, any
-//            plan);
-//   Simple   a plain two-pass kernel pair, the cross-check and last fallback.
-// Auto takes the first of these the device and plan allow.
-enum class SeparablePath { Auto, HalfMma, ByteMma, Simple };
+// How Gaussian and unsharp plans are computed; both give identical bytes.
+//   HalfMma  FP16 (or u8) tensor cores, both passes chained in registers:
+//            trimmed radius <= 64 and every tap <= 2048 (sigma above ~0.8),
+//            where the device has the shared memory;
+//   ByteMma  u8 tensor cores over a ring of rows in shared memory: any plan,
+//            the one general fallback (3-5x slower).
+// Auto takes the first of these the device and plan allow. imgpar's GPU
+// kernels need compute capability 8.0 (gpu_status refuses older GPUs).
+enum class SeparablePath { Auto, HalfMma, ByteMma };
 
 // How custom kernels are computed; both give identical bytes.
 //   HalfMma  FP16 tensor cores, one Toeplitz product per kernel row (compute
@@ -48,10 +49,8 @@ enum class CustomPath { Auto, HalfMma, Fp32 };
 // Not thread-safe: one workspace per stream of work.
 class FilterWorkspace;
 namespace filter_detail {
-struct DeviceLimits;
 // Grows ws for a checked plan and shape (apply_filter; FilterWorkspace::reserve checks first).
-void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels,
-                     const DeviceLimits& dev);
+void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels);
 }  // namespace filter_detail
 
 class FilterWorkspace {
@@ -80,8 +79,7 @@ public:
     unsigned long long* ticket_base() { return &ticket_base_; }
 
 private:
-    friend void filter_detail::reserve_scratch(FilterWorkspace&, const FilterPlan&, int, int, int,
-                                               const filter_detail::DeviceLimits&);
+    friend void filter_detail::reserve_scratch(FilterWorkspace&, const FilterPlan&, int, int, int);
     DeviceBuffer<std::uint8_t> scratch_;
     DeviceBuffer<unsigned long long> tickets_;
     unsigned long long ticket_base_ = 0;
@@ -97,7 +95,7 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
                          FilterWorkspace& ws, cudaStream_t stream);
 
 // Whether the current device can compute this Gaussian/unsharp plan with the
-// given implementation (Auto and Simple: always).
+// given implementation (Auto: always).
 bool separable_path_available(const FilterPlan& plan, int channels, SeparablePath path);
 // The same for custom kernels (Auto and Fp32: always).
 bool custom_path_available(const FilterPlan& plan, int channels, CustomPath path);

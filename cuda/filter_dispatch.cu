@@ -21,7 +21,6 @@ const char* const kSubject = "filter";
 
 // What each kernel family is called in -v, --json and the benchmark.
 const char* const kByteMmaName = "tensor-core separable (u8 MMA, ring of rows in shared memory)";
-const char* const kSimpleName = "two-pass separable (one thread per pixel)";
 const char* const kBoxName = "box running sums (column windows, then row prefix sums)";
 const char* const kCustomHalfName = "tensor-core 2-D (FP16 MMA, a Toeplitz product per kernel row)";
 const char* const kCustomName = "2-D tiles in shared memory (FP32, exact)";
@@ -62,22 +61,21 @@ void validate_images(const FilterPlan& plan, const ConstDeviceViewU8& src, const
 fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, SeparablePath path,
                                    const fd::DeviceLimits& dev) {
     switch (path) {
-        case SeparablePath::Simple:
-            return fd::SeparableImpl::Simple;
         case SeparablePath::HalfMma:
             if (!fd::half_mma_supported(plan, channels, dev))
-                throw device_error(kSubject, "the FP16 tensor-core Gaussian needs compute capability 8.0 or newer, a "
-                                             "radius up to 64 and sigma above about 0.8");
+                throw device_error(kSubject, "the register-chained tensor-core Gaussian needs a radius up to 64 (after "
+                                             "trimming zero taps), sigma above about 0.8 and the shared memory");
             return fd::SeparableImpl::HalfMma;
-        case SeparablePath::ByteMma:
-            if (!fd::tensor_core_supported(plan, channels, dev))
-                throw device_error(kSubject, "the u8 tensor-core Gaussian needs compute capability 8.0 or newer");
-            return fd::SeparableImpl::ByteMma;
         case SeparablePath::Auto:
-        default:
             if (fd::half_mma_supported(plan, channels, dev)) return fd::SeparableImpl::HalfMma;
-            if (fd::tensor_core_supported(plan, channels, dev)) return fd::SeparableImpl::ByteMma;
-            return fd::SeparableImpl::Simple;
+            [[fallthrough]];
+        case SeparablePath::ByteMma:
+        default:
+            // The general fallback: every plan fits it (it narrows its strips
+            // until the block fits the device).
+            if (!fd::tensor_core_supported(plan, channels, dev))
+                throw device_error(kSubject, "the tensor-core Gaussian needs compute capability 8.0 or newer");
+            return fd::SeparableImpl::ByteMma;
     }
 }
 
@@ -97,14 +95,8 @@ bool choose_custom_half(const FilterPlan& plan, int channels, CustomPath path, c
     }
 }
 
-std::size_t scratch_needed(const FilterPlan& plan, int w, int h, int c, SeparablePath path,
-                           const fd::DeviceLimits& dev) {
+std::size_t scratch_needed(const FilterPlan& plan, int w, int h, int c) {
     switch (plan.kind) {
-        case FilterKind::Gaussian:
-        case FilterKind::Unsharp:
-            return choose_separable(plan, c, path, dev) == fd::SeparableImpl::Simple
-                       ? fd::separable_simple_scratch_bytes(w, h, c)
-                       : 0;
         case FilterKind::Box:
             return fd::box_scratch_bytes(plan, w, h, c);
         default:
@@ -139,14 +131,13 @@ void allow_dynamic_smem(const void* func, std::size_t bytes) {
 void FilterWorkspace::reserve(const FilterPlan& plan, int width, int height, int channels) {
     check_plan(plan);
     check_image_shape(width, height, channels);
-    fd::reserve_scratch(*this, plan, width, height, channels, fd::current_device_limits());
+    fd::reserve_scratch(*this, plan, width, height, channels);
 }
 
 namespace filter_detail {
 
-void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels,
-                     const DeviceLimits& dev) {
-    ws.scratch_.reserve(scratch_needed(plan, width, height, channels, ws.path_, dev));
+void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels) {
+    ws.scratch_.reserve(scratch_needed(plan, width, height, channels));
     if (ws.tickets_.size() == 0) {
         ws.tickets_.reserve(1);
         // A blocking copy, not cudaMemset: that runs on the legacy stream,
@@ -164,7 +155,7 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
     check_plan(plan);
     validate_images(plan, src, dst);
     const fd::DeviceLimits dev = fd::current_device_limits();
-    fd::reserve_scratch(ws, plan, src.width, src.height, src.channels, dev);
+    fd::reserve_scratch(ws, plan, src.width, src.height, src.channels);
 
     fd::FilterCall call;
     call.plan = &plan;
@@ -185,9 +176,6 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
                 case fd::SeparableImpl::ByteMma:
                     fd::launch_separable_tensor_core(call, dev);
                     return kByteMmaName;
-                case fd::SeparableImpl::Simple:
-                    fd::launch_separable_simple(call);
-                    return kSimpleName;
             }
             break;
         case FilterKind::Box:
@@ -235,7 +223,6 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
             switch (choose_separable(plan, channels, ws.separable_path(), dev)) {
                 case fd::SeparableImpl::HalfMma: return fd::half_mma_name(plan, channels, dev);
                 case fd::SeparableImpl::ByteMma: return kByteMmaName;
-                case fd::SeparableImpl::Simple: return kSimpleName;
             }
             break;
         case FilterKind::Box: return kBoxName;

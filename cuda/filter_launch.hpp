@@ -45,7 +45,7 @@ DeviceLimits current_device_limits();
 void allow_dynamic_smem(const void* func, std::size_t bytes);
 
 // --- Gaussian and unsharp (separable) ---
-enum class SeparableImpl { HalfMma, ByteMma, Simple };
+enum class SeparableImpl { HalfMma, ByteMma };
 
 // A Gaussian plan's taps with zero taps at both ends removed (they contribute
 // nothing, so results are unchanged and the tensor-core kernels cover fewer
@@ -76,10 +76,6 @@ const GaussianTuning* half_mma_tuning(const FilterPlan& plan, int channels, cons
 // plan make_gaussian/make_unsharp can produce on compute capability >= 8.0.
 bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& dev);
-// The simple pair handles everything.
-std::size_t separable_simple_scratch_bytes(int width, int height, int channels);
-void launch_separable_simple(const FilterCall& call);
-
 // --- Box ---
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
 void launch_box(const FilterCall& call, const DeviceLimits& dev);

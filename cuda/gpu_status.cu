@@ -10,6 +10,8 @@ namespace imgpar {
 namespace cuda {
 namespace {
 
+constexpr int kMinComputeMajor = 8;
+
 // Launching this proves the binary carries code the device can run.
 __global__ void probe_kernel(int* out) {
     if (out) *out = 1;
@@ -55,6 +57,14 @@ const GpuStatus& gpu_status() {
             info.compute_minor = p.minor;
             info.multiprocessors = p.multiProcessorCount;
             info.total_memory = p.totalGlobalMem;
+            if (p.major < cuda::kMinComputeMajor) {
+                // The filters run on tensor cores with instructions of 8.0;
+                // older GPUs take the CPU path (auto) or a clear error (gpu).
+                info.problem = "has compute capability " + std::to_string(p.major) + "." + std::to_string(p.minor) +
+                               "; imgpar's GPU kernels need 8.0 (Ampere) or newer";
+                s.devices.push_back(info);
+                continue;
+            }
             cudaFuncAttributes attr{};
             cudaError_t fe = cudaSetDevice(i);
             if (fe == cudaSuccess) fe = cudaFuncGetAttributes(&attr, cuda::probe_kernel);

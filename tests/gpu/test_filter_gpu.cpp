@@ -121,13 +121,13 @@ public:
         IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
     }
 
-    // Gaussian and unsharp go through every implementation (the FP16 one
-    // where it supports the plan: radius up to 64, sigma above ~0.8).
+    // Gaussian and unsharp go through both implementations (the
+    // register-chained one where it supports the plan: radius up to 64,
+    // sigma above ~0.8).
     void check_all_paths(const FilterPlan& plan, const std::string& what) {
         if (cuda::separable_path_available(plan, src_.channels(), SeparablePath::HalfMma))
             check(plan, what, SeparablePath::HalfMma);
         check(plan, what, SeparablePath::ByteMma);
-        check(plan, what, SeparablePath::Simple);
     }
 
     // Custom kernels through both implementations (the FP16 one where the
@@ -150,7 +150,6 @@ public:
         switch (path) {
             case SeparablePath::HalfMma: return "fp16 mma";
             case SeparablePath::ByteMma: return "u8 mma";
-            case SeparablePath::Simple: return "simple";
             default: return "auto";
         }
     }
@@ -416,7 +415,7 @@ TEST_CASE("GPU filters on 8K images (7680x4320 RGB, 8192x8192 gray)") {
         gpu.check(make_gaussian(2.0, 0, b), "gaussian sigma 2 (u8)", SeparablePath::ByteMma);
         gpu.check(make_gaussian(20.0, 0, {BorderMode::Reflect101, 0}), "gaussian sigma 20", SeparablePath::HalfMma);
         gpu.check(make_gaussian(20.0, 0, {BorderMode::Reflect101, 0}), "gaussian sigma 20 (u8)", SeparablePath::ByteMma);
-        gpu.check(make_gaussian(1.0, 0, b), "gaussian sigma 1 (simple)", SeparablePath::Simple);
+        gpu.check(make_gaussian(1.0, 0, b), "gaussian sigma 1");
         gpu.check(make_unsharp(1.0, 0, 1.0, 0.05, b), "sharpen defaults");
         gpu.check(make_box(15, b), "box r=15");
         gpu.check(make_edges(EdgeOperator::Sobel, false, b), "sobel");
@@ -438,7 +437,7 @@ TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") 
     const ImageU8 a = test_image(321, 123, 4, 1);
     const ImageU8 b = test_image(123, 321, 3, 2);
     cuda::FilterWorkspace ws;
-    ws.set_separable_path(SeparablePath::Simple);
+    ws.set_separable_path(SeparablePath::ByteMma);
     // The largest scratch any of the calls below needs.
     ws.reserve(make_box(1000, {}), 321, 321, 4);
     ws.reserve(make_gaussian(3.0, 0, {}), 321, 321, 4);
@@ -457,7 +456,7 @@ TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") 
                 DevImage dst = make_device(img->width(), img->height(), plan.output_channels(img->channels()),
                                            Layout::Pitched);
                 poison(dst);
-                ws.set_separable_path(round == 0 ? SeparablePath::Simple : SeparablePath::Auto);
+                ws.set_separable_path(round == 0 ? SeparablePath::ByteMma : SeparablePath::Auto);
                 cuda::apply_filter(plan, src.ref, dst.ref, ws, stream());
                 INFO(plan.describe(), " round ", round);
                 IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, img->view()), download(dst));
