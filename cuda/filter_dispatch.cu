@@ -108,6 +108,21 @@ std::size_t scratch_needed(const FilterPlan& plan, int w, int h, int c) {
 
 namespace filter_detail {
 
+TrimmedTaps trim_taps(const FilterPlan& plan) {
+    const int r = plan.radius;
+    int first = 0, last = 2 * r;
+    while (first < 2 * r && plan.taps[first] == 0) ++first;
+    while (last > first && plan.taps[last] == 0) --last;
+    TrimmedTaps tt;
+    tt.radius = std::max(r - first, last - r);
+    for (int k = -tt.radius; k <= tt.radius; ++k) {
+        const int v = plan.taps[r + k];
+        tt.taps.push_back(v);
+        tt.max_tap = std::max(tt.max_tap, v);
+    }
+    return tt;
+}
+
 DeviceLimits current_device_limits() {
     int device = 0;
     IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
