@@ -72,10 +72,12 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev);
 // cuda/filter_separable_half_tuning.hpp.
 struct GaussianTuning;
 const GaussianTuning* half_mma_tuning(const FilterPlan& plan, int channels, const DeviceLimits& dev);
-// u8 tensor cores over a ring of rows (cuda/filter_separable_mma.cu): every
-// plan make_gaussian/make_unsharp can produce on compute capability >= 8.0.
+// u8 tensor cores over a ring of rows (cuda/filter_separable_mma.cu), the
+// general fallback: every plan make_gaussian/make_unsharp can produce, on
+// compute capability >= 8.0.
 bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& dev);
+
 // --- Box ---
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
 void launch_box(const FilterCall& call, const DeviceLimits& dev);
