@@ -9,10 +9,8 @@
 namespace imgpar::cli {
 namespace {
 
-void add_options(cxxopts::Options& options) { add_image_output_options(options); }
-
 int run(Invocation& inv) {
-    SaveOptions save = read_save_options(inv.args);
+    SaveOptions save = read_save_options(inv.values);
     const std::string& in = inv.positionals[0];
     const std::string& out = inv.positionals[1];
     ImageFormat out_format = output_format(out, save.format);  // usage errors before any work
@@ -37,7 +35,7 @@ Command convert_command() {
             "Decodes IN and writes it to OUT in the format OUT's extension names (.png, .jpg/.jpeg, .bmp) or\n"
             "--format gives. JPEG and BMP cannot store gray+alpha and JPEG cannot store alpha: it is dropped with a\n"
             "warning. OUT is written to a temporary file and renamed, so a failure never leaves a partial file.",
-            2, 2, add_options, run};
+            2, 2, {image_output_options()}, run};
 }
 
 }  // namespace imgpar::cli

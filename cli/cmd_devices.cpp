@@ -15,10 +15,8 @@ std::string gib(std::size_t bytes) {
     return buf;
 }
 
-void add_options(cxxopts::Options& options) { add_report_options(options, false); }
-
 int run(Invocation& inv) {
-    ReportFormat format = read_report_format(inv.args);
+    ReportFormat format = read_report_format(inv.values);
     const GpuStatus& s = gpu_status();
     if (format == ReportFormat::Json) {
         JsonArray devices;
@@ -66,7 +64,7 @@ Command devices_command() {
             "Lists each CUDA GPU: name, compute capability, multiprocessors and memory, and whether this build of\n"
             "imgpar can run on it. Without a usable GPU it says why (no driver, no device, a driver too old, a\n"
             "build without CUDA); commands then run on the CPU with --device auto.",
-            0, 0, add_options, run};
+            0, 0, {report_options(false)}, run};
 }
 
 }  // namespace imgpar::cli

@@ -11,14 +11,9 @@
 namespace imgpar::cli {
 namespace {
 
-void add_options(cxxopts::Options& options) {
-    options.add_options("Info")("header-only", "Read only the header (fast; does not prove the pixels decode)");
-    add_report_options(options, true);
-}
-
 int run(Invocation& inv) {
-    ReportFormat format = read_report_format(inv.args);
-    bool header_only = inv.args.count("header-only") > 0;
+    ReportFormat format = read_report_format(inv.values);
+    bool header_only = inv.values.flag("header-only");
     LoadOptions load = load_options(inv.global);
     check_stdin_used_once(inv.positionals);
 
@@ -67,7 +62,10 @@ Command info_command() {
             "and size. Files are decoded fully unless --header-only, so a corrupt file is reported. Several files\n"
             "may be given; one that fails is reported on stderr (and as an error record in CSV/JSON) and the\n"
             "others are still described; the exit code is then 1.",
-            1, -1, add_options, run};
+            1, -1,
+            {{"Info", {ParamSpec::flag("header-only", "Read only the header (fast; does not prove the pixels decode)")}},
+             report_options(true)},
+            run};
 }
 
 }  // namespace imgpar::cli

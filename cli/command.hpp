@@ -1,9 +1,10 @@
 // The command table: every operation of src/op/catalog.cpp becomes a command
 // (cli/op_commands.cpp), next to the commands that only read or write files
-// (info, convert, devices); main and --help iterate the same table.
+// (info, convert, devices); main and --help iterate the same table. Every
+// option of every command is a declared parameter (src/op/param.hpp): main
+// builds the parser, the help and the strict parsing of values from them, so
+// only main knows the option parser.
 #pragma once
-
-#include <cxxopts.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -13,6 +14,7 @@
 
 #include "cli/diagnostics.hpp"
 #include "src/backend.hpp"
+#include "src/op/param.hpp"
 
 namespace imgpar::cli {
 
@@ -27,11 +29,17 @@ struct GlobalOptions {
 // What a command's run function gets.
 struct Invocation {
     std::string command;                   // e.g. "blur"
-    const cxxopts::ParseResult& args;      // its parsed options
+    const ParamValues& values;             // every option of the command, as given or defaulted
     std::vector<std::string> positionals;  // IN, OUT, ...
     GlobalOptions global;
     const Diagnostics& diag;
     std::ostream& out;                     // data only (reports, images on "-")
+};
+
+// Options under one heading of --help.
+struct OptionGroup {
+    std::string name;
+    std::vector<ParamSpec> params;
 };
 
 struct Command {
@@ -41,7 +49,7 @@ struct Command {
     std::string description;      // paragraph(s) for `imgpar NAME --help`
     int min_positionals;
     int max_positionals;          // -1: any number
-    std::function<void(cxxopts::Options& options)> add_options;
+    std::vector<OptionGroup> options;  // its own; main adds the common ones (common_options())
     std::function<int(Invocation& invocation)> run;  // returns the exit code
 };
 

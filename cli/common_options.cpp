@@ -2,54 +2,67 @@
 
 #include "src/error.hpp"
 
+
 namespace imgpar::cli {
 
-void add_global_options(cxxopts::Options& options) {
-    options.add_options("Common")
-        ("device", "Where to compute: auto (GPU if usable, else CPU), cpu, gpu, gpu:N",
-         cxxopts::value<std::string>()->default_value("auto"), "DEV")
-        ("q,quiet", "Print no warnings or notices (errors still go to stderr)")
-        ("v,verbose", "Say what runs where: backend, kernel size, timings")
-        ("max-pixels", "Refuse inputs with more pixels than this, before decoding",
-         cxxopts::value<std::uint64_t>()->default_value(std::to_string(kDefaultMaxPixels)), "N")
-        ("h,help", "Show this help");
+namespace {
+ParamSpec max_pixels_param() {
+    ParamSpec p = ParamSpec::integer("max-pixels", "N", "Refuse inputs with more pixels than this, before decoding", 1, 1)
+                      .defaults(std::to_string(kDefaultMaxPixels));
+    p.max.reset();  // no upper bound
+    return p;
+}
+}  // namespace
+
+OptionGroup common_options() {
+    return {"Common",
+            {ParamSpec::text("device", "DEV", "Where to compute", "auto (GPU if usable, else CPU), cpu, gpu, gpu:N")
+                 .defaults("auto"),
+             ParamSpec::flag("quiet", "Print no warnings or notices (errors still go to stderr)").abbreviated("q"),
+             ParamSpec::flag("verbose", "Say what runs where: backend, kernel, kernel size, timings").abbreviated("v"),
+             max_pixels_param(),
+             ParamSpec::flag("help", "Show this help").abbreviated("h")}};
 }
 
-GlobalOptions read_global_options(const cxxopts::ParseResult& args) {
+GlobalOptions read_global_options(const ParamValues& values) {
     GlobalOptions g;
-    g.device = parse_device_request(args["device"].as<std::string>());
-    g.quiet = args.count("quiet") > 0;
-    g.verbose = args.count("verbose") > 0;
+    g.device = parse_device_request(values.text("device"));
+    g.quiet = values.flag("quiet");
+    g.verbose = values.flag("verbose");
     if (g.quiet && g.verbose) throw usage_error("--quiet", "cannot be combined with --verbose");
-    g.max_pixels = args["max-pixels"].as<std::uint64_t>();
-    if (g.max_pixels == 0) throw usage_error("--max-pixels", "must be at least 1");
+    const long long max_pixels = values.integer("max-pixels");
+    if (max_pixels < 1) throw usage_error("--max-pixels", "must be at least 1");
+    g.max_pixels = static_cast<std::uint64_t>(max_pixels);
     return g;
 }
 
-void add_report_options(cxxopts::Options& options, bool csv) {
-    options.add_options("Output")("json", "Print JSON: one object per input (JSON Lines for several inputs)");
-    if (csv) options.add_options("Output")("csv", "Print CSV with a header row");
+OptionGroup report_options(bool csv) {
+    OptionGroup g{"Output", {ParamSpec::flag("json", "Print JSON: one object per input (JSON Lines for several inputs)")}};
+    if (csv) g.params.push_back(ParamSpec::flag("csv", "Print CSV with a header row"));
+    return g;
 }
 
-ReportFormat read_report_format(const cxxopts::ParseResult& args) {
-    bool json = args.count("json") > 0;
-    bool csv = args.count("csv") > 0;
+ReportFormat read_report_format(const ParamValues& values) {
+    const bool json = values.given("json");
+    const bool csv = values.has("csv") && values.given("csv");
     if (json && csv) throw usage_error("--json", "cannot be combined with --csv");
     return json ? ReportFormat::Json : csv ? ReportFormat::Csv : ReportFormat::Text;
 }
 
-void add_image_output_options(cxxopts::Options& options) {
-    options.add_options("Output")
-        ("quality", "JPEG quality, 1 to 100", cxxopts::value<int>()->default_value(std::to_string(kDefaultJpegQuality)), "Q")
-        ("format", "Output format when the file name cannot tell (needed for '-'): png, jpg, bmp",
-         cxxopts::value<std::string>(), "FMT");
+OptionGroup image_output_options(const std::string& json) {
+    OptionGroup g{"Output",
+                  {ParamSpec::integer("quality", "Q", "JPEG quality", 1, 100).defaults(std::to_string(kDefaultJpegQuality)),
+                   ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
+                                     {"png", "jpg", "jpeg", "bmp"})}};
+    if (!json.empty()) g.params.push_back(ParamSpec::flag("json", json));
+    return g;
 }
 
-SaveOptions read_save_options(const cxxopts::ParseResult& args) {
+SaveOptions read_save_options(const ParamValues& values) {
     SaveOptions s;
-    s.quality = args["quality"].as<int>();
+    s.quality = values.int_value("quality");
     check_jpeg_quality(s.quality);
-    if (args.count("format")) s.format = parse_format_name(args["format"].as<std::string>());
+    if (values.given("format")) s.format = parse_format_name(values.text("format"));
     return s;
 }
 

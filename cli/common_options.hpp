@@ -1,8 +1,6 @@
 // Option groups shared by several commands, and readers for their values.
 #pragma once
 
-#include <cxxopts.hpp>
-
 #include <optional>
 #include <string>
 
@@ -14,16 +12,17 @@
 namespace imgpar::cli {
 
 // --device, -q/--quiet, -v/--verbose, --max-pixels, -h/--help (every command).
-void add_global_options(cxxopts::Options& options);
-GlobalOptions read_global_options(const cxxopts::ParseResult& args);
+OptionGroup common_options();
+GlobalOptions read_global_options(const ParamValues& values);
 
-// --json and --csv, for commands that report.
-void add_report_options(cxxopts::Options& options, bool csv);
-ReportFormat read_report_format(const cxxopts::ParseResult& args);
+// --json (and --csv) for commands that print a report per input.
+OptionGroup report_options(bool csv);
+ReportFormat read_report_format(const ParamValues& values);
 
-// --quality and --format, for commands that write an image.
-void add_image_output_options(cxxopts::Options& options);
-SaveOptions read_save_options(const cxxopts::ParseResult& args);
+// --quality and --format for commands that write an image, and --json
+// describing the run when `json` says what it prints.
+OptionGroup image_output_options(const std::string& json = "");
+SaveOptions read_save_options(const ParamValues& values);
 
 LoadOptions load_options(const GlobalOptions& global);
 

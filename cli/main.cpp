@@ -81,12 +81,32 @@ int unknown_command(const std::string& name) {
     return kExitUsage;
 }
 
-cxxopts::Options make_options(const Command& cmd) {
-    cxxopts::Options options(std::string("imgpar ") + cmd.name, std::string(cmd.summary) + "\n\n" + cmd.description + "\n");
+// The command's option groups, then the common ones.
+std::vector<OptionGroup> option_groups(const Command& cmd) {
+    std::vector<OptionGroup> groups = cmd.options;
+    groups.push_back(common_options());
+    return groups;
+}
+
+// Every option is a declared parameter: flags stay flags, every value is
+// taken as text and parsed strictly when read (src/op/param.hpp).
+cxxopts::Options make_options(const Command& cmd, const std::vector<OptionGroup>& groups) {
+    cxxopts::Options options("imgpar " + cmd.name, cmd.summary + "\n\n" + cmd.description + "\n");
     options.positional_help(cmd.positional_help).show_positional_help();
     options.set_width(100);
-    cmd.add_options(options);
-    add_global_options(options);
+    for (const OptionGroup& g : groups) {
+        auto adder = options.add_options(g.name);
+        for (const ParamSpec& p : g.params) {
+            const std::string names = p.short_name.empty() ? p.name : p.short_name + "," + p.name;
+            if (p.kind == ParamKind::Flag) {
+                adder(names, p.help_text());
+                continue;
+            }
+            auto value = cxxopts::value<std::string>();
+            if (p.default_value) value->default_value(*p.default_value);
+            adder(names, p.help_text(), value, p.value_name);
+        }
+    }
     options.add_options("positional")("args", "", cxxopts::value<std::vector<std::string>>());
     options.parse_positional({"args"});
     return options;
@@ -107,26 +127,11 @@ int usage_error_exit(const Command& cmd, const std::string& message) {
     return kExitUsage;
 }
 
-// cxxopts says "Argument 'abc' failed to parse" without naming the option;
-// find the option the value belongs to so the message can say it.
-std::string explain_bad_value(const std::string& message, int argc, char** argv) {
-    auto open = message.find("\xe2\x80\x98");   // cxxopts quotes with U+2018/U+2019
-    auto close = message.find("\xe2\x80\x99");
-    if (open == std::string::npos || close == std::string::npos || close <= open) return message;
-    std::string value = message.substr(open + 3, close - open - 3);
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto eq = a.find('=');
-        if (a.rfind("--", 0) == 0 && eq != std::string::npos && a.substr(eq + 1) == value)
-            return a.substr(0, eq) + ": '" + value + "' is not a valid value";
-        if (a == value && i > 1 && argv[i - 1][0] == '-')
-            return std::string(argv[i - 1]) + ": '" + value + "' is not a valid value";
-    }
-    return message;
-}
-
 int run_command(const Command& cmd, int argc, char** argv) {
-    cxxopts::Options options = make_options(cmd);
+    const std::vector<OptionGroup> groups = option_groups(cmd);
+    cxxopts::Options options = make_options(cmd, groups);
+    std::vector<ParamSpec> specs;  // outlives the values, which refer to them
+    for (const OptionGroup& g : groups) specs.insert(specs.end(), g.params.begin(), g.params.end());
     std::vector<std::string> positionals;
     try {
         auto args = options.parse(argc, argv);
@@ -141,9 +146,14 @@ int run_command(const Command& cmd, int argc, char** argv) {
         if (cmd.max_positionals >= 0 && n > cmd.max_positionals)
             return usage_error_exit(cmd, "unexpected argument '" + positionals[cmd.max_positionals] + "'");
 
-        GlobalOptions global = read_global_options(args);
+        std::vector<std::pair<std::string, std::string>> given;
+        for (const ParamSpec& p : specs)
+            if (args.count(p.name))
+                given.emplace_back(p.name, p.kind == ParamKind::Flag ? std::string() : args[p.name].as<std::string>());
+        const ParamValues values(specs, given);
+        GlobalOptions global = read_global_options(values);
         Diagnostics diag(std::cerr, global.quiet, global.verbose);
-        Invocation inv{cmd.name, args, positionals, global, diag, std::cout};
+        Invocation inv{cmd.name, values, positionals, global, diag, std::cout};
         int code = cmd.run(inv);
         std::cout.flush();
         if (!std::cout) {
@@ -151,8 +161,6 @@ int run_command(const Command& cmd, int argc, char** argv) {
             return kExitFileFailed;
         }
         return code;
-    } catch (const cxxopts::exceptions::incorrect_argument_type& e) {
-        return usage_error_exit(cmd, explain_bad_value(e.what(), argc, argv));
     } catch (const cxxopts::exceptions::exception& e) {
         return usage_error_exit(cmd, e.what());
     } catch (const Error& e) {

@@ -17,25 +17,10 @@
 namespace imgpar::cli {
 namespace {
 
-void add_param_options(const Operation& op, cxxopts::Options& options) {
-    auto adder = options.add_options(op.group);
-    for (const ParamSpec& p : op.params) {
-        if (p.kind == ParamKind::Flag) {
-            adder(p.name, p.help_text());
-            continue;
-        }
-        auto value = cxxopts::value<std::string>();
-        if (p.default_value) value->default_value(*p.default_value);
-        adder(p.name, p.help_text(), value, p.value_name);
-    }
-}
-
+// The operation's values: the command's, with an extra positional argument
+// (blur's RxS) applied as the parameters it stands for.
 ParamValues read_params(const Operation& op, const Invocation& inv) {
-    std::vector<std::pair<std::string, std::string>> given;
-    for (const ParamSpec& p : op.params)
-        if (inv.args.count(p.name))
-            given.emplace_back(p.name, p.kind == ParamKind::Flag ? std::string() : inv.args[p.name].as<std::string>());
-    ParamValues values = op.values(given);
+    ParamValues values = inv.values;
     if (inv.positionals.size() > 2 && op.kind == OperationKind::ImageToImage) op.extra.apply(inv.positionals[2], values);
     return values;
 }
@@ -61,8 +46,8 @@ int run_image_operation(const Operation& op, Invocation& inv) {
     const std::string& out = inv.positionals[1];
     // Everything the user typed is checked before any file is touched.
     const std::unique_ptr<ImageJob> job = op.make_image_job(read_params(op, inv));
-    const SaveOptions save = read_save_options(inv.args);
-    const ReportFormat report = read_report_format(inv.args);
+    const SaveOptions save = read_save_options(inv.values);
+    const ReportFormat report = read_report_format(inv.values);
     if (report == ReportFormat::Json && out == "-")
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
     output_format(out, save.format);
@@ -113,7 +98,7 @@ int run_image_operation(const Operation& op, Invocation& inv) {
 // FILE... -> a report per file on stdout.
 int run_report_operation(const Operation& op, Invocation& inv) {
     const std::unique_ptr<ReportJob> job = op.make_report_job(read_params(op, inv));
-    const ReportFormat format = read_report_format(inv.args);
+    const ReportFormat format = read_report_format(inv.values);
     job->check_inputs(inv.positionals);
     check_stdin_used_once(inv.positionals);
 
@@ -146,16 +131,10 @@ Command operation_command(const Operation& op) {
     const bool image = op.kind == OperationKind::ImageToImage;
     c.min_positionals = image ? 2 : 1;
     c.max_positionals = image ? (op.extra.name.empty() ? 2 : 3) : -1;
-    c.add_options = [&op, image](cxxopts::Options& options) {
-        add_param_options(op, options);
-        if (image) {
-            add_image_output_options(options);
-            options.add_options("Output")(
-                "json", "Print a JSON object describing the run: operation, kernel, border, backend, device, time");
-        } else {
-            add_report_options(options, true);
-        }
-    };
+    c.options = {{op.group, op.params},
+                 image ? image_output_options("Print a JSON object describing the run: operation, kernel, border, "
+                                              "backend, device, time")
+                       : report_options(true)};
     c.run = [&op, image](Invocation& inv) { return image ? run_image_operation(op, inv) : run_report_operation(op, inv); };
     return c;
 }

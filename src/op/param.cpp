@@ -79,6 +79,11 @@ ParamSpec&& ParamSpec::noting(std::string v) && {
     return std::move(*this);
 }
 
+ParamSpec&& ParamSpec::abbreviated(std::string letter) && {
+    short_name = std::move(letter);
+    return std::move(*this);
+}
+
 std::string ParamSpec::range_text() const {
     switch (kind) {
         case ParamKind::Integer:
@@ -87,6 +92,7 @@ std::string ParamSpec::range_text() const {
                 if (min_open) return number_text(*min) + " < " + value_name + " <= " + number_text(*max);
                 return number_text(*min) + " to " + number_text(*max);
             }
+            if (min) return (min_open ? "above " : "at least ") + number_text(*min);
             return "";
         case ParamKind::Choice: {
             std::string s;
@@ -133,6 +139,8 @@ const ParamValues::Value& ParamValues::at(const std::string& name) const {
     if (it == values_.end()) throw std::logic_error("parameter '" + name + "' is not declared");
     return it->second;
 }
+
+bool ParamValues::has(const std::string& name) const { return values_.count(name) > 0; }
 
 bool ParamValues::given(const std::string& name) const { return at(name).given; }
 

@@ -29,6 +29,7 @@ enum class ParamKind {
 
 struct ParamSpec {
     std::string name;        // the long option, without dashes: "sigma"
+    std::string short_name;  // a one-letter alias ("v" for -v), or empty
     ParamKind kind = ParamKind::Flag;
     std::string value_name;  // "S"
     std::string help;        // what it means, one line, without range or default
@@ -50,6 +51,7 @@ struct ParamSpec {
     ParamSpec&& above(double v) &&;  // min = v, excluded
     ParamSpec&& defaults(std::string v) &&;
     ParamSpec&& noting(std::string v) &&;
+    ParamSpec&& abbreviated(std::string letter) &&;
 
     // "0 < S <= 50", "1 to 1000", "sobel, scharr or laplacian", or `allowed`.
     std::string range_text() const;
@@ -65,6 +67,7 @@ public:
     // Every declared parameter with a default gets it; `given` overrides.
     ParamValues(const std::vector<ParamSpec>& specs, const std::vector<std::pair<std::string, std::string>>& given);
 
+    bool has(const std::string& name) const;  // declared
     bool given(const std::string& name) const;
     bool flag(const std::string& name) const;
     // Strict parses; a bad value is imgpar::Error (usage) naming --name.
