@@ -20,12 +20,20 @@ using namespace ring;
 using KernelFn = void (*)(SepMmaArgs);
 
 // Chunk counts with an instantiated kernel; a plan's NJ is rounded up to the
-// next one (extra chunks meet zero taps). Taps above 255 only occur for sigma
-// below ~6.4, and every such make_gaussian plan trims to NJ <= 2 (checked for
-// sigma 0.05..50 in steps of 0.01, automatic radius and radius 150), so
-// two-plane kernels stop at NJ = 2; other plans take the simple kernels.
+// next one (extra chunks meet zero taps, so the result is the same, only
+// slower). Only the plans the register-chained kernel cannot take reach this
+// one (launch_separable_half: every variant fits the 99 KB of shared memory
+// of the smallest 8.x GPUs), and their chunk counts are known:
+//  - a trimmed radius above 64 (sigma above ~16): taps below 256, NJ =
+//    ceil((16 + 2r) / 32) from 5 (r = 65) to 10 (r = 150);
+//  - a tap above 2048 (sigma below ~0.8): two byte planes, and the radius
+//    trims to 3 or less, NJ = 1. Every plan with a tap above 255 (sigma
+//    below ~6.4) trims to NJ <= 2 (checked for sigma 0.05..50 in steps of
+//    0.01, automatic radius and radius 150), so forcing this kernel on any
+//    plan (the tests do) still finds one.
+// Other chunk counts would only serve plans that never come here.
 int instantiated_nj(int nj, int tp) {
-    const int one[] = {1, 2, 3, 4, 5, 6, 8, 10};
+    const int one[] = {5, 6, 8, 10};
     const int two[] = {1, 2};
     if (tp == 1) {
         for (int v : one)
@@ -41,10 +49,6 @@ template <int C>
 KernelFn kernel_for(int nj, int tp) {
     if (tp == 1) {
         switch (nj) {
-            case 1: return &separable_mma_kernel<C, 1, 1>;
-            case 2: return &separable_mma_kernel<C, 2, 1>;
-            case 3: return &separable_mma_kernel<C, 3, 1>;
-            case 4: return &separable_mma_kernel<C, 4, 1>;
             case 5: return &separable_mma_kernel<C, 5, 1>;
             case 6: return &separable_mma_kernel<C, 6, 1>;
             case 8: return &separable_mma_kernel<C, 8, 1>;

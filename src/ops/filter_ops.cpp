@@ -96,6 +96,9 @@ Operation blur_operation() {
                    {"sigma=5", {{"sigma", "5"}}},
                    {"sigma=10", {{"sigma", "10"}}},
                    {"sigma=20", {{"sigma", "20"}}},
+                   // The plans the register-chained kernel leaves to the general fallback.
+                   {"sigma=0.5", {{"sigma", "0.5"}}},
+                   {"sigma=25", {{"sigma", "25"}}},
                    {"sigma=0.5 reflect101", {{"sigma", "0.5"}, {"border", "reflect101"}}, false},
                    {"sigma=25 constant:40", {{"sigma", "25"}, {"border", "constant:40"}}, false},
                    {"sigma=3 radius=2 wrap", {{"sigma", "3"}, {"radius", "2"}, {"border", "wrap"}}, false}};
