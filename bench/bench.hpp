@@ -87,16 +87,14 @@ inline constexpr ImageShape kImageShapes[] = {{7680, 4320, 3, "7680x4320 RGB"}, 
 ImageU8 make_photo_like(int width, int height, int channels, unsigned seed = 1);
 
 using CaseFn = void (*)(Context&);
-// Cases run, and their rows print, in the order of `rank`. A lab case (kernel
-// variants imgpar does not ship, tuning sweeps) runs only when --only names it.
+// Cases run, and their rows print, in the order of `rank`.
 struct Registrar {
-    Registrar(int rank, const char* name, CaseFn fn, bool lab = false);
+    Registrar(int rank, const char* name, CaseFn fn);
 };
 struct Case {
     int rank;
     const char* name;
     CaseFn fn;
-    bool lab;
 };
 // Sorted by rank.
 std::vector<Case>& registry();
@@ -108,5 +106,3 @@ std::vector<Case>& registry();
 // Registers `void fn(imgpar::bench::Context&)` under `name`.
 #define IMGPAR_BENCH(rank, name, fn) \
     static ::imgpar::bench::Registrar IMGPAR_BENCH_CAT(imgpar_bench_registrar_, __LINE__)(rank, name, fn)
-#define IMGPAR_BENCH_LAB(rank, name, fn) \
-    static ::imgpar::bench::Registrar IMGPAR_BENCH_CAT(imgpar_bench_registrar_, __LINE__)(rank, name, fn, true)

@@ -1,7 +1,6 @@
 // Main of the GPU suite. Without a usable GPU the cases cannot run: the suite
 // lists how many there are, says why they are skipped, and exits 77, which
 // CTest reports as "Skipped" (never as passed).
-#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
 #include <cstdio>

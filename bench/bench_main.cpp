@@ -17,7 +17,7 @@ static void print_usage() {
         "  --quick      fewer timed runs (a smoke test, not for reporting)\n"
         "  --no-cpu     do not time the CPU reference\n"
         "  --no-npp-filters  do not time NPP's filters (quicker A/B runs of imgpar's own)\n"
-        "  --only TEXT  run only the cases whose name contains TEXT (lab cases run only when named)\n"
+        "  --only TEXT  run only the cases whose name contains TEXT\n"
         "  --list       list the cases and exit\n");
 }
 
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
         else if (a == "--no-npp-filters") opt.npp_filters = false;
         else if (a == "--only" && i + 1 < argc) opt.only = argv[++i];
         else if (a == "--list") {
-            for (auto& c : bench::registry()) std::printf("%s%s\n", c.name, c.lab ? " (lab: only with --only)" : "");
+            for (auto& c : bench::registry()) std::printf("%s\n", c.name);
             return 0;
         } else if (a == "-h" || a == "--help") {
             print_usage();
@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
     try {
         bench::Context ctx(opt);
         for (auto& c : bench::registry()) {
-            if (opt.only.empty() ? c.lab : std::string(c.name).find(opt.only) == std::string::npos) continue;
+            if (!opt.only.empty() && std::string(c.name).find(opt.only) == std::string::npos) continue;
             std::fprintf(stderr, "running %s...\n", c.name);
             c.fn(ctx);
         }

@@ -14,9 +14,9 @@ std::vector<Case>& registry() {
     return cases;
 }
 
-Registrar::Registrar(int rank, const char* name, CaseFn fn, bool lab) {
+Registrar::Registrar(int rank, const char* name, CaseFn fn) {
     auto& r = registry();
-    r.push_back({rank, name, fn, lab});
+    r.push_back({rank, name, fn});
     std::stable_sort(r.begin(), r.end(), [](const Case& a, const Case& b) { return a.rank < b.rank; });
 }
 
