@@ -1,4 +1,4 @@
-// Private interface between the filter dispatcher (cuda/filter_dispatch.cu)
+// Private interface between the filter dispatcher (cuda/filter_dispatch.cpp)
 // and the per-family launchers (cuda/filter_separable*.cu, filter_box.cu,
 // filter_2d.cu). Every launcher receives a validated call: shapes match, the
 // plan is consistent, the scratch is reserved.

@@ -1,5 +1,5 @@
 // The tensor-core Gaussian's shared definitions (the kernels in
-// cuda/filter_separable_half.cu, the dispatch in
+// cuda/filter_separable_half_kernel.cuh, the dispatch in
 // cuda/filter_separable_half_dispatch.cu): the kernel arguments, the row
 // segment plan, and the geometry of a variant, which the kernel reads as
 // compile-time constants.
@@ -194,8 +194,17 @@ struct HalfVariant {
     int halo_cols = 0;  // staged columns outside the image per row the halo task table holds
 };
 
-// The kernel of row `row` (0..kGaussianRows - 1) of the tuning table
-// (cuda/filter_separable_half.cu instantiates one per row).
-HalfVariant half_variant(int row);
+// The kernel of row `row` (0..kGaussianRows - 1) of the tuning table, whose
+// channel count is C (cuda/filter_separable_half_c<C>.cu instantiates them).
+template <int C>
+HalfVariant half_variant_of_channels(int row);
+template <>
+HalfVariant half_variant_of_channels<1>(int row);
+template <>
+HalfVariant half_variant_of_channels<2>(int row);
+template <>
+HalfVariant half_variant_of_channels<3>(int row);
+template <>
+HalfVariant half_variant_of_channels<4>(int row);
 
 }  // namespace imgpar::cuda::filter_detail

@@ -1,5 +1,5 @@
 // The per-block algorithm of the tensor-core Gaussian (see
-// cuda/filter_separable_half.cu for the method): one segment's prologue
+// cuda/filter_separable_half_kernel.cuh for the method): one segment's prologue
 // (half_segment: where the segment lies, the tables and shares, the first
 // blocks in flight, the fragments in registers), its step loop, and one step:
 // the MMA passes (cuda/filter_separable_half_passes.cuh), the staging of the
@@ -333,7 +333,7 @@ __device__ __forceinline__ void half_segment(const HalfArgs& a, const int n, uns
     const int g = lane >> 2;
     const int t = lane & 3;
 
-    // Toeplitz fragments T_p (cuda/filter_separable_half.cu), or (I8) T8_p.
+    // Toeplitz fragments T_p (cuda/filter_separable_half_kernel.cuh), or (I8) T8_p.
     std::uint32_t tp[G::I8 ? 1 : NB][4];
     if constexpr (!G::I8) load_pair_fragments<HalfTables, NB, G::OWN_REGISTERS>(tp, pair_table, pair_index);
     std::uint32_t tq[G::I8 ? M + 1 : 1][4];

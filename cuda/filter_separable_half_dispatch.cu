@@ -1,7 +1,8 @@
 // The tensor-core Gaussian's dispatch (host side): the variant a plan needs
 // (its row of the tuning table), the row segment plan, the kernel arguments
 // and tables, and the launch. The kernels are in
-// cuda/filter_separable_half.cu.
+// cuda/filter_separable_half_kernel.cuh (instantiated by
+// cuda/filter_separable_half_c<C>.cu).
 
 #include <algorithm>
 #include <cstddef>
@@ -20,6 +21,16 @@ namespace imgpar::cuda::filter_detail {
 namespace {
 
 constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
+
+// The kernel of row `row` of the tuning table.
+HalfVariant half_variant(int row) {
+    switch (kGaussianTuning[row].channels) {
+        case 1: return half_variant_of_channels<1>(row);
+        case 2: return half_variant_of_channels<2>(row);
+        case 3: return half_variant_of_channels<3>(row);
+        default: return half_variant_of_channels<4>(row);
+    }
+}
 
 // The variant a plan needs, or none (fn == nullptr).
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {

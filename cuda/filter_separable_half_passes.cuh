@@ -1,5 +1,5 @@
 // The MMA passes of the tensor-core Gaussian's step (see
-// cuda/filter_separable_half.cu for the method): the roundings between and
+// cuda/filter_separable_half_kernel.cuh for the method): the roundings between and
 // after the passes, the window of H in registers, and the pass pieces the
 // step (cuda/filter_separable_half_block.cuh) calls. G is a HalfGeometry.
 //

@@ -1,5 +1,5 @@
 // The non-MMA phases of the tensor-core Gaussian's step (see
-// cuda/filter_separable_half.cu for the method): each thread's shares of the
+// cuda/filter_separable_half_kernel.cuh for the method): each thread's shares of the
 // copy, convert and store work, the staging of the next input block, and
 // the stores of the output tile through the epilogue. G is a HalfGeometry.
 //

@@ -1,9 +1,10 @@
-// The tuning table of the tensor-core Gaussian (cuda/filter_separable_half.cu):
+// The tuning table of the tensor-core Gaussian (cuda/filter_separable_half_kernel.cuh):
 // one row per kernel variant, with the knobs the kernel reads as compile-time
 // constants and a line on the measurement that chose them. bench/TUNING.md
 // has the measurements, knob by knob, and what was tried and not kept;
-// `imgpar_bench --only gaussian` is the measurement to run before changing a
-// row (8K RGB and gray, sigma 1 to 20, on an H100).
+// the blur and sharpen rows of `imgpar_bench --only operations` are the
+// measurement to run before changing a row (8K RGB and gray, sigma 1 to 20,
+// on an H100).
 #pragma once
 
 #include <cstddef>

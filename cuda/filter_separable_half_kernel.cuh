@@ -71,13 +71,17 @@
 //     variant; the measurements in bench/TUNING.md);
 //   - the dispatch: cuda/filter_separable_half_dispatch.cu (variant, segment
 //     plan, tables, launch);
-//   - the kernels: this file (one per row of the tuning table);
+//   - the kernels: this file (one per row of the tuning table), instantiated
+//     by cuda/filter_separable_half_c1.cu .. _c4.cu, one file per channel
+//     count, so that a parallel build compiles them side by side;
 //   - the per-block algorithm: cuda/filter_separable_half_block.cuh (the
 //     segment's prologue, the step loop, a step), with the MMA passes in
 //     cuda/filter_separable_half_passes.cuh and the staging and store phases
 //     in cuda/filter_separable_half_phases.cuh;
 //   - the block helpers: cuda/block/ (staging, conversion, halo gathers,
 //     Toeplitz tables), shared with the 2-D and edge kernels.
+
+#pragma once
 
 #include <cstddef>
 #include <cstdint>
@@ -88,6 +92,7 @@
 #include "cuda/tma.cuh"
 
 namespace imgpar::cuda::filter_detail {
+// (Internal linkage: each file that includes this one holds its own kernels.)
 namespace {
 
 // Persistent blocks (kPersistent: as many as fit at once) take segment after
@@ -131,14 +136,27 @@ HalfVariant variant_of() {
             G::Raw::BOX_BYTES, G::HALO, G::HALO_COLS};
 }
 
-template <std::size_t... ROW>
+// The variant of a row of C channels; other rows are left empty (and their
+// kernels are not instantiated here).
+template <int C, int ROW>
+HalfVariant variant_if_channels() {
+    if constexpr (kGaussianTuning[ROW].channels == C) {
+        return variant_of<ROW>();
+    } else {
+        return {};
+    }
+}
+
+template <int C, std::size_t... ROW>
 HalfVariant variant_at(int row, std::index_sequence<ROW...>) {
-    static const HalfVariant variants[] = {variant_of<static_cast<int>(ROW)>()...};
+    static const HalfVariant variants[] = {variant_if_channels<C, static_cast<int>(ROW)>()...};
     return variants[row];
 }
 
+template <int C>
+HalfVariant variant_of_channels(int row) {
+    return variant_at<C>(row, std::make_index_sequence<kGaussianRows>{});
+}
+
 }  // namespace
-
-HalfVariant half_variant(int row) { return variant_at(row, std::make_index_sequence<kGaussianRows>{}); }
-
 }  // namespace imgpar::cuda::filter_detail

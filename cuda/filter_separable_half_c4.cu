@@ -1,0 +1,12 @@
+// The tensor-core Gaussian's kernels for RGBA images (4 channels): the rows
+// of the tuning table with 4 channels (cuda/filter_separable_half_kernel.cuh).
+#include "cuda/filter_separable_half_kernel.cuh"
+
+namespace imgpar::cuda::filter_detail {
+
+template <>
+HalfVariant half_variant_of_channels<4>(int row) {
+    return variant_of_channels<4>(row);
+}
+
+}  // namespace imgpar::cuda::filter_detail
