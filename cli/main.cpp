@@ -14,6 +14,7 @@
 #include "cli/common_options.hpp"
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
+#include "src/io/jpeg_codec.hpp"
 
 using namespace imgpar;
 using namespace imgpar::cli;
@@ -45,6 +46,7 @@ void print_version(std::ostream& os) {
            << "\n";
     else
         os << "CUDA backend: not built (CPU only)\n";
+    os << "JPEG: " << jpeg_codec_name() << "; PNG and BMP: stb_image\n";
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {

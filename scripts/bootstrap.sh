@@ -27,9 +27,10 @@ declare -A probes=(
     [libstb-dev]=/usr/include/stb/stb_image_write.h
     [libcxxopts-dev]=/usr/include/cxxopts.hpp
     [doctest-dev]=/usr/include/doctest/doctest.h
+    [libjpeg-dev]=/usr/include/jpeglib.h
 )
 missing=()
-for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev; do
+for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev; do
     [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
 done
 

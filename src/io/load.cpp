@@ -9,6 +9,7 @@
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/header_peek.hpp"
+#include "src/io/jpeg_codec.hpp"
 
 namespace imgpar {
 
@@ -109,6 +110,12 @@ LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t
     if (h.format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes))
         throw input_error(name, "JPEG data is truncated (no end-of-image marker)");
 
+    if (h.format == ImageFormat::Jpeg && jpeg_codec_available()) {
+        out.image = jpeg_decode(name, bytes, options.max_pixels, out.warnings);
+        if (out.image.width() != h.width || out.image.height() != h.height || out.image.channels() != h.channels)
+            throw input_error(name, "decoded size differs from the header (corrupt file)");
+        return out;
+    }
     int w = 0, hh = 0, comp = 0;
     std::unique_ptr<unsigned char, StbFree> pixels(
         stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &hh, &comp, 0));

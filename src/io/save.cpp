@@ -6,6 +6,7 @@
 
 #include "src/error.hpp"
 #include "src/io/atomic_write.hpp"
+#include "src/io/jpeg_codec.hpp"
 
 namespace imgpar {
 
@@ -15,6 +16,21 @@ void append_bytes(void* context, void* data, int size) {
     auto* out = static_cast<std::vector<std::uint8_t>*>(context);
     const auto* p = static_cast<const std::uint8_t*>(data);
     out->insert(out->end(), p, p + size);
+}
+
+// Gray or RGB as they are; gray+alpha and RGBA without their alpha, copied
+// into `storage`.
+ConstViewU8 without_alpha(ConstViewU8 img, ImageU8& storage) {
+    if (!has_alpha(img.channels)) return img;
+    const int keep = img.channels - 1;
+    storage = ImageU8(img.width, img.height, keep);
+    for (int y = 0; y < img.height; ++y) {
+        const std::uint8_t* s = img.data + static_cast<std::size_t>(y) * img.stride;
+        std::uint8_t* d = storage.data() + static_cast<std::size_t>(y) * storage.row_bytes();
+        for (int x = 0; x < img.width; ++x, s += img.channels, d += keep)
+            for (int c = 0; c < keep; ++c) d[c] = s[c];
+    }
+    return storage.view();
 }
 
 }  // namespace
@@ -53,6 +69,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int 
         case ImageFormat::Jpeg:
             check_jpeg_quality(quality);
             if (has_alpha(src.channels)) warnings.push_back("JPEG has no alpha channel: alpha dropped");
+            if (jpeg_codec_available()) return jpeg_encode(without_alpha(img, packed), quality);
             ok = stbi_write_jpg_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data, quality);
             break;
         case ImageFormat::Bmp:
