@@ -13,7 +13,8 @@ namespace {
 
 int run(Invocation& inv) {
     ReportFormat format = read_report_format(inv.values);
-    bool header_only = inv.values.flag("header-only");
+    // Headers only unless --verify (--header-only, the old way to ask for that, still works).
+    const bool header_only = !inv.values.flag("verify");
     LoadOptions load = load_options(inv.global);
     check_stdin_used_once(inv.positionals);
 
@@ -58,12 +59,15 @@ int run(Invocation& inv) {
 
 Command info_command() {
     return {"info", "Describe images: format, size, channels, bytes", "FILE...",
-            "Reads each FILE ('-' for standard input) and prints its format, dimensions, channel layout, bit depth\n"
-            "and size. Files are decoded fully unless --header-only, so a corrupt file is reported. Several files\n"
+            "Reads each FILE's header ('-' for standard input) and prints its format, dimensions, channel layout,\n"
+            "bit depth and size, without decoding the pixels; --verify decodes them too, so a corrupt or truncated\n"
+            "file is reported. Several files\n"
             "may be given; one that fails is reported on stderr (and as an error record in CSV/JSON) and the\n"
             "others are still described; the exit code is then 1.",
             1, -1,
-            {{"Info", {ParamSpec::flag("header-only", "Read only the header (fast; does not prove the pixels decode)")}},
+            {{"Info",
+              {ParamSpec::flag("verify", "Also decode the pixels, proving the file is whole (slower: a full decode)"),
+               ParamSpec::flag("header-only", "Read only the header: the default (kept for scripts that pass it)")}},
              report_options(true)},
             run};
 }

@@ -109,7 +109,7 @@ TEST_CASE("cli info: text, CSV and JSON; several files; one bad file does not st
     CHECK(run_imgpar({"info", "--csv", "--json", files[0]}).exit_code == 2);
 }
 
-TEST_CASE("cli info: stdin, header-only, hostile and missing files") {
+TEST_CASE("cli info: stdin, headers only unless --verify, hostile and missing files") {
     auto r = run_imgpar({"info", "-"}, "", test::sample_path("chelsea.png"));
     CHECK(r.exit_code == 0);
     CHECK(has(r.out, "<stdin>: png 451x300 RGB"));
@@ -135,13 +135,17 @@ TEST_CASE("cli info: stdin, header-only, hostile and missing files") {
     CHECK(r.exit_code == 1);
     CHECK(has(r.err, "nope.png: no such file"));
 
-    // A truncated file: the header is fine, the data is not; only a full decode notices.
+    // A truncated file: the header is fine, the data is not; only --verify's full decode notices.
     std::string png = test::read_bytes(test::sample_path("camera.png"));
     test::write_bytes(dir.file("cut.png"), png.substr(0, png.size() / 2));
-    r = run_imgpar({"info", dir.file("cut.png")});
+    r = run_imgpar({"info", "--verify", dir.file("cut.png")});
     CHECK(r.exit_code == 1);
     CHECK(has(r.err, "cut.png"));
+    CHECK(run_imgpar({"info", dir.file("cut.png")}).exit_code == 0);
     CHECK(run_imgpar({"info", "--header-only", dir.file("cut.png")}).exit_code == 0);
+    r = run_imgpar({"info", "--verify", test::sample_path("rocket.jpg")});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "decoded"));
 }
 
 TEST_CASE("cli convert: formats, quality, stdout, and failures that leave nothing behind") {
