@@ -60,5 +60,8 @@ const std::vector<Command>& command_table();
 constexpr int kExitOk = 0;
 constexpr int kExitFileFailed = 1;
 constexpr int kExitUsage = 2;
+// The requested GPU is unavailable or failed: the files are not at fault, so a
+// scheduler can run the job again on another node.
+constexpr int kExitGpuUnavailable = 3;
 
 }  // namespace imgpar::cli

@@ -12,7 +12,8 @@ bool for_each_input(const Invocation& inv, const std::function<void(const std::s
         try {
             each(path, name);
         } catch (const Error& e) {
-            if (e.kind() == ErrorKind::Usage) throw;
+            // Bad usage and a GPU that is gone end the run; a bad file does not.
+            if (e.kind() == ErrorKind::Usage || e.kind() == ErrorKind::Device) throw;
             inv.diag.error(e.what());
             if (failed) failed(name, e);
             ok = false;

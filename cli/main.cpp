@@ -168,7 +168,7 @@ int run_command(const Command& cmd, int argc, char** argv) {
     } catch (const Error& e) {
         if (e.kind() == ErrorKind::Usage) return usage_error_exit(cmd, e.what());
         std::cerr << "imgpar: error: " << e.what() << "\n";
-        return kExitFileFailed;
+        return e.kind() == ErrorKind::Device ? kExitGpuUnavailable : kExitFileFailed;
     } catch (const std::bad_alloc&) {
         std::cerr << "imgpar: error: out of memory\n";
         return kExitFileFailed;

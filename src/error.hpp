@@ -11,7 +11,7 @@ enum class ErrorKind {
     Usage,   // a bad parameter or option: exit 2
     Input,   // an input could not be read or decoded: exit 1
     Output,  // an output could not be written: exit 1
-    Device,  // the GPU failed or is unusable when it was required: exit 1
+    Device,  // the requested GPU is unavailable, or it failed: exit 3 (retry elsewhere; not a bad file)
 };
 
 // An error that says what went wrong and where: the file, the operation or

@@ -104,7 +104,7 @@ TEST_CASE("cli filters: --device gpu without a usable GPU fails clearly; auto fa
     if (gpu_status().usable()) return;  // covered by the GPU suite on GPU machines
     TempDir dir;
     auto r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png", "--device", "gpu"}, dir.path());
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 3);
     CHECK(has(r.err, "no usable GPU"));
     CHECK(dir.entries().empty());
     r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png"}, dir.path());
@@ -112,6 +112,14 @@ TEST_CASE("cli filters: --device gpu without a usable GPU fails clearly; auto fa
     CHECK(has(r.err, "running on the CPU"));
     r = run_imgpar({"blur", "-q", test::sample_path("camera.png"), "o.png"}, dir.path());
     CHECK(r.err.empty());
+}
+
+TEST_CASE("cli filters: a GPU that does not exist is exit code 3, on every machine, and writes nothing") {
+    TempDir dir;
+    auto r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png", "--device", "gpu:63"}, dir.path());
+    CHECK(r.exit_code == 3);
+    CHECK(has(r.err, "--device gpu"));
+    CHECK(dir.entries().empty());
 }
 
 TEST_CASE("cli filters: bad parameters are usage errors that say what is allowed, and write nothing") {
