@@ -96,7 +96,7 @@ std::string jpeg_codec_name() {
 #endif
 }
 
-ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, std::uint64_t max_pixels,
+ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                     std::vector<std::string>& warnings) {
     auto state = std::make_unique<Decode>();
     Decode& j = *state;
@@ -109,8 +109,8 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
     jpeg_create_decompress(&d);
     jpeg_mem_src(&d, bytes.data(), static_cast<unsigned long>(bytes.size()));
     jpeg_read_header(&d, TRUE);
-    if (static_cast<std::uint64_t>(d.image_width) * d.image_height > max_pixels)
-        throw input_error(name, "image is above the pixel limit (raise it with --max-pixels)");
+    if (d.image_width != static_cast<JDIMENSION>(width) || d.image_height != static_cast<JDIMENSION>(height))
+        throw input_error(name, "decoded size differs from the header (corrupt file)");
     const bool ink = d.jpeg_color_space == JCS_CMYK || d.jpeg_color_space == JCS_YCCK;
     d.out_color_space = d.num_components == 1 ? JCS_GRAYSCALE : ink ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(&d);
@@ -158,8 +158,7 @@ std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality) {
 
 bool jpeg_codec_available() { return false; }
 std::string jpeg_codec_name() { return "stb_image"; }
-ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, std::uint64_t,
-                    std::vector<std::string>&) {
+ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, std::vector<std::string>&) {
     throw input_error(name, "this build has no libjpeg-turbo");
 }
 std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int) { throw output_error("jpeg", "this build has no libjpeg-turbo"); }

@@ -18,10 +18,12 @@ bool jpeg_codec_available();
 // "libjpeg-turbo 2.1.5" or "stb_image": what reads and writes JPEG here.
 std::string jpeg_codec_name();
 
-// Decodes a whole JPEG to gray or RGB (CMYK converted to RGB). Throws
-// imgpar::Error (input) naming `name` when the data is corrupt; recoverable
-// damage (libjpeg's warnings) goes to `warnings`.
-ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, std::uint64_t max_pixels,
+// Decodes a whole JPEG to gray or RGB (CMYK converted to RGB), whose header
+// the caller has read and checked as width x height: a frame of another size
+// is refused before anything is allocated. Throws imgpar::Error (input)
+// naming `name` when the data is corrupt; recoverable damage (libjpeg's
+// warnings) goes to `warnings`.
+ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                     std::vector<std::string>& warnings);
 
 // Encodes gray (1 channel) or RGB (3); alpha is the caller's to drop.

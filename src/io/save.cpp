@@ -52,6 +52,14 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int 
     check_image_shape(img.width, img.height, img.channels);
     if (img.stride > static_cast<std::size_t>(INT_MAX))
         throw usage_error("encode", "image rows are too long to encode");
+    if (format == ImageFormat::Jpeg) {
+        check_jpeg_quality(quality);
+        if (has_alpha(img.channels)) warnings.push_back("JPEG has no alpha channel: alpha dropped");
+        if (jpeg_codec_available()) {
+            ImageU8 opaque;  // libjpeg-turbo takes rows with any stride
+            return jpeg_encode(without_alpha(img, opaque), quality);
+        }
+    }
     std::vector<std::uint8_t> out;
     int ok = 0;
     // stb's writers (other than PNG) want packed rows.
@@ -66,10 +74,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int 
             ok = stbi_write_png_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data,
                                         static_cast<int>(src.stride));
             break;
-        case ImageFormat::Jpeg:
-            check_jpeg_quality(quality);
-            if (has_alpha(src.channels)) warnings.push_back("JPEG has no alpha channel: alpha dropped");
-            if (jpeg_codec_available()) return jpeg_encode(without_alpha(img, packed), quality);
+        case ImageFormat::Jpeg:  // (stb: a build without libjpeg-turbo)
             ok = stbi_write_jpg_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data, quality);
             break;
         case ImageFormat::Bmp:
