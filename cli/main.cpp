@@ -109,15 +109,15 @@ cxxopts::Options make_options(const Command& cmd, const std::vector<OptionGroup>
             adder(names, p.help_text(), value, p.value_name);
         }
     }
-    options.add_options("positional")("args", "", cxxopts::value<std::vector<std::string>>());
-    options.parse_positional({"args"});
+    // No positional option: cxxopts would split its values at commas. The
+    // arguments it does not match are the file names, byte for byte.
     return options;
 }
 
 std::vector<std::string> help_groups(const cxxopts::Options& options) {
     std::vector<std::string> groups;
     for (const auto& g : options.groups())
-        if (g != "positional" && g != "Common") groups.push_back(g);
+        if (g != "Common") groups.push_back(g);
     groups.push_back("Common");
     return groups;
 }
@@ -141,7 +141,7 @@ int run_command(const Command& cmd, int argc, char** argv) {
             std::cout << options.help(help_groups(options));
             return kExitOk;
         }
-        if (args.count("args")) positionals = args["args"].as<std::vector<std::string>>();
+        positionals = args.unmatched();
         int n = static_cast<int>(positionals.size());
         if (n < cmd.min_positionals)
             return usage_error_exit(cmd, n == 0 ? "missing arguments" : "too few arguments");

@@ -10,7 +10,10 @@
 
 namespace imgpar {
 
-std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+std::string display_name(const std::string& path) {
+    if (path.empty()) return "'' (an empty file name)";
+    return path == "-" ? "<stdin>" : path;
+}
 
 static std::vector<std::uint8_t> read_stream(std::FILE* f, const std::string& name) {
     std::vector<std::uint8_t> bytes;

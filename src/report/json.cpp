@@ -6,9 +6,59 @@
 
 namespace imgpar {
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence at s[i] (1-4), or 0 when the
+// bytes there are not one (stray continuation, overlong form, surrogate,
+// beyond U+10FFFF, cut short).
+std::size_t utf8_sequence_length(const std::string& s, std::size_t i) {
+    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    const unsigned char c = b(i);
+    if (c < 0x80) return 1;
+    std::size_t n;
+    unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (i + n > s.size()) return 0;
+    if (b(i + 1) < lo || b(i + 1) > hi) return 0;
+    for (std::size_t k = 2; k < n; ++k)
+        if ((b(i + k) & 0xC0) != 0x80) return 0;
+    return n;
+}
+
+}  // namespace
+
 std::string json_quote(const std::string& s) {
     std::string out = "\"";
-    for (unsigned char c : s) {
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        const std::size_t n = utf8_sequence_length(s, i);
+        char buf[8];
+        if (n == 0) {
+            // Not UTF-8 (a file name is any bytes): the byte as a lone low
+            // surrogate, Python's "surrogateescape" convention, so the output
+            // stays valid UTF-8 and os.fsencode() gives the name back.
+            std::snprintf(buf, sizeof buf, "\\u%04x", 0xDC00 + c);
+            out += buf;
+            ++i;
+            continue;
+        }
+        if (n > 1) {
+            out.append(s, i, n);
+            i += n;
+            continue;
+        }
         switch (c) {
             case '"': out += "\\\""; break;
             case '\\': out += "\\\\"; break;
@@ -18,14 +68,14 @@ std::string json_quote(const std::string& s) {
             case '\b': out += "\\b"; break;
             case '\f': out += "\\f"; break;
             default:
-                if (c < 0x20) {
-                    char buf[8];
+                if (c < 0x20 || c == 0x7F) {
                     std::snprintf(buf, sizeof buf, "\\u%04x", c);
                     out += buf;
                 } else {
                     out += static_cast<char>(c);
                 }
         }
+        ++i;
     }
     return out + "\"";
 }

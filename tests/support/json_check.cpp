@@ -1,6 +1,7 @@
 #include "tests/support/json_check.hpp"
 
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 
 namespace imgpar::test {
@@ -131,7 +132,32 @@ struct Parser {
 
 }  // namespace
 
+// JSON text is UTF-8 (RFC 8259, section 8.1). Checked here independently of
+// the writer's own check: by code point ranges, not by sequence tables.
+static std::size_t first_bad_utf8(const std::string& s) {
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        const int n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+        if (n == 0 || i + n > s.size()) return i;
+        std::uint32_t cp = n == 1 ? c : c & (0x7F >> n);
+        for (int k = 1; k < n; ++k) {
+            const unsigned char d = static_cast<unsigned char>(s[i + k]);
+            if ((d & 0xC0) != 0x80) return i;
+            cp = cp << 6 | (d & 0x3F);
+        }
+        const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+        i += n;
+    }
+    return std::string::npos;
+}
+
 bool is_valid_json(const std::string& text, std::string* error) {
+    if (const std::size_t bad = first_bad_utf8(text); bad != std::string::npos) {
+        if (error) *error = "not UTF-8 at offset " + std::to_string(bad);
+        return false;
+    }
     Parser p{text, 0, {}};
     bool ok = p.value() && p.i == text.size();
     if (!ok && p.err.empty()) p.err = "trailing characters at offset " + std::to_string(p.i);
