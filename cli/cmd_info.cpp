@@ -1,9 +1,10 @@
 // imgpar info FILE...: what each image is. One bad file does not stop the others.
-#include <iostream>
 
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
-#include "cli/inputs.hpp"
+#include "cli/batch_runner.hpp"
+#include "cli/batch_settings.hpp"
+#include "cli/input_list.hpp"
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/report/info_report.hpp"
@@ -12,47 +13,50 @@ namespace imgpar::cli {
 namespace {
 
 int run(Invocation& inv) {
-    ReportFormat format = read_report_format(inv.values);
+    const ReportFormat format = read_report_format(inv.values);
     // Headers only unless --verify (--header-only, the old way to ask for that, still works).
     const bool header_only = !inv.values.flag("verify");
-    LoadOptions load = load_options(inv.global);
-    check_stdin_used_once(inv.positionals);
+    const LoadOptions load = load_options(inv.global);
+    const BatchSettings settings = read_batch_settings(inv);
+    const std::vector<BatchItem> items = batch_items(gather_inputs(inv.positionals, inv.values));
 
-    if (format == ReportFormat::Csv) inv.out << info_csv_header() << "\n";
-    const auto print = [&](const InfoRecord& r) {
+    const auto print = [format](const InfoRecord& r) {
         switch (format) {
-            case ReportFormat::Text:
-                if (r.ok) inv.out << info_text(r) << "\n";
-                break;
-            case ReportFormat::Csv: inv.out << info_csv_row(r) << "\n"; break;
-            case ReportFormat::Json: inv.out << info_json(r) << "\n"; break;
+            case ReportFormat::Text: return r.ok ? info_text(r) + "\n" : std::string();
+            case ReportFormat::Csv: return info_csv_row(r) + "\n";
+            case ReportFormat::Json: return info_json(r) + "\n";
         }
+        return std::string();
     };
-    const bool ok = for_each_input(
-        inv,
-        [&](const std::string& path, const std::string& name) {
-            InfoRecord r;
-            r.file = name;
-            const auto bytes = read_input_bytes(path);
-            if (header_only) {
-                r.header = read_image_header(r.file, bytes, load);
-            } else {
-                const LoadedImage img = decode_image(r.file, bytes, load);
-                r.header = img.header;
-                r.decoded = true;
-                r.decoded_bytes = img.image.size_bytes();
-                report_warnings(inv.diag, r.file, img.warnings);
-            }
-            r.ok = true;
-            print(r);
-        },
-        [&](const std::string& name, const Error& e) {
-            InfoRecord r;
-            r.file = name;
-            r.error = e.reason();
-            print(r);
-        });
-    return ok ? kExitOk : kExitFileFailed;
+    const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
+        InfoRecord r;
+        r.file = item.name;
+        const auto bytes = read_input_bytes(item.path);
+        r.header = read_image_header(r.file, bytes, load);
+        if (!header_only) {
+            const auto reservation = ctx.memory.reserve(bytes.size() + static_cast<std::size_t>(r.header.width) *
+                                                                           static_cast<std::size_t>(r.header.height) *
+                                                                           static_cast<std::size_t>(r.header.channels));
+            const LoadedImage img = decode_image(r.file, bytes, load);
+            r.decoded = true;
+            r.decoded_bytes = img.image.size_bytes();
+            report_warnings(inv.diag, r.file, img.warnings);
+        }
+        r.ok = true;
+        return ItemResult{false, print(r)};
+    };
+    const auto failure = [&](const BatchItem& item, const Error& e) {
+        InfoRecord r;
+        r.file = item.name;
+        r.error = e.reason();
+        return print(r);
+    };
+    // Reading headers needs no GPU.
+    BackendPool backend([] { return BackendChoice{}; }, 1);
+    MemoryBudget memory(default_memory_budget());
+    if (format == ReportFormat::Csv) inv.out << info_csv_header() << "\n";
+    const BatchSummary summary = run_batch(items, settings, backend, memory, inv.diag, inv.out, process, failure);
+    return finish_batch(inv, summary, "described", summary.failed > 0 || settings.progress);
 }
 
 }  // namespace
@@ -64,11 +68,11 @@ Command info_command() {
             "file is reported. Several files\n"
             "may be given; one that fails is reported on stderr (and as an error record in CSV/JSON) and the\n"
             "others are still described; the exit code is then 1.",
-            1, -1,
+            0, -1,
             {{"Info",
               {ParamSpec::flag("verify", "Also decode the pixels, proving the file is whole (slower: a full decode)"),
                ParamSpec::flag("header-only", "Read only the header: the default (kept for scripts that pass it)")}},
-             report_options(true)},
+             report_options(true), many_files_options(false)},
             run};
 }
 

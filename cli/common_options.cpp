@@ -82,11 +82,4 @@ void check_stdin_used_once(const std::vector<std::string>& inputs) {
     if (uses > 1) throw usage_error("-", "standard input can be read only once");
 }
 
-BackendChoice choose_backend(const Invocation& inv) {
-    BackendChoice choice = select_backend(inv.global.device);
-    if (!choice.fallback_reason.empty())
-        inv.diag.notice("running on the CPU: no usable GPU: " + choice.fallback_reason);
-    return choice;
-}
-
 }  // namespace imgpar::cli

@@ -32,7 +32,4 @@ void report_warnings(const Diagnostics& diag, const std::string& file, const std
 // Throws imgpar::Error (usage) if "-" (standard input) is named more than once.
 void check_stdin_used_once(const std::vector<std::string>& inputs);
 
-// Selects the backend and prints the one CPU-fallback notice if `auto` fell back.
-BackendChoice choose_backend(const Invocation& inv);
-
 }  // namespace imgpar::cli

@@ -1,7 +1,10 @@
 // Everything imgpar says besides data goes to stderr, through here, so that
-// --quiet and --verbose behave the same in every command.
+// --quiet and --verbose behave the same in every command. Safe to call from
+// several threads: each message is one whole line, and a progress bar (a
+// status line redrawn in place) is wiped before a message and redrawn after.
 #pragma once
 
+#include <mutex>
 #include <ostream>
 #include <string>
 
@@ -20,13 +23,22 @@ public:
     // Shown only with --verbose.
     void info(const std::string& message) const;
 
+    // The status line (a terminal's progress bar): drawn over the previous
+    // one with a carriage return; cleared for good by clear_status().
+    void draw_status(const std::string& line) const;
+    void clear_status() const;
+
     bool verbose() const { return verbose_; }
     bool quiet() const { return quiet_; }
 
 private:
+    void line(const std::string& prefix, const std::string& message) const;
+
     std::ostream& err_;
     bool quiet_;
     bool verbose_;
+    mutable std::mutex mutex_;
+    mutable std::string status_;  // what the status line shows now, or empty
 };
 
 }  // namespace imgpar::cli

@@ -9,6 +9,13 @@
 
 namespace imgpar {
 
+namespace {
+thread_local int thread_limit = 0;  // 0: none
+}  // namespace
+
+CpuThreadLimit::CpuThreadLimit(int threads) : previous_(thread_limit) { thread_limit = std::max(threads, 1); }
+CpuThreadLimit::~CpuThreadLimit() { thread_limit = previous_; }
+
 int cpu_thread_count() {
     static const int count = [] {
         if (const char* env = std::getenv("IMGPAR_THREADS")) {
@@ -18,7 +25,7 @@ int cpu_thread_count() {
         unsigned hc = std::thread::hardware_concurrency();
         return hc == 0 ? 1 : static_cast<int>(hc);
     }();
-    return count;
+    return thread_limit > 0 ? std::min(count, thread_limit) : count;
 }
 
 void parallel_for(int count, int grain, const std::function<void(int, int)>& body) {

@@ -7,8 +7,23 @@
 namespace imgpar {
 
 // Number of worker threads the CPU backend uses (hardware concurrency, at
-// least 1; IMGPAR_THREADS in the environment overrides it).
+// least 1; IMGPAR_THREADS in the environment overrides it), or fewer on a
+// thread that set a limit (below).
 int cpu_thread_count();
+
+// Limits cpu_thread_count() on the calling thread while it lives: a batch
+// that already runs one file per core does each file's work on one thread
+// instead of starting a thread per core for every file.
+class CpuThreadLimit {
+public:
+    explicit CpuThreadLimit(int threads);
+    ~CpuThreadLimit();
+    CpuThreadLimit(const CpuThreadLimit&) = delete;
+    CpuThreadLimit& operator=(const CpuThreadLimit&) = delete;
+
+private:
+    int previous_;
+};
 
 // Calls body(begin, end) on disjoint chunks covering [0, count), spread over
 // cpu_thread_count() threads. Chunks are at least `grain` long. An exception

@@ -65,7 +65,7 @@ TEST_CASE("cli filters: --json and --verbose state kernel size, border and backe
     auto r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png", "--json", "--border", "wrap"}, dir.path());
     REQUIRE(r.exit_code == 0);
     auto m = json_of(r);
-    CHECK(m["schema"] == "\"imgpar.image_op/1\"");
+    CHECK(m["schema"] == "\"imgpar.image_op/2\"");
     CHECK(m["command"] == "\"blur\"");
     CHECK((m["backend"] == "\"cpu\"" || m["backend"] == "\"gpu\""));
     auto op = test::json_members(m["operation"]);

@@ -55,7 +55,7 @@ TEST_CASE("cli: --help, --version, command help, and usage errors exit 2") {
 
     r = run_imgpar({"convert", test::sample_path("camera.png")});
     CHECK(r.exit_code == 2);
-    CHECK(has(r.err, "too few arguments"));
+    CHECK(has(r.err, "OUT: missing"));
 
     r = run_imgpar({"info", "--device", "tpu", test::sample_path("camera.png")});
     CHECK(r.exit_code == 2);

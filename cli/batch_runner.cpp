@@ -1,0 +1,137 @@
+#include "cli/batch_runner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <new>
+#include <optional>
+#include <thread>
+
+#include "cli/progress.hpp"
+#include "src/parallel.hpp"
+
+namespace imgpar::cli {
+
+MemoryBudget::Reservation::~Reservation() {
+    if (!budget_) return;
+    {
+        std::lock_guard<std::mutex> lock(budget_->mutex_);
+        budget_->used_ -= bytes_;
+    }
+    budget_->freed_.notify_all();
+}
+
+MemoryBudget::Reservation MemoryBudget::reserve(std::size_t bytes) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    freed_.wait(lock, [&] { return used_ == 0 || used_ + bytes <= total_; });
+    used_ += bytes;
+    return Reservation(*this, bytes);
+}
+
+std::size_t default_memory_budget() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page = ::sysconf(_SC_PAGESIZE);
+    const std::size_t gib = std::size_t{1} << 30;
+    if (pages <= 0 || page <= 0) return 4 * gib;
+    return std::max(gib, static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 2);
+}
+
+namespace {
+
+// Prints each file's lines once every file before it has printed.
+class OrderedOutput {
+public:
+    OrderedOutput(std::ostream& out, std::size_t count) : out_(out), pending_(count) {}
+    void put(std::size_t index, std::string text) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pending_[index] = std::move(text);
+        bool wrote = false;
+        while (next_ < pending_.size() && pending_[next_]) {
+            out_ << *pending_[next_];
+            pending_[next_].reset();
+            ++next_;
+            wrote = true;
+        }
+        if (wrote) out_.flush();  // a consumer of JSON Lines sees each file as it is done
+    }
+
+private:
+    std::ostream& out_;
+    std::vector<std::optional<std::string>> pending_;
+    std::size_t next_ = 0;
+    std::mutex mutex_;
+};
+
+}  // namespace
+
+BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, BackendPool& backend,
+                       MemoryBudget& memory, const Diagnostics& diag, std::ostream& out,
+                       const std::function<ItemResult(const BatchItem&, WorkerContext&)>& process,
+                       const std::function<std::string(const BatchItem&, const Error&)>& failure) {
+    const auto start = std::chrono::steady_clock::now();
+    BatchSummary summary;
+    summary.total = items.size();
+    const int workers = static_cast<int>(std::min<std::size_t>(std::max(settings.jobs, 1), items.size()));
+    const int threads_each = workers > 0 ? std::max(1, settings.jobs / workers) : 1;
+
+    OrderedOutput ordered(out, items.size());
+    std::atomic<std::size_t> next{0}, done{0}, skipped{0}, failed{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr fatal;
+    std::mutex fatal_mutex;
+    {
+        ProgressBar bar(diag, settings.label, items.size(), settings.progress);
+        const auto work = [&] {
+            CpuThreadLimit limit(threads_each);
+            WorkerContext context{backend, memory, threads_each};
+            for (std::size_t i = next++; i < items.size() && !stop; i = next++) {
+                const BatchItem& item = items[i];
+                std::string text;
+                bool bad = false;
+                try {
+                    ItemResult r = process(item, context);
+                    text = std::move(r.text);
+                    ++(r.skipped ? skipped : done);
+                } catch (const Error& e) {
+                    if (e.kind() == ErrorKind::Usage || e.kind() == ErrorKind::Device) {
+                        std::lock_guard<std::mutex> lock(fatal_mutex);
+                        if (!fatal) fatal = std::current_exception();
+                        stop = true;
+                        return;
+                    }
+                    diag.error(e.what());
+                    text = failure(item, e);
+                    bad = true;
+                } catch (const std::bad_alloc&) {
+                    const Error e = input_error(item.name, "out of memory");
+                    diag.error(e.what());
+                    text = failure(item, e);
+                    bad = true;
+                } catch (const std::exception& ex) {
+                    const Error e = input_error(item.name, ex.what());
+                    diag.error(e.what());
+                    text = failure(item, e);
+                    bad = true;
+                }
+                if (bad) ++failed;
+                ordered.put(i, std::move(text));
+                bar.finished_one(bad);
+            }
+        };
+        std::vector<std::thread> pool;
+        for (int w = 1; w < workers; ++w) pool.emplace_back(work);
+        if (workers > 0) work();
+        for (std::thread& t : pool) t.join();
+    }
+    if (fatal) std::rethrow_exception(fatal);
+    summary.done = done;
+    summary.skipped = skipped;
+    summary.failed = failed;
+    summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return summary;
+}
+
+}  // namespace imgpar::cli

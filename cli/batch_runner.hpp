@@ -1,0 +1,93 @@
+// Runs one command over many files on a pool of worker threads, every file
+// start to finish on one worker (read, decode, compute, encode, write), so
+// with N workers N files are in flight: the cores decode and encode while
+// the GPU, leased one session at a time (src/backend_pool.hpp), computes.
+// Memory is bounded by a byte budget each file reserves before it decodes.
+// What the files print on stdout comes out in input order; messages go to
+// stderr as they happen; a failed file is reported and the others go on.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/diagnostics.hpp"
+#include "src/backend_pool.hpp"
+#include "src/error.hpp"
+
+namespace imgpar::cli {
+
+struct BatchItem {
+    std::string path;    // as given ("-" is standard input)
+    std::string name;    // for messages ("<stdin>")
+    std::string output;  // where an image command writes; empty for reports
+};
+
+// What one file produced: its lines for stdout, or that it was skipped.
+struct ItemResult {
+    bool skipped = false;
+    std::string text;
+};
+
+// Bytes that files in flight may hold at once (decoded images, results).
+class MemoryBudget {
+public:
+    explicit MemoryBudget(std::size_t bytes) : total_(bytes) {}
+    class Reservation {
+    public:
+        Reservation(MemoryBudget& budget, std::size_t bytes) : budget_(&budget), bytes_(bytes) {}
+        Reservation(Reservation&& o) noexcept : budget_(o.budget_), bytes_(o.bytes_) { o.budget_ = nullptr; }
+        Reservation& operator=(Reservation&&) = delete;
+        ~Reservation();
+
+    private:
+        MemoryBudget* budget_;
+        std::size_t bytes_;
+    };
+    // Waits until `bytes` fit beside what others hold; a file larger than
+    // the whole budget waits until it is alone.
+    Reservation reserve(std::size_t bytes);
+    std::size_t total() const { return total_; }
+
+private:
+    std::size_t total_;
+    std::size_t used_ = 0;
+    std::mutex mutex_;
+    std::condition_variable freed_;
+};
+
+// Half the machine's memory, at least 1 GiB.
+std::size_t default_memory_budget();
+
+// What a worker hands a file's processing.
+struct WorkerContext {
+    BackendPool& backend;
+    MemoryBudget& memory;
+    int threads;  // for the file's own parallel work (CpuThreadLimit is set)
+};
+
+struct BatchSettings {
+    std::string label;  // the command, for the progress bar
+    int jobs = 1;       // workers at most
+    bool progress = false;
+};
+
+struct BatchSummary {
+    std::size_t total = 0, done = 0, skipped = 0, failed = 0;
+    double seconds = 0;
+};
+
+// process(item, context) does one file and returns its result, or throws
+// imgpar::Error: an input or output error fails that file (reported on
+// stderr; failure(item, error) gives its lines for stdout); a usage or
+// device error stops the run and is rethrown once the workers have stopped.
+BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, BackendPool& backend,
+                       MemoryBudget& memory, const Diagnostics& diag, std::ostream& out,
+                       const std::function<ItemResult(const BatchItem&, WorkerContext&)>& process,
+                       const std::function<std::string(const BatchItem&, const Error&)>& failure);
+
+}  // namespace imgpar::cli

@@ -1,0 +1,190 @@
+#include "cli/image_files.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <system_error>
+
+#include "cli/batch_runner.hpp"
+#include "cli/batch_settings.hpp"
+#include "cli/common_options.hpp"
+#include "cli/timing.hpp"
+#include "cli/input_list.hpp"
+#include "cli/output_plan.hpp"
+#include "src/backend_pool.hpp"
+#include "src/error.hpp"
+#include "src/io/file_bytes.hpp"
+#include "src/io/load.hpp"
+
+namespace imgpar::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// GPU sessions a batch keeps: two let one file's copies overlap another's
+// kernel; more only add memory.
+constexpr int kBatchGpuSessions = 2;
+
+std::string output_name(const std::string& out) { return out == "-" ? "<stdout>" : out; }
+
+struct Plan {
+    std::vector<BatchItem> items;
+    bool many = false;  // --out-dir / --output
+};
+
+Plan plan_files(const Invocation& inv, int single_max, const SaveOptions& save) {
+    Plan plan;
+    const std::optional<OutputRule> rule = read_output_rule(inv.values);
+    if (!rule) {
+        if (inv.values.given("files-from") || inv.values.given("shard"))
+            throw usage_error(inv.values.given("files-from") ? "--files-from" : "--shard",
+                              "needs --out-dir DIR or --output TEMPLATE to name the outputs");
+        const int n = static_cast<int>(inv.positionals.size());
+        if (n < 2)
+            throw usage_error(n == 0 ? "arguments" : "OUT",
+                              n == 0 ? "missing IN and OUT" : "missing (or give --out-dir DIR for many inputs)");
+        if (n > single_max)
+            throw usage_error(inv.positionals[single_max], "unexpected argument: several inputs need --out-dir DIR "
+                                                           "or --output TEMPLATE");
+        const std::string& in = inv.positionals[0];
+        plan.items.push_back({in, display_name(in), inv.positionals[1]});
+        output_format(plan.items[0].output, save.format);
+        return plan;
+    }
+    plan.many = true;
+    const std::vector<std::string> inputs = gather_inputs(inv.positionals, inv.values);
+    plan.items = batch_items(inputs);
+    std::vector<std::string> outputs;
+    for (BatchItem& item : plan.items) {
+        item.output = output_for(*rule, item.path);
+        output_format(item.output, save.format);  // a template's extension must name a format
+        outputs.push_back(item.output);
+    }
+    check_outputs(inputs, outputs);
+    if (!rule->out_dir.empty()) {
+        std::error_code ec;
+        fs::create_directories(rule->out_dir, ec);
+        if (ec) throw output_error(rule->out_dir, "cannot create the folder: " + ec.message());
+    }
+    return plan;
+}
+
+// Decoded input, result and encoded bytes held at once, for the budget.
+std::size_t bytes_in_flight(const ImageHeader& h, std::size_t file_bytes, int out_channels) {
+    const std::size_t pixels = static_cast<std::size_t>(h.width) * static_cast<std::size_t>(h.height);
+    return file_bytes + pixels * static_cast<std::size_t>(h.channels) + pixels * static_cast<std::size_t>(out_channels) * 2;
+}
+
+void make_parent_folder(const std::string& out) {
+    const fs::path parent = fs::path(out).parent_path();
+    if (parent.empty()) return;
+    std::error_code ec;
+    fs::create_directories(parent, ec);
+    if (ec) throw output_error(out, "cannot create its folder: " + ec.message());
+}
+
+JsonObject record(const Invocation& inv, const BatchItem& item) {
+    JsonObject o;
+    o.add("schema", "imgpar.image_op/2").add("command", inv.command).add("input", item.name).add("output",
+                                                                                                 output_name(item.output));
+    return o;
+}
+
+}  // namespace
+
+int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
+    // Everything the user typed is checked before any file is touched.
+    const SaveOptions save = read_save_options(inv.values);
+    const ReportFormat report = read_report_format(inv.values);
+    const BatchSettings settings = read_batch_settings(inv);
+    const bool skip_existing = inv.values.flag("skip-existing");
+    const Plan plan = plan_files(inv, single_max, save);
+    if (report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
+        throw usage_error("--json", "cannot be combined with writing the image to standard output");
+    const LoadOptions load = load_options(inv.global);
+
+    const DeviceRequest device = job ? inv.global.device : DeviceRequest{DeviceRequest::Kind::Cpu};
+    const Diagnostics& diag = inv.diag;
+    BackendPool backend(backend_selector(device, diag),
+        kBatchGpuSessions);
+    MemoryBudget memory(default_memory_budget());
+
+    const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
+        ItemResult r;
+        if (skip_existing && item.output != "-" && fs::exists(fs::path(item.output))) {
+            diag.info(inv.command + ": " + item.output + " exists: skipped");
+            if (report == ReportFormat::Json) r.text = record(inv, item).add("ok", true).add("skipped", true).str() + "\n";
+            r.skipped = true;
+            return r;
+        }
+        std::vector<std::uint8_t> bytes = read_input_bytes(item.path);
+        const ImageHeader header = read_image_header(item.name, bytes, load);
+        const int out_channels = job ? job->output_channels(header.channels) : header.channels;
+        const auto reservation = ctx.memory.reserve(bytes_in_flight(header, bytes.size(), out_channels));
+        LoadedImage input = decode_image(item.name, bytes, load);
+        std::vector<std::uint8_t>().swap(bytes);
+        report_warnings(diag, item.name, input.warnings);
+
+        RunNotes notes;
+        double ms = 0;
+        std::string backend_text = "cpu";
+        BackendChoice used;
+        ImageU8 result;
+        if (job) {
+            const BackendPool::Lease lease = ctx.backend.lease();
+            used = lease.choice();
+            const auto t0 = std::chrono::steady_clock::now();
+            result = job->run(used, input.image.view(), notes);
+            ms = ms_since(t0);
+            used.session.reset();
+        }
+        const ConstViewU8 out_view = job ? result.view() : input.image.view();
+        if (plan.many) make_parent_folder(item.output);
+        std::vector<std::string> warnings;
+        save_image(item.output, out_view, save, warnings);
+        report_warnings(diag, output_name(item.output), warnings);
+        for (const std::string& w : notes.warnings) diag.warning(w);
+        for (const std::string& line : notes.info) diag.info(line);
+
+        const std::string shape = std::to_string(input.image.width()) + "x" + std::to_string(input.image.height()) +
+                                  " " + channel_layout_name(input.image.channels());
+        if (job)
+            diag.info(inv.command + ": " + item.name + " (" + shape + ") -> " + output_name(item.output) + ": " +
+                      job->describe() + "; backend " + used.describe() + "; kernel " + notes.kernel + "; " + ms_text(ms));
+        else {
+            const ImageFormat f = output_format(item.output, save.format);
+            diag.info(inv.command + ": " + item.name + " (" + format_name(input.header.format) + " " + shape + ") -> " +
+                      output_name(item.output) + " (" + format_name(f) +
+                      (f == ImageFormat::Jpeg ? ", quality " + std::to_string(save.quality) : std::string()) + ")");
+        }
+        if (report == ReportFormat::Json) {
+            JsonObject o = record(inv, item);
+            o.add("ok", true)
+                .add("width", input.image.width())
+                .add("height", input.image.height())
+                .add("channels", input.image.channels())
+                .add("output_channels", out_view.channels);
+            if (job) {
+                JsonObject operation = job->details();
+                operation.merge(notes.details);
+                o.add("operation", operation).add("backend", backend_name(used.backend));
+                if (used.backend == Backend::Gpu)
+                    o.add("device", used.gpu_name);
+                else
+                    o.add_null("device");
+                o.add("kernel", notes.kernel).add("elapsed_ms", ms);
+            }
+            r.text = o.str() + "\n";
+        }
+        return r;
+    };
+    const auto failure = [&](const BatchItem& item, const Error& e) {
+        if (report != ReportFormat::Json) return std::string();
+        return record(inv, item).add("ok", false).add("error", e.what()).str() + "\n";
+    };
+    const BatchSummary summary = run_batch(plan.items, settings, backend, memory, diag, inv.out, process, failure);
+    return finish_batch(inv, summary, "written", plan.many);
+}
+
+}  // namespace imgpar::cli

@@ -1,0 +1,45 @@
+// Where a multi-file run writes: --out-dir DIR (each output named as its
+// input) or --output TEMPLATE ('out/{stem}_blur.{ext}'), checked before any
+// file is touched: every placeholder known, no two inputs sent to one
+// output, and no input overwritten.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "src/io/image_format.hpp"
+
+namespace imgpar::cli {
+
+// --out-dir, --output, --skip-existing.
+OptionGroup output_plan_options();
+
+struct OutputRule {
+    std::string out_dir;                // --out-dir, or empty
+    std::string output_template;        // --output, or empty
+    std::optional<ImageFormat> format;  // --format: with --out-dir, the extension it gets
+};
+
+// The rule the options give; nullopt when neither --out-dir nor --output is
+// given (the IN OUT form). Throws imgpar::Error (usage) for both at once or a
+// bad template.
+std::optional<OutputRule> read_output_rule(const ParamValues& values);
+
+// The parts of an input name a template can use: {name} "a.b.jpg",
+// {stem} "a.b", {ext} "jpg" (without the dot; empty when there is none),
+// {dir} its folder as given ("." when none). "{{" and "}}" are braces.
+// Throws imgpar::Error (usage) naming an unknown or unclosed placeholder.
+std::string expand_output_template(const std::string& output_template, const std::string& input);
+
+// The output of `input` under `rule`.
+std::string output_for(const OutputRule& rule, const std::string& input);
+
+// Usage errors, before anything runs: standard input (which has no name to
+// derive one from), two inputs with one output, or an output that is one of
+// the inputs (by name, or by identity when it exists: a link to an input
+// counts).
+void check_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
+
+}  // namespace imgpar::cli

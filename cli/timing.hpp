@@ -1,0 +1,20 @@
+// Wall-clock times as the -v lines print them.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace imgpar::cli {
+
+inline double ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+inline std::string ms_text(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2f ms", ms);
+    return buf;
+}
+
+}  // namespace imgpar::cli
