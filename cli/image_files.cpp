@@ -118,12 +118,15 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
             r.skipped = true;
             return r;
         }
+        const auto t_read = std::chrono::steady_clock::now();
         std::vector<std::uint8_t> bytes = read_input_bytes(item.path);
         const ImageHeader header = read_image_header(item.name, bytes, load);
         const int out_channels = job ? job->output_channels(header.channels) : header.channels;
         const auto reservation = ctx.memory.reserve(bytes_in_flight(header, bytes.size(), out_channels));
+        const auto t_decode = std::chrono::steady_clock::now();
         LoadedImage input = decode_image(item.name, bytes, load);
         std::vector<std::uint8_t>().swap(bytes);
+        const double decode_ms = ms_since(t_decode) + std::chrono::duration<double, std::milli>(t_decode - t_read).count();
         report_warnings(diag, item.name, input.warnings);
 
         RunNotes notes;
@@ -142,7 +145,9 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         const ConstViewU8 out_view = job ? result.view() : input.image.view();
         if (plan.many) make_parent_folder(item.output);
         std::vector<std::string> warnings;
+        const auto t_encode = std::chrono::steady_clock::now();
         save_image(item.output, out_view, save, warnings);
+        const double encode_ms = ms_since(t_encode);
         report_warnings(diag, output_name(item.output), warnings);
         for (const std::string& w : notes.warnings) diag.warning(w);
         for (const std::string& line : notes.info) diag.info(line);
@@ -151,7 +156,8 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
                                   " " + channel_layout_name(input.image.channels());
         if (job)
             diag.info(inv.command + ": " + item.name + " (" + shape + ") -> " + output_name(item.output) + ": " +
-                      job->describe() + "; backend " + used.describe() + "; kernel " + notes.kernel + "; " + ms_text(ms));
+                      job->describe() + "; backend " + used.describe() + "; kernel " + notes.kernel + "; stages: read+decode " +
+                      ms_text(decode_ms) + ", compute " + ms_text(ms) + ", encode+write " + ms_text(encode_ms));
         else {
             const ImageFormat f = output_format(item.output, save.format);
             diag.info(inv.command + ": " + item.name + " (" + format_name(input.header.format) + " " + shape + ") -> " +
@@ -175,6 +181,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
                     o.add_null("device");
                 o.add("kernel", notes.kernel).add("elapsed_ms", ms);
             }
+            o.add("decode_ms", decode_ms).add("encode_ms", encode_ms);
             r.text = o.str() + "\n";
         }
         return r;

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Whole invocations, as users wait for them: blur sigma 2 of one photo (16 MP
+# JPEG and PNG, 8192x8192 JPEG) and of a batch of photos, by imgpar and by the
+# peers this machine has (OpenCV from Python, libvips, ImageMagick). Prints a
+# Markdown report: median wall seconds of REPEATS runs, output bytes, images/s,
+# and where imgpar's time goes.
+#
+#   bench/e2e/run.sh IMGPAR PHOTOS [REPEATS [BATCH_REPEATS]]
+#
+# PHOTOS is what make_photos.py made (single/, batch/). The photos come from
+# Debian's wallpaper package:
+#   apt-get download plasma-workspace-wallpapers && dpkg -x plasma-workspace-wallpapers_*.deb wp
+#   bench/e2e/make_photos.py wp/usr/share/wallpapers photos
+# JPEG quality 95 everywhere (OpenCV's default), PNG at each tool's default.
+set -euo pipefail
+imgpar=$(realpath "$1")
+photos=$(realpath "$2")
+repeats=${3:-5}
+batch_repeats=${4:-3}
+here=$(dirname "$(realpath "$0")")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cores=$(nproc)
+TIMEFORMAT=%R
+
+have() { command -v "$1" >/dev/null 2>&1; }
+have_cv=0; python3 -c "import cv2" 2>/dev/null && have_cv=1
+have_gpu=0; "$imgpar" devices 2>/dev/null | grep -q "usable" && ! "$imgpar" devices 2>/dev/null | grep -q "no usable" && have_gpu=1
+
+# Median wall seconds of `repeats` runs of "$@" (output discarded).
+median() {
+    local times=()
+    for ((i = 0; i < repeats; i++)); do
+        times+=("$( { time "$@" >/dev/null 2>&1; } 2>&1 )")
+    done
+    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+size() { stat -c %s "$1"; }
+
+echo "## Whole runs: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+"$imgpar" --version | sed 's/^/    /'
+echo
+echo "### One photo, blur sigma 2 (median of $repeats, wall seconds; output bytes)"
+echo
+echo "| job | tool | seconds | bytes |"
+echo "|---|---|---:|---:|"
+for job in photo16mp.jpg:jpg photo8k.jpg:jpg photo16mp.png:png; do
+    in=$photos/single/${job%%:*}; ext=${job##*:}; label="${job%%:*} -> $ext"
+    row() { echo "| $label | $1 | $2 | $(size "$3") |"; }
+    devices=(cpu auto); ((have_gpu)) && devices=(gpu cpu auto)
+    for d in "${devices[@]}"; do
+        out=$work/imgpar_$d.$ext
+        row "imgpar --device $d" "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device "$d")" "$out"
+    done
+    if ((have_cv)); then
+        out=$work/opencv.$ext
+        row "OpenCV (Python)" "$(median python3 "$here/opencv_blur.py" "$in" "$out")" "$out"
+    fi
+    if have vips; then
+        out=$work/vips.$ext; q=""; [[ $ext == jpg ]] && q="[Q=95]"
+        row "vips gaussblur" "$(median vips gaussblur "$in" "$out$q" 2)" "$out"
+    fi
+    if have convert && convert -version 2>/dev/null | grep -q ImageMagick; then
+        out=$work/magick.$ext
+        row "ImageMagick convert" "$(median convert "$in" -gaussian-blur 0x2 -quality 95 "$out")" "$out"
+    fi
+done
+
+echo
+echo "### Where imgpar's time goes (one run each, -v)"
+echo
+echo '```'
+for d in cpu $( ((have_gpu)) && echo gpu ); do
+    for f in photo16mp.jpg photo16mp.png; do
+        "$imgpar" blur "$photos/single/$f" "$work/v_$f" --sigma 2 --quality 95 --device $d -v 2>&1 | grep -E "stages|backend" | tail -1
+    done
+done
+echo '```'
+
+batch=("$photos"/batch/*.jpg)
+n=${#batch[@]}
+mp=$(python3 -c "import sys,struct
+t=0
+for f in sys.argv[1:]:
+    d=open(f,'rb').read(); i=2
+    while i < len(d):
+        l=struct.unpack('>H',d[i+2:i+4])[0]
+        if d[i+1] in (0xC0,0xC1,0xC2): h,w=struct.unpack('>HH',d[i+5:i+9]); t+=w*h; break
+        i+=2+l
+print(f'{t/len(sys.argv[1:])/1e6:.1f}')" "${batch[@]}")
+echo
+echo "### Batch: $n JPEGs (mean $mp MP), blur sigma 2 -> JPEG, all cores (images/s, best of $batch_repeats)"
+echo
+echo "| tool | images/s | seconds |"
+echo "|---|---:|---:|"
+best() {  # best wall seconds of "$@" over batch_repeats runs, each into an empty $work/b
+    local best=""
+    for ((i = 0; i < batch_repeats; i++)); do
+        rm -rf "$work/b"; mkdir -p "$work/b"
+        local t; t=$( { time "$@" >/dev/null 2>&1; } 2>&1 )
+        if [[ -z $best ]] || awk "BEGIN{exit !($t < $best)}"; then best=$t; fi
+    done
+    echo "$best"
+}
+brow() { echo "| $1 | $(awk "BEGIN{printf \"%.1f\", $n / $2}") | $2 |"; }
+devices=(cpu); ((have_gpu)) && devices=(gpu cpu)
+for d in "${devices[@]}"; do
+    brow "imgpar blur --out-dir, --device $d" "$(best "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/b" "${batch[@]}")"
+done
+if ((have_cv)); then
+    brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${batch[@]}")"
+fi
+if have vips; then
+    brow "vips gaussblur, a shell loop" "$(best bash -c 'for f; do vips gaussblur "$f" "'"$work"'/b/$(basename "$f")[Q=95]" 2 || exit 1; done' _ "${batch[@]}")"
+fi
+if have mogrify && mogrify -version 2>/dev/null | grep -q ImageMagick; then
+    brow "ImageMagick mogrify" "$(best mogrify -path "$work/b" -gaussian-blur 0x2 -quality 95 "${batch[@]}")"
+fi
