@@ -1,5 +1,6 @@
 #include "cli/image_files.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include "cli/batch_runner.hpp"
 #include "cli/batch_settings.hpp"
 #include "cli/common_options.hpp"
+#include "cli/device_choice.hpp"
 #include "cli/timing.hpp"
 #include "cli/input_list.hpp"
 #include "cli/output_plan.hpp"
@@ -22,9 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// GPU sessions a batch keeps: two let one file's copies overlap another's
-// kernel; more only add memory.
-constexpr int kBatchGpuSessions = 2;
+// GPU sessions a run keeps open at most: one per worker, so no worker waits
+// for another's copies (each session holds two 8 MiB pinned staging buffers
+// and device images as large as its largest file).
+constexpr int kMaxGpuSessions = 16;
 
 std::string output_name(const std::string& out) { return out == "-" ? "<stdout>" : out; }
 
@@ -104,10 +107,26 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
     const LoadOptions load = load_options(inv.global);
 
-    const DeviceRequest device = job ? inv.global.device : DeviceRequest{DeviceRequest::Kind::Cpu};
     const Diagnostics& diag = inv.diag;
-    BackendPool backend(backend_selector(device, diag),
-        kBatchGpuSessions);
+    DeviceRequest device{DeviceRequest::Kind::Cpu};  // convert computes nothing
+    std::optional<ImageHeader> first;
+    if (job && inv.global.device.kind != DeviceRequest::Kind::Cpu) {
+        first = peek_header(plan.items[0].path, load);
+        device = choose_device(inv.global.device, RunShape{inv.command, plan.items.size(), first},
+                               [job](ConstViewU8 image) {
+                                   RunNotes ignored;
+                                   job->run_cpu(image, ignored);
+                               },
+                               diag);
+    }
+    const auto select = backend_selector(device, diag);
+    BackendPool backend(
+        [select, job, first] {
+            BackendChoice choice = select();
+            if (first) job->warm_up(choice, first->width, first->height, first->channels);
+            return choice;
+        },
+        std::min({settings.jobs, static_cast<int>(plan.items.size()), kMaxGpuSessions}));
     MemoryBudget memory(default_memory_budget());
 
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

@@ -5,6 +5,7 @@
 // run, save or report, time, say what ran).
 #include "cli/op_commands.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "cli/batch_runner.hpp"
 #include "cli/batch_settings.hpp"
 #include "cli/common_options.hpp"
+#include "cli/device_choice.hpp"
 #include "cli/timing.hpp"
 #include "cli/image_files.hpp"
 #include "cli/input_list.hpp"
@@ -60,9 +62,15 @@ int run_report_operation(const Operation& op, Invocation& inv) {
     const LoadOptions load = load_options(inv.global);
 
     const Diagnostics& diag = inv.diag;
-    const DeviceRequest device = inv.global.device;
-    BackendPool backend(backend_selector(device, diag),
-        2);
+    DeviceRequest device = inv.global.device;
+    if (device.kind == DeviceRequest::Kind::Auto)
+        device = choose_device(device, RunShape{inv.command, items.size(), peek_header(items[0].path, load)},
+                               [&](ConstViewU8 image) {
+                                   RunNotes ignored;
+                                   job->run(BackendChoice{}, ReportSource{"", "cpu"}, image, format, ignored);
+                               },
+                               diag);
+    BackendPool backend(backend_selector(device, diag), std::min({settings.jobs, static_cast<int>(items.size()), 16}));
     MemoryBudget memory(default_memory_budget());
     if (format == ReportFormat::Csv) inv.out << job->csv_header();
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

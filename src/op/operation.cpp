@@ -1,5 +1,7 @@
 #include "src/op/operation.hpp"
 
+#include <algorithm>
+
 #include "src/gpu/session.hpp"
 
 namespace imgpar {
@@ -9,6 +11,20 @@ ImageU8 ImageJob::run(const BackendChoice& backend, ConstViewU8 src, RunNotes& n
     gpu::Session& session = *backend.session;
     return gpu::run_on_images(session, src, output_channels(src.channels),
                               [&](ConstDeviceViewU8 in, DeviceViewU8 out) { run_gpu(session, in, out, notes); });
+}
+
+void ImageJob::warm_up(const BackendChoice& backend, int width, int height, int channels) const {
+    if (backend.backend != Backend::Gpu) return;
+    gpu::Session& session = *backend.session;
+    session.image<std::uint8_t>(gpu::Session::Slot::Input, width, height, channels);
+    session.image<std::uint8_t>(gpu::Session::Slot::Output, width, height, output_channels(channels));
+    // Enough rows that the copies fill the staging buffers (8 MiB), as the
+    // whole image will.
+    const std::size_t row = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels);
+    const int rows = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(height), (std::size_t{8} << 20) / row + 1));
+    const ImageU8 strip(width, rows, channels);
+    RunNotes ignored;
+    run(backend, strip.view(), ignored);
 }
 
 std::string Operation::positional_help() const {

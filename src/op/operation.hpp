@@ -55,6 +55,12 @@ public:
     // Host images on the chosen backend: the CPU reference, or the GPU
     // through the session's reused device images and staging buffers.
     ImageU8 run(const BackendChoice& backend, ConstViewU8 src, RunNotes& notes) const;
+
+    // Readies a GPU backend for an image of this shape while the image is
+    // still being decoded: sizes the session's device images, fills its
+    // staging buffers and runs the job once on a strip, which loads the
+    // kernels' code. Nothing to do on the CPU.
+    void warm_up(const BackendChoice& backend, int width, int height, int channels) const;
 };
 
 // Where a report's input came from, for its header fields.

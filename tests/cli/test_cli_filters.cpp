@@ -100,16 +100,19 @@ TEST_CASE("cli filters: --device cpu and --device auto give identical bytes") {
     }
 }
 
-TEST_CASE("cli filters: --device gpu without a usable GPU fails clearly; auto falls back with one notice") {
+TEST_CASE("cli filters: --device gpu without a usable GPU fails clearly; auto picks the CPU for a small job") {
     if (gpu_status().usable()) return;  // covered by the GPU suite on GPU machines
     TempDir dir;
     auto r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png", "--device", "gpu"}, dir.path());
     CHECK(r.exit_code == 3);
     CHECK(has(r.err, "no usable GPU"));
     CHECK(dir.entries().empty());
-    r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png"}, dir.path());
+    // auto: a small job runs on the CPU by cost, and -v says why.
+    r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png", "-v"}, dir.path());
     CHECK(r.exit_code == 0);
-    CHECK(has(r.err, "running on the CPU"));
+    CHECK(has(r.err, "device auto: the CPU: blur of 1 file (0.3 MP)"));
+    CHECK(has(r.err, "less than starting the GPU"));
+    CHECK(has(r.err, "backend cpu"));
     r = run_imgpar({"blur", "-q", test::sample_path("camera.png"), "o.png"}, dir.path());
     CHECK(r.err.empty());
 }

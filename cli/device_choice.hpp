@@ -1,0 +1,39 @@
+// The backend of a run: what --device asks for, with `auto` made cost-aware.
+// Results are byte-identical on both backends, so `auto` picks the one that
+// finishes first: the CPU when the run's compute would take it less time than
+// starting the GPU, the GPU otherwise (when there is a usable one). The CPU
+// cost is measured, not guessed: the job runs once on a small image on one
+// thread, and that time is scaled to the run's pixels and the CPU's threads.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "cli/diagnostics.hpp"
+#include "src/backend.hpp"
+#include "src/image.hpp"
+#include "src/io/load.hpp"
+
+namespace imgpar::cli {
+
+// What starting the GPU costs a process, measured on an H100 machine with
+// CUDA 13 (context, stream, loading the kernels' code): about 0.45 s.
+constexpr double kGpuStartSeconds = 0.45;
+
+struct RunShape {
+    std::string what;       // "blur"
+    std::size_t files = 0;
+    std::optional<ImageHeader> first;  // the first input's header, when it could be read
+};
+
+// `request`, or for `auto` the CPU when the estimate says so (said with -v,
+// with the numbers). `run_cpu` runs the job on the CPU on one image.
+DeviceRequest choose_device(const DeviceRequest& request, const RunShape& shape,
+                            const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag);
+
+// The header of `path` if it can be read (not standard input), for the
+// estimate and for readying the GPU.
+std::optional<ImageHeader> peek_header(const std::string& path, const LoadOptions& load);
+
+}  // namespace imgpar::cli
