@@ -52,6 +52,15 @@ ReportFormat read_report_format(const ParamValues& values) {
 OptionGroup image_output_options(const std::string& json) {
     OptionGroup g{"Output",
                   {ParamSpec::integer("quality", "Q", "JPEG quality", 1, 100).defaults(std::to_string(kDefaultJpegQuality)),
+                   ParamSpec::choice("chroma-subsampling", "S",
+                                     "JPEG colour resolution: auto (444 above quality 90, else 420), 444 (full), "
+                                     "422 (half across), 420 (half both ways)",
+                                     {"auto", "444", "422", "420"})
+                       .defaults("auto"),
+                   ParamSpec::integer("compression", "N",
+                                      "PNG compression: 0 none, 1 fastest (run-length), 2-9 zlib's levels (smaller, slower)",
+                                      0, 9)
+                       .defaults(std::to_string(kDefaultPngCompression)),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
                                      {"png", "jpg", "jpeg", "bmp"})}};
     if (!json.empty()) g.params.push_back(ParamSpec::flag("json", json));
@@ -62,6 +71,9 @@ SaveOptions read_save_options(const ParamValues& values) {
     SaveOptions s;
     s.quality = values.int_value("quality");
     check_jpeg_quality(s.quality);
+    s.chroma = parse_chroma_subsampling(values.text("chroma-subsampling"));
+    s.compression = values.int_value("compression");
+    check_png_compression(s.compression);
     if (values.given("format")) s.format = parse_format_name(values.text("format"));
     return s;
 }

@@ -19,7 +19,8 @@ GlobalOptions read_global_options(const ParamValues& values);
 OptionGroup report_options(bool csv);
 ReportFormat read_report_format(const ParamValues& values);
 
-// --quality and --format for commands that write an image, and --json
+// --quality, --chroma-subsampling (JPEG), --compression (PNG) and --format
+// for commands that write an image, and --json
 // describing the run when `json` says what it prints.
 OptionGroup image_output_options(const std::string& json = "");
 SaveOptions read_save_options(const ParamValues& values);

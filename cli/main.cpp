@@ -46,7 +46,7 @@ void print_version(std::ostream& os) {
            << "\n";
     else
         os << "CUDA backend: not built (CPU only)\n";
-    os << "JPEG: " << jpeg_codec_name() << "; PNG and BMP: stb_image\n";
+    os << "JPEG: " << jpeg_codec_name() << "; PNG: " << png_codec_name() << "; BMP: stb_image\n";
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {

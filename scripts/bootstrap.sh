@@ -28,9 +28,10 @@ declare -A probes=(
     [libcxxopts-dev]=/usr/include/cxxopts.hpp
     [doctest-dev]=/usr/include/doctest/doctest.h
     [libjpeg-dev]=/usr/include/jpeglib.h
+    [libpng-dev]=/usr/include/png.h
 )
 missing=()
-for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev; do
+for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev; do
     [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
 done
 

@@ -15,6 +15,7 @@
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/load.hpp"
 #include "src/io/save.hpp"
+#include "tests/support/png_reference.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -24,7 +25,8 @@ namespace {
 
 std::vector<std::uint8_t> to_vec(const std::string& s) { return std::vector<std::uint8_t>(s.begin(), s.end()); }
 
-// A minimal PNG whose header claims `w` x `h` RGB.
+// A minimal PNG whose header (with a valid CRC, so that libpng reads it)
+// claims `w` x `h` RGB; no image data follows.
 std::string png_header_claiming(std::uint32_t w, std::uint32_t h) {
     std::string s("\x89PNG\r\n\x1a\n", 8);
     auto be = [&](std::uint32_t v) {
@@ -35,7 +37,7 @@ std::string png_header_claiming(std::uint32_t w, std::uint32_t h) {
     be(w);
     be(h);
     s += std::string("\x08\x02\x00\x00\x00", 5);
-    be(0);  // CRC (stb does not check it)
+    be(test::png_crc(reinterpret_cast<const std::uint8_t*>(s.data()) + 12, s.size() - 12));
     return s;
 }
 

@@ -16,6 +16,14 @@
 
 namespace imgpar {
 
+ChromaSubsampling parse_chroma_subsampling(const std::string& text) {
+    if (text == "auto") return ChromaSubsampling::Auto;
+    if (text == "444") return ChromaSubsampling::S444;
+    if (text == "422") return ChromaSubsampling::S422;
+    if (text == "420") return ChromaSubsampling::S420;
+    throw usage_error("--chroma-subsampling", "'" + text + "' is not one of auto, 444, 422, 420");
+}
+
 #if IMGPAR_HAVE_LIBJPEG
 namespace {
 
@@ -127,7 +135,7 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
     return std::move(out);
 }
 
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality) {
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma) {
     if (image.channels != 1 && image.channels != 3) throw usage_error("jpeg", "JPEG holds gray or RGB pixels");
     auto state = std::make_unique<Encode>();
     Encode& j = *state;
@@ -143,7 +151,13 @@ std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality) {
     c.in_color_space = image.channels == 1 ? JCS_GRAYSCALE : JCS_RGB;
     jpeg_set_defaults(&c);
     jpeg_set_quality(&c, quality, TRUE);
-    if (image.channels == 3 && quality > 90) c.comp_info[0].h_samp_factor = c.comp_info[0].v_samp_factor = 1;
+    if (image.channels == 3) {
+        // jpeg_set_defaults gives luma 2x2 sampling factors against chroma's
+        // 1x1 (4:2:0); the other layouts change luma's.
+        if (chroma == ChromaSubsampling::Auto) chroma = quality > 90 ? ChromaSubsampling::S444 : ChromaSubsampling::S420;
+        c.comp_info[0].h_samp_factor = chroma == ChromaSubsampling::S444 ? 1 : 2;
+        c.comp_info[0].v_samp_factor = chroma == ChromaSubsampling::S420 ? 2 : 1;
+    }
     jpeg_start_compress(&c, TRUE);
     while (c.next_scanline < c.image_height) {
         // libjpeg takes non-const rows but only reads them.
@@ -161,7 +175,9 @@ std::string jpeg_codec_name() { return "stb_image"; }
 ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, std::vector<std::string>&) {
     throw input_error(name, "this build has no libjpeg-turbo");
 }
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int) { throw output_error("jpeg", "this build has no libjpeg-turbo"); }
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int, ChromaSubsampling) {
+    throw output_error("jpeg", "this build has no libjpeg-turbo");
+}
 
 #endif
 

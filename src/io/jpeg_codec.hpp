@@ -12,6 +12,16 @@
 
 namespace imgpar {
 
+// How JPEG stores colour (chroma) relative to luma: full resolution (4:4:4),
+// halved across (4:2:2) or halved both ways (4:2:0). Auto: 4:4:4 above
+// quality 90, 4:2:0 at 90 and below (what imgpar's JPEGs have always had,
+// and what stb's encoder does). Gray images have no chroma.
+enum class ChromaSubsampling { Auto, S444, S422, S420 };
+
+// From a --chroma-subsampling value: auto, 444, 422, 420. Throws
+// imgpar::Error (usage) for anything else.
+ChromaSubsampling parse_chroma_subsampling(const std::string& text);
+
 // Whether JPEG goes through libjpeg-turbo in this build.
 bool jpeg_codec_available();
 
@@ -27,8 +37,6 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
                     std::vector<std::string>& warnings);
 
 // Encodes gray (1 channel) or RGB (3); alpha is the caller's to drop.
-// Chroma: full resolution above quality 90, halved both ways at 90 and below
-// (what imgpar's JPEGs have always had).
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality);
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma = ChromaSubsampling::Auto);
 
 }  // namespace imgpar

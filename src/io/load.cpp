@@ -10,6 +10,7 @@
 #include "src/io/file_bytes.hpp"
 #include "src/io/header_peek.hpp"
 #include "src/io/jpeg_codec.hpp"
+#include "src/io/png_codec.hpp"
 
 namespace imgpar {
 
@@ -46,6 +47,8 @@ bool jpeg_has_end_marker(const std::vector<std::uint8_t>& b) {
     return false;
 }
 
+constexpr std::uint64_t kMaxDecodedSamples = std::uint64_t{1} << 30;
+
 std::string decode_failure(ImageFormat f) {
     const char* why = stbi_failure_reason();
     return std::string("cannot decode ") + (f == ImageFormat::Png ? "PNG" : f == ImageFormat::Jpeg ? "JPEG" : "BMP") +
@@ -58,6 +61,29 @@ void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h
         throw input_error(name, "image is " + std::to_string(w) + "x" + std::to_string(h) + " = " + std::to_string(pixels) +
                                     " pixels, above the limit of " + std::to_string(max_pixels) +
                                     " (raise it with --max-pixels)");
+}
+
+// The limit stb has always had (and imgpar with it), kept for libpng so that
+// a raised --max-pixels still cannot ask for more memory than this.
+void check_decoder_capacity(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t channels) {
+    if (w * h * channels > kMaxDecodedSamples)  // each below 2^32, channels <= 4: no overflow
+        throw input_error(name, "image is " + std::to_string(w) + "x" + std::to_string(h) +
+                                    ", more than the decoder can hold (1 GiB of decoded samples)");
+}
+
+// The PNG header through libpng, which reads the chunks before the image
+// data too: a transparency chunk adds an alpha channel. A size beyond the
+// decoder's capacity is refused before libpng reads anything.
+void read_png_header(const std::string& name, const std::vector<std::uint8_t>& bytes,
+                     const std::optional<PeekedSize>& claimed, ImageHeader& h) {
+    if (claimed) check_decoder_capacity(name, claimed->width, claimed->height, 1);
+    const PngHeaderInfo png = png_read_header(name, bytes);
+    h.width = png.width;
+    h.height = png.height;
+    h.channels = png.channels;
+    h.bit_depth = png.bit_depth == 16 ? 16 : 8;
+    check_decoder_capacity(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height),
+                           static_cast<std::uint64_t>(h.channels));
 }
 
 struct StbFree {
@@ -86,6 +112,12 @@ ImageHeader read_image_header(const std::string& name, const std::vector<std::ui
     auto claimed = peek_dimensions(*format, bytes);
     if (claimed) check_pixel_limit(name, claimed->width, claimed->height, options.max_pixels);
 
+    if (h.format == ImageFormat::Png && png_codec_available()) {
+        read_png_header(name, bytes, claimed, h);
+        check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height),
+                          options.max_pixels);
+        return h;
+    }
     const int len = static_cast<int>(bytes.size());
     if (!stbi_info_from_memory(bytes.data(), len, &h.width, &h.height, &h.channels)) {
         const char* why = stbi_failure_reason();
@@ -110,6 +142,11 @@ LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t
     if (h.format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes))
         throw input_error(name, "JPEG data is truncated (no end-of-image marker)");
 
+    if (h.format == ImageFormat::Png && png_codec_available()) {
+        out.image = png_decode(name, bytes, h.width, h.height, h.channels, out.warnings);
+        if (h.bit_depth == 16) out.warnings.insert(out.warnings.begin(), "16-bit PNG reduced to 8 bits per sample");
+        return out;
+    }
     if (h.format == ImageFormat::Jpeg && jpeg_codec_available()) {
         out.image = jpeg_decode(name, bytes, h.width, h.height, out.warnings);
         if (out.image.channels() != h.channels)

@@ -1,6 +1,7 @@
 #include "src/io/save.hpp"
 
 #include <climits>
+#include <mutex>
 
 #include <stb_image_write.h>
 
@@ -33,6 +34,16 @@ ConstViewU8 without_alpha(ConstViewU8 img, ImageU8& storage) {
     return storage.view();
 }
 
+// stb's PNG level is a global variable: set and used under a lock, so that
+// threads saving at once each get theirs. (stb treats levels below 5 as 5.)
+int stb_png_to_func(std::vector<std::uint8_t>& out, ConstViewU8 src, int level) {
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    stbi_write_png_compression_level = level;
+    return stbi_write_png_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data,
+                                  static_cast<int>(src.stride));
+}
+
 }  // namespace
 
 void check_jpeg_quality(int quality) {
@@ -49,7 +60,25 @@ ImageFormat output_format(const std::string& path, std::optional<ImageFormat> re
 
 std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int quality,
                                        std::vector<std::string>& warnings) {
+    SaveOptions options;
+    options.quality = quality;
+    return encode_image(img, format, options, warnings);
+}
+
+std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, const SaveOptions& options,
+                                       std::vector<std::string>& warnings) {
     check_image_shape(img.width, img.height, img.channels);
+    const int quality = options.quality;
+    if (format == ImageFormat::Png) {
+        check_png_compression(options.compression);
+        // imgpar's encoder takes rows with any stride, of any length.
+        if (png_codec_available()) {
+            PngEncodeOptions png;
+            png.compression = options.compression;
+            png.threads = options.threads;
+            return png_encode(img, png);
+        }
+    }
     if (img.stride > static_cast<std::size_t>(INT_MAX))
         throw usage_error("encode", "image rows are too long to encode");
     if (format == ImageFormat::Jpeg) {
@@ -57,8 +86,10 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int 
         if (has_alpha(img.channels)) warnings.push_back("JPEG has no alpha channel: alpha dropped");
         if (jpeg_codec_available()) {
             ImageU8 opaque;  // libjpeg-turbo takes rows with any stride
-            return jpeg_encode(without_alpha(img, opaque), quality);
+            return jpeg_encode(without_alpha(img, opaque), quality, options.chroma);
         }
+        if (options.chroma != ChromaSubsampling::Auto && img.channels >= 3)
+            warnings.push_back("this build writes JPEG with stb, which ignores --chroma-subsampling");
     }
     std::vector<std::uint8_t> out;
     int ok = 0;
@@ -70,9 +101,8 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int 
         src = packed.view();
     }
     switch (format) {
-        case ImageFormat::Png:
-            ok = stbi_write_png_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data,
-                                        static_cast<int>(src.stride));
+        case ImageFormat::Png:  // (stb: a build without libpng)
+            ok = stb_png_to_func(out, src, options.compression);
             break;
         case ImageFormat::Jpeg:  // (stb: a build without libjpeg-turbo)
             ok = stbi_write_jpg_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data, quality);
@@ -91,7 +121,7 @@ void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& o
     ImageFormat f = output_format(path, options.format);
     std::vector<std::uint8_t> bytes;
     try {
-        bytes = encode_image(image, f, options.quality, warnings);
+        bytes = encode_image(image, f, options, warnings);
     } catch (const Error& e) {
         if (e.kind() == ErrorKind::Usage) throw;
         throw output_error(path, e.reason());

@@ -9,14 +9,21 @@
 
 #include "src/image.hpp"
 #include "src/io/image_format.hpp"
+#include "src/io/jpeg_codec.hpp"
+#include "src/io/png_codec.hpp"
 
 namespace imgpar {
 
 constexpr int kDefaultJpegQuality = 92;
 
 struct SaveOptions {
-    std::optional<ImageFormat> format;  // overrides the extension
-    int quality = kDefaultJpegQuality;  // JPEG only, 1..100
+    std::optional<ImageFormat> format;                   // overrides the extension
+    int quality = kDefaultJpegQuality;                   // JPEG only, 1..100
+    ChromaSubsampling chroma = ChromaSubsampling::Auto;  // JPEG only
+    int compression = kDefaultPngCompression;            // PNG only, 0..9 (png_codec.hpp)
+    // PNG only: threads the encoder deflates on; 0: cpu_thread_count() of
+    // the calling thread (a batch worker limits it with CpuThreadLimit).
+    int threads = 0;
 };
 
 // Throws imgpar::Error (usage) unless 1 <= quality <= 100.
@@ -26,7 +33,12 @@ void check_jpeg_quality(int quality);
 // neither `requested` nor the extension of `path` tells ("-" needs --format).
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested);
 
-// Encodes to bytes. Warnings (alpha dropped by JPEG...) are appended.
+// Encodes to bytes in `format` (options.format is not consulted). Warnings
+// (alpha dropped by JPEG...) are appended.
+std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, const SaveOptions& options,
+                                       std::vector<std::string>& warnings);
+
+// The same with every option at its default but the JPEG quality.
 std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, int quality,
                                        std::vector<std::string>& warnings);
 

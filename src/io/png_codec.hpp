@@ -1,0 +1,79 @@
+// PNG through libpng (decoding) and imgpar's own encoder on zlib, where the
+// build found libpng (IMGPAR_HAVE_LIBPNG, which brings zlib). Without it,
+// load.cpp and save.cpp use stb.
+//
+// Why our own encoder: it splits the deflate work into segments compressed on
+// several threads (libpng compresses on one), and picks each row's filter
+// with vectorised loops. Measurements are in the README (--compression).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/image.hpp"
+
+namespace imgpar {
+
+// zlib level 1 with the run-length strategy (see png_encode): on photos and
+// imgpar's results it is the fastest setting that compresses, and smaller
+// than zlib's levels 1 to 3.
+constexpr int kDefaultPngCompression = 1;
+
+// Filtered bytes per deflate segment (whole rows, at least one): large enough
+// that the segments' seams cost nothing measurable (a few bytes each), small
+// enough that a 2 MP image keeps several threads busy.
+constexpr std::size_t kDefaultPngSegmentBytes = std::size_t{1} << 20;
+
+struct PngEncodeOptions {
+    // 0: stored, no compression. 1: deflate with run-length matches only
+    // (zlib's Z_RLE). 2-9: zlib's levels with its strategy for filtered
+    // data (Z_FILTERED): slower, smaller on drawings and flat areas.
+    int compression = kDefaultPngCompression;
+    // Threads that deflate segments of the image at once; 0: as many as
+    // cpu_thread_count() allows on the calling thread. The bytes written do
+    // not depend on it.
+    int threads = 0;
+    // How the image is cut for deflate (see png_encode.cpp). The bytes
+    // written depend on it, so it is a constant outside tests.
+    std::size_t segment_bytes = kDefaultPngSegmentBytes;
+};
+
+// Throws imgpar::Error (usage) unless 0 <= level <= 9.
+void check_png_compression(int level);
+
+// Whether PNG goes through libpng and imgpar's encoder in this build.
+bool png_codec_available();
+
+// "libpng 1.6.39, zlib 1.2.13" or "stb_image": what reads and writes PNG here.
+std::string png_codec_name();
+
+// What a PNG's chunks before the image data say, as png_decode will deliver
+// it: channels after expansion (palette: 3, or 4 with a transparency chunk;
+// gray or RGB with one: 2 or 4); bit_depth as stored (1 to 16).
+struct PngHeaderInfo {
+    int width = 0;
+    int height = 0;
+    int channels = 0;
+    int bit_depth = 8;
+};
+
+// Reads the chunks before the image data, checking their CRCs. Throws
+// imgpar::Error (input) naming `name` when they are invalid or truncated.
+PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::uint8_t>& bytes);
+
+// Decodes a whole PNG to 8 bits per sample, whose header the caller has read
+// (png_read_header) and checked as width x height x channels: 16-bit samples
+// keep their high byte, interlaced images are deinterlaced. Throws imgpar::Error
+// (input) naming `name` when the data is corrupt or truncated; a damaged
+// ancillary chunk goes to `warnings`.
+ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
+                   int channels, std::vector<std::string>& warnings);
+
+// Encodes 1 to 4 channels of 8 bits (gray, gray+alpha, RGB, RGBA) as a
+// non-interlaced PNG with no ancillary chunks. Throws imgpar::Error (usage)
+// for a compression level outside 0..9.
+std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& options);
+
+}  // namespace imgpar

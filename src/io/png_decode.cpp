@@ -1,0 +1,153 @@
+// PNG decoding through libpng's classic API: it checks every chunk's CRC and
+// the zlib stream's checksum (stb checks neither), reads the transparency
+// chunk of gray and RGB images, and is faster than stb on photos.
+#include "src/io/png_codec.hpp"
+
+#include "src/error.hpp"
+
+#if IMGPAR_HAVE_LIBPNG
+#include <cstring>
+#include <memory>
+#include <utility>
+
+#include <png.h>
+#include <zlib.h>
+#endif
+
+namespace imgpar {
+
+#if IMGPAR_HAVE_LIBPNG
+namespace {
+
+// libpng reports a fatal error through the error function, which must not
+// return: it records the message and jumps back to the setjmp in the
+// function that called libpng, which throws from there. Everything libpng
+// touches lives in this struct, behind a pointer made before setjmp, so a
+// longjmp skips no destructor and leaves no local indeterminate.
+struct Reader {
+    png_structp png = nullptr;
+    png_infop info = nullptr;
+    const std::vector<std::uint8_t>* bytes = nullptr;
+    std::size_t at = 0;
+    std::string message;
+    std::vector<std::string>* warnings = nullptr;
+    ImageU8 out;
+    std::vector<png_bytep> rows;
+    ~Reader() { png_destroy_read_struct(&png, &info, nullptr); }
+};
+
+[[noreturn]] void on_error(png_structp png, png_const_charp text) {
+    auto* r = static_cast<Reader*>(png_get_error_ptr(png));
+    r->message = text ? text : "unknown error";
+    png_longjmp(png, 1);
+}
+
+// Damage libpng can read past (a bad CRC in an ancillary chunk, data after
+// the image): reported, at most four.
+void on_warning(png_structp png, png_const_charp text) {
+    auto* r = static_cast<Reader*>(png_get_error_ptr(png));
+    if (r->warnings && r->warnings->size() < 4) r->warnings->push_back(std::string("PNG data: ") + text);
+}
+
+void read_bytes(png_structp png, png_bytep out, std::size_t size) {
+    auto* r = static_cast<Reader*>(png_get_io_ptr(png));
+    if (size > r->bytes->size() - r->at) png_error(png, "the file ends early (truncated)");
+    std::memcpy(out, r->bytes->data() + r->at, size);
+    r->at += size;
+}
+
+// Chunks that cannot change the pixels imgpar decodes (colour management,
+// text, time, physical size...): skipped unread, so a large compressed
+// profile or text costs nothing and its quirks raise no warnings.
+const png_byte kSkippedChunks[] = "bKGD\0cHRM\0eXIf\0gAMA\0hIST\0iCCP\0iTXt\0oFFs\0pCAL\0pHYs\0sBIT\0sCAL\0sPLT\0sRGB\0"
+                                  "tEXt\0tIME\0zTXt";
+
+std::unique_ptr<Reader> make_reader(const std::vector<std::uint8_t>& bytes, std::vector<std::string>* warnings) {
+    auto r = std::make_unique<Reader>();
+    r->bytes = &bytes;
+    r->warnings = warnings;
+    r->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r.get(), on_error, on_warning);
+    if (r->png) r->info = png_create_info_struct(r->png);
+    return r;
+}
+
+// After png_read_info: asks libpng for 8-bit samples, palettes and
+// transparency expanded, rows deinterlaced (what stb delivers too).
+void set_transforms(Reader& r) {
+    png_set_expand(r.png);     // palette -> RGB(A), gray below 8 bits -> 8, tRNS -> alpha
+    png_set_strip_16(r.png);   // 16-bit samples keep their high byte, as stb's do
+    png_set_interlace_handling(r.png);
+    png_read_update_info(r.png, r.info);
+}
+
+// Starts reading: options, then every chunk up to the image data.
+void read_info(Reader& r) {
+    png_set_read_fn(r.png, &r, read_bytes);
+    // imgpar's own pixel limit (--max-pixels) is checked before libpng runs;
+    // libpng's default limit of a million pixels a side would refuse some
+    // allowed images (a 2,000,000 x 1 strip).
+    png_set_user_limits(r.png, 0x7fffffff, 0x7fffffff);
+    png_set_benign_errors(r.png, 1);
+    png_set_keep_unknown_chunks(r.png, PNG_HANDLE_CHUNK_NEVER, kSkippedChunks,
+                                static_cast<int>(sizeof kSkippedChunks / 5));
+    png_read_info(r.png, r.info);
+}
+
+}  // namespace
+
+bool png_codec_available() { return true; }
+
+std::string png_codec_name() { return std::string("libpng ") + png_get_libpng_ver(nullptr) + ", zlib " + zlibVersion(); }
+
+PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+    auto state = make_reader(bytes, nullptr);
+    Reader& r = *state;
+    if (!r.info) throw input_error(name, "out of memory reading the PNG header");
+    if (setjmp(png_jmpbuf(r.png)))
+        throw input_error(name, "the PNG header is invalid or truncated (" + r.message + ")");
+    read_info(r);
+    PngHeaderInfo h;
+    h.bit_depth = png_get_bit_depth(r.png, r.info);
+    set_transforms(r);
+    h.width = static_cast<int>(png_get_image_width(r.png, r.info));
+    h.height = static_cast<int>(png_get_image_height(r.png, r.info));
+    h.channels = png_get_channels(r.png, r.info);
+    return h;
+}
+
+ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
+                   int channels, std::vector<std::string>& warnings) {
+    auto state = make_reader(bytes, &warnings);
+    Reader& r = *state;
+    if (!r.info) throw input_error(name, "out of memory decoding PNG");
+    if (setjmp(png_jmpbuf(r.png)))
+        throw input_error(name, "cannot decode PNG data: " + r.message + " (the file is corrupt or truncated)");
+    read_info(r);
+    set_transforms(r);
+    if (png_get_image_width(r.png, r.info) != static_cast<png_uint_32>(width) ||
+        png_get_image_height(r.png, r.info) != static_cast<png_uint_32>(height) ||
+        png_get_channels(r.png, r.info) != channels ||
+        png_get_rowbytes(r.png, r.info) != static_cast<std::size_t>(width) * static_cast<std::size_t>(channels))
+        throw input_error(name, "decoded size differs from the header (corrupt file)");
+    r.out = ImageU8(width, height, channels);
+    r.rows.resize(static_cast<std::size_t>(height));
+    for (int y = 0; y < height; ++y) r.rows[static_cast<std::size_t>(y)] = r.out.data() + static_cast<std::size_t>(y) * r.out.row_bytes();
+    png_read_image(r.png, r.rows.data());
+    png_read_end(r.png, nullptr);
+    return std::move(r.out);
+}
+
+#else
+
+bool png_codec_available() { return false; }
+std::string png_codec_name() { return "stb_image"; }
+PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::uint8_t>&) {
+    throw input_error(name, "this build has no libpng");
+}
+ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, int, std::vector<std::string>&) {
+    throw input_error(name, "this build has no libpng");
+}
+
+#endif
+
+}  // namespace imgpar
