@@ -1,9 +1,10 @@
 // The backend of a run: what --device asks for, with `auto` made cost-aware.
 // Results are byte-identical on both backends, so `auto` picks the one that
 // finishes first: the CPU when the run's compute would take it less time than
-// starting the GPU, the GPU otherwise (when there is a usable one). The CPU
-// cost is measured, not guessed: the job runs once on a small image on one
-// thread, and that time is scaled to the run's pixels and the CPU's threads.
+// waiting for the GPU to start (which overlaps the first file's decode), the
+// GPU otherwise (when there is a usable one). The CPU cost is measured, not
+// guessed: the job runs once on a 512x512 image on all threads, and that time
+// is scaled to the run's pixels.
 #pragma once
 
 #include <functional>

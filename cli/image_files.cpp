@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <optional>
 #include <system_error>
 
@@ -11,11 +12,13 @@
 #include "cli/batch_settings.hpp"
 #include "cli/common_options.hpp"
 #include "cli/device_choice.hpp"
+#include "cli/file_compute.hpp"
 #include "cli/timing.hpp"
 #include "cli/input_list.hpp"
 #include "cli/output_plan.hpp"
 #include "src/backend_pool.hpp"
 #include "src/error.hpp"
+#include "src/gpu/jpeg_hardware.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/load.hpp"
 
@@ -28,6 +31,10 @@ namespace fs = std::filesystem;
 // for another's copies (each session holds two 8 MiB pinned staging buffers
 // and device images as large as its largest file).
 constexpr int kMaxGpuSessions = 16;
+
+// Starting the hardware JPEG decoder costs a few tenths of a second: worth it
+// from this many files on.
+constexpr std::size_t kMinFilesForGpuDecode = 32;
 
 std::string output_name(const std::string& out) { return out == "-" ? "<stdout>" : out; }
 
@@ -129,6 +136,23 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         std::min({settings.jobs, static_cast<int>(plan.items.size()), kMaxGpuSessions}));
     MemoryBudget memory(default_memory_budget());
 
+    // JPEG batches on the GPU: start its hardware decoder once the GPU is up;
+    // the files before that decode on the cores.
+    const bool gpu_decode = job && device.kind != DeviceRequest::Kind::Cpu && plan.items.size() >= kMinFilesForGpuDecode &&
+                            first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
+    std::future<void> hardware_start;
+    if (gpu_decode)
+        hardware_start = std::async(std::launch::async, [&backend, &diag] {
+            try {
+                const BackendChoice& c = backend.choice();
+                if (c.backend != Backend::Gpu) return;
+                gpu::start_jpeg_hardware(c.gpu_index);
+                diag.info("JPEG: decoding on the " + gpu::jpeg_hardware_name() + " (libjpeg-turbo's pixels)");
+            } catch (const Error& e) {
+                diag.info(std::string("JPEG: decoding on the CPU: ") + e.what());
+            }
+        });
+
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
         ItemResult r;
         if (skip_existing && item.output != "-" && fs::exists(fs::path(item.output))) {
@@ -142,26 +166,15 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         const ImageHeader header = read_image_header(item.name, bytes, load);
         const int out_channels = job ? job->output_channels(header.channels) : header.channels;
         const auto reservation = ctx.memory.reserve(bytes_in_flight(header, bytes.size(), out_channels));
-        const auto t_decode = std::chrono::steady_clock::now();
-        LoadedImage input = decode_image(item.name, bytes, load);
+        const double read_ms = ms_since(t_read);
+        ComputedFile computed = decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode);
         std::vector<std::uint8_t>().swap(bytes);
-        const double decode_ms = ms_since(t_decode) + std::chrono::duration<double, std::milli>(t_decode - t_read).count();
-        report_warnings(diag, item.name, input.warnings);
-
-        RunNotes notes;
-        double ms = 0;
-        std::string backend_text = "cpu";
-        BackendChoice used;
-        ImageU8 result;
-        if (job) {
-            const BackendPool::Lease lease = ctx.backend.lease();
-            used = lease.choice();
-            const auto t0 = std::chrono::steady_clock::now();
-            result = job->run(used, input.image.view(), notes);
-            ms = ms_since(t0);
-            used.session.reset();
-        }
-        const ConstViewU8 out_view = job ? result.view() : input.image.view();
+        report_warnings(diag, item.name, computed.warnings);
+        const double decode_ms = read_ms + computed.decode_ms;
+        const double ms = computed.compute_ms;
+        const RunNotes& notes = computed.notes;
+        const BackendChoice& used = computed.used;
+        const ConstViewU8 out_view = computed.pixels.view();
         if (plan.many) make_parent_folder(item.output);
         std::vector<std::string> warnings;
         const auto t_encode = std::chrono::steady_clock::now();
@@ -171,24 +184,25 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         for (const std::string& w : notes.warnings) diag.warning(w);
         for (const std::string& line : notes.info) diag.info(line);
 
-        const std::string shape = std::to_string(input.image.width()) + "x" + std::to_string(input.image.height()) +
-                                  " " + channel_layout_name(input.image.channels());
+        const std::string shape = std::to_string(header.width) + "x" + std::to_string(header.height) + " " +
+                                  channel_layout_name(header.channels);
+        const std::string decoder = computed.decoded_on_gpu ? "gpu" : "cpu";
         if (job)
             diag.info(inv.command + ": " + item.name + " (" + shape + ") -> " + output_name(item.output) + ": " +
-                      job->describe() + "; backend " + used.describe() + "; kernel " + notes.kernel + "; stages: read+decode " +
+                      job->describe() + "; backend " + used.describe() + "; kernel " + notes.kernel + "; stages: read+decode (" + decoder + ") " +
                       ms_text(decode_ms) + ", compute " + ms_text(ms) + ", encode+write " + ms_text(encode_ms));
         else {
             const ImageFormat f = output_format(item.output, save.format);
-            diag.info(inv.command + ": " + item.name + " (" + format_name(input.header.format) + " " + shape + ") -> " +
+            diag.info(inv.command + ": " + item.name + " (" + format_name(header.format) + " " + shape + ") -> " +
                       output_name(item.output) + " (" + format_name(f) +
                       (f == ImageFormat::Jpeg ? ", quality " + std::to_string(save.quality) : std::string()) + ")");
         }
         if (report == ReportFormat::Json) {
             JsonObject o = record(inv, item);
             o.add("ok", true)
-                .add("width", input.image.width())
-                .add("height", input.image.height())
-                .add("channels", input.image.channels())
+                .add("width", header.width)
+                .add("height", header.height)
+                .add("channels", header.channels)
                 .add("output_channels", out_view.channels);
             if (job) {
                 JsonObject operation = job->details();
@@ -200,7 +214,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
                     o.add_null("device");
                 o.add("kernel", notes.kernel).add("elapsed_ms", ms);
             }
-            o.add("decode_ms", decode_ms).add("encode_ms", encode_ms);
+            o.add("decoded_on", decoder).add("decode_ms", decode_ms).add("encode_ms", encode_ms);
             r.text = o.str() + "\n";
         }
         return r;

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/error.hpp"
+#include "src/gpu/jpeg_hardware.hpp"
 #include "src/gpu/session.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/ops/equalize.hpp"
@@ -43,6 +44,14 @@ void Session::copy_to_device(const void*, std::size_t, void*, std::size_t, std::
 void Session::copy_to_host(const void*, std::size_t, void*, std::size_t, std::size_t, int) { unavailable(); }
 void Session::check_same_shape(int, int, int, int, int, int) { unavailable(); }
 void Session::synchronize() { unavailable(); }
+
+bool jpeg_hardware_built() { return false; }
+void start_jpeg_hardware(int) { unavailable(); }
+bool jpeg_hardware_ready() { return false; }
+std::string jpeg_hardware_name() { return {}; }
+std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, const std::uint8_t*, std::size_t) {
+    unavailable();
+}
 
 // --- one line per entry point of src/ops/*.hpp -------------------------------
 void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }

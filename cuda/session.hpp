@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "cuda/buffers.hpp"
@@ -28,6 +29,9 @@ struct Session::Impl {
     // when the stream is done with buffer k.
     cuda::PinnedBuffer<std::uint8_t> staging[2];
     cuda::Event staged[2];
+    // The hardware JPEG decoder's state for this session's stream, made on
+    // first use (cuda/jpeg_hardware.cpp); empty until then.
+    std::shared_ptr<void> jpeg;
 };
 
 }  // namespace imgpar::gpu

@@ -20,6 +20,7 @@ const BackendChoice& BackendPool::choice() {
                 idle_.push_back(resolved_->session);
                 opened_ = 1;
             }
+            on_gpu_ = resolved_->backend == Backend::Gpu;
         } catch (...) {
             failure_ = std::current_exception();
         }

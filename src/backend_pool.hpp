@@ -5,6 +5,7 @@
 // staging) so one file's upload overlaps another's kernel and download.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <future>
@@ -29,6 +30,9 @@ public:
     // Waits for the selection; rethrows its error (imgpar::Error, device,
     // when the requested GPU cannot be used) to every caller.
     const BackendChoice& choice();
+
+    // Without waiting: whether the selection has finished with a GPU.
+    bool resolved_to_gpu() const { return on_gpu_; }
 
     // The backend for one file's compute step. On the GPU it holds a session
     // the lease's owner alone uses until it ends.
@@ -60,6 +64,7 @@ private:
     std::condition_variable returned_;
     std::vector<std::shared_ptr<gpu::Session>> idle_;
     int opened_ = 0;
+    std::atomic<bool> on_gpu_{false};
 };
 
 }  // namespace imgpar

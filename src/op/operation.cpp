@@ -13,6 +13,15 @@ ImageU8 ImageJob::run(const BackendChoice& backend, ConstViewU8 src, RunNotes& n
                               [&](ConstDeviceViewU8 in, DeviceViewU8 out) { run_gpu(session, in, out, notes); });
 }
 
+ImageU8 ImageJob::run_on_device(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const {
+    const int channels = output_channels(src.channels);
+    const DeviceViewU8 out = session.image<std::uint8_t>(gpu::Session::Slot::Output, src.width, src.height, channels);
+    run_gpu(session, src, out, notes);
+    ImageU8 result(src.width, src.height, channels);
+    session.download(ConstDeviceViewU8(out), result.view());
+    return result;
+}
+
 void ImageJob::warm_up(const BackendChoice& backend, int width, int height, int channels) const {
     if (backend.backend != Backend::Gpu) return;
     gpu::Session& session = *backend.session;

@@ -55,6 +55,9 @@ public:
     // Host images on the chosen backend: the CPU reference, or the GPU
     // through the session's reused device images and staging buffers.
     ImageU8 run(const BackendChoice& backend, ConstViewU8 src, RunNotes& notes) const;
+    // The GPU on an image already in device memory (decoded there): runs
+    // into the session's Output slot and downloads the result.
+    ImageU8 run_on_device(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const;
 
     // Readies a GPU backend for an image of this shape while the image is
     // still being decoded: sizes the session's device images, fills its

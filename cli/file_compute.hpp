@@ -1,0 +1,32 @@
+// One file's decode and compute, as a worker of an image command does them:
+// JPEGs the GPU's hardware decoder takes go straight into the leased
+// session's device memory and the job runs there; everything else is decoded
+// on the CPU and computed on the run's backend.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/batch_runner.hpp"
+#include "src/io/load.hpp"
+#include "src/op/operation.hpp"
+
+namespace imgpar::cli {
+
+struct ComputedFile {
+    ImageHeader header;       // the input's
+    ImageU8 pixels;           // the result (or, with no job, the decoded input)
+    RunNotes notes;
+    BackendChoice used;       // where the job ran (session released)
+    bool decoded_on_gpu = false;
+    double decode_ms = 0;     // decode only (the read is the caller's)
+    double compute_ms = 0;
+    std::vector<std::string> warnings;  // the decoder's
+};
+
+// `job` null: decode only. `gpu_decode`: the hardware decoder may be used.
+ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
+                                const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, bool gpu_decode);
+
+}  // namespace imgpar::cli

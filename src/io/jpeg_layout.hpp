@@ -1,0 +1,33 @@
+// What a JPEG's markers say about how it is coded, read without decoding:
+// enough to tell whether a decoder other than libjpeg-turbo (the GPU's
+// hardware decoder) produces the same pixels for it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace imgpar {
+
+struct JpegLayout {
+    bool valid = false;     // an SOI and a frame header were found
+    int frame_marker = 0;   // 0xC0 baseline, 0xC1 extended, 0xC2 progressive...
+    int precision = 0;      // bits per sample
+    int components = 0;
+    int width = 0, height = 0;
+    int component_ids[4] = {};
+    int sampling_h[4] = {}, sampling_v[4] = {};  // each component's sampling factors
+    int adobe_transform = -1;  // from an Adobe APP14 segment; -1 when there is none
+    bool jfif = false;         // an APP0 JFIF segment
+
+    // Huffman-coded, 8-bit, three components that libjpeg-turbo converts from
+    // YCbCr to RGB (as it does unless an Adobe segment says "no transform" or,
+    // without JFIF and Adobe segments, the components are named R, G, B).
+    bool ycbcr_huffman_8bit() const;
+    // Every component at full resolution (4:4:4): no chroma upsampling.
+    bool full_chroma() const;
+};
+
+// Scans the markers up to the frame header. Never reads past `size`.
+JpegLayout read_jpeg_layout(const std::uint8_t* data, std::size_t size);
+
+}  // namespace imgpar

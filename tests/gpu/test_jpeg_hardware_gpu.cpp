@@ -1,0 +1,127 @@
+// The GPU's hardware JPEG decoder against libjpeg-turbo, on every run of the
+// suite: every file the hardware takes must decode to exactly libjpeg-turbo's
+// pixels (a mismatch is reported as x, y, channel, cpu, gpu). Files it must
+// not take (gray, progressive, truncated) are left to the CPU.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <thread>
+
+
+#include "src/error.hpp"
+#include "src/gpu/jpeg_hardware.hpp"
+#include "src/io/jpeg_codec.hpp"
+#include "src/io/jpeg_layout.hpp"
+#include "src/io/load.hpp"
+#include "tests/support/gpu_session.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+
+namespace {
+
+// Decodes on the hardware, or reports that it declined.
+std::optional<ImageU8> hardware_decode(const std::vector<std::uint8_t>& bytes) {
+    gpu::Session& session = test::session();
+    const auto view = gpu::decode_jpeg_on_gpu(session, "test.jpg", bytes.data(), bytes.size());
+    if (!view) return std::nullopt;
+    ImageU8 out(view->width, view->height, view->channels);
+    session.download(ConstDeviceViewU8(*view), out.view());
+    return out;
+}
+
+bool hardware_started() {
+    if (!gpu::jpeg_hardware_built()) return false;
+    try {
+        gpu::start_jpeg_hardware(test::session().device());
+        return true;
+    } catch (const Error& e) {
+        MESSAGE("hardware JPEG decoder not available: ", e.what());
+        return false;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("gpu jpeg: the hardware decoder gives libjpeg-turbo's pixels, or declines") {
+    if (!hardware_started()) return;
+    MESSAGE("decoder: ", gpu::jpeg_hardware_name());
+    struct Case {
+        int w, h;
+        ChromaSubsampling chroma;
+        int quality;
+    };
+    const Case cases[] = {{1, 1, ChromaSubsampling::S444, 90},     {17, 13, ChromaSubsampling::S420, 75},
+                          {641, 479, ChromaSubsampling::S420, 92}, {641, 479, ChromaSubsampling::S422, 92},
+                          {641, 479, ChromaSubsampling::S444, 95}, {1000, 1, ChromaSubsampling::S420, 80},
+                          {1, 1000, ChromaSubsampling::S444, 80},  {2049, 1537, ChromaSubsampling::S420, 95},
+                          {4896, 3264, ChromaSubsampling::S444, 95}, {4896, 3264, ChromaSubsampling::S420, 85}};
+    int taken = 0;
+    for (const Case& c : cases) {
+        CAPTURE(c.w);
+        CAPTURE(c.h);
+        CAPTURE(static_cast<int>(c.chroma));
+        const ImageU8 img = test::photo_like_image(c.w, c.h, 3, static_cast<unsigned>(c.w * 7 + c.h));
+        const std::vector<std::uint8_t> bytes = jpeg_encode(img.view(), c.quality, c.chroma);
+        const LoadedImage cpu = decode_image("case.jpg", bytes, LoadOptions{});
+        const std::optional<ImageU8> gpu = hardware_decode(bytes);
+        if (c.chroma != ChromaSubsampling::S444) {
+            CHECK_FALSE(gpu);  // subsampled chroma: libjpeg-turbo's upsampling is not the hardware's
+            continue;
+        }
+        REQUIRE(gpu);
+        ++taken;
+        IMGPAR_CHECK_IMAGES_EQUAL(cpu.image, *gpu);
+    }
+    CHECK(taken == 4);
+
+    // A real photo, written by imgpar at its default quality (4:4:4).
+    const ImageU8 rocket = load_image(test::sample_path("rocket.jpg")).image;
+    const std::vector<std::uint8_t> bytes = jpeg_encode(rocket.view(), 92);
+    const auto gpu = hardware_decode(bytes);
+    REQUIRE(gpu);
+    IMGPAR_CHECK_IMAGES_EQUAL(decode_image("rocket92.jpg", bytes, LoadOptions{}).image, *gpu);
+}
+
+TEST_CASE("gpu jpeg: gray and truncated files are left to the CPU") {
+    if (!hardware_started()) return;
+    const ImageU8 gray = test::photo_like_image(300, 200, 1, 5);
+    const std::vector<std::uint8_t> gray_bytes = jpeg_encode(gray.view(), 90);
+    CHECK_FALSE(read_jpeg_layout(gray_bytes.data(), gray_bytes.size()).ycbcr_huffman_8bit());
+    const ImageU8 rgb = test::photo_like_image(300, 200, 3, 6);
+    std::vector<std::uint8_t> cut = jpeg_encode(rgb.view(), 90);
+    CHECK(read_jpeg_layout(cut.data(), cut.size()).ycbcr_huffman_8bit());
+    cut.resize(cut.size() / 2);
+    CHECK_FALSE(hardware_decode(cut));
+}
+
+TEST_CASE("gpu jpeg: files from many workers decode in shared batches, each into its own session") {
+    if (!hardware_started()) return;
+    constexpr int kWorkers = 12;
+    std::vector<std::vector<std::uint8_t>> files;
+    std::vector<ImageU8> expected;
+    for (int i = 0; i < kWorkers * 3; ++i) {
+        const ImageU8 img = test::photo_like_image(300 + 37 * i, 200 + 11 * i, 3, static_cast<unsigned>(i + 70));
+        files.push_back(jpeg_encode(img.view(), 95));
+        expected.push_back(decode_image("f.jpg", files.back(), LoadOptions{}).image);
+    }
+    std::atomic<int> declined{0}, differ{0};
+    std::vector<std::thread> workers;
+    for (int w = 0; w < kWorkers; ++w)
+        workers.emplace_back([&, w] {
+            gpu::Session session(test::session().device());
+            for (int k = w; k < static_cast<int>(files.size()); k += kWorkers) {
+                const auto view = gpu::decode_jpeg_on_gpu(session, "f.jpg", files[k].data(), files[k].size());
+                if (!view) {
+                    ++declined;
+                    continue;
+                }
+                ImageU8 got(view->width, view->height, 3);
+                session.download(ConstDeviceViewU8(*view), got.view());
+                if (first_mismatch(expected[k].view(), got.view()).found) ++differ;
+            }
+        });
+    for (auto& t : workers) t.join();
+    CHECK(declined == 0);
+    CHECK(differ == 0);
+}
