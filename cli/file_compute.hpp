@@ -26,7 +26,10 @@ struct ComputedFile {
 };
 
 // `job` null: decode only. `gpu_decode`: the hardware decoder may be used.
+// `orientation` 2..8: the decoded pixels are turned upright first (see
+// apply_orientation) and the job runs on those.
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
-                                const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, bool gpu_decode);
+                                const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, bool gpu_decode,
+                                int orientation);
 
 }  // namespace imgpar::cli

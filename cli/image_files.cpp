@@ -109,6 +109,8 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
     const ReportFormat report = read_report_format(inv.values);
     const BatchSettings settings = read_batch_settings(inv);
     const bool skip_existing = inv.values.flag("skip-existing");
+    const bool strip = inv.values.flag("strip");
+    const bool auto_orient = inv.values.flag("auto-orient");
     const Plan plan = plan_files(inv, single_max, save);
     if (report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
@@ -167,7 +169,13 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         const int out_channels = job ? job->output_channels(header.channels) : header.channels;
         const auto reservation = ctx.memory.reserve(bytes_in_flight(header, bytes.size(), out_channels));
         const double read_ms = ms_since(t_read);
-        ComputedFile computed = decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode);
+        // The input's EXIF and ICC profile go to the output unless --strip;
+        // --auto-orient turns the pixels upright and says so in the EXIF.
+        ImageMetadata metadata = strip ? ImageMetadata{} : header.metadata;
+        const int orientation = auto_orient ? exif_orientation(header.metadata.exif) : 0;
+        ComputedFile computed =
+            decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode, orientation);
+        if (orientation >= 2) set_exif_orientation(metadata.exif, 1);
         std::vector<std::uint8_t>().swap(bytes);
         report_warnings(diag, item.name, computed.warnings);
         const double decode_ms = read_ms + computed.decode_ms;
@@ -178,7 +186,9 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         if (plan.many) make_parent_folder(item.output);
         std::vector<std::string> warnings;
         const auto t_encode = std::chrono::steady_clock::now();
-        save_image(item.output, out_view, save, warnings);
+        SaveOptions file_save = save;
+        file_save.metadata = metadata.empty() ? nullptr : &metadata;
+        save_image(item.output, out_view, file_save, warnings);
         const double encode_ms = ms_since(t_encode);
         report_warnings(diag, output_name(item.output), warnings);
         for (const std::string& w : notes.warnings) diag.warning(w);
@@ -190,7 +200,8 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         if (job)
             diag.info(inv.command + ": " + item.name + " (" + shape + ") -> " + output_name(item.output) + ": " +
                       job->describe() + "; backend " + used.describe() + "; kernel " + notes.kernel + "; stages: read+decode (" + decoder + ") " +
-                      ms_text(decode_ms) + ", compute " + ms_text(ms) + ", encode+write " + ms_text(encode_ms));
+                      ms_text(decode_ms) + ", compute " + ms_text(ms) + ", encode+write " + ms_text(encode_ms) +
+                      "; metadata written: " + (strip ? std::string("none (--strip)") : describe_metadata(metadata)));
         else {
             const ImageFormat f = output_format(item.output, save.format);
             diag.info(inv.command + ": " + item.name + " (" + format_name(header.format) + " " + shape + ") -> " +

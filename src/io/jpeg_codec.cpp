@@ -135,7 +135,25 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
     return std::move(out);
 }
 
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma) {
+namespace {
+
+// The input's EXIF block (APP1, after the JFIF segment, where readers look
+// for it) and ICC profile (APP2 chunks, written by libjpeg-turbo).
+void write_metadata(jpeg_compress_struct& c, const ImageMetadata& m) {
+    constexpr std::size_t kMaxSegmentData = 65533;
+    static const char kExifId[6] = {'E', 'x', 'i', 'f', 0, 0};
+    if (!m.exif.empty() && m.exif.size() + sizeof kExifId <= kMaxSegmentData) {
+        std::vector<std::uint8_t> app1(kExifId, kExifId + sizeof kExifId);
+        app1.insert(app1.end(), m.exif.begin(), m.exif.end());
+        jpeg_write_marker(&c, JPEG_APP0 + 1, app1.data(), static_cast<unsigned>(app1.size()));
+    }
+    if (!m.icc.empty()) jpeg_write_icc_profile(&c, m.icc.data(), static_cast<unsigned>(m.icc.size()));
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma,
+                                      const ImageMetadata* metadata) {
     if (image.channels != 1 && image.channels != 3) throw usage_error("jpeg", "JPEG holds gray or RGB pixels");
     auto state = std::make_unique<Encode>();
     Encode& j = *state;
@@ -159,6 +177,7 @@ std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubs
         c.comp_info[0].v_samp_factor = chroma == ChromaSubsampling::S420 ? 2 : 1;
     }
     jpeg_start_compress(&c, TRUE);
+    if (metadata) write_metadata(c, *metadata);
     while (c.next_scanline < c.image_height) {
         // libjpeg takes non-const rows but only reads them.
         JSAMPROW row = const_cast<std::uint8_t*>(image.data + static_cast<std::size_t>(c.next_scanline) * image.stride);
@@ -175,7 +194,7 @@ std::string jpeg_codec_name() { return "stb_image"; }
 ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, std::vector<std::string>&) {
     throw input_error(name, "this build has no libjpeg-turbo");
 }
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int, ChromaSubsampling) {
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int, ChromaSubsampling, const ImageMetadata*) {
     throw output_error("jpeg", "this build has no libjpeg-turbo");
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/image.hpp"
+#include "src/io/metadata.hpp"
 
 namespace imgpar {
 
@@ -36,7 +37,10 @@ std::string jpeg_codec_name();
 ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                     std::vector<std::string>& warnings);
 
-// Encodes gray (1 channel) or RGB (3); alpha is the caller's to drop.
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma = ChromaSubsampling::Auto);
+// Encodes gray (1 channel) or RGB (3); alpha is the caller's to drop. With
+// `metadata`, its EXIF block goes into an APP1 segment (when it fits in one:
+// 64 KiB, as the standard allows) and its ICC profile into APP2 segments.
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma = ChromaSubsampling::Auto,
+                                      const ImageMetadata* metadata = nullptr);
 
 }  // namespace imgpar

@@ -116,6 +116,7 @@ ImageHeader read_image_header(const std::string& name, const std::vector<std::ui
         read_png_header(name, bytes, claimed, h);
         check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height),
                           options.max_pixels);
+        h.metadata = png_read_metadata(bytes);
         return h;
     }
     const int len = static_cast<int>(bytes.size());
@@ -132,6 +133,8 @@ ImageHeader read_image_header(const std::string& name, const std::vector<std::ui
         throw input_error(name, "the header gives " + std::to_string(h.channels) + " channels (supported: 1 to 4)");
     check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
     h.bit_depth = stbi_is_16_bit_from_memory(bytes.data(), len) ? 16 : 8;
+    if (h.format == ImageFormat::Jpeg) h.metadata = read_jpeg_metadata(bytes.data(), bytes.size());
+    if (h.format == ImageFormat::Png) h.metadata = png_read_metadata(bytes);
     return h;
 }
 

@@ -8,6 +8,7 @@
 
 #include "src/image.hpp"
 #include "src/io/image_format.hpp"
+#include "src/io/metadata.hpp"
 
 namespace imgpar {
 
@@ -26,6 +27,7 @@ struct ImageHeader {
     int channels = 0;   // as decoded: palette PNGs count as RGB(A)
     int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8)
     std::size_t file_bytes = 0;
+    ImageMetadata metadata;  // EXIF and ICC profile, from the markers or chunks before the pixels
 };
 
 struct LoadedImage {

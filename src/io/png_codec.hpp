@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "src/image.hpp"
+#include "src/io/metadata.hpp"
 
 namespace imgpar {
 
@@ -38,6 +39,9 @@ struct PngEncodeOptions {
     // How the image is cut for deflate (see png_encode.cpp). The bytes
     // written depend on it, so it is a constant outside tests.
     std::size_t segment_bytes = kDefaultPngSegmentBytes;
+    // Written before the image data when given: the ICC profile (iCCP) and
+    // the EXIF block (eXIf).
+    const ImageMetadata* metadata = nullptr;
 };
 
 // Throws imgpar::Error (usage) unless 0 <= level <= 9.
@@ -63,6 +67,11 @@ struct PngHeaderInfo {
 // imgpar::Error (input) naming `name` when they are invalid or truncated.
 PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::uint8_t>& bytes);
 
+// The EXIF block (eXIf) and ICC profile (iCCP, inflated: at most 64 MiB)
+// among the chunks before the image data; a malformed one is left out. The
+// profile needs zlib: a build without libpng keeps the EXIF block only.
+ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes);
+
 // Decodes a whole PNG to 8 bits per sample, whose header the caller has read
 // (png_read_header) and checked as width x height x channels: 16-bit samples
 // keep their high byte, interlaced images are deinterlaced. Throws imgpar::Error
@@ -72,7 +81,7 @@ ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& byt
                    int channels, std::vector<std::string>& warnings);
 
 // Encodes 1 to 4 channels of 8 bits (gray, gray+alpha, RGB, RGBA) as a
-// non-interlaced PNG with no ancillary chunks. Throws imgpar::Error (usage)
+// non-interlaced PNG, with no ancillary chunks but options.metadata's. Throws imgpar::Error (usage)
 // for a compression level outside 0..9.
 std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& options);
 

@@ -76,6 +76,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
             PngEncodeOptions png;
             png.compression = options.compression;
             png.threads = options.threads;
+            png.metadata = options.metadata;
             return png_encode(img, png);
         }
     }
@@ -86,7 +87,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
         if (has_alpha(img.channels)) warnings.push_back("JPEG has no alpha channel: alpha dropped");
         if (jpeg_codec_available()) {
             ImageU8 opaque;  // libjpeg-turbo takes rows with any stride
-            return jpeg_encode(without_alpha(img, opaque), quality, options.chroma);
+            return jpeg_encode(without_alpha(img, opaque), quality, options.chroma, options.metadata);
         }
         if (options.chroma != ChromaSubsampling::Auto && img.channels >= 3)
             warnings.push_back("this build writes JPEG with stb, which ignores --chroma-subsampling");

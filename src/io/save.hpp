@@ -24,6 +24,9 @@ struct SaveOptions {
     // PNG only: threads the encoder deflates on; 0: cpu_thread_count() of
     // the calling thread (a batch worker limits it with CpuThreadLimit).
     int threads = 0;
+    // Written with the image where the format holds it (JPEG, PNG; BMP
+    // cannot): the input's EXIF block and ICC profile.
+    const ImageMetadata* metadata = nullptr;
 };
 
 // Throws imgpar::Error (usage) unless 1 <= quality <= 100.
