@@ -1,8 +1,12 @@
 #include "src/io/jpeg_codec.hpp"
 
 #include "src/error.hpp"
+#include "src/io/jpeg_layout.hpp"
+#include "src/parallel.hpp"
 
 #if IMGPAR_HAVE_LIBJPEG
+#include <algorithm>
+#include <cmath>
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
@@ -104,12 +108,17 @@ std::string jpeg_codec_name() {
 #endif
 }
 
-ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
-                    std::vector<std::string>& warnings) {
+namespace {
+
+// Decodes rows [first, end) of the file into `out` (all rows when `out` is
+// empty: it is made here). A band after the first skips the rows before it
+// with jpeg_skip_scanlines, which runs only the entropy decoder over them, so
+// bands decode on several threads to the very pixels of one whole decode.
+void decode_rows(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height, int first,
+                 int end, ImageU8& out, std::vector<std::string>& warnings) {
     auto state = std::make_unique<Decode>();
     Decode& j = *state;
     jpeg_decompress_struct& d = j.d;
-    ImageU8& out = j.out;
     std::vector<std::uint8_t>& cmyk = j.cmyk;
     j.e.warnings = &warnings;
     set_errors(d, j.e);
@@ -123,16 +132,86 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
     d.out_color_space = d.num_components == 1 ? JCS_GRAYSCALE : ink ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(&d);
     const int channels = ink ? 3 : d.output_components;
-    out = ImageU8(static_cast<int>(d.output_width), static_cast<int>(d.output_height), channels);
+    if (out.width() == 0)
+        out = ImageU8(static_cast<int>(d.output_width), static_cast<int>(d.output_height), channels);
     if (ink) cmyk.resize(static_cast<std::size_t>(d.output_width) * 4);
-    while (d.output_scanline < d.output_height) {
+#ifdef LIBJPEG_TURBO_VERSION
+    if (first > 0) jpeg_skip_scanlines(&d, static_cast<JDIMENSION>(first));
+#endif
+    while (d.output_scanline < static_cast<JDIMENSION>(end)) {
         std::uint8_t* row = out.data() + static_cast<std::size_t>(d.output_scanline) * out.row_bytes();
         JSAMPROW target = ink ? cmyk.data() : row;
         jpeg_read_scanlines(&d, &target, 1);
         if (ink) cmyk_row_to_rgb(cmyk.data(), row, out.width());
     }
-    jpeg_finish_decompress(&d);
-    return std::move(out);
+    if (end == height) {
+        jpeg_finish_decompress(&d);
+    } else {
+        jpeg_abort_decompress(&d);
+    }
+}
+
+// Below this many pixels, or rows per band, one thread decodes the file.
+constexpr std::uint64_t kMinParallelPixels = 2'000'000;
+constexpr int kMinBandRows = 256;
+// Skipping a row (entropy decoding only) costs about this share of decoding
+// it (measured with libjpeg-turbo 2.1 on photos).
+constexpr double kSkipCost = 0.3;
+
+// Where each band starts (and, last, the height), so that every band ends at
+// about the same time: band k skips start[k] rows and decodes the rest of
+// its own, so later bands are shorter. Starts fall on 16-row boundaries
+// (whole iMCU rows, which skip fastest).
+std::vector<int> band_starts(int height, int bands) {
+    const double t = height * kSkipCost / (1.0 - std::pow(1.0 - kSkipCost, bands));
+    std::vector<int> starts(static_cast<std::size_t>(bands) + 1, height);
+    starts[0] = 0;
+    for (int k = 1; k < bands; ++k) {
+        const double at = t * (1.0 - std::pow(1.0 - kSkipCost, k)) / kSkipCost;
+        const int rounded = static_cast<int>(at) / 16 * 16;
+        starts[static_cast<std::size_t>(k)] =
+            std::clamp(rounded, starts[static_cast<std::size_t>(k) - 1] + 16, height - 16 * (bands - k));
+    }
+    return starts;
+}
+
+// Whether the file can be decoded in bands: sequential (a progressive file
+// would make every band decode all of its coefficients), libjpeg-turbo.
+bool sequential_jpeg(const std::vector<std::uint8_t>& bytes) {
+#ifdef LIBJPEG_TURBO_VERSION
+    const JpegLayout l = read_jpeg_layout(bytes.data(), bytes.size());
+    return l.valid && (l.frame_marker == 0xC0 || l.frame_marker == 0xC1);
+#else
+    (void)bytes;
+    return false;
+#endif
+}
+
+}  // namespace
+
+ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
+                    std::vector<std::string>& warnings) {
+    ImageU8 out;
+    const int bands = std::min(cpu_thread_count(), height / kMinBandRows);
+    if (bands < 2 || static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) < kMinParallelPixels ||
+        !sequential_jpeg(bytes)) {
+        decode_rows(name, bytes, width, height, 0, height, out, warnings);
+        return out;
+    }
+    // Gray stays gray; colour and CMYK decode to RGB.
+    const JpegLayout l = read_jpeg_layout(bytes.data(), bytes.size());
+    out = ImageU8(width, height, l.components == 1 ? 1 : 3);
+    const std::vector<int> starts = band_starts(height, bands);
+    std::vector<std::vector<std::string>> band_warnings(static_cast<std::size_t>(bands));
+    parallel_for(bands, 1, [&](int begin, int end) {
+        for (int b = begin; b < end; ++b)
+            decode_rows(name, bytes, width, height, starts[static_cast<std::size_t>(b)],
+                        starts[static_cast<std::size_t>(b) + 1], out, band_warnings[static_cast<std::size_t>(b)]);
+    });
+    for (const auto& list : band_warnings)
+        for (const std::string& w : list)
+            if (warnings.size() < 4 && std::find(warnings.begin(), warnings.end(), w) == warnings.end()) warnings.push_back(w);
+    return out;
 }
 
 namespace {
@@ -152,9 +231,11 @@ void write_metadata(jpeg_compress_struct& c, const ImageMetadata& m) {
 
 }  // namespace
 
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma,
-                                      const ImageMetadata* metadata) {
-    if (image.channels != 1 && image.channels != 3) throw usage_error("jpeg", "JPEG holds gray or RGB pixels");
+namespace {
+
+// One JPEG of `image` (a whole image, or one stripe of one).
+std::vector<std::uint8_t> encode_whole(ConstViewU8 image, int quality, ChromaSubsampling chroma,
+                                       const ImageMetadata* metadata) {
     auto state = std::make_unique<Encode>();
     Encode& j = *state;
     jpeg_compress_struct& c = j.c;
@@ -172,7 +253,6 @@ std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubs
     if (image.channels == 3) {
         // jpeg_set_defaults gives luma 2x2 sampling factors against chroma's
         // 1x1 (4:2:0); the other layouts change luma's.
-        if (chroma == ChromaSubsampling::Auto) chroma = quality > 90 ? ChromaSubsampling::S444 : ChromaSubsampling::S420;
         c.comp_info[0].h_samp_factor = chroma == ChromaSubsampling::S444 ? 1 : 2;
         c.comp_info[0].v_samp_factor = chroma == ChromaSubsampling::S420 ? 2 : 1;
     }
@@ -187,6 +267,111 @@ std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubs
     return std::vector<std::uint8_t>(j.buffer, j.buffer + j.size);
 }
 
+// Large images are encoded in stripes of whole MCU rows on several threads,
+// each stripe a JPEG of its own, then joined into one: the first stripe's
+// headers (its frame's height set to the image's, and a restart interval of
+// one stripe), the stripes' entropy-coded data separated by restart markers,
+// which reset what each stripe's encoder started from (the DC predictions).
+// The pixels decoded are those of a one-piece encode; the stripes, and so the
+// bytes, depend on the image's size only, not on the thread count.
+constexpr std::uint64_t kStripedPixels = 2'000'000;
+constexpr std::uint64_t kStripePixels = 1 << 20;
+
+struct Stripes {
+    int rows = 0;   // per stripe, a multiple of 16 (the tallest MCU)
+    int count = 0;
+    unsigned restart_interval = 0;  // MCUs per stripe
+};
+
+Stripes plan_stripes(int width, int height, int mcu_width, int mcu_height) {
+    Stripes s;
+    const std::uint64_t mcus_per_row = (static_cast<std::uint64_t>(width) + static_cast<std::uint64_t>(mcu_width) - 1) /
+                                       static_cast<std::uint64_t>(mcu_width);
+    std::uint64_t mcu_rows = std::max<std::uint64_t>(16 / static_cast<std::uint64_t>(mcu_height),
+                                                     kStripePixels / static_cast<std::uint64_t>(width) / 16 * 16 /
+                                                         static_cast<std::uint64_t>(mcu_height));
+    // The restart interval is a 16-bit count of MCUs.
+    while (mcu_rows > 1 && mcus_per_row * mcu_rows > 65535) mcu_rows /= 2;
+    if (mcus_per_row * mcu_rows > 65535) return s;
+    s.rows = static_cast<int>(mcu_rows) * mcu_height;
+    s.count = (height + s.rows - 1) / s.rows;
+    s.restart_interval = static_cast<unsigned>(mcus_per_row * mcu_rows);
+    return s;
+}
+
+// Where a JPEG's entropy-coded data starts: after its SOS segment.
+std::size_t scan_data_start(const std::vector<std::uint8_t>& j) {
+    std::size_t i = 2;
+    while (i + 4 <= j.size()) {
+        const std::size_t length = static_cast<std::size_t>(j[i + 2]) << 8 | j[i + 3];
+        if (j[i + 1] == 0xDA) return i + 2 + length;
+        i += 2 + length;
+    }
+    throw output_error("jpeg", "encoder output has no scan");
+}
+
+std::vector<std::uint8_t> join_stripes(std::vector<std::vector<std::uint8_t>>& parts, int height, unsigned interval) {
+    std::vector<std::uint8_t>& first = parts[0];
+    const std::size_t data0 = scan_data_start(first);
+    std::size_t sos = 0, total = 0;
+    // The frame header's height, and where the SOS segment begins.
+    for (std::size_t i = 2; i + 4 <= data0;) {
+        const int marker = first[i + 1];
+        const std::size_t length = static_cast<std::size_t>(first[i + 2]) << 8 | first[i + 3];
+        if (marker == 0xC0 || marker == 0xC1) {
+            first[i + 5] = static_cast<std::uint8_t>(height >> 8);
+            first[i + 6] = static_cast<std::uint8_t>(height & 0xFF);
+        }
+        if (marker == 0xDA) sos = i;
+        i += 2 + length;
+    }
+    for (const auto& p : parts) total += p.size() + 2;
+    std::vector<std::uint8_t> out;
+    out.reserve(total + 6);
+    out.insert(out.end(), first.begin(), first.begin() + static_cast<std::ptrdiff_t>(sos));
+    const std::uint8_t dri[6] = {0xFF, 0xDD, 0x00, 0x04, static_cast<std::uint8_t>(interval >> 8),
+                                 static_cast<std::uint8_t>(interval & 0xFF)};
+    out.insert(out.end(), dri, dri + 6);
+    out.insert(out.end(), first.begin() + static_cast<std::ptrdiff_t>(sos), first.begin() + static_cast<std::ptrdiff_t>(data0));
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        const std::vector<std::uint8_t>& p = parts[k];
+        const std::size_t from = k == 0 ? data0 : scan_data_start(p);
+        out.insert(out.end(), p.begin() + static_cast<std::ptrdiff_t>(from), p.end() - 2);  // without its EOI
+        if (k + 1 < parts.size()) {
+            out.push_back(0xFF);
+            out.push_back(static_cast<std::uint8_t>(0xD0 + k % 8));
+        }
+    }
+    out.push_back(0xFF);
+    out.push_back(0xD9);
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma,
+                                      const ImageMetadata* metadata, bool stripes) {
+    if (image.channels != 1 && image.channels != 3) throw usage_error("jpeg", "JPEG holds gray or RGB pixels");
+    if (chroma == ChromaSubsampling::Auto) chroma = quality > 90 ? ChromaSubsampling::S444 : ChromaSubsampling::S420;
+    if (!stripes || static_cast<std::uint64_t>(image.width) * static_cast<std::uint64_t>(image.height) < kStripedPixels)
+        return encode_whole(image, quality, chroma, metadata);
+    const bool color = image.channels == 3;
+    const int mcu_w = color && chroma != ChromaSubsampling::S444 ? 16 : 8;
+    const int mcu_h = color && chroma == ChromaSubsampling::S420 ? 16 : 8;
+    const Stripes plan = plan_stripes(image.width, image.height, mcu_w, mcu_h);
+    if (plan.count < 2) return encode_whole(image, quality, chroma, metadata);
+    std::vector<std::vector<std::uint8_t>> parts(static_cast<std::size_t>(plan.count));
+    parallel_for(plan.count, 1, [&](int begin, int end) {
+        for (int k = begin; k < end; ++k) {
+            const int y0 = k * plan.rows;
+            const int rows = std::min(plan.rows, image.height - y0);
+            const ConstViewU8 stripe = image.rows(y0, rows);
+            parts[static_cast<std::size_t>(k)] = encode_whole(stripe, quality, chroma, k == 0 ? metadata : nullptr);
+        }
+    });
+    return join_stripes(parts, image.height, plan.restart_interval);
+}
+
 #else
 
 bool jpeg_codec_available() { return false; }
@@ -194,7 +379,7 @@ std::string jpeg_codec_name() { return "stb_image"; }
 ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, std::vector<std::string>&) {
     throw input_error(name, "this build has no libjpeg-turbo");
 }
-std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int, ChromaSubsampling, const ImageMetadata*) {
+std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int, ChromaSubsampling, const ImageMetadata*, bool) {
     throw output_error("jpeg", "this build has no libjpeg-turbo");
 }
 

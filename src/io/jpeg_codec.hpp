@@ -31,7 +31,8 @@ std::string jpeg_codec_name();
 
 // Decodes a whole JPEG to gray or RGB (CMYK converted to RGB), whose header
 // the caller has read and checked as width x height: a frame of another size
-// is refused before anything is allocated. Throws imgpar::Error (input)
+// is refused before anything is allocated. A large sequential file decodes in
+// bands on cpu_thread_count() threads, to the same pixels. Throws imgpar::Error (input)
 // naming `name` when the data is corrupt; recoverable damage (libjpeg's
 // warnings) goes to `warnings`.
 ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
@@ -40,7 +41,11 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
 // Encodes gray (1 channel) or RGB (3); alpha is the caller's to drop. With
 // `metadata`, its EXIF block goes into an APP1 segment (when it fits in one:
 // 64 KiB, as the standard allows) and its ICC profile into APP2 segments.
+// An image of 2 MP or more is encoded in stripes on cpu_thread_count()
+// threads, joined with restart markers (see jpeg_codec.cpp): the pixels
+// decoded are those of a one-piece encode (`stripes` false: the tests' way to
+// make one), the bytes depend on the image's size only.
 std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma = ChromaSubsampling::Auto,
-                                      const ImageMetadata* metadata = nullptr);
+                                      const ImageMetadata* metadata = nullptr, bool stripes = true);
 
 }  // namespace imgpar
