@@ -111,7 +111,7 @@ TEST_CASE("cli filters: --device gpu without a usable GPU fails clearly; auto pi
     r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png", "-v"}, dir.path());
     CHECK(r.exit_code == 0);
     CHECK(has(r.err, "device auto: the CPU: blur of 1 file (0.3 MP)"));
-    CHECK(has(r.err, "less than the GPU's start-up would add"));
+    CHECK(has(r.err, "less than the GPU would add"));
     CHECK(has(r.err, "backend cpu"));
     r = run_imgpar({"blur", "-q", test::sample_path("camera.png"), "o.png"}, dir.path());
     CHECK(r.err.empty());
