@@ -18,6 +18,10 @@ photos=$(realpath "$2")
 repeats=${3:-5}
 batch_repeats=${4:-3}
 here=$(dirname "$(realpath "$0")")
+for f in single/photo16mp.jpg single/photo8k.jpg single/photo16mp.png; do
+    [[ -f $photos/$f ]] || { echo "run.sh: $photos/$f is missing: make the photos with make_photos.py" >&2; exit 2; }
+done
+compgen -G "$photos/batch/*.jpg" >/dev/null || { echo "run.sh: no batch photos in $photos/batch" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cores=$(nproc)

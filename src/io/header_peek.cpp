@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "src/io/jpeg_layout.hpp"
+
 namespace imgpar {
 
 namespace {
@@ -20,30 +22,9 @@ std::optional<PeekedSize> peek_png(const std::vector<std::uint8_t>& b) {
 }
 
 std::optional<PeekedSize> peek_jpeg(const std::vector<std::uint8_t>& b) {
-    std::size_t i = 2;
-    while (i + 4 <= b.size()) {
-        if (b[i] != 0xFF) return std::nullopt;
-        std::uint8_t marker = b[i + 1];
-        if (marker == 0xFF) {  // fill byte
-            ++i;
-            continue;
-        }
-        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
-            i += 2;
-            continue;
-        }
-        std::size_t len = (std::size_t{b[i + 2]} << 8) | b[i + 3];
-        bool sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
-        if (sof) {
-            if (i + 9 > b.size()) return std::nullopt;
-            std::uint32_t h = (std::uint32_t{b[i + 5]} << 8) | b[i + 6];
-            std::uint32_t w = (std::uint32_t{b[i + 7]} << 8) | b[i + 8];
-            return PeekedSize{w, h};
-        }
-        if (marker == 0xDA || len < 2) return std::nullopt;  // scan data before a frame header: malformed
-        i += 2 + len;
-    }
-    return std::nullopt;
+    const JpegLayout l = read_jpeg_layout(b.data(), b.size());
+    if (!l.valid) return std::nullopt;  // no frame header before the scan data: malformed
+    return PeekedSize{static_cast<std::uint32_t>(l.width), static_cast<std::uint32_t>(l.height)};
 }
 
 std::optional<PeekedSize> peek_bmp(const std::vector<std::uint8_t>& b) {

@@ -1,5 +1,7 @@
 #include "src/io/jpeg_layout.hpp"
 
+#include <cstring>
+
 namespace imgpar {
 
 bool JpegLayout::ycbcr_huffman_8bit() const {
@@ -18,12 +20,12 @@ bool JpegLayout::full_chroma() const {
     return true;
 }
 
-JpegLayout read_jpeg_layout(const std::uint8_t* d, std::size_t size) {
-    JpegLayout l;
-    if (size < 4 || d[0] != 0xFF || d[1] != 0xD8) return l;
+void walk_jpeg_segments(const std::uint8_t* d, std::size_t size,
+                        const std::function<bool(int, const std::uint8_t*, std::size_t)>& visit) {
+    if (size < 4 || d[0] != 0xFF || d[1] != 0xD8) return;
     std::size_t i = 2;
     while (i + 4 <= size) {
-        if (d[i] != 0xFF) return l;
+        if (d[i] != 0xFF) return;
         const int marker = d[i + 1];
         if (marker == 0xFF) {  // fill byte
             ++i;
@@ -33,33 +35,36 @@ JpegLayout read_jpeg_layout(const std::uint8_t* d, std::size_t size) {
             i += 2;
             continue;
         }
+        if (marker == 0xDA || marker == 0xD9) return;
         const std::size_t length = static_cast<std::size_t>(d[i + 2]) << 8 | d[i + 3];
-        if (length < 2 || i + 2 + length > size) return l;
-        const std::uint8_t* p = d + i + 4;  // the segment's payload
-        const std::size_t n = length - 2;
-        if (marker == 0xE0 && n >= 5 && p[0] == 'J' && p[1] == 'F' && p[2] == 'I' && p[3] == 'F' && p[4] == 0) l.jfif = true;
-        if (marker == 0xEE && n >= 12 && p[0] == 'A' && p[1] == 'd' && p[2] == 'o' && p[3] == 'b' && p[4] == 'e')
-            l.adobe_transform = p[11];
-        const bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
-        if (frame) {
-            if (n < 6) return l;
-            l.frame_marker = marker;
-            l.precision = p[0];
-            l.height = p[1] << 8 | p[2];
-            l.width = p[3] << 8 | p[4];
-            l.components = p[5];
-            if (n < 6 + 3 * static_cast<std::size_t>(l.components)) return l;
-            for (int c = 0; c < l.components && c < 4; ++c) {
-                l.component_ids[c] = p[6 + 3 * c];
-                l.sampling_h[c] = p[7 + 3 * c] >> 4;
-                l.sampling_v[c] = p[7 + 3 * c] & 15;
-            }
-            l.valid = true;
-            return l;
-        }
-        if (marker == 0xDA || marker == 0xD9) return l;  // a scan or the end before any frame
+        if (length < 2 || i + 2 + length > size) return;
+        if (!visit(marker, d + i + 4, length - 2)) return;
         i += 2 + length;
     }
+}
+
+JpegLayout read_jpeg_layout(const std::uint8_t* d, std::size_t size) {
+    JpegLayout l;
+    walk_jpeg_segments(d, size, [&](int marker, const std::uint8_t* p, std::size_t n) {
+        if (marker == 0xE0 && n >= 5 && std::memcmp(p, "JFIF", 5) == 0) l.jfif = true;
+        if (marker == 0xEE && n >= 12 && std::memcmp(p, "Adobe", 5) == 0) l.adobe_transform = p[11];
+        const bool frame = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+        if (!frame) return true;
+        if (n < 6) return false;
+        l.frame_marker = marker;
+        l.precision = p[0];
+        l.height = p[1] << 8 | p[2];
+        l.width = p[3] << 8 | p[4];
+        l.components = p[5];
+        if (n < 6 + 3 * static_cast<std::size_t>(l.components)) return false;
+        for (int c = 0; c < l.components && c < 4; ++c) {
+            l.component_ids[c] = p[6 + 3 * c];
+            l.sampling_h[c] = p[7 + 3 * c] >> 4;
+            l.sampling_v[c] = p[7 + 3 * c] & 15;
+        }
+        l.valid = true;
+        return false;
+    });
     return l;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace imgpar {
 
@@ -29,5 +30,12 @@ struct JpegLayout {
 
 // Scans the markers up to the frame header. Never reads past `size`.
 JpegLayout read_jpeg_layout(const std::uint8_t* data, std::size_t size);
+
+// Calls visit(marker, payload, payload_size) for each marker segment after
+// SOI, in order, until visit returns false, the first scan (SOS) or EOI, or
+// malformed or truncated data; fill bytes and standalone markers are
+// skipped. Never reads past `size`. What the JPEG readers share.
+void walk_jpeg_segments(const std::uint8_t* data, std::size_t size,
+                        const std::function<bool(int marker, const std::uint8_t* payload, std::size_t size)>& visit);
 
 }  // namespace imgpar

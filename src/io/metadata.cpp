@@ -3,6 +3,8 @@
 #include <cstring>
 #include <map>
 
+#include "src/io/jpeg_layout.hpp"
+
 namespace imgpar {
 
 namespace {
@@ -118,28 +120,10 @@ std::string describe_metadata(const ImageMetadata& m) {
 
 ImageMetadata read_jpeg_metadata(const std::uint8_t* d, std::size_t size) {
     ImageMetadata m;
-    if (size < 4 || d[0] != 0xFF || d[1] != 0xD8) return m;
     std::map<int, std::vector<std::uint8_t>> icc_chunks;  // sequence number (1-based) -> bytes
     int icc_count = 0;
-    std::size_t i = 2;
-    while (i + 4 <= size) {
-        if (d[i] != 0xFF) break;
-        const int marker = d[i + 1];
-        if (marker == 0xFF) {
-            ++i;
-            continue;
-        }
-        if (marker == 0xDA || marker == 0xD9) break;  // the first scan: no metadata after it is read
-        if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
-            i += 2;
-            continue;
-        }
-        const std::size_t length = static_cast<std::size_t>(d[i + 2]) << 8 | d[i + 3];
-        if (length < 2 || i + 2 + length > size) break;
-        const std::uint8_t* p = d + i + 4;
-        const std::size_t n = length - 2;
-        if (marker == 0xE1 && m.exif.empty() && n > 6 && std::memcmp(p, "Exif\0\0", 6) == 0)
-            m.exif.assign(p + 6, p + n);
+    walk_jpeg_segments(d, size, [&](int marker, const std::uint8_t* p, std::size_t n) {
+        if (marker == 0xE1 && m.exif.empty() && n > 6 && std::memcmp(p, "Exif\0\0", 6) == 0) m.exif.assign(p + 6, p + n);
         if (marker == 0xE2 && n > 14 && std::memcmp(p, "ICC_PROFILE\0", 12) == 0) {
             const int seq = p[12], count = p[13];
             if (seq >= 1 && seq <= count && (icc_count == 0 || icc_count == count)) {
@@ -147,8 +131,8 @@ ImageMetadata read_jpeg_metadata(const std::uint8_t* d, std::size_t size) {
                 icc_chunks[seq].assign(p + 14, p + n);
             }
         }
-        i += 2 + length;
-    }
+        return true;
+    });
     if (icc_count > 0 && static_cast<int>(icc_chunks.size()) == icc_count)
         for (auto& [seq, bytes] : icc_chunks) m.icc.insert(m.icc.end(), bytes.begin(), bytes.end());
     return m;
