@@ -29,9 +29,12 @@ declare -A probes=(
     [doctest-dev]=/usr/include/doctest/doctest.h
     [libjpeg-dev]=/usr/include/jpeglib.h
     [libpng-dev]=/usr/include/png.h
+    # For the tests only: every file imgpar writes must decode to the same
+    # pixels in libvips (tests/cli/test_cli_vips.cpp).
+    [libvips-tools]=/usr/bin/vips
 )
 missing=()
-for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev; do
+for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev libvips-tools; do
     [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
 done
 
