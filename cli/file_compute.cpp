@@ -12,14 +12,10 @@ namespace {
 
 // The GPU path: decode on the hardware into the session's Input slot and run
 // the job there. False, with nothing done, when the file is not one the
-// hardware decodes exactly as libjpeg-turbo does: measured on an H100, that
-// is 4:4:4 only (subsampled chroma is upsampled differently: by replication,
-// or with NVJPEG_FLAGS_UPSAMPLING_WITH_INTERPOLATION still one sample in 16 MP
-// off by one).
+// hardware decodes to libjpeg-turbo's pixels (src/gpu/jpeg_hardware.hpp).
 bool try_gpu_decode(const ImageJob& job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                     WorkerContext& ctx, ComputedFile& out) {
-    const JpegLayout layout = read_jpeg_layout(bytes.data(), bytes.size());
-    if (!layout.ycbcr_huffman_8bit() || !layout.full_chroma()) return false;
+    if (!read_jpeg_layout(bytes.data(), bytes.size()).ycbcr_huffman_8bit()) return false;
     const BackendPool::Lease lease = ctx.backend.lease();
     gpu::Session& session = *lease.choice().session;
     const auto t0 = std::chrono::steady_clock::now();

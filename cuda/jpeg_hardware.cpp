@@ -1,5 +1,11 @@
 // The hardware JPEG decoder through nvJPEG (src/gpu/jpeg_hardware.hpp). One
-// nvJPEG handle for the process, made once. The engines want batches: one
+// nvJPEG handle for the process, made once. The hardware decodes to the
+// component planes (NVJPEG_OUTPUT_YUV), which equal libjpeg-turbo's IDCT
+// output; cuda/jpeg_color.cu then upsamples and converts them as
+// libjpeg-turbo does. (nvJPEG's own RGB output differs from libjpeg-turbo's
+// for subsampled chroma: measured on an H100, it replicates chroma samples,
+// and with NVJPEG_FLAGS_UPSAMPLING_WITH_INTERPOLATION it still rounds one
+// sample in 16 MP otherwise.) The engines want batches: one
 // image per call from each of 16 workers decoded a 4.5 MP photo in 73-100 ms
 // (slower than a core), so the workers' files are gathered by one decoding
 // thread, which decodes whatever is waiting (up to kMaxBatch) in one call,
@@ -20,9 +26,12 @@
 #include <vector>
 #include <type_traits>
 
+#include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
+#include "cuda/jpeg_color.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
+#include "src/io/jpeg_layout.hpp"
 
 #if IMGPAR_HAVE_NVJPEG
 #include <dlfcn.h>
@@ -63,6 +72,7 @@ struct Api {
     decltype(&nvjpegDecodeBatchedSupported) batched_supported;
     decltype(&nvjpegJpegStreamGetComponentsNum) components;
     decltype(&nvjpegJpegStreamGetFrameDimensions) dimensions;
+    decltype(&nvjpegJpegStreamGetComponentDimensions) component_dimensions;
     decltype(&nvjpegJpegStreamGetChromaSubsampling) chroma;
     decltype(&nvjpegDecodeBatched) decode_batched;
 };
@@ -95,6 +105,7 @@ bool load_api(Api& api, std::string& problem) {
     load(api.batched_supported, "nvjpegDecodeBatchedSupported");
     load(api.components, "nvjpegJpegStreamGetComponentsNum");
     load(api.dimensions, "nvjpegJpegStreamGetFrameDimensions");
+    load(api.component_dimensions, "nvjpegJpegStreamGetComponentDimensions");
     load(api.chroma, "nvjpegJpegStreamGetChromaSubsampling");
     load(api.decode_batched, "nvjpegDecodeBatched");
     return ok;  // the library stays loaded for the life of the process
@@ -160,7 +171,7 @@ Decoder& decoder() {
         const int n = static_cast<int>(batch.size());
         nvjpegStatus_t status = NVJPEG_STATUS_SUCCESS;
         if (n != d.batch_initialized) {
-            status = d.api.batched_initialize(d.handle, d.state, n, 1, NVJPEG_OUTPUT_RGBI);
+            status = d.api.batched_initialize(d.handle, d.state, n, 1, NVJPEG_OUTPUT_YUV);
             d.batch_initialized = status == NVJPEG_STATUS_SUCCESS ? n : 0;
         }
         if (status == NVJPEG_STATUS_SUCCESS)
@@ -174,9 +185,11 @@ Decoder& decoder() {
 
 const Api& api() { return decoder().api; }  // complete once a handle exists
 
-// A session's parsed-stream object (the headers are parsed by the workers).
+// A session's parsed-stream object (the headers are parsed by the workers)
+// and the planes its files decode into.
 struct State {
     nvjpegJpegStream_t stream = nullptr;
+    cuda::DeviceBuffer<std::uint8_t> planes;
     ~State() {
         if (stream) api().stream_destroy(stream);
     }
@@ -251,6 +264,9 @@ std::string jpeg_hardware_name() {
 
 std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::string& name, const std::uint8_t* data,
                                                std::size_t size) {
+    const JpegLayout coded = read_jpeg_layout(data, size);
+    if (!coded.ycbcr_huffman_8bit() || !coded.chroma_layout()) return std::nullopt;
+    const ChromaLayout layout = *coded.chroma_layout();
     nvjpegHandle_t handle = nullptr;
     {
         Decoder& d = decoder();
@@ -270,16 +286,32 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     check(api().dimensions(st.stream, &width, &height), "nvjpegJpegStreamGetFrameDimensions");
     nvjpegChromaSubsampling_t chroma = NVJPEG_CSS_UNKNOWN;
     check(api().chroma(st.stream, &chroma), "nvjpegJpegStreamGetChromaSubsampling");
-    // Only 4:4:4: subsampled chroma is upsampled otherwise than by libjpeg-turbo.
-    if (components != 3 || chroma != NVJPEG_CSS_444 || width == 0 || height == 0) return std::nullopt;
-
-    const DeviceViewU8 out = session.image<std::uint8_t>(Session::Slot::Input, static_cast<int>(width),
-                                                         static_cast<int>(height), 3);
-    nvjpegImage_t target{};
-    target.channel[0] = out.data;
-    target.pitch[0] = out.pitch;
-    // Work queued on the session may still read the slot's previous image.
+    const nvjpegChromaSubsampling_t expected = layout == ChromaLayout::Full   ? NVJPEG_CSS_444
+                                               : layout == ChromaLayout::H2V1 ? NVJPEG_CSS_422
+                                                                              : NVJPEG_CSS_420;
+    if (components != 3 || chroma != expected || width == 0 || height == 0) return std::nullopt;
+    // The planes' sizes, as libjpeg-turbo has them (ceil of half where halved).
+    const unsigned cw = layout == ChromaLayout::Full ? width : (width + 1) / 2;
+    const unsigned chh = layout == ChromaLayout::H2V2 ? (height + 1) / 2 : height;
+    for (unsigned c = 0; c < 3; ++c) {
+        unsigned w = 0, h = 0;
+        check(api().component_dimensions(st.stream, c, &w, &h), "nvjpegJpegStreamGetComponentDimensions");
+        if (w != (c ? cw : width) || h != (c ? chh : height)) return std::nullopt;
+    }
+    const auto aligned = [](std::size_t n) { return (n + 255) / 256 * 256; };
+    const std::size_t luma_pitch = aligned(width), chroma_pitch = aligned(cw);
+    const std::size_t luma_bytes = luma_pitch * height, chroma_bytes = chroma_pitch * chh;
+    // Work queued on the session may still read the planes or the slot.
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
+    st.planes.reserve(luma_bytes + 2 * chroma_bytes);
+    std::uint8_t* const luma = st.planes.get();
+    nvjpegImage_t target{};
+    target.channel[0] = luma;
+    target.pitch[0] = luma_pitch;
+    target.channel[1] = luma + luma_bytes;
+    target.pitch[1] = chroma_pitch;
+    target.channel[2] = luma + luma_bytes + chroma_bytes;
+    target.pitch[2] = chroma_pitch;
     Request request{data, size, target, {}};
     std::future<nvjpegStatus_t> done = request.done.get_future();
     {
@@ -294,6 +326,11 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     if (s == NVJPEG_STATUS_BAD_JPEG || s == NVJPEG_STATUS_JPEG_NOT_SUPPORTED || s == NVJPEG_STATUS_INCOMPLETE_BITSTREAM)
         return std::nullopt;
     if (s != NVJPEG_STATUS_SUCCESS) throw device_error("nvJPEG", name + ": decoding failed: " + status_text(s));
+    const DeviceViewU8 out = session.image<std::uint8_t>(Session::Slot::Input, static_cast<int>(width),
+                                                         static_cast<int>(height), 3);
+    const ChromaPlane cb{target.channel[1], chroma_pitch, static_cast<int>(cw), static_cast<int>(chh)};
+    const ChromaPlane cr{target.channel[2], chroma_pitch, static_cast<int>(cw), static_cast<int>(chh)};
+    cuda::jpeg_planes_to_rgb(luma, luma_pitch, cb, cr, layout, out, stream);
     return out;
 }
 

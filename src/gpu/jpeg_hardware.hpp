@@ -1,7 +1,8 @@
 // JPEG decoding on the GPU's hardware decoders (nvJPEG's hardware backend:
 // the NVJPG engines of A100, H100 and their kin), straight into a session's
 // device memory. Its pixels equal libjpeg-turbo's for the files it takes
-// (the GPU suite checks that on every run), so a batch can decode there and
+// (it decodes the planes; libjpeg-turbo's upsampling and colour conversion
+// follow on the GPU; the GPU suite checks the equality on every run), so a batch can decode there and
 // leave the cores to encoding. Declared without CUDA headers; implemented in
 // cuda/jpeg_hardware.cpp, or by cuda/no_cuda.cpp.
 #pragma once
@@ -35,10 +36,11 @@ std::string jpeg_hardware_name();
 // Decodes the JPEG `data` into the session's Input slot as interleaved RGB
 // and returns that view (ready in stream order: work enqueued on the session
 // afterwards sees the pixels). nullopt, with nothing done, when the hardware
-// does not take this file: only Huffman-coded 8-bit YCbCr baseline JPEGs
-// with full-resolution chroma (4:4:4), whose pixels equal libjpeg-turbo's, go
-// there (the caller checks JpegLayout first; nvJPEG refuses the rest). Throws
-// imgpar::Error: input for a corrupt file, device for a GPU failure.
+// does not take this file: Huffman-coded 8-bit YCbCr sequential JPEGs with
+// 4:4:4, 4:2:2 or 4:2:0 chroma go there (src/io/jpeg_layout.hpp); gray,
+// progressive, arithmetic-coded and cut-short files, and other layouts, stay
+// with libjpeg-turbo. Throws imgpar::Error: input for a corrupt file, device
+// for a GPU failure.
 std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::string& name, const std::uint8_t* data,
                                                std::size_t size);
 

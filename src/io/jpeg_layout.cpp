@@ -13,11 +13,14 @@ bool JpegLayout::ycbcr_huffman_8bit() const {
     return true;
 }
 
-bool JpegLayout::full_chroma() const {
-    if (!valid) return false;
-    for (int c = 0; c < components && c < 4; ++c)
-        if (sampling_h[c] != sampling_h[0] || sampling_v[c] != sampling_v[0]) return false;
-    return true;
+std::optional<ChromaLayout> JpegLayout::chroma_layout() const {
+    if (!valid || components != 3) return std::nullopt;
+    const int hy = sampling_h[0], vy = sampling_v[0], hc = sampling_h[1], vc = sampling_v[1];
+    if (sampling_h[2] != hc || sampling_v[2] != vc || hc <= 0 || vc <= 0) return std::nullopt;
+    if (hy == hc && vy == vc) return ChromaLayout::Full;
+    if (hy == 2 * hc && vy == vc) return ChromaLayout::H2V1;
+    if (hy == 2 * hc && vy == 2 * vc) return ChromaLayout::H2V2;
+    return std::nullopt;
 }
 
 void walk_jpeg_segments(const std::uint8_t* d, std::size_t size,

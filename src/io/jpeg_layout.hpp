@@ -6,6 +6,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
+
+#include "src/io/jpeg_color.hpp"
 
 namespace imgpar {
 
@@ -24,8 +27,11 @@ struct JpegLayout {
     // YCbCr to RGB (as it does unless an Adobe segment says "no transform" or,
     // without JFIF and Adobe segments, the components are named R, G, B).
     bool ycbcr_huffman_8bit() const;
-    // Every component at full resolution (4:4:4): no chroma upsampling.
-    bool full_chroma() const;
+    // For three components: how both chroma planes relate to luma, when they
+    // are sampled alike in one of the layouts of src/io/jpeg_color.hpp and
+    // luma has the largest factors (the files libjpeg-turbo upsamples with
+    // those filters); nullopt otherwise (4:1:1, 4:4:0, mixed chroma...).
+    std::optional<ChromaLayout> chroma_layout() const;
 };
 
 // Scans the markers up to the frame header. Never reads past `size`.
