@@ -2,6 +2,7 @@
 // orientation tag in either byte order, and turning pixels upright.
 #include <doctest/doctest.h>
 
+#include "src/io/jpeg_codec.hpp"
 #include "src/io/metadata.hpp"
 #include "tests/support/test_images.hpp"
 
@@ -113,4 +114,32 @@ TEST_CASE("read_jpeg_metadata: Exif from APP1, the ICC profile from its APP2 chu
         const ImageMetadata c = read_jpeg_metadata(jpeg.data(), n);
         CHECK((c.icc.empty() || c.icc == icc));
     }
+}
+
+TEST_CASE("insert_jpeg_metadata: the segments imgpar's libjpeg-turbo path writes, byte for byte") {
+    if (!jpeg_codec_available()) return;
+    const ImageU8 img = test::photo_like_image(61, 43, 3, 9);
+    ImageMetadata m;
+    m.exif = exif_block(false, 3);
+    m.icc.resize(140000);  // three APP2 chunks
+    for (std::size_t i = 0; i < m.icc.size(); ++i) m.icc[i] = static_cast<std::uint8_t>(i * 13 + 1);
+    for (int which = 0; which < 3; ++which) {
+        ImageMetadata part = m;
+        if (which == 1) part.icc.clear();
+        if (which == 2) part.exif.clear();
+        const std::vector<std::uint8_t> plain = jpeg_encode(img.view(), 90, ChromaSubsampling::Auto, nullptr, false);
+        const std::vector<std::uint8_t> inserted = insert_jpeg_metadata(plain, part);
+        CHECK(inserted == jpeg_encode(img.view(), 90, ChromaSubsampling::Auto, &part, false));
+        const ImageMetadata back = read_jpeg_metadata(inserted.data(), inserted.size());
+        CHECK(back.exif == part.exif);
+        CHECK(back.icc == part.icc);
+    }
+    const std::vector<std::uint8_t> plain = jpeg_encode(img.view(), 90);
+    CHECK(insert_jpeg_metadata(plain, ImageMetadata{}) == plain);
+    // Without a JFIF segment the metadata goes right after SOI.
+    const std::vector<std::uint8_t> bare = {0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x02, 0xFF, 0xD9};
+    const std::vector<std::uint8_t> with = insert_jpeg_metadata(bare, m);
+    CHECK(with[2] == 0xFF);
+    CHECK(with[3] == 0xE1);
+    CHECK(read_jpeg_metadata(with.data(), with.size()).icc == m.icc);
 }

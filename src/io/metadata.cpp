@@ -1,5 +1,6 @@
 #include "src/io/metadata.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 
@@ -136,6 +137,44 @@ ImageMetadata read_jpeg_metadata(const std::uint8_t* d, std::size_t size) {
     if (icc_count > 0 && static_cast<int>(icc_chunks.size()) == icc_count)
         for (auto& [seq, bytes] : icc_chunks) m.icc.insert(m.icc.end(), bytes.begin(), bytes.end());
     return m;
+}
+
+std::vector<std::uint8_t> insert_jpeg_metadata(const std::vector<std::uint8_t>& jpeg, const ImageMetadata& m) {
+    if (m.empty() || jpeg.size() < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) return jpeg;
+    std::size_t at = 2;
+    if (jpeg.size() >= 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0) {
+        const std::size_t length = (std::size_t{jpeg[4]} << 8) | jpeg[5];
+        if (4 + length <= jpeg.size()) at = 4 + length;
+    }
+    std::vector<std::uint8_t> segments;
+    const auto add_segment = [&](int marker, const char* id, std::size_t id_size, const std::uint8_t* data,
+                                 std::size_t size, int seq, int count) {
+        const std::size_t length = 2 + id_size + (seq ? 2 : 0) + size;
+        segments.insert(segments.end(), {0xFF, static_cast<std::uint8_t>(marker), static_cast<std::uint8_t>(length >> 8),
+                                         static_cast<std::uint8_t>(length & 0xFF)});
+        segments.insert(segments.end(), id, id + id_size);
+        if (seq) segments.insert(segments.end(), {static_cast<std::uint8_t>(seq), static_cast<std::uint8_t>(count)});
+        segments.insert(segments.end(), data, data + size);
+    };
+    constexpr std::size_t kMaxSegmentData = 65533;  // a segment's length field counts itself
+    static const char kExifId[6] = {'E', 'x', 'i', 'f', 0, 0};
+    if (!m.exif.empty() && m.exif.size() + sizeof kExifId <= kMaxSegmentData)
+        add_segment(0xE1, kExifId, sizeof kExifId, m.exif.data(), m.exif.size(), 0, 0);
+    static const char kIccId[12] = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
+    constexpr std::size_t kIccChunk = kMaxSegmentData - sizeof kIccId - 2;
+    const std::size_t chunks = (m.icc.size() + kIccChunk - 1) / kIccChunk;
+    if (chunks <= 255)  // the chunk count is one byte
+        for (std::size_t k = 0; k < chunks; ++k) {
+            const std::size_t n = std::min(kIccChunk, m.icc.size() - k * kIccChunk);
+            add_segment(0xE2, kIccId, sizeof kIccId, m.icc.data() + k * kIccChunk, n, static_cast<int>(k + 1),
+                        static_cast<int>(chunks));
+        }
+    std::vector<std::uint8_t> out;
+    out.reserve(jpeg.size() + segments.size());
+    out.insert(out.end(), jpeg.begin(), jpeg.begin() + static_cast<std::ptrdiff_t>(at));
+    out.insert(out.end(), segments.begin(), segments.end());
+    out.insert(out.end(), jpeg.begin() + static_cast<std::ptrdiff_t>(at), jpeg.end());
+    return out;
 }
 
 PngMetadataChunks find_png_metadata_chunks(const std::uint8_t* d, std::size_t size) {

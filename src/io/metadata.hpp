@@ -46,6 +46,13 @@ std::string describe_metadata(const ImageMetadata& m);
 // malformed segment is skipped, never read past.
 ImageMetadata read_jpeg_metadata(const std::uint8_t* data, std::size_t size);
 
+// `jpeg` (a JPEG another encoder wrote: the GPU's) with `m` added as
+// imgpar's libjpeg-turbo path writes it: after SOI and the JFIF segment (if
+// one follows SOI), the EXIF block in an APP1 segment when it fits in one,
+// then the ICC profile in APP2 "ICC_PROFILE" chunks of at most 65,519 bytes.
+// `jpeg` is returned unchanged when `m` is empty.
+std::vector<std::uint8_t> insert_jpeg_metadata(const std::vector<std::uint8_t>& jpeg, const ImageMetadata& m);
+
 // The metadata chunks of a PNG before its image data, as stored: eXIf's
 // EXIF block, and iCCP's profile still deflated (zlib format). Chunks are
 // walked by their lengths, never past `size`; CRCs are the decoder's to check.
