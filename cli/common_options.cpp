@@ -61,6 +61,11 @@ OptionGroup image_output_options(const std::string& json) {
                                       "PNG compression: 0 none, 1 fastest (run-length), 2-9 zlib's levels (smaller, slower)",
                                       0, 9)
                        .defaults(std::to_string(kDefaultPngCompression)),
+                   ParamSpec::choice("jpeg-encoder", "E",
+                                     "JPEG encoder for results computed on the GPU: cpu (libjpeg-turbo, the same bytes "
+                                     "on every backend) or gpu (nvJPEG: faster for batches, other bytes)",
+                                     {"cpu", "gpu"})
+                       .defaults("cpu"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
                                      {"png", "jpg", "jpeg", "bmp"}),
                    ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF and ICC profile are kept)"),

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "cli/timing.hpp"
+#include "src/gpu/jpeg_encoder.hpp"
 #include "src/gpu/jpeg_hardware.hpp"
 #include "src/io/jpeg_layout.hpp"
 
@@ -10,21 +11,38 @@ namespace imgpar::cli {
 
 namespace {
 
+// The job on the session from `input` (in its Input slot): downloaded, or
+// encoded there when asked and the result is gray or RGB.
+void finish_on_device(const ImageJob& job, gpu::Session& session, ConstDeviceViewU8 input,
+                      const GpuJpegEncode* gpu_encode, ComputedFile& out) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const int channels = job.output_channels(input.channels);
+    if (!gpu_encode || (channels != 1 && channels != 3)) {
+        out.pixels = job.run_on_device(session, input, out.notes);
+        out.compute_ms = ms_since(t0);
+        return;
+    }
+    const DeviceViewU8 result = job.run_into_output(session, input, out.notes);
+    session.synchronize();  // the compute time apart from the encode's
+    out.compute_ms = ms_since(t0);
+    const auto t1 = std::chrono::steady_clock::now();
+    out.jpeg = gpu::encode_jpeg_on_gpu(session, ConstDeviceViewU8(result), gpu_encode->quality, gpu_encode->chroma);
+    out.encode_ms = ms_since(t1);
+}
+
 // The GPU path: decode on the hardware into the session's Input slot and run
 // the job there. False, with nothing done, when the file is not one the
 // hardware decodes to libjpeg-turbo's pixels (src/gpu/jpeg_hardware.hpp).
 bool try_gpu_decode(const ImageJob& job, const std::string& name, const std::vector<std::uint8_t>& bytes,
-                    WorkerContext& ctx, ComputedFile& out) {
+                    WorkerContext& ctx, const GpuJpegEncode* gpu_encode, ComputedFile& out) {
     if (!read_jpeg_layout(bytes.data(), bytes.size()).ycbcr_huffman_8bit()) return false;
     const BackendPool::Lease lease = ctx.backend.lease();
     gpu::Session& session = *lease.choice().session;
     const auto t0 = std::chrono::steady_clock::now();
     const std::optional<DeviceViewU8> input = gpu::decode_jpeg_on_gpu(session, name, bytes.data(), bytes.size());
     if (!input) return false;
-    const auto t1 = std::chrono::steady_clock::now();
-    out.pixels = job.run_on_device(session, ConstDeviceViewU8(*input), out.notes);
-    out.decode_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
-    out.compute_ms = ms_since(t1);
+    out.decode_ms = ms_since(t0);
+    finish_on_device(job, session, ConstDeviceViewU8(*input), gpu_encode, out);
     out.used = lease.choice();
     out.used.session.reset();
     out.decoded_on_gpu = true;
@@ -35,14 +53,14 @@ bool try_gpu_decode(const ImageJob& job, const std::string& name, const std::vec
 
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                                 const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx,
-                                bool gpu_decode, int orientation) {
+                                bool gpu_decode, int orientation, const GpuJpegEncode* gpu_encode) {
     const bool turn = orientation >= 2 && orientation <= 8;
     ComputedFile out;
     out.header = header;
     // The hardware decoder only once the GPU is up and the decoder started:
     // until then (and for every other file) the cores decode.
     if (job && gpu_decode && !turn && header.format == ImageFormat::Jpeg && header.channels == 3 &&
-        ctx.backend.resolved_to_gpu() && gpu::jpeg_hardware_ready() && try_gpu_decode(*job, name, bytes, ctx, out))
+        ctx.backend.resolved_to_gpu() && gpu::jpeg_hardware_ready() && try_gpu_decode(*job, name, bytes, ctx, gpu_encode, out))
         return out;
     const auto t0 = std::chrono::steady_clock::now();
     LoadedImage input = decode_image(name, bytes, load);
@@ -54,10 +72,19 @@ ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, co
         return out;
     }
     const BackendPool::Lease lease = ctx.backend.lease();
-    const auto t1 = std::chrono::steady_clock::now();
-    out.pixels = job->run(lease.choice(), input.image.view(), out.notes);
-    out.compute_ms = ms_since(t1);
-    out.used = lease.choice();
+    const BackendChoice& choice = lease.choice();
+    if (gpu_encode && choice.backend == Backend::Gpu) {
+        gpu::Session& session = *choice.session;
+        const ConstViewU8 in = input.image.view();
+        const DeviceViewU8 slot = session.image<std::uint8_t>(gpu::Session::Slot::Input, in.width, in.height, in.channels);
+        session.upload(in, slot);
+        finish_on_device(*job, session, ConstDeviceViewU8(slot), gpu_encode, out);
+    } else {
+        const auto t1 = std::chrono::steady_clock::now();
+        out.pixels = job->run(choice, input.image.view(), out.notes);
+        out.compute_ms = ms_since(t1);
+    }
+    out.used = choice;
     out.used.session.reset();
     return out;
 }

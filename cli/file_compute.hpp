@@ -9,27 +9,37 @@
 #include <vector>
 
 #include "cli/batch_runner.hpp"
+#include "src/io/jpeg_codec.hpp"
 #include "src/io/load.hpp"
 #include "src/op/operation.hpp"
 
 namespace imgpar::cli {
 
+// Encoding JPEG results on the GPU (--jpeg-encoder gpu): what to write.
+struct GpuJpegEncode {
+    int quality;
+    ChromaSubsampling chroma;
+};
+
 struct ComputedFile {
     ImageHeader header;       // the input's
-    ImageU8 pixels;           // the result (or, with no job, the decoded input)
+    ImageU8 pixels;           // the result (or, with no job, the decoded input); empty when `jpeg` is set
+    std::vector<std::uint8_t> jpeg;  // the result encoded on the GPU (no metadata yet), when it was
     RunNotes notes;
     BackendChoice used;       // where the job ran (session released)
     bool decoded_on_gpu = false;
     double decode_ms = 0;     // decode only (the read is the caller's)
     double compute_ms = 0;
+    double encode_ms = 0;     // the GPU encode, when there was one
     std::vector<std::string> warnings;  // the decoder's
 };
 
 // `job` null: decode only. `gpu_decode`: the hardware decoder may be used.
 // `orientation` 2..8: the decoded pixels are turned upright first (see
-// apply_orientation) and the job runs on those.
+// apply_orientation) and the job runs on those. `gpu_encode`: a result
+// computed on the GPU with 1 or 3 channels is encoded there to `jpeg`.
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                                 const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, bool gpu_decode,
-                                int orientation);
+                                int orientation, const GpuJpegEncode* gpu_encode);
 
 }  // namespace imgpar::cli

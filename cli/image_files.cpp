@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <system_error>
 
@@ -18,9 +20,12 @@
 #include "cli/output_plan.hpp"
 #include "src/backend_pool.hpp"
 #include "src/error.hpp"
+#include "src/gpu/jpeg_encoder.hpp"
 #include "src/gpu/jpeg_hardware.hpp"
+#include "src/io/atomic_write.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/load.hpp"
+#include "src/io/metadata.hpp"
 
 namespace imgpar::cli {
 namespace {
@@ -101,6 +106,29 @@ JsonObject record(const Invocation& inv, const BatchItem& item) {
     return o;
 }
 
+// Starts a GPU service of the run (nvJPEG's decoder or encoder) on a thread:
+// with --device gpu at once, on the GPU the run will use, while its session
+// opens; with auto once the choice is made, and only if it is the GPU. -v
+// says what started and how long it took, or why it did not.
+std::future<void> start_gpu_service(BackendPool& backend, const Diagnostics& diag, DeviceRequest device,
+                                    std::function<std::string(int)> start, std::string failed) {
+    return std::async(std::launch::async, [&backend, &diag, device, start = std::move(start), failed = std::move(failed)] {
+        try {
+            int gpu_index = device.kind == DeviceRequest::Kind::Gpu ? planned_gpu(device) : -1;
+            if (gpu_index < 0) {
+                const BackendChoice& c = backend.choice();
+                if (c.backend != Backend::Gpu) return;
+                gpu_index = c.gpu_index;
+            }
+            const auto t0 = std::chrono::steady_clock::now();
+            const std::string what = start(gpu_index);
+            diag.info(what + ", started in " + ms_text(ms_since(t0)));
+        } catch (const Error& e) {
+            diag.info(failed + e.what());
+        }
+    });
+}
+
 }  // namespace
 
 int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
@@ -111,6 +139,13 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
     const bool skip_existing = inv.values.flag("skip-existing");
     const bool strip = inv.values.flag("strip");
     const bool auto_orient = inv.values.flag("auto-orient");
+    const bool gpu_jpeg = inv.values.text("jpeg-encoder") == "gpu";
+    if (gpu_jpeg && !job)
+        throw usage_error("--jpeg-encoder", "gpu encodes results computed on the GPU, and " + inv.command +
+                                                " computes nothing: use the default (cpu)");
+    if (gpu_jpeg && inv.global.device.kind == DeviceRequest::Kind::Cpu)
+        throw usage_error("--jpeg-encoder", "gpu needs the GPU: it cannot be combined with --device cpu");
+    const GpuJpegEncode gpu_encode{save.quality, save.chroma};
     const Plan plan = plan_files(inv, single_max, save);
     if (report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
@@ -138,23 +173,25 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         std::min({settings.jobs, static_cast<int>(plan.items.size()), kMaxGpuSessions}));
     MemoryBudget memory(default_memory_budget());
 
-    // JPEG batches on the GPU: start its hardware decoder once the GPU is up;
-    // the files before that decode on the cores.
+    // JPEG batches on the GPU: its hardware decoder starts (most of a second)
+    // on the GPU the run will use while that GPU's session opens; the files
+    // before both are up decode on the cores. With --device auto the choice
+    // is known only once made, so the decoder starts after it.
     const bool gpu_decode = job && device.kind != DeviceRequest::Kind::Cpu && plan.items.size() >= kMinFilesForGpuDecode &&
                             first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
-    std::future<void> hardware_start;
+    std::future<void> encoder_start, hardware_start;
+    if (gpu_jpeg && job)
+        encoder_start = start_gpu_service(backend, diag, device, [](int gpu_index) {
+            gpu::start_jpeg_gpu_encoder(gpu_index);
+            return "JPEG: encoding on the GPU with the " + gpu::jpeg_gpu_encoder_name();
+        }, "JPEG: the GPU encoder did not start: ");
     if (gpu_decode)
-        hardware_start = std::async(std::launch::async, [&backend, &diag] {
-            try {
-                const BackendChoice& c = backend.choice();
-                if (c.backend != Backend::Gpu) return;
-                gpu::start_jpeg_hardware(c.gpu_index);
-                diag.info("JPEG: decoding on the " + gpu::jpeg_hardware_name() + " (libjpeg-turbo's pixels)");
-            } catch (const Error& e) {
-                diag.info(std::string("JPEG: decoding on the CPU: ") + e.what());
-            }
-        });
+        hardware_start = start_gpu_service(backend, diag, device, [](int gpu_index) {
+            gpu::start_jpeg_hardware(gpu_index);
+            return "JPEG: decoding on the " + gpu::jpeg_hardware_name() + " (libjpeg-turbo's pixels)";
+        }, "JPEG: decoding on the CPU: ");
 
+    std::once_flag cpu_encode_noted;
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
         ItemResult r;
         if (skip_existing && item.output != "-" && fs::exists(fs::path(item.output))) {
@@ -173,8 +210,17 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         // --auto-orient turns the pixels upright and says so in the EXIF.
         ImageMetadata metadata = strip ? ImageMetadata{} : header.metadata;
         const int orientation = auto_orient ? exif_orientation(header.metadata.exif) : 0;
-        ComputedFile computed =
-            decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode, orientation);
+        const bool jpeg_out = gpu_jpeg && output_format(item.output, save.format) == ImageFormat::Jpeg;
+        ComputedFile computed = decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode, orientation,
+                                                   jpeg_out ? &gpu_encode : nullptr);
+        if (jpeg_out && computed.jpeg.empty()) {
+            std::call_once(cpu_encode_noted, [&] {
+                diag.notice("--jpeg-encoder gpu: " + std::string(computed.used.backend == Backend::Gpu
+                                                                      ? "results with 2 or 4 channels are"
+                                                                      : "this run is on the CPU, so its JPEGs are") +
+                            " encoded by libjpeg-turbo");
+            });
+        }
         if (orientation >= 2) set_exif_orientation(metadata.exif, 1);
         std::vector<std::uint8_t>().swap(bytes);
         report_warnings(diag, item.name, computed.warnings);
@@ -186,10 +232,17 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         if (plan.many) make_parent_folder(item.output);
         std::vector<std::string> warnings;
         const auto t_encode = std::chrono::steady_clock::now();
-        SaveOptions file_save = save;
-        file_save.metadata = metadata.empty() ? nullptr : &metadata;
-        save_image(item.output, out_view, file_save, warnings);
-        const double encode_ms = ms_since(t_encode);
+        const bool encoded_on_gpu = !computed.jpeg.empty();
+        if (encoded_on_gpu) {
+            // Encoded on the GPU: the metadata goes in as libjpeg-turbo's path writes it.
+            const std::vector<std::uint8_t> file = insert_jpeg_metadata(computed.jpeg, metadata);
+            write_file_atomically(item.output, file.data(), file.size());
+        } else {
+            SaveOptions file_save = save;
+            file_save.metadata = metadata.empty() ? nullptr : &metadata;
+            save_image(item.output, out_view, file_save, warnings);
+        }
+        const double encode_ms = computed.encode_ms + ms_since(t_encode);
         report_warnings(diag, output_name(item.output), warnings);
         for (const std::string& w : notes.warnings) diag.warning(w);
         for (const std::string& line : notes.info) diag.info(line);
@@ -197,10 +250,11 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         const std::string shape = std::to_string(header.width) + "x" + std::to_string(header.height) + " " +
                                   channel_layout_name(header.channels);
         const std::string decoder = computed.decoded_on_gpu ? "gpu" : "cpu";
+        const std::string encoder = encoded_on_gpu ? "gpu" : "cpu";
         if (job)
             diag.info(inv.command + ": " + item.name + " (" + shape + ") -> " + output_name(item.output) + ": " +
                       job->describe() + "; backend " + used.describe() + "; kernel " + notes.kernel + "; stages: read+decode (" + decoder + ") " +
-                      ms_text(decode_ms) + ", compute " + ms_text(ms) + ", encode+write " + ms_text(encode_ms) +
+                      ms_text(decode_ms) + ", compute " + ms_text(ms) + ", encode+write (" + encoder + ") " + ms_text(encode_ms) +
                       "; metadata written: " + (strip ? std::string("none (--strip)") : describe_metadata(metadata)));
         else {
             const ImageFormat f = output_format(item.output, save.format);
@@ -214,7 +268,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
                 .add("width", header.width)
                 .add("height", header.height)
                 .add("channels", header.channels)
-                .add("output_channels", out_view.channels);
+                .add("output_channels", job ? job->output_channels(header.channels) : out_view.channels);
             if (job) {
                 JsonObject operation = job->details();
                 operation.merge(notes.details);
@@ -225,7 +279,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
                     o.add_null("device");
                 o.add("kernel", notes.kernel).add("elapsed_ms", ms);
             }
-            o.add("decoded_on", decoder).add("decode_ms", decode_ms).add("encode_ms", encode_ms);
+            o.add("decoded_on", decoder).add("decode_ms", decode_ms).add("encoded_on", encoder).add("encode_ms", encode_ms);
             r.text = o.str() + "\n";
         }
         return r;

@@ -18,6 +18,7 @@
 #include "src/gpu/jpeg_hardware.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -34,8 +35,9 @@
 #include "src/io/jpeg_layout.hpp"
 
 #if IMGPAR_HAVE_NVJPEG
-#include <dlfcn.h>
 #include <nvjpeg.h>
+
+#include "cuda/nvjpeg_library.hpp"
 #endif
 
 namespace imgpar::gpu {
@@ -77,38 +79,28 @@ struct Api {
     decltype(&nvjpegDecodeBatched) decode_batched;
 };
 
-// Loads the library of this CUDA major version (the one imgpar was built
-// with), or says why it cannot.
+// Loads the functions from the process's nvJPEG (cuda/nvjpeg_library.hpp), or
+// says why it cannot.
 bool load_api(Api& api, std::string& problem) {
-    const std::string versioned = "libnvjpeg.so." + std::to_string(CUDART_VERSION / 1000);
-    void* lib = dlopen(versioned.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        problem = versioned + " not found (it comes with the CUDA toolkit; LD_LIBRARY_PATH may need its lib64 folder)";
-        return false;
-    }
-    bool ok = true;
-    const auto load = [&](auto& fn, const char* symbol) {
-        fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, symbol));
-        if (!fn) {
-            ok = false;
-            problem = versioned + " lacks " + symbol;
-        }
-    };
-    load(api.create, "nvjpegCreateEx");
-    load(api.get_property, "nvjpegGetProperty");
-    load(api.state_create, "nvjpegJpegStateCreate");
-    load(api.state_destroy, "nvjpegJpegStateDestroy");
-    load(api.batched_initialize, "nvjpegDecodeBatchedInitialize");
-    load(api.stream_create, "nvjpegJpegStreamCreate");
-    load(api.stream_destroy, "nvjpegJpegStreamDestroy");
-    load(api.stream_parse, "nvjpegJpegStreamParse");
-    load(api.batched_supported, "nvjpegDecodeBatchedSupported");
-    load(api.components, "nvjpegJpegStreamGetComponentsNum");
-    load(api.dimensions, "nvjpegJpegStreamGetFrameDimensions");
-    load(api.component_dimensions, "nvjpegJpegStreamGetComponentDimensions");
-    load(api.chroma, "nvjpegJpegStreamGetChromaSubsampling");
-    load(api.decode_batched, "nvjpegDecodeBatched");
-    return ok;  // the library stays loaded for the life of the process
+    void* lib = cuda::nvjpeg_library(problem);
+    if (!lib) return false;
+    cuda::NvjpegSymbols symbols(lib);
+    symbols.load(api.create, "nvjpegCreateEx");
+    symbols.load(api.get_property, "nvjpegGetProperty");
+    symbols.load(api.state_create, "nvjpegJpegStateCreate");
+    symbols.load(api.state_destroy, "nvjpegJpegStateDestroy");
+    symbols.load(api.batched_initialize, "nvjpegDecodeBatchedInitialize");
+    symbols.load(api.stream_create, "nvjpegJpegStreamCreate");
+    symbols.load(api.stream_destroy, "nvjpegJpegStreamDestroy");
+    symbols.load(api.stream_parse, "nvjpegJpegStreamParse");
+    symbols.load(api.batched_supported, "nvjpegDecodeBatchedSupported");
+    symbols.load(api.components, "nvjpegJpegStreamGetComponentsNum");
+    symbols.load(api.dimensions, "nvjpegJpegStreamGetFrameDimensions");
+    symbols.load(api.component_dimensions, "nvjpegJpegStreamGetComponentDimensions");
+    symbols.load(api.chroma, "nvjpegJpegStreamGetChromaSubsampling");
+    symbols.load(api.decode_batched, "nvjpegDecodeBatched");
+    if (!symbols.ok()) problem = symbols.problem();
+    return symbols.ok();
 }
 
 void check(nvjpegStatus_t s, const char* call) {
@@ -126,13 +118,17 @@ struct Request {
 };
 
 struct Decoder {
-    std::mutex mutex;
+    // Starting (nvJPEG's set-up takes most of a second) holds start_mutex
+    // only: workers asking whether it is ready, and the queue, never wait on it.
+    std::mutex start_mutex;
+    std::atomic<bool> ready{false};  // set once the fields below are final
     Api api{};
     nvjpegHandle_t handle = nullptr;  // lives until the process ends, as the CUDA context does
     int device = -1;
-    std::string problem;  // why it could not start, once tried
+    std::string problem;  // why it could not start, once tried (under start_mutex)
     std::string name;
     // The decoding thread's side.
+    std::mutex mutex;  // the queue
     std::condition_variable wake;
     std::vector<Request*> waiting;
     nvjpegJpegState_t state = nullptr;
@@ -191,7 +187,10 @@ struct State {
     nvjpegJpegStream_t stream = nullptr;
     cuda::DeviceBuffer<std::uint8_t> planes;
     ~State() {
-        if (stream) api().stream_destroy(stream);
+        try {  // as in cuda/jpeg_encoder.cpp: nvJPEG may throw once torn down at exit
+            if (stream) api().stream_destroy(stream);
+        } catch (...) {
+        }
     }
 };
 
@@ -220,8 +219,8 @@ bool jpeg_hardware_built() { return true; }
 
 void start_jpeg_hardware(int device) {
     Decoder& d = decoder();
-    std::lock_guard<std::mutex> lock(d.mutex);
-    if (d.handle) return;
+    std::lock_guard<std::mutex> lock(d.start_mutex);
+    if (d.ready) return;
     if (!d.problem.empty()) throw device_error("nvJPEG", d.problem);
     if (!load_api(d.api, d.problem)) throw device_error("nvJPEG", d.problem);
     IMGPAR_CUDA_CHECK(cudaSetDevice(device));
@@ -248,32 +247,20 @@ void start_jpeg_hardware(int device) {
         cudaSetDevice(device);
         decode_loop(d);
     }).detach();
+    d.ready.store(true, std::memory_order_release);
 }
 
-bool jpeg_hardware_ready() {
-    Decoder& d = decoder();
-    std::lock_guard<std::mutex> lock(d.mutex);
-    return d.handle != nullptr;
-}
+bool jpeg_hardware_ready() { return decoder().ready.load(std::memory_order_acquire); }
 
-std::string jpeg_hardware_name() {
-    Decoder& d = decoder();
-    std::lock_guard<std::mutex> lock(d.mutex);
-    return d.name;
-}
+std::string jpeg_hardware_name() { return jpeg_hardware_ready() ? decoder().name : std::string(); }
 
 std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::string& name, const std::uint8_t* data,
                                                std::size_t size) {
     const JpegLayout coded = read_jpeg_layout(data, size);
     if (!coded.ycbcr_huffman_8bit() || !coded.chroma_layout()) return std::nullopt;
     const ChromaLayout layout = *coded.chroma_layout();
-    nvjpegHandle_t handle = nullptr;
-    {
-        Decoder& d = decoder();
-        std::lock_guard<std::mutex> lock(d.mutex);
-        if (!d.handle || d.device != session.device()) return std::nullopt;
-        handle = d.handle;
-    }
+    if (!jpeg_hardware_ready() || decoder().device != session.device()) return std::nullopt;
+    const nvjpegHandle_t handle = decoder().handle;
     if (size < 4 || !ends_with_eoi(data, size)) return std::nullopt;
     const cudaStream_t stream = cuda::enter(session);
     State& st = state_of(session, handle);

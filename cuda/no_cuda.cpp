@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/error.hpp"
+#include "src/gpu/jpeg_encoder.hpp"
 #include "src/gpu/jpeg_hardware.hpp"
 #include "src/gpu/session.hpp"
 #include "src/gpu_runtime.hpp"
@@ -52,6 +53,10 @@ std::string jpeg_hardware_name() { return {}; }
 std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, const std::uint8_t*, std::size_t) {
     unavailable();
 }
+bool jpeg_gpu_encoder_built() { return false; }
+std::string jpeg_gpu_encoder_name() { return {}; }
+void start_jpeg_gpu_encoder(int) { unavailable(); }
+std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, ChromaSubsampling) { unavailable(); }
 
 // --- one line per entry point of src/ops/*.hpp -------------------------------
 void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }

@@ -39,13 +39,11 @@ std::string BackendChoice::describe() const {
     return "gpu " + std::to_string(gpu_index) + " (" + gpu_name + ")";
 }
 
-BackendChoice select_backend(const DeviceRequest& request) {
-    BackendChoice choice;
-    if (request.kind == DeviceRequest::Kind::Cpu) return choice;
+namespace {
 
+// The GPU `request` names (or the first usable one), or null with the reason.
+const GpuInfo* pick_gpu(const DeviceRequest& request, std::string& why) {
     const GpuStatus& status = gpu_status();
-    const GpuInfo* gpu = nullptr;
-    std::string why;
     if (request.index_given) {
         if (request.gpu_index >= static_cast<int>(status.devices.size()))
             why = status.devices.empty() ? status.reason
@@ -54,15 +52,29 @@ BackendChoice select_backend(const DeviceRequest& request) {
         else if (!status.devices[request.gpu_index].usable)
             why = "GPU " + std::to_string(request.gpu_index) + " " + status.devices[request.gpu_index].problem;
         else
-            gpu = &status.devices[request.gpu_index];
-    } else {
-        for (const auto& d : status.devices)
-            if (d.usable) {
-                gpu = &d;
-                break;
-            }
-        if (!gpu) why = status.reason;
+            return &status.devices[request.gpu_index];
+        return nullptr;
     }
+    for (const auto& d : status.devices)
+        if (d.usable) return &d;
+    why = status.reason;
+    return nullptr;
+}
+
+}  // namespace
+
+int planned_gpu(const DeviceRequest& request) {
+    if (request.kind == DeviceRequest::Kind::Cpu) return -1;
+    std::string why;
+    const GpuInfo* gpu = pick_gpu(request, why);
+    return gpu ? gpu->index : -1;
+}
+
+BackendChoice select_backend(const DeviceRequest& request) {
+    BackendChoice choice;
+    if (request.kind == DeviceRequest::Kind::Cpu) return choice;
+    std::string why;
+    const GpuInfo* gpu = pick_gpu(request, why);
 
     if (!gpu) {
         if (request.kind == DeviceRequest::Kind::Gpu)

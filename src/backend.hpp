@@ -39,6 +39,12 @@ struct BackendChoice {
     std::string describe() const;  // "gpu 0 (NVIDIA H100 80GB HBM3)" / "cpu"
 };
 
+// The GPU select_backend would open for `request`, found without opening it
+// (from the cached gpu_status()); -1 for the CPU or when none is usable.
+// Lets a batch start other GPU services (the JPEG decoder) on that device
+// while the session opens.
+int planned_gpu(const DeviceRequest& request);
+
 // Chooses the backend. `gpu` or `gpu:N` without a usable GPU N throws
 // imgpar::Error (device) saying why; `auto` falls back to the CPU. Choosing a
 // GPU opens a session on it.

@@ -58,6 +58,11 @@ for job in photo16mp.jpg:jpg photo8k.jpg:jpg photo16mp.png:png; do
         out=$work/imgpar_$d.$ext
         row "imgpar --device $d" "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device "$d")" "$out"
     done
+    if ((have_gpu)) && [[ $ext == jpg ]]; then
+        out=$work/imgpar_gpuenc.$ext
+        row "imgpar --device gpu --jpeg-encoder gpu" \
+            "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device gpu --jpeg-encoder gpu)" "$out"
+    fi
     if ((have_cv)); then
         out=$work/opencv.$ext
         row "OpenCV (Python)" "$(median python3 "$here/opencv_blur.py" "$in" "$out")" "$out"
@@ -114,11 +119,17 @@ for d in "${devices[@]}"; do
     brow "imgpar blur --out-dir, --device $d" "$(best "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/b" "${batch[@]}")"
 done
 # imgpar writes 4:4:4 at quality 95 (as libvips and ImageMagick do), OpenCV
-# 4:2:0: the like-for-like row.
+# 4:2:0: the like-for-like rows.
 for d in "${devices[@]}"; do
     brow "imgpar blur --out-dir --chroma-subsampling 420, --device $d" \
         "$(best "$imgpar" blur --sigma 2 --quality 95 --chroma-subsampling 420 --device "$d" --out-dir "$work/b" "${batch[@]}")"
 done
+if ((have_gpu)); then
+    for c in auto 420; do
+        brow "imgpar blur --out-dir --jpeg-encoder gpu --chroma-subsampling $c, --device gpu" \
+            "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder gpu --chroma-subsampling $c --device gpu --out-dir "$work/b" "${batch[@]}")"
+    done
+fi
 if ((have_cv)); then
     brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${batch[@]}")"
 fi

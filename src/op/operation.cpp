@@ -13,11 +13,16 @@ ImageU8 ImageJob::run(const BackendChoice& backend, ConstViewU8 src, RunNotes& n
                               [&](ConstDeviceViewU8 in, DeviceViewU8 out) { run_gpu(session, in, out, notes); });
 }
 
-ImageU8 ImageJob::run_on_device(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const {
+DeviceViewU8 ImageJob::run_into_output(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const {
     const int channels = output_channels(src.channels);
     const DeviceViewU8 out = session.image<std::uint8_t>(gpu::Session::Slot::Output, src.width, src.height, channels);
     run_gpu(session, src, out, notes);
-    ImageU8 result(src.width, src.height, channels);
+    return out;
+}
+
+ImageU8 ImageJob::run_on_device(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const {
+    const DeviceViewU8 out = run_into_output(session, src, notes);
+    ImageU8 result(out.width, out.height, out.channels);
     session.download(ConstDeviceViewU8(out), result.view());
     return result;
 }

@@ -58,6 +58,9 @@ public:
     // The GPU on an image already in device memory (decoded there): runs
     // into the session's Output slot and downloads the result.
     ImageU8 run_on_device(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const;
+    // The same, leaving the result in the Output slot (for an encoder on the
+    // GPU); returns its view, ready in stream order.
+    DeviceViewU8 run_into_output(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const;
 
     // Readies a GPU backend for an image of this shape while the image is
     // still being decoded: sizes the session's device images, fills its

@@ -60,3 +60,22 @@ TEST_CASE("cli --chroma-subsampling: each layout writes a JPEG of the full size;
     CHECK(dir.entries() == before);
     CHECK(has(run_imgpar({"blur", "--help"}).out, "--chroma-subsampling"));
 }
+
+TEST_CASE("cli --jpeg-encoder: gpu needs results computed on the GPU; other values are usage errors") {
+    TempDir dir;
+    const std::string in = test::sample_path("rocket.jpg");
+    auto r = run_imgpar({"blur", in, dir.file("a.jpg"), "--jpeg-encoder", "gpu", "--device", "cpu"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "--jpeg-encoder"));
+    CHECK(has(r.err, "--device cpu"));
+    r = run_imgpar({"convert", in, dir.file("b.jpg"), "--jpeg-encoder", "gpu"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "computes nothing"));
+    r = run_imgpar({"blur", in, dir.file("c.jpg"), "--jpeg-encoder", "fast"});
+    CHECK(r.exit_code == 2);
+    CHECK(dir.entries().empty());
+    // The default (cpu) is libjpeg-turbo: the bytes of --device cpu.
+    REQUIRE(run_imgpar({"blur", in, dir.file("d.jpg"), "--jpeg-encoder", "cpu", "--device", "cpu"}).exit_code == 0);
+    REQUIRE(run_imgpar({"blur", in, dir.file("e.jpg"), "--device", "cpu"}).exit_code == 0);
+    CHECK(test::read_bytes(dir.file("d.jpg")) == test::read_bytes(dir.file("e.jpg")));
+}

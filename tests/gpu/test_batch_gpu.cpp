@@ -9,6 +9,9 @@
 #include <thread>
 
 #include "src/backend_pool.hpp"
+#include "src/io/jpeg_codec.hpp"
+#include "src/io/load.hpp"
+#include "src/io/metadata.hpp"
 #include "src/io/save.hpp"
 #include "src/op/operation.hpp"
 #include "tests/support/cli_runner.hpp"
@@ -85,4 +88,63 @@ TEST_CASE("gpu batch: a warmed-up session and pooled sessions on several threads
     CHECK(mismatches == 0);
     CHECK(most_in_use <= 3);
     CHECK(pool.sessions_opened() <= 3);
+}
+
+TEST_CASE("gpu batch: --jpeg-encoder gpu encodes on the GPU, keeps the metadata, and is close to libjpeg-turbo") {
+    TempDir dir;
+    std::vector<std::string> args = {"blur",         "--sigma",  "2",           "--device", "gpu", "--jpeg-encoder",
+                                     "gpu",          "--output", "g/{stem}.jpg", "--json"};
+    std::vector<std::string> args_cpu = {"blur", "--sigma", "2", "--device", "cpu", "--out-dir", "c"};
+    ImageMetadata meta;
+    meta.exif = {'I', 'I', 42, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // a TIFF header and an empty IFD
+    meta.icc.assign(3000, 7);
+    // 36 files (enough for the hardware decoder to start): RGB in every
+    // chroma layout, gray, and one with alpha (JPEG drops it: libjpeg-turbo
+    // encodes those).
+    const int kFiles = 36;
+    for (int i = 0; i < kFiles; ++i) {
+        const int channels = i % 9 == 4 ? 1 : 3;
+        const ImageU8 img = test::photo_like_image(300 + 17 * i, 200 + 5 * i, channels, 90 + i);
+        const ChromaSubsampling chroma[] = {ChromaSubsampling::S444, ChromaSubsampling::S422, ChromaSubsampling::S420};
+        const std::vector<std::uint8_t> bytes = jpeg_encode(img.view(), 92, chroma[i % 3], i % 2 ? &meta : nullptr);
+        const std::string name = "p" + std::to_string(i) + ".jpg";
+        test::write_bytes(dir.file(name), std::string(bytes.begin(), bytes.end()));
+        args.push_back(name);
+        args_cpu.push_back(name);
+    }
+    std::vector<std::string> warnings;
+    save_image(dir.file("alpha.png"), test::alpha_image(120, 80, 4, 3).view(), SaveOptions{}, warnings);
+    args.push_back("alpha.png");
+    const test::RunResult g = run_imgpar(args, dir.path());
+    REQUIRE(g.exit_code == 0);
+    REQUIRE(run_imgpar(args_cpu, dir.path()).exit_code == 0);
+    const std::vector<std::string> records = test::lines(g.out);
+    REQUIRE(records.size() == kFiles + 1);
+    for (int i = 0; i < kFiles; ++i) {
+        CAPTURE(i);
+        CHECK(records[static_cast<std::size_t>(i)].find("\"encoded_on\":\"gpu\"") != std::string::npos);
+        const std::string name = "p" + std::to_string(i) + ".jpg";
+        const std::string out = test::read_bytes(dir.file("g/" + name));
+        const ImageMetadata kept =
+            read_jpeg_metadata(reinterpret_cast<const std::uint8_t*>(out.data()), out.size());
+        CHECK(kept.exif == (i % 2 ? meta.exif : std::vector<std::uint8_t>{}));
+        CHECK(kept.icc == (i % 2 ? meta.icc : std::vector<std::uint8_t>{}));
+        // The same blur, encoded by libjpeg-turbo at the same settings: the
+        // two encoders' errors are a level or two, never an artefact.
+        const ImageU8 a = load_image(dir.file("g/" + name)).image;
+        const ImageU8 b = load_image(dir.file("c/" + name)).image;
+        REQUIRE(a.width() == b.width());
+        REQUIRE(a.channels() == b.channels());
+        double squared = 0;
+        for (int y = 0; y < a.height(); ++y)
+            for (int x = 0; x < a.width(); ++x)
+                for (int c = 0; c < a.channels(); ++c) {
+                    const double d = double(a.at(x, y, c)) - double(b.at(x, y, c));
+                    squared += d * d;
+                }
+        const double mse = squared / (double(a.width()) * a.height() * a.channels());
+        CHECK(mse < 4.0);
+    }
+    CHECK(records.back().find("\"encoded_on\":\"cpu\"") != std::string::npos);
+    CHECK(g.err.find("results with 2 or 4 channels are encoded by libjpeg-turbo") != std::string::npos);
 }

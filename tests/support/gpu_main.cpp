@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "src/gpu_runtime.hpp"
+#include "tests/support/gpu_session.hpp"
 
 int main(int argc, char** argv) {
     const imgpar::GpuStatus& status = imgpar::gpu_status();
@@ -21,5 +22,7 @@ int main(int argc, char** argv) {
     const imgpar::GpuInfo& g = status.devices[0];
     std::printf("[imgpar] GPU test cases run on GPU 0: %s (compute %d.%d)\n", g.name.c_str(), g.compute_major,
                 g.compute_minor);
-    return context.run();
+    const int failed = context.run();
+    imgpar::test::close_session();
+    return failed;
 }

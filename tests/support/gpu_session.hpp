@@ -9,6 +9,9 @@
 namespace imgpar::test {
 
 gpu::Session& session();
+// Closes it (the suite's main, once the cases have run): before exit, while
+// the libraries it used (nvJPEG) are still there to free its state.
+void close_session();
 // The session's stream, with its device current.
 cudaStream_t stream();
 
