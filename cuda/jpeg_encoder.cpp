@@ -83,10 +83,7 @@ const Library& library() {
 
 const Api& api() { return library().api; }  // complete once a handle exists
 
-void check(nvjpegStatus_t s, const char* call) {
-    if (s != NVJPEG_STATUS_SUCCESS)
-        throw device_error("nvJPEG", std::string(call) + " failed: " + cuda::nvjpeg_status_text(s));
-}
+using cuda::check_nvjpeg;
 
 // The handles, one per GPU. Never destroyed: a session on another thread may
 // still encode while the process exits.
@@ -110,16 +107,12 @@ nvjpegHandle_t handle_for(int device) {
     Handles& h = handles();
     std::lock_guard<std::mutex> lock(h.mutex);
     if (const auto it = h.made.find(device); it != h.made.end()) return it->second;
-    int major = 0, minor = 0, patch = 0;
-    check(lib.api.get_property(MAJOR_VERSION, &major), "nvjpegGetProperty");
-    check(lib.api.get_property(MINOR_VERSION, &minor), "nvjpegGetProperty");
-    check(lib.api.get_property(PATCH_LEVEL, &patch), "nvjpegGetProperty");
+    const std::string version = cuda::nvjpeg_version(lib.api.get_property);
     // The default backend: nvJPEG's CUDA encoder, which any GPU runs.
     nvjpegHandle_t handle = nullptr;
-    check(lib.api.create(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle), "nvjpegCreateEx");
+    check_nvjpeg(lib.api.create(NVJPEG_BACKEND_DEFAULT, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle), "nvjpegCreateEx");
     h.made.emplace(device, handle);
-    h.name = "nvJPEG " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) +
-             " encoder (CUDA)";
+    h.name = version + " encoder (CUDA)";
     return handle;
 }
 
@@ -158,14 +151,14 @@ State& state_of(Session& session, cudaStream_t stream) {
         auto s = std::make_shared<State>();
         s->handle = handle_for(session.device());
         s->device = session.device();
-        check(api().state_create(s->handle, &s->state, stream), "nvjpegEncoderStateCreate");
-        check(api().params_create(s->handle, &s->params, stream), "nvjpegEncoderParamsCreate");
-        check(api().set_encoding(s->params, NVJPEG_ENCODING_BASELINE_DCT, stream), "nvjpegEncoderParamsSetEncoding");
+        check_nvjpeg(api().state_create(s->handle, &s->state, stream), "nvjpegEncoderStateCreate");
+        check_nvjpeg(api().params_create(s->handle, &s->params, stream), "nvjpegEncoderParamsCreate");
+        check_nvjpeg(api().set_encoding(s->params, NVJPEG_ENCODING_BASELINE_DCT, stream), "nvjpegEncoderParamsSetEncoding");
         // Standard Huffman tables, not optimized ones: optimizing costs a pass
         // over the coefficients for a few percent fewer bytes, it has been
         // reported to fail on tiny images in older nvJPEG releases, and it has
         // not been measured better here. Set, not left to the library's default.
-        check(api().set_optimized_huffman(s->params, 0, stream), "nvjpegEncoderParamsSetOptimizedHuffman");
+        check_nvjpeg(api().set_optimized_huffman(s->params, 0, stream), "nvjpegEncoderParamsSetOptimizedHuffman");
         slot = s;
     }
     return *static_cast<State*>(slot.get());
@@ -223,15 +216,15 @@ std::vector<std::uint8_t> encode(State& st, ConstDeviceViewU8 image, int quality
                                  cudaStream_t stream) {
     const Api& a = api();
     const nvjpegChromaSubsampling_t sampling = sampling_of(image.channels, quality, chroma);
-    check(a.set_quality(st.params, quality, stream), "nvjpegEncoderParamsSetQuality");
-    check(a.set_sampling(st.params, sampling, stream), "nvjpegEncoderParamsSetSamplingFactors");
+    check_nvjpeg(a.set_quality(st.params, quality, stream), "nvjpegEncoderParamsSetQuality");
+    check_nvjpeg(a.set_sampling(st.params, sampling, stream), "nvjpegEncoderParamsSetSamplingFactors");
     const nvjpegImage_t source = source_of(st, image, stream);
     if (image.channels == 3)
-        check(a.encode_image(st.handle, st.state, st.params, &source, NVJPEG_INPUT_RGBI, image.width, image.height,
+        check_nvjpeg(a.encode_image(st.handle, st.state, st.params, &source, NVJPEG_INPUT_RGBI, image.width, image.height,
                              stream),
               "nvjpegEncodeImage");
     else  // a gray plane is a YUV image without chroma
-        check(a.encode_yuv(st.handle, st.state, st.params, &source, NVJPEG_CSS_GRAY, image.width, image.height,
+        check_nvjpeg(a.encode_yuv(st.handle, st.state, st.params, &source, NVJPEG_CSS_GRAY, image.width, image.height,
                            stream),
               "nvjpegEncodeYUV");
     // The length first, then the bytes, waiting for the stream between the
@@ -240,10 +233,10 @@ std::vector<std::uint8_t> encode(State& st, ConstDeviceViewU8 image, int quality
     // call copies them to pageable host memory on the stream; it is waited
     // for too, so the vector is whole whether or not that copy is synchronous.
     std::size_t length = 0;
-    check(a.retrieve(st.handle, st.state, nullptr, &length, stream), "nvjpegEncodeRetrieveBitstream (length)");
+    check_nvjpeg(a.retrieve(st.handle, st.state, nullptr, &length, stream), "nvjpegEncodeRetrieveBitstream (length)");
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
     std::vector<std::uint8_t> jpeg(length);
-    check(a.retrieve(st.handle, st.state, jpeg.data(), &length, stream), "nvjpegEncodeRetrieveBitstream");
+    check_nvjpeg(a.retrieve(st.handle, st.state, jpeg.data(), &length, stream), "nvjpegEncodeRetrieveBitstream");
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
     jpeg.resize(length);
     return as_jfif(std::move(jpeg));

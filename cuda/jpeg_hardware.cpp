@@ -45,22 +45,6 @@ namespace imgpar::gpu {
 #if IMGPAR_HAVE_NVJPEG
 namespace {
 
-std::string status_text(nvjpegStatus_t s) {
-    switch (s) {
-        case NVJPEG_STATUS_SUCCESS: return "success";
-        case NVJPEG_STATUS_NOT_INITIALIZED: return "not initialized";
-        case NVJPEG_STATUS_INVALID_PARAMETER: return "invalid parameter";
-        case NVJPEG_STATUS_BAD_JPEG: return "bad JPEG";
-        case NVJPEG_STATUS_JPEG_NOT_SUPPORTED: return "JPEG not supported";
-        case NVJPEG_STATUS_ALLOCATOR_FAILURE: return "allocator failure";
-        case NVJPEG_STATUS_EXECUTION_FAILED: return "execution failed";
-        case NVJPEG_STATUS_ARCH_MISMATCH: return "no hardware decoder on this GPU";
-        case NVJPEG_STATUS_INTERNAL_ERROR: return "internal error";
-        case NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED: return "not supported by this backend";
-        default: return "status " + std::to_string(static_cast<int>(s));
-    }
-}
-
 // The nvJPEG functions imgpar calls, from the shared library.
 struct Api {
     decltype(&nvjpegCreateEx) create;
@@ -101,10 +85,6 @@ bool load_api(Api& api, std::string& problem) {
     symbols.load(api.decode_batched, "nvjpegDecodeBatched");
     if (!symbols.ok()) problem = symbols.problem();
     return symbols.ok();
-}
-
-void check(nvjpegStatus_t s, const char* call) {
-    if (s != NVJPEG_STATUS_SUCCESS) throw device_error("nvJPEG", std::string(call) + " failed: " + status_text(s));
 }
 
 constexpr std::size_t kMaxBatch = 32;
@@ -198,7 +178,7 @@ State& state_of(Session& session, nvjpegHandle_t handle) {
     auto& slot = session.impl().jpeg;
     if (!slot) {
         auto s = std::make_shared<State>();
-        check(api().stream_create(handle, &s->stream), "nvjpegJpegStreamCreate");
+        cuda::check_nvjpeg(api().stream_create(handle, &s->stream), "nvjpegJpegStreamCreate");
         slot = s;
     }
     return *static_cast<State*>(slot.get());
@@ -227,15 +207,11 @@ void start_jpeg_hardware(int device) {
     nvjpegHandle_t handle = nullptr;
     const nvjpegStatus_t s = d.api.create(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle);
     if (s != NVJPEG_STATUS_SUCCESS) {
-        d.problem = "the hardware JPEG decoder cannot be used: " + status_text(s);
+        d.problem = "the hardware JPEG decoder cannot be used: " +
+                    (s == NVJPEG_STATUS_ARCH_MISMATCH ? "no hardware decoder on this GPU" : cuda::nvjpeg_status_text(s));
         throw device_error("nvJPEG", d.problem);
     }
-    int major = 0, minor = 0, patch = 0;
-    d.api.get_property(MAJOR_VERSION, &major);
-    d.api.get_property(MINOR_VERSION, &minor);
-    d.api.get_property(PATCH_LEVEL, &patch);
-    d.name = "nvJPEG " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch) +
-             " hardware decoder";
+    d.name = cuda::nvjpeg_version(d.api.get_property) + " hardware decoder";
     if (d.api.state_create(handle, &d.state) != NVJPEG_STATUS_SUCCESS ||
         cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking) != cudaSuccess) {
         d.problem = "the hardware JPEG decoder cannot be used: no decoding state";
@@ -269,10 +245,10 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     if (api().batched_supported(handle, st.stream, &unsupported) != NVJPEG_STATUS_SUCCESS || unsupported != 0)
         return std::nullopt;
     unsigned components = 0, width = 0, height = 0;
-    check(api().components(st.stream, &components), "nvjpegJpegStreamGetComponentsNum");
-    check(api().dimensions(st.stream, &width, &height), "nvjpegJpegStreamGetFrameDimensions");
+    cuda::check_nvjpeg(api().components(st.stream, &components), "nvjpegJpegStreamGetComponentsNum");
+    cuda::check_nvjpeg(api().dimensions(st.stream, &width, &height), "nvjpegJpegStreamGetFrameDimensions");
     nvjpegChromaSubsampling_t chroma = NVJPEG_CSS_UNKNOWN;
-    check(api().chroma(st.stream, &chroma), "nvjpegJpegStreamGetChromaSubsampling");
+    cuda::check_nvjpeg(api().chroma(st.stream, &chroma), "nvjpegJpegStreamGetChromaSubsampling");
     const nvjpegChromaSubsampling_t expected = layout == ChromaLayout::Full   ? NVJPEG_CSS_444
                                                : layout == ChromaLayout::H2V1 ? NVJPEG_CSS_422
                                                                               : NVJPEG_CSS_420;
@@ -282,7 +258,7 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     const unsigned chh = layout == ChromaLayout::H2V2 ? (height + 1) / 2 : height;
     for (unsigned c = 0; c < 3; ++c) {
         unsigned w = 0, h = 0;
-        check(api().component_dimensions(st.stream, c, &w, &h), "nvjpegJpegStreamGetComponentDimensions");
+        cuda::check_nvjpeg(api().component_dimensions(st.stream, c, &w, &h), "nvjpegJpegStreamGetComponentDimensions");
         if (w != (c ? cw : width) || h != (c ? chh : height)) return std::nullopt;
     }
     const auto aligned = [](std::size_t n) { return (n + 255) / 256 * 256; };
@@ -312,7 +288,7 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     // libjpeg-turbo, which decodes each or says precisely what is wrong.
     if (s == NVJPEG_STATUS_BAD_JPEG || s == NVJPEG_STATUS_JPEG_NOT_SUPPORTED || s == NVJPEG_STATUS_INCOMPLETE_BITSTREAM)
         return std::nullopt;
-    if (s != NVJPEG_STATUS_SUCCESS) throw device_error("nvJPEG", name + ": decoding failed: " + status_text(s));
+    if (s != NVJPEG_STATUS_SUCCESS) throw device_error("nvJPEG", name + ": decoding failed: " + cuda::nvjpeg_status_text(s));
     const DeviceViewU8 out = session.image<std::uint8_t>(Session::Slot::Input, static_cast<int>(width),
                                                          static_cast<int>(height), 3);
     const ChromaPlane cb{target.channel[1], chroma_pitch, static_cast<int>(cw), static_cast<int>(chh)};

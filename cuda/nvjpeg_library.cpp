@@ -7,6 +7,8 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
+#include "src/error.hpp"
+
 namespace imgpar::cuda {
 namespace {
 
@@ -56,6 +58,19 @@ std::string nvjpeg_status_text(nvjpegStatus_t status) {
         case NVJPEG_STATUS_INCOMPLETE_BITSTREAM: return "incomplete bitstream";
         default: return "status " + std::to_string(static_cast<int>(status));
     }
+}
+
+void check_nvjpeg(nvjpegStatus_t status, const char* call) {
+    if (status != NVJPEG_STATUS_SUCCESS)
+        throw device_error("nvJPEG", std::string(call) + " failed: " + nvjpeg_status_text(status));
+}
+
+std::string nvjpeg_version(decltype(&nvjpegGetProperty) get_property) {
+    int major = 0, minor = 0, patch = 0;
+    check_nvjpeg(get_property(MAJOR_VERSION, &major), "nvjpegGetProperty");
+    check_nvjpeg(get_property(MINOR_VERSION, &minor), "nvjpegGetProperty");
+    check_nvjpeg(get_property(PATCH_LEVEL, &patch), "nvjpegGetProperty");
+    return "nvJPEG " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
 }  // namespace imgpar::cuda

@@ -52,4 +52,11 @@ private:
 // messages that name the call that returned it.
 std::string nvjpeg_status_text(nvjpegStatus_t status);
 
+// Throws imgpar::Error (device) "CALL failed: STATUS" unless `status` is success.
+void check_nvjpeg(nvjpegStatus_t status, const char* call);
+
+// "nvJPEG 13.0.1": the loaded library's version, read through its
+// nvjpegGetProperty (checked).
+std::string nvjpeg_version(decltype(&nvjpegGetProperty) get_property);
+
 }  // namespace imgpar::cuda
