@@ -310,29 +310,41 @@ std::size_t scan_data_start(const std::vector<std::uint8_t>& j) {
     throw output_error("jpeg", "encoder output has no scan");
 }
 
-std::vector<std::uint8_t> join_stripes(std::vector<std::vector<std::uint8_t>>& parts, int height, unsigned interval) {
-    std::vector<std::uint8_t>& first = parts[0];
-    const std::size_t data0 = scan_data_start(first);
-    std::size_t sos = 0, total = 0;
-    // The frame header's height, and where the SOS segment begins.
+// A one-piece encode's markers (`j` up to `data0`, the end of its SOS
+// segment) for a frame of `width` x `height`, with a restart interval (DRI,
+// before SOS) when `interval` is not 0.
+std::vector<std::uint8_t> reframed_headers(const std::vector<std::uint8_t>& j, std::size_t data0, int width, int height,
+                                           unsigned interval) {
+    std::vector<std::uint8_t> out(j.begin(), j.begin() + static_cast<std::ptrdiff_t>(data0));
+    std::size_t sos = 0;
     for (std::size_t i = 2; i + 4 <= data0;) {
-        const int marker = first[i + 1];
-        const std::size_t length = static_cast<std::size_t>(first[i + 2]) << 8 | first[i + 3];
+        const int marker = out[i + 1];
+        const std::size_t length = static_cast<std::size_t>(out[i + 2]) << 8 | out[i + 3];
         if (marker == 0xC0 || marker == 0xC1) {
-            first[i + 5] = static_cast<std::uint8_t>(height >> 8);
-            first[i + 6] = static_cast<std::uint8_t>(height & 0xFF);
+            out[i + 5] = static_cast<std::uint8_t>(height >> 8);
+            out[i + 6] = static_cast<std::uint8_t>(height & 0xFF);
+            out[i + 7] = static_cast<std::uint8_t>(width >> 8);
+            out[i + 8] = static_cast<std::uint8_t>(width & 0xFF);
         }
         if (marker == 0xDA) sos = i;
         i += 2 + length;
     }
+    if (interval) {
+        const std::uint8_t dri[6] = {0xFF, 0xDD, 0x00, 0x04, static_cast<std::uint8_t>(interval >> 8),
+                                     static_cast<std::uint8_t>(interval & 0xFF)};
+        out.insert(out.begin() + static_cast<std::ptrdiff_t>(sos), dri, dri + 6);
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> join_stripes(const std::vector<std::vector<std::uint8_t>>& parts, int width, int height,
+                                       unsigned interval) {
+    const std::vector<std::uint8_t>& first = parts[0];
+    const std::size_t data0 = scan_data_start(first);
+    std::size_t total = 0;
     for (const auto& p : parts) total += p.size() + 2;
-    std::vector<std::uint8_t> out;
-    out.reserve(total + 6);
-    out.insert(out.end(), first.begin(), first.begin() + static_cast<std::ptrdiff_t>(sos));
-    const std::uint8_t dri[6] = {0xFF, 0xDD, 0x00, 0x04, static_cast<std::uint8_t>(interval >> 8),
-                                 static_cast<std::uint8_t>(interval & 0xFF)};
-    out.insert(out.end(), dri, dri + 6);
-    out.insert(out.end(), first.begin() + static_cast<std::ptrdiff_t>(sos), first.begin() + static_cast<std::ptrdiff_t>(data0));
+    std::vector<std::uint8_t> out = reframed_headers(first, data0, width, height, interval);
+    out.reserve(out.size() + total + 6);
     for (std::size_t k = 0; k < parts.size(); ++k) {
         const std::vector<std::uint8_t>& p = parts[k];
         const std::size_t from = k == 0 ? data0 : scan_data_start(p);
@@ -347,18 +359,27 @@ std::vector<std::uint8_t> join_stripes(std::vector<std::vector<std::uint8_t>>& p
     return out;
 }
 
+ChromaSubsampling resolved(ChromaSubsampling chroma, int quality) {
+    if (chroma != ChromaSubsampling::Auto) return chroma;
+    return quality > 90 ? ChromaSubsampling::S444 : ChromaSubsampling::S420;
+}
+
+// How jpeg_encode splits an image: count < 2 when it encodes it in one piece.
+Stripes stripes_for(int width, int height, int channels, ChromaSubsampling chroma) {
+    if (static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) < kStripedPixels) return {};
+    const bool color = channels == 3;
+    const int mcu_w = color && chroma != ChromaSubsampling::S444 ? 16 : 8;
+    const int mcu_h = color && chroma == ChromaSubsampling::S420 ? 16 : 8;
+    return plan_stripes(width, height, mcu_w, mcu_h);
+}
+
 }  // namespace
 
 std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma,
                                       const ImageMetadata* metadata, bool stripes) {
     if (image.channels != 1 && image.channels != 3) throw usage_error("jpeg", "JPEG holds gray or RGB pixels");
-    if (chroma == ChromaSubsampling::Auto) chroma = quality > 90 ? ChromaSubsampling::S444 : ChromaSubsampling::S420;
-    if (!stripes || static_cast<std::uint64_t>(image.width) * static_cast<std::uint64_t>(image.height) < kStripedPixels)
-        return encode_whole(image, quality, chroma, metadata);
-    const bool color = image.channels == 3;
-    const int mcu_w = color && chroma != ChromaSubsampling::S444 ? 16 : 8;
-    const int mcu_h = color && chroma == ChromaSubsampling::S420 ? 16 : 8;
-    const Stripes plan = plan_stripes(image.width, image.height, mcu_w, mcu_h);
+    chroma = resolved(chroma, quality);
+    const Stripes plan = stripes ? stripes_for(image.width, image.height, image.channels, chroma) : Stripes{};
     if (plan.count < 2) return encode_whole(image, quality, chroma, metadata);
     std::vector<std::vector<std::uint8_t>> parts(static_cast<std::size_t>(plan.count));
     parallel_for(plan.count, 1, [&](int begin, int end) {
@@ -369,7 +390,22 @@ std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubs
             parts[static_cast<std::size_t>(k)] = encode_whole(stripe, quality, chroma, k == 0 ? metadata : nullptr);
         }
     });
-    return join_stripes(parts, image.height, plan.restart_interval);
+    return join_stripes(parts, image.width, image.height, plan.restart_interval);
+}
+
+std::vector<std::uint8_t> jpeg_stream_header(int width, int height, int channels, int quality, ChromaSubsampling chroma) {
+    if (width < 1 || height < 1 || width > 65535 || height > 65535)
+        throw usage_error("jpeg", "JPEG holds 1 to 65535 pixels across and down, not " + std::to_string(width) + "x" +
+                                      std::to_string(height));
+    if (quality < 1 || quality > 100) throw usage_error("jpeg", "quality " + std::to_string(quality) + " is not in 1-100");
+    const int stored = channels >= 3 ? 3 : 1;  // alpha is not stored
+    chroma = resolved(chroma, quality);
+    // The markers do not depend on the pixels, nor on the size but for the
+    // frame header's: a small encode with the same settings has them all.
+    const ImageU8 small(16, 16, stored);
+    const std::vector<std::uint8_t> j = encode_whole(small.view(), quality, chroma, nullptr);
+    const Stripes plan = stripes_for(width, height, stored, chroma);
+    return reframed_headers(j, scan_data_start(j), width, height, plan.count < 2 ? 0u : plan.restart_interval);
 }
 
 #else
@@ -380,6 +416,9 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, i
     throw input_error(name, "this build has no libjpeg-turbo");
 }
 std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int, ChromaSubsampling, const ImageMetadata*, bool) {
+    throw output_error("jpeg", "this build has no libjpeg-turbo");
+}
+std::vector<std::uint8_t> jpeg_stream_header(int, int, int, int, ChromaSubsampling) {
     throw output_error("jpeg", "this build has no libjpeg-turbo");
 }
 

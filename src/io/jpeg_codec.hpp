@@ -48,4 +48,13 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
 std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma = ChromaSubsampling::Auto,
                                       const ImageMetadata* metadata = nullptr, bool stripes = true);
 
+// The markers jpeg_encode writes before the entropy-coded data of a `width` x
+// `height` image of `channels` (1-4: alpha is not stored), without metadata:
+// SOI to the end of SOS, with the restart interval (DRI) of its stripes when
+// it would encode in stripes. libjpeg-turbo's own bytes (from an encode of a
+// small image with the same settings), for an encoder that writes the rest
+// (src/io/jpeg_encode_plan.hpp). Throws imgpar::Error: usage for a size or
+// quality JPEG cannot hold, output when this build has no libjpeg-turbo.
+std::vector<std::uint8_t> jpeg_stream_header(int width, int height, int channels, int quality, ChromaSubsampling chroma);
+
 }  // namespace imgpar
