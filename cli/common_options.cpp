@@ -62,10 +62,10 @@ OptionGroup image_output_options(const std::string& json) {
                                       0, 9)
                        .defaults(std::to_string(kDefaultPngCompression)),
                    ParamSpec::choice("jpeg-encoder", "E",
-                                     "JPEG encoder for results computed on the GPU: cpu (libjpeg-turbo, the same bytes "
-                                     "on every backend) or gpu (nvJPEG: faster for batches, other bytes)",
-                                     {"cpu", "gpu"})
-                       .defaults("cpu"),
+                                     "Where JPEG results computed on the GPU are encoded: auto (on the GPU), gpu (the "
+                                     "same, required), cpu (libjpeg-turbo on the cores); the bytes are the same",
+                                     {"auto", "cpu", "gpu"})
+                       .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
                                      {"png", "jpg", "jpeg", "bmp"}),
                    ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF and ICC profile are kept)"),

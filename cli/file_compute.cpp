@@ -12,12 +12,11 @@ namespace imgpar::cli {
 namespace {
 
 // The job on the session from `input` (in its Input slot): downloaded, or
-// encoded there when asked and the result is gray or RGB.
+// encoded there when asked.
 void finish_on_device(const ImageJob& job, gpu::Session& session, ConstDeviceViewU8 input,
                       const GpuJpegEncode* gpu_encode, ComputedFile& out) {
     const auto t0 = std::chrono::steady_clock::now();
-    const int channels = job.output_channels(input.channels);
-    if (!gpu_encode || (channels != 1 && channels != 3)) {
+    if (!gpu_encode) {
         out.pixels = job.run_on_device(session, input, out.notes);
         out.compute_ms = ms_since(t0);
         return;
@@ -27,6 +26,7 @@ void finish_on_device(const ImageJob& job, gpu::Session& session, ConstDeviceVie
     out.compute_ms = ms_since(t0);
     const auto t1 = std::chrono::steady_clock::now();
     out.jpeg = gpu::encode_jpeg_on_gpu(session, ConstDeviceViewU8(result), gpu_encode->quality, gpu_encode->chroma);
+    out.result_channels = result.channels;
     out.encode_ms = ms_since(t1);
 }
 

@@ -15,7 +15,7 @@
 
 namespace imgpar::cli {
 
-// Encoding JPEG results on the GPU (--jpeg-encoder gpu): what to write.
+// Encoding JPEG results on the GPU (src/gpu/jpeg_encoder.hpp): what to write.
 struct GpuJpegEncode {
     int quality;
     ChromaSubsampling chroma;
@@ -25,6 +25,7 @@ struct ComputedFile {
     ImageHeader header;       // the input's
     ImageU8 pixels;           // the result (or, with no job, the decoded input); empty when `jpeg` is set
     std::vector<std::uint8_t> jpeg;  // the result encoded on the GPU (no metadata yet), when it was
+    int result_channels = 0;  // the result's, when it was (alpha is not stored in a JPEG)
     RunNotes notes;
     BackendChoice used;       // where the job ran (session released)
     bool decoded_on_gpu = false;
@@ -37,7 +38,7 @@ struct ComputedFile {
 // `job` null: decode only. `gpu_decode`: the hardware decoder may be used.
 // `orientation` 2..8: the decoded pixels are turned upright first (see
 // apply_orientation) and the job runs on those. `gpu_encode`: a result
-// computed on the GPU with 1 or 3 channels is encoded there to `jpeg`.
+// computed on the GPU is encoded there to `jpeg`.
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                                 const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, bool gpu_decode,
                                 int orientation, const GpuJpegEncode* gpu_encode);

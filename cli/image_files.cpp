@@ -139,10 +139,14 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
     const bool skip_existing = inv.values.flag("skip-existing");
     const bool strip = inv.values.flag("strip");
     const bool auto_orient = inv.values.flag("auto-orient");
-    const bool gpu_jpeg = inv.values.text("jpeg-encoder") == "gpu";
+    // JPEG results computed on the GPU are encoded there unless --jpeg-encoder
+    // cpu: the GPU encoder writes libjpeg-turbo's bytes, so only the time
+    // differs. Asked for by name, it must be possible.
+    const std::string jpeg_encoder = inv.values.text("jpeg-encoder");
+    const bool gpu_jpeg = jpeg_encoder == "gpu";
     if (gpu_jpeg && !job)
         throw usage_error("--jpeg-encoder", "gpu encodes results computed on the GPU, and " + inv.command +
-                                                " computes nothing: use the default (cpu)");
+                                                " computes nothing");
     if (gpu_jpeg && inv.global.device.kind == DeviceRequest::Kind::Cpu)
         throw usage_error("--jpeg-encoder", "gpu needs the GPU: it cannot be combined with --device cpu");
     const GpuJpegEncode gpu_encode{save.quality, save.chroma};
@@ -179,12 +183,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
     // is known only once made, so the decoder starts after it.
     const bool gpu_decode = job && device.kind != DeviceRequest::Kind::Cpu && plan.items.size() >= kMinFilesForGpuDecode &&
                             first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
-    std::future<void> encoder_start, hardware_start;
-    if (gpu_jpeg && job)
-        encoder_start = start_gpu_service(backend, diag, device, [](int gpu_index) {
-            gpu::start_jpeg_gpu_encoder(gpu_index);
-            return "JPEG: encoding on the GPU with the " + gpu::jpeg_gpu_encoder_name();
-        }, "JPEG: the GPU encoder did not start: ");
+    std::future<void> hardware_start;
     if (gpu_decode)
         hardware_start = start_gpu_service(backend, diag, device, [](int gpu_index) {
             gpu::start_jpeg_hardware(gpu_index);
@@ -210,17 +209,14 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         // --auto-orient turns the pixels upright and says so in the EXIF.
         ImageMetadata metadata = strip ? ImageMetadata{} : header.metadata;
         const int orientation = auto_orient ? exif_orientation(header.metadata.exif) : 0;
-        const bool jpeg_out = gpu_jpeg && output_format(item.output, save.format) == ImageFormat::Jpeg;
+        const bool jpeg_out = job && jpeg_encoder != "cpu" && gpu::jpeg_gpu_encoder_built() &&
+                              output_format(item.output, save.format) == ImageFormat::Jpeg;
         ComputedFile computed = decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode, orientation,
                                                    jpeg_out ? &gpu_encode : nullptr);
-        if (jpeg_out && computed.jpeg.empty()) {
+        if (gpu_jpeg && computed.jpeg.empty())
             std::call_once(cpu_encode_noted, [&] {
-                diag.notice("--jpeg-encoder gpu: " + std::string(computed.used.backend == Backend::Gpu
-                                                                      ? "results with 2 or 4 channels are"
-                                                                      : "this run is on the CPU, so its JPEGs are") +
-                            " encoded by libjpeg-turbo");
+                diag.notice("--jpeg-encoder gpu: this run is on the CPU, so its JPEGs are encoded there");
             });
-        }
         if (orientation >= 2) set_exif_orientation(metadata.exif, 1);
         std::vector<std::uint8_t>().swap(bytes);
         report_warnings(diag, item.name, computed.warnings);
@@ -234,7 +230,9 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         const auto t_encode = std::chrono::steady_clock::now();
         const bool encoded_on_gpu = !computed.jpeg.empty();
         if (encoded_on_gpu) {
-            // Encoded on the GPU: the metadata goes in as libjpeg-turbo's path writes it.
+            // Encoded on the GPU: the metadata goes in as libjpeg-turbo's path
+            // writes it, and a dropped alpha is said as save_image says it.
+            if (has_alpha(computed.result_channels)) warnings.push_back(kJpegAlphaDropped);
             const std::vector<std::uint8_t> file = insert_jpeg_metadata(computed.jpeg, metadata);
             write_file_atomically(item.output, file.data(), file.size());
         } else {

@@ -167,7 +167,7 @@ struct State {
     nvjpegJpegStream_t stream = nullptr;
     cuda::DeviceBuffer<std::uint8_t> planes;
     ~State() {
-        try {  // as in cuda/jpeg_encoder.cpp: nvJPEG may throw once torn down at exit
+        try {  // nvJPEG may throw from these C calls once its statics are gone at exit (CUDA 13.0)
             if (stream) api().stream_destroy(stream);
         } catch (...) {
         }

@@ -55,7 +55,6 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, con
 }
 bool jpeg_gpu_encoder_built() { return false; }
 std::string jpeg_gpu_encoder_name() { return {}; }
-void start_jpeg_gpu_encoder(int) { unavailable(); }
 std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, ChromaSubsampling) { unavailable(); }
 
 // --- one line per entry point of src/ops/*.hpp -------------------------------

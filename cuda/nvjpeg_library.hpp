@@ -2,9 +2,8 @@
 // ships with the CUDA toolkit, not with the driver, and imgpar must run
 // wherever a driver is (its CUDA runtime is linked statically), so a machine
 // without the library still runs everything else. The hardware decoder
-// (cuda/jpeg_hardware.cpp) and the encoder (cuda/jpeg_encoder.cpp) each take
-// the functions they call from the one loaded library. Compiled only where the
-// build found nvjpeg.h (IMGPAR_HAVE_NVJPEG).
+// (cuda/jpeg_hardware.cpp) takes the functions it calls from the loaded
+// library. Compiled only where the build found nvjpeg.h (IMGPAR_HAVE_NVJPEG).
 #pragma once
 
 #include <nvjpeg.h>

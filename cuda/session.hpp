@@ -32,7 +32,7 @@ struct Session::Impl {
     // The hardware JPEG decoder's state for this session's stream, made on
     // first use (cuda/jpeg_hardware.cpp); empty until then.
     std::shared_ptr<void> jpeg;
-    std::shared_ptr<void> jpeg_encoder;  // the nvJPEG encoder's state and parameters (cuda/jpeg_encoder.cpp)
+    std::shared_ptr<void> jpeg_encoder;  // the JPEG encoder's working memory (cuda/jpeg_encode.cu)
 };
 
 }  // namespace imgpar::gpu

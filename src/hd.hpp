@@ -7,3 +7,11 @@
 #else
 #define IMGPAR_HD inline
 #endif
+
+// Asks the device compiler to unroll the loop that follows (so that arrays
+// indexed by its counter can live in registers); nothing in host passes.
+#if defined(__CUDA_ARCH__)
+#define IMGPAR_UNROLL _Pragma("unroll")
+#else
+#define IMGPAR_UNROLL
+#endif

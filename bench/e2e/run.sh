@@ -59,9 +59,10 @@ for job in photo16mp.jpg:jpg photo8k.jpg:jpg photo16mp.png:png; do
         row "imgpar --device $d" "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device "$d")" "$out"
     done
     if ((have_gpu)) && [[ $ext == jpg ]]; then
-        out=$work/imgpar_gpuenc.$ext
-        row "imgpar --device gpu --jpeg-encoder gpu" \
-            "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device gpu --jpeg-encoder gpu)" "$out"
+        # The CPU's encoder after the GPU's blur: what encoding on the GPU saves.
+        out=$work/imgpar_cpuenc.$ext
+        row "imgpar --device gpu --jpeg-encoder cpu" \
+            "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device gpu --jpeg-encoder cpu)" "$out"
     fi
     if ((have_cv)); then
         out=$work/opencv.$ext
@@ -125,10 +126,8 @@ for d in "${devices[@]}"; do
         "$(best "$imgpar" blur --sigma 2 --quality 95 --chroma-subsampling 420 --device "$d" --out-dir "$work/b" "${batch[@]}")"
 done
 if ((have_gpu)); then
-    for c in auto 420; do
-        brow "imgpar blur --out-dir --jpeg-encoder gpu --chroma-subsampling $c, --device gpu" \
-            "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder gpu --chroma-subsampling $c --device gpu --out-dir "$work/b" "${batch[@]}")"
-    done
+    brow "imgpar blur --out-dir --jpeg-encoder cpu, --device gpu" \
+        "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder cpu --device gpu --out-dir "$work/b" "${batch[@]}")"
 fi
 if ((have_cv)); then
     brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${batch[@]}")"

@@ -27,8 +27,8 @@ struct HuffmanCodes {
 // Everything an encode looks up, small enough to pass to a kernel by value.
 struct Tables {
     HuffmanCodes dc[2], ac[2];    // [table id]: 0 luma, 1 chroma
-    std::uint16_t divisor[2][64]; // [quant table id][zigzag index]: the quantizer's step times 8 (the DCT's scale)
-    std::uint8_t natural[64];     // zigzag index -> row-major index in the block
+    std::uint16_t divisor[2][64]; // [quant table id][row-major index]: the quantizer's step times 8 (the DCT's scale)
+    std::uint8_t zigzag[64];      // row-major index in the block -> zigzag index
 };
 
 // A component as the scan holds it.
@@ -170,7 +170,9 @@ IMGPAR_HD void fdct_islow_pass(int* d, int step, int shift_even, int shift_odd, 
 }
 
 IMGPAR_HD void fdct_islow(int* block) {
+    IMGPAR_UNROLL
     for (int r = 0; r < 8; ++r) fdct_islow_pass(block + 8 * r, 1, 13 - 2, 13 - 2, true);
+    IMGPAR_UNROLL
     for (int c = 0; c < 8; ++c) fdct_islow_pass(block + c, 8, 13 + 2, 13 + 2, false);
 }
 
@@ -187,15 +189,20 @@ IMGPAR_HD void quantized_block(const PixelSource& src, const Tables& t, const Sc
                                std::int16_t* zigzag) {
     const ScanComponent& k = g.comp[p.c];
     int block[64];
+    IMGPAR_UNROLL
     for (int y = 0; y < 8; ++y)
+        IMGPAR_UNROLL
         for (int x = 0; x < 8; ++x)
             block[8 * y + x] =
                 downsampled_sample(src, p.c, k.hdiv, k.vdiv, p.source_bx * 8 + x, p.source_by * 8 + y) - 128;
     fdct_islow(block);
+    // In row-major order, so that a compiler can keep `block` in registers
+    // (the scatter goes to memory).
     const std::uint16_t* divisor = t.divisor[k.quant_table];
     zigzag[0] = static_cast<std::int16_t>(quantize(block[0], divisor[0]));
+    IMGPAR_UNROLL
     for (int i = 1; i < 64; ++i)
-        zigzag[i] = p.dummy ? 0 : static_cast<std::int16_t>(quantize(block[t.natural[i]], divisor[i]));
+        zigzag[t.zigzag[i]] = p.dummy ? 0 : static_cast<std::int16_t>(quantize(block[i], divisor[i]));
 }
 
 // Bits needed for the magnitude of `v` (JPEG's size category).

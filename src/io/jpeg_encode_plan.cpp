@@ -10,8 +10,8 @@ namespace imgpar {
 
 namespace {
 
-// The zigzag order (JPEG's figure A.6): zigzag index -> row-major index.
-void fill_natural_order(std::uint8_t* natural) {
+// The zigzag order (JPEG's figure A.6): row-major index -> zigzag index.
+void fill_zigzag_order(std::uint8_t* zigzag) {
     int k = 0;
     for (int s = 0; s < 15; ++s) {
         // Diagonal s holds the (row, col) with row + col = s; odd diagonals run
@@ -19,7 +19,7 @@ void fill_natural_order(std::uint8_t* natural) {
         const int lo = std::max(0, s - 7), hi = std::min(s, 7);
         for (int i = lo; i <= hi; ++i) {
             const int row = s % 2 ? i : s - i;
-            natural[k++] = static_cast<std::uint8_t>(8 * row + (s - row));
+            zigzag[8 * row + (s - row)] = static_cast<std::uint8_t>(k++);
         }
     }
 }
@@ -58,8 +58,9 @@ void read_markers(JpegEncodePlan& plan) {
         if (marker == 0xDB) {
             while (p + 65 <= end) {
                 if (*p >> 4 || (*p & 15) > 1) fail("a 16-bit or unexpected quantization table");
+                // Listed in zigzag order; kept in row-major order.
                 std::uint16_t* divisor = plan.tables.divisor[*p & 15];
-                for (int k = 0; k < 64; ++k) divisor[k] = static_cast<std::uint16_t>(p[1 + k] * 8);
+                for (int i = 0; i < 64; ++i) divisor[i] = static_cast<std::uint16_t>(p[1 + plan.tables.zigzag[i]] * 8);
                 p += 65;
             }
         } else if (marker == 0xC4) {
@@ -106,7 +107,7 @@ JpegEncodePlan plan_jpeg_encode(int width, int height, int channels, int quality
     plan.width = width;
     plan.height = height;
     plan.header = jpeg_stream_header(width, height, channels, quality, chroma);
-    fill_natural_order(plan.tables.natural);
+    fill_zigzag_order(plan.tables.zigzag);
     read_markers(plan);
     int hmax = 1, vmax = 1;
     for (int c = 0; c < plan.scan.components; ++c) {

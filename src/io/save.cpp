@@ -84,7 +84,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
         throw usage_error("encode", "image rows are too long to encode");
     if (format == ImageFormat::Jpeg) {
         check_jpeg_quality(quality);
-        if (has_alpha(img.channels)) warnings.push_back("JPEG has no alpha channel: alpha dropped");
+        if (has_alpha(img.channels)) warnings.push_back(kJpegAlphaDropped);
         if (jpeg_codec_available()) {
             ImageU8 opaque;  // libjpeg-turbo takes rows with any stride
             return jpeg_encode(without_alpha(img, opaque), quality, options.chroma, options.metadata);

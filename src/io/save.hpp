@@ -14,6 +14,11 @@
 
 namespace imgpar {
 
+// The warning for an image with alpha written as JPEG (by save_image, or by
+// whoever encodes a JPEG another way).
+inline constexpr const char* kJpegAlphaDropped = "JPEG has no alpha channel: alpha dropped";
+
+
 constexpr int kDefaultJpegQuality = 92;
 
 struct SaveOptions {

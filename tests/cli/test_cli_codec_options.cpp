@@ -74,8 +74,10 @@ TEST_CASE("cli --jpeg-encoder: gpu needs results computed on the GPU; other valu
     r = run_imgpar({"blur", in, dir.file("c.jpg"), "--jpeg-encoder", "fast"});
     CHECK(r.exit_code == 2);
     CHECK(dir.entries().empty());
-    // The default (cpu) is libjpeg-turbo: the bytes of --device cpu.
+    // cpu and the default (auto) on the CPU: libjpeg-turbo, the same bytes.
     REQUIRE(run_imgpar({"blur", in, dir.file("d.jpg"), "--jpeg-encoder", "cpu", "--device", "cpu"}).exit_code == 0);
     REQUIRE(run_imgpar({"blur", in, dir.file("e.jpg"), "--device", "cpu"}).exit_code == 0);
+    REQUIRE(run_imgpar({"blur", in, dir.file("f.jpg"), "--jpeg-encoder", "auto", "--device", "cpu"}).exit_code == 0);
     CHECK(test::read_bytes(dir.file("d.jpg")) == test::read_bytes(dir.file("e.jpg")));
+    CHECK(test::read_bytes(dir.file("f.jpg")) == test::read_bytes(dir.file("e.jpg")));
 }
