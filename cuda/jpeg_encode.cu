@@ -184,10 +184,10 @@ std::vector<std::uint8_t> encode(State& st, const JpegEncodePlan& plan, ConstDev
     args.blocks = plan.blocks;
     args.blocks_per_segment = plan.scan.restart_mcus * static_cast<std::uint64_t>(plan.scan.blocks_per_mcu);
     const std::uint64_t n = plan.blocks;
-    st.coefficients.reserve(n * 64);
-    st.bits.reserve(n + 1);
-    st.bit_offsets.reserve(n + 1);
-    st.segment_bytes.reserve(plan.segments + 1);
+    st.coefficients.reserve(n * 64, stream);
+    st.bits.reserve(n + 1, stream);
+    st.bit_offsets.reserve(n + 1, stream);
+    st.segment_bytes.reserve(plan.segments + 1, stream);
     st.segment_bytes_host.reserve(plan.segments + 1);
 
     quantize_kernel<<<grid_for(n), kThreads, 0, stream>>>(args, st.coefficients.get());
@@ -197,7 +197,7 @@ std::vector<std::uint8_t> encode(State& st, const JpegEncodePlan& plan, ConstDev
     std::size_t scratch = 0;
     IMGPAR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch, st.bits.get(), st.bit_offsets.get(),
                                                     static_cast<std::int64_t>(n + 1), stream));
-    st.scan_scratch.reserve(scratch);
+    st.scan_scratch.reserve(scratch, stream);
     IMGPAR_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(st.scan_scratch.get(), scratch, st.bits.get(),
                                                     st.bit_offsets.get(), static_cast<std::int64_t>(n + 1), stream));
     segment_kernel<<<1, 1, 0, stream>>>(st.bit_offsets.get(), n, args.blocks_per_segment, plan.segments,
@@ -209,7 +209,7 @@ std::vector<std::uint8_t> encode(State& st, const JpegEncodePlan& plan, ConstDev
 
     const std::uint64_t bytes = st.segment_bytes_host.get()[plan.segments];
     const std::uint64_t words = bytes / 4 + 2;  // a writer may touch the word after its last bit's
-    st.words.reserve(words);
+    st.words.reserve(words, stream);
     st.bytes_host.reserve(bytes);
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(st.words.get(), 0, words * sizeof(std::uint32_t), stream));
     write_kernel<<<grid_for(n), kThreads, 0, stream>>>(args, st.coefficients.get(), st.bit_offsets.get(),

@@ -266,7 +266,9 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     const std::size_t luma_bytes = luma_pitch * height, chroma_bytes = chroma_pitch * chh;
     // Work queued on the session may still read the planes or the slot.
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
-    st.planes.reserve(luma_bytes + 2 * chroma_bytes);
+    // The decoding thread writes them on its own stream: a new buffer must
+    // exist before it does.
+    if (st.planes.reserve(luma_bytes + 2 * chroma_bytes, stream)) IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
     std::uint8_t* const luma = st.planes.get();
     nvjpegImage_t target{};
     target.channel[0] = luma;

@@ -1,7 +1,10 @@
 #include "cuda/session.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "cuda/check.hpp"
 #include "src/error.hpp"
@@ -69,6 +72,27 @@ std::size_t staging_bytes(std::size_t row_bytes, int rows) {
 
 }  // namespace
 
+namespace cuda {
+
+bool retaining_pool(int device) {
+    static std::mutex mutex;
+    static std::map<int, bool> known;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = known.find(device); it != known.end()) return it->second;
+    int supported = 0;
+    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device));
+    if (supported) {
+        cudaMemPool_t pool = nullptr;
+        IMGPAR_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+        std::uint64_t keep = UINT64_MAX;
+        IMGPAR_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+    }
+    known.emplace(device, supported != 0);
+    return supported != 0;
+}
+
+}  // namespace cuda
+
 namespace gpu {
 
 Session::Impl::Impl(int device_index) : device(open_device(device_index)) {
@@ -87,7 +111,7 @@ void* Session::reserve(Slot slot, std::size_t bytes) {
     if (bytes > buffer.size()) {
         // Work still queued may read the old buffer: let it finish first.
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(impl_->stream.get()));
-        buffer.reserve(bytes);
+        buffer.reserve(bytes, impl_->stream.get());
     }
     return buffer.get();
 }
