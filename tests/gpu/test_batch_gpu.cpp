@@ -146,3 +146,41 @@ TEST_CASE("gpu batch: JPEG results are encoded on the GPU with the CPU path's by
         CHECK(test::read_bytes(dir.file("k/" + name)) == test::read_bytes(dir.file("g/" + name)));
     }
 }
+
+TEST_CASE("gpu batch: files decoded ahead while CUDA starts give the CPU's bytes; a bad one among them fails alone") {
+    TempDir dir;
+    // Two workers: the files after their first two are decoded ahead, the
+    // broken and the missing one among them.
+    std::vector<std::string> args = {"blur", "--sigma", "2", "--device", "gpu", "--jobs", "2", "--out-dir", "g", "--json", "-v"};
+    std::vector<std::string> args_cpu = {"blur", "--sigma", "2", "--device", "cpu", "--out-dir", "c"};
+    const int kFiles = 40;
+    for (int i = 0; i < kFiles; ++i) {
+        const std::string name = "f" + std::to_string(i) + (i % 2 ? ".jpg" : ".png");
+        if (i == 9) {
+            test::write_bytes(dir.file(name), "this is not an image");
+        } else if (i != 17) {  // f17.jpg does not exist
+            std::vector<std::string> warnings;
+            save_image(dir.file(name), test::photo_like_image(150 + 7 * i, 90 + 3 * i, 1 + i % 4, 60 + i).view(),
+                       SaveOptions{}, warnings);
+            args_cpu.push_back(name);
+        }
+        args.push_back(name);
+    }
+    const test::RunResult g = run_imgpar(args, dir.path());
+    CHECK(g.exit_code == 1);
+    CHECK(g.err.find("f9.jpg") != std::string::npos);
+    CHECK(g.err.find("f17.jpg") != std::string::npos);
+    CHECK(g.err.find("decoded ahead while the backend was chosen") != std::string::npos);
+    const std::vector<std::string> records = test::lines(g.out);
+    REQUIRE(records.size() == kFiles);
+    CHECK(records[9].find("\"ok\":false") != std::string::npos);
+    CHECK(records[17].find("\"ok\":false") != std::string::npos);
+    REQUIRE(run_imgpar(args_cpu, dir.path()).exit_code == 0);
+    for (int i = 0; i < kFiles; ++i) {
+        if (i == 9 || i == 17) continue;
+        const std::string name = "f" + std::to_string(i) + (i % 2 ? ".jpg" : ".png");
+        CAPTURE(name);
+        CHECK(records[static_cast<std::size_t>(i)].find("\"ok\":true") != std::string::npos);
+        CHECK(test::read_bytes(dir.file("g/" + name)) == test::read_bytes(dir.file("c/" + name)));
+    }
+}
