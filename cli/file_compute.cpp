@@ -53,19 +53,18 @@ bool try_gpu_decode(const ImageJob& job, const std::string& name, const std::vec
 
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                                 const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx,
-                                bool gpu_decode, int orientation, const GpuJpegEncode* gpu_encode, LoadedImage* decoded,
-                                double decoded_ms) {
+                                bool gpu_decode, int orientation, const GpuJpegEncode* gpu_encode) {
     const bool turn = orientation >= 2 && orientation <= 8;
     ComputedFile out;
     out.header = header;
     // The hardware decoder only once the GPU is up and the decoder started:
     // until then (and for every other file) the cores decode.
-    if (job && gpu_decode && !decoded && !turn && header.format == ImageFormat::Jpeg && header.channels == 3 &&
+    if (job && gpu_decode && !turn && header.format == ImageFormat::Jpeg && header.channels == 3 &&
         ctx.backend.resolved_to_gpu() && gpu::jpeg_hardware_ready() && try_gpu_decode(*job, name, bytes, ctx, gpu_encode, out))
         return out;
     const auto t0 = std::chrono::steady_clock::now();
-    LoadedImage input = decoded ? std::move(*decoded) : decode_image(name, bytes, load);
-    out.decode_ms = decoded ? decoded_ms : ms_since(t0);
+    LoadedImage input = decode_image(name, bytes, load);
+    out.decode_ms = ms_since(t0);
     out.warnings = std::move(input.warnings);
     if (turn) input.image = apply_orientation(input.image.view(), orientation);
     if (!job) {

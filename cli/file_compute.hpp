@@ -39,11 +39,8 @@ struct ComputedFile {
 // `orientation` 2..8: the decoded pixels are turned upright first (see
 // apply_orientation) and the job runs on those. `gpu_encode`: a result
 // computed on the GPU is encoded there to `jpeg`.
-// `decoded`: the file decoded already (cli/decode_ahead.hpp), taken from
-// there, with how long that took.
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                                 const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, bool gpu_decode,
-                                int orientation, const GpuJpegEncode* gpu_encode, LoadedImage* decoded = nullptr,
-                                double decoded_ms = 0);
+                                int orientation, const GpuJpegEncode* gpu_encode);
 
 }  // namespace imgpar::cli

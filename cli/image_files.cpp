@@ -1,7 +1,6 @@
 #include "cli/image_files.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -14,7 +13,6 @@
 #include "cli/batch_runner.hpp"
 #include "cli/batch_settings.hpp"
 #include "cli/common_options.hpp"
-#include "cli/decode_ahead.hpp"
 #include "cli/device_choice.hpp"
 #include "cli/file_compute.hpp"
 #include "cli/timing.hpp"
@@ -28,7 +26,6 @@
 #include "src/io/file_bytes.hpp"
 #include "src/io/load.hpp"
 #include "src/io/metadata.hpp"
-#include "src/parallel.hpp"
 
 namespace imgpar::cli {
 namespace {
@@ -171,38 +168,14 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
                                diag);
     }
     const auto select = backend_selector(device, diag);
-    std::atomic<bool> chosen{false};  // the backend, whether it could be or not
     BackendPool backend(
-        [select, job, first, &chosen] {
-            struct Mark {
-                std::atomic<bool>& flag;
-                ~Mark() { flag = true; }
-            } mark{chosen};
+        [select, job, first] {
             BackendChoice choice = select();
             if (first) job->warm_up(choice, first->width, first->height, first->channels);
             return choice;
         },
         std::min({settings.jobs, static_cast<int>(plan.items.size()), kMaxGpuSessions}));
     MemoryBudget memory(default_memory_budget());
-    // While CUDA starts, the idle cores decode the files after the workers'
-    // first ones (cli/decode_ahead.hpp).
-    std::optional<DecodeAhead> ahead;
-    if (job && device.kind != DeviceRequest::Kind::Cpu && plan.items.size() > static_cast<std::size_t>(settings.jobs))
-        ahead.emplace(plan.items, static_cast<std::size_t>(settings.jobs), cpu_thread_count(),
-                      [&chosen] { return !chosen.load(); },
-                      [&](const BatchItem& item, EarlyDecode& e) {
-                          if (item.path == "-" || (skip_existing && fs::exists(fs::path(item.output)))) return false;
-                          const auto t_read = std::chrono::steady_clock::now();
-                          e.bytes = read_input_bytes(item.path);
-                          e.header = read_image_header(item.name, e.bytes, load);
-                          e.memory.emplace(memory.reserve(
-                              bytes_in_flight(e.header, e.bytes.size(), job->output_channels(e.header.channels))));
-                          e.read_ms = ms_since(t_read);
-                          const auto t_decode = std::chrono::steady_clock::now();
-                          e.image = decode_image(item.name, e.bytes, load);
-                          e.decode_ms = ms_since(t_decode);
-                          return true;
-                      });
 
     // JPEG batches on the GPU: its hardware decoder starts (most of a second)
     // on the GPU the run will use while that GPU's session opens; the files
@@ -226,26 +199,20 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
             r.skipped = true;
             return r;
         }
-        std::optional<EarlyDecode> early = ahead ? ahead->take(static_cast<std::size_t>(&item - plan.items.data()))
-                                                 : std::nullopt;
-        if (early && early->error) std::rethrow_exception(early->error);
         const auto t_read = std::chrono::steady_clock::now();
-        std::vector<std::uint8_t> bytes = early ? std::move(early->bytes) : read_input_bytes(item.path);
-        const ImageHeader header = early ? early->header : read_image_header(item.name, bytes, load);
+        std::vector<std::uint8_t> bytes = read_input_bytes(item.path);
+        const ImageHeader header = read_image_header(item.name, bytes, load);
         const int out_channels = job ? job->output_channels(header.channels) : header.channels;
-        const auto reservation =
-            early ? std::move(*early->memory) : ctx.memory.reserve(bytes_in_flight(header, bytes.size(), out_channels));
-        const double read_ms = early ? early->read_ms : ms_since(t_read);
+        const auto reservation = ctx.memory.reserve(bytes_in_flight(header, bytes.size(), out_channels));
+        const double read_ms = ms_since(t_read);
         // The input's EXIF and ICC profile go to the output unless --strip;
         // --auto-orient turns the pixels upright and says so in the EXIF.
         ImageMetadata metadata = strip ? ImageMetadata{} : header.metadata;
         const int orientation = auto_orient ? exif_orientation(header.metadata.exif) : 0;
         const bool jpeg_out = job && jpeg_encoder != "cpu" && gpu::jpeg_gpu_encoder_built() &&
                               output_format(item.output, save.format) == ImageFormat::Jpeg;
-        ComputedFile computed =
-            decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode, orientation,
-                               jpeg_out ? &gpu_encode : nullptr, early ? &early->image : nullptr,
-                               early ? early->decode_ms : 0);
+        ComputedFile computed = decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode, orientation,
+                                                   jpeg_out ? &gpu_encode : nullptr);
         if (gpu_jpeg && computed.jpeg.empty())
             std::call_once(cpu_encode_noted, [&] {
                 diag.notice("--jpeg-encoder gpu: this run is on the CPU, so its JPEGs are encoded there");
@@ -320,9 +287,6 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         return record(inv, item).add("ok", false).add("error", e.what()).str() + "\n";
     };
     const BatchSummary summary = run_batch(plan.items, settings, backend, memory, diag, inv.out, process, failure);
-    if (ahead && ahead->handed_over() > 0)
-        diag.info(inv.command + ": " + std::to_string(ahead->handed_over()) +
-                  " files decoded ahead while the backend was chosen (CUDA starting)");
     return finish_batch(inv, summary, "written", plan.many);
 }
 
