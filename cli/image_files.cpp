@@ -190,7 +190,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
             return "JPEG: decoding on the " + gpu::jpeg_hardware_name() + " (libjpeg-turbo's pixels)";
         }, "JPEG: decoding on the CPU: ");
 
-    std::once_flag cpu_encode_noted;
+    std::once_flag cpu_encode_noted, gpu_encode_noted;
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
         ItemResult r;
         if (skip_existing && item.output != "-" && fs::exists(fs::path(item.output))) {
@@ -230,6 +230,8 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         const auto t_encode = std::chrono::steady_clock::now();
         const bool encoded_on_gpu = !computed.jpeg.empty();
         if (encoded_on_gpu) {
+            std::call_once(gpu_encode_noted,
+                           [&] { diag.info("JPEG: encoding on the GPU with " + gpu::jpeg_gpu_encoder_name()); });
             // Encoded on the GPU: the metadata goes in as libjpeg-turbo's path
             // writes it, and a dropped alpha is said as save_image says it.
             if (has_alpha(computed.result_channels)) warnings.push_back(kJpegAlphaDropped);
