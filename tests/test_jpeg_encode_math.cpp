@@ -63,14 +63,6 @@ std::vector<std::uint8_t> encode_by_blocks(ConstViewU8 image, int quality, Chrom
     return assemble_jpeg(plan, data.data(), offsets.data());
 }
 
-// The first differing byte, for the failure message.
-std::string first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
-    std::size_t i = 0;
-    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-    return "sizes " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + ", first difference at byte " +
-           std::to_string(i);
-}
-
 void check_same_bytes(const ImageU8& image, int quality, ChromaSubsampling chroma) {
     ImageU8 stored = image;
     if (image.channels() == 2 || image.channels() == 4) {  // what the libjpeg path encodes: alpha dropped
@@ -82,7 +74,7 @@ void check_same_bytes(const ImageU8& image, int quality, ChromaSubsampling chrom
     const std::vector<std::uint8_t> expected = jpeg_encode(stored.view(), quality, chroma);
     const std::vector<std::uint8_t> actual = encode_by_blocks(image.view(), quality, chroma);
     CHECK_MESSAGE(actual == expected, image.width(), "x", image.height(), "x", image.channels(), " q", quality,
-                  " chroma ", static_cast<int>(chroma), ": ", first_difference(expected, actual));
+                  " chroma ", static_cast<int>(chroma), ": ", test::first_byte_difference(expected, actual));
 }
 
 }  // namespace

@@ -40,13 +40,6 @@ std::vector<std::uint8_t> cpu_encode(const ImageU8& image, int quality, ChromaSu
     return jpeg_encode(opaque.view(), quality, chroma);
 }
 
-std::string first_difference(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b) {
-    std::size_t i = 0;
-    while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
-    return "cpu " + std::to_string(a.size()) + " bytes, gpu " + std::to_string(b.size()) +
-           " bytes, first difference at byte " + std::to_string(i);
-}
-
 bool encoder_built() {
     if (gpu::jpeg_gpu_encoder_built()) return true;
     MESSAGE("GPU JPEG encoder not available: this build has no libjpeg-turbo");
@@ -57,7 +50,7 @@ void check_same_bytes(gpu::Session& session, const ImageU8& image, int quality, 
     const std::vector<std::uint8_t> expected = cpu_encode(image, quality, chroma);
     const std::vector<std::uint8_t> actual = gpu_encode(session, image, quality, chroma);
     CHECK_MESSAGE(actual == expected, image.width(), "x", image.height(), "x", image.channels(), " quality ", quality,
-                  " chroma ", static_cast<int>(chroma), ": ", first_difference(expected, actual));
+                  " chroma ", static_cast<int>(chroma), ": ", test::first_byte_difference(expected, actual));
 }
 
 const ChromaSubsampling kChromas[] = {ChromaSubsampling::S444, ChromaSubsampling::S422, ChromaSubsampling::S420};

@@ -115,6 +115,13 @@ void write_bytes(const std::string& path, const std::string& bytes) {
     if (!f) throw std::runtime_error("cannot write " + path);
 }
 
+std::string first_byte_difference(const std::vector<std::uint8_t>& expected, const std::vector<std::uint8_t>& actual) {
+    std::size_t i = 0;
+    while (i < expected.size() && i < actual.size() && expected[i] == actual[i]) ++i;
+    return "expected " + std::to_string(expected.size()) + " bytes, got " + std::to_string(actual.size()) +
+           ", first difference at byte " + std::to_string(i);
+}
+
 std::string read_bytes(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     std::ostringstream s;

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -46,6 +47,9 @@ private:
 
 void write_bytes(const std::string& path, const std::string& bytes);
 std::string read_bytes(const std::string& path);
+
+// For a failed byte comparison: both sizes and the first differing offset.
+std::string first_byte_difference(const std::vector<std::uint8_t>& expected, const std::vector<std::uint8_t>& actual);
 bool file_exists(const std::string& path);
 
 }  // namespace imgpar::test
