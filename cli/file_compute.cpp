@@ -26,7 +26,6 @@ void finish_on_device(const ImageJob& job, gpu::Session& session, ConstDeviceVie
     out.compute_ms = ms_since(t0);
     const auto t1 = std::chrono::steady_clock::now();
     out.jpeg = gpu::encode_jpeg_on_gpu(session, ConstDeviceViewU8(result), gpu_encode->quality, gpu_encode->chroma);
-    out.result_channels = result.channels;
     out.encode_ms = ms_since(t1);
 }
 

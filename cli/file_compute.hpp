@@ -25,7 +25,6 @@ struct ComputedFile {
     ImageHeader header;       // the input's
     ImageU8 pixels;           // the result (or, with no job, the decoded input); empty when `jpeg` is set
     std::vector<std::uint8_t> jpeg;  // the result encoded on the GPU (no metadata yet), when it was
-    int result_channels = 0;  // the result's, when it was (alpha is not stored in a JPEG)
     RunNotes notes;
     BackendChoice used;       // where the job ran (session released)
     bool decoded_on_gpu = false;

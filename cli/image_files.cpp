@@ -106,7 +106,7 @@ JsonObject record(const Invocation& inv, const BatchItem& item) {
     return o;
 }
 
-// Starts a GPU service of the run (nvJPEG's decoder or encoder) on a thread:
+// Starts a GPU service of the run (the hardware JPEG decoder) on a thread:
 // with --device gpu at once, on the GPU the run will use, while its session
 // opens; with auto once the choice is made, and only if it is the GPU. -v
 // says what started and how long it took, or why it did not.
@@ -150,6 +150,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
     if (gpu_jpeg && inv.global.device.kind == DeviceRequest::Kind::Cpu)
         throw usage_error("--jpeg-encoder", "gpu needs the GPU: it cannot be combined with --device cpu");
     const GpuJpegEncode gpu_encode{save.quality, save.chroma};
+    const bool encode_on_gpu = job && jpeg_encoder != "cpu" && gpu::jpeg_gpu_encoder_built();
     const Plan plan = plan_files(inv, single_max, save);
     if (report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
@@ -209,8 +210,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
         // --auto-orient turns the pixels upright and says so in the EXIF.
         ImageMetadata metadata = strip ? ImageMetadata{} : header.metadata;
         const int orientation = auto_orient ? exif_orientation(header.metadata.exif) : 0;
-        const bool jpeg_out = job && jpeg_encoder != "cpu" && gpu::jpeg_gpu_encoder_built() &&
-                              output_format(item.output, save.format) == ImageFormat::Jpeg;
+        const bool jpeg_out = encode_on_gpu && output_format(item.output, save.format) == ImageFormat::Jpeg;
         ComputedFile computed = decode_and_compute(job, item.name, bytes, header, load, ctx, gpu_decode, orientation,
                                                    jpeg_out ? &gpu_encode : nullptr);
         if (gpu_jpeg && computed.jpeg.empty())
@@ -234,7 +234,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
                            [&] { diag.info("JPEG: encoding on the GPU with " + gpu::jpeg_gpu_encoder_name()); });
             // Encoded on the GPU: the metadata goes in as libjpeg-turbo's path
             // writes it, and a dropped alpha is said as save_image says it.
-            if (has_alpha(computed.result_channels)) warnings.push_back(kJpegAlphaDropped);
+            if (has_alpha(out_channels)) warnings.push_back(kJpegAlphaDropped);
             const std::vector<std::uint8_t> file = insert_jpeg_metadata(computed.jpeg, metadata);
             write_file_atomically(item.output, file.data(), file.size());
         } else {

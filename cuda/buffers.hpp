@@ -6,7 +6,7 @@
 // cudaMalloc and cudaFree instead wait for the whole device, which stalled
 // every other session of a batch each time one grew a buffer (measured: 2.5
 // ms a call, 10% of a 16-session batch's worker time). The pool keeps what it
-// is given back (use_retaining_pool), so a grown buffer is refilled from it.
+// is given back (retaining_pool), so a grown buffer is refilled from it.
 #pragma once
 
 #include <cuda_runtime.h>
