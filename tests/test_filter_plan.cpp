@@ -9,6 +9,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
+#include "src/ops/filter_math.hpp"
 #include "tests/support/filter_support.hpp"
 
 using namespace imgpar;
@@ -124,14 +125,16 @@ TEST_CASE("make_unsharp: fixed-point amount and threshold, validation") {
     CHECK(p.radius == 3);
     CHECK(p.taps == gaussian_taps(1.0, 3));
     CHECK(p.amount_q8 == 384);
-    CHECK(p.threshold_level == 5);  // round(5.1)
+    CHECK(p.threshold_level == 6);  // ceil(5.1): 2|d| < 5.1 means 2|d| < 6
     CHECK(p.separable());
     CHECK(p.describe().find("unsharp sigma=1 radius=3 amount=1.5 threshold=0.02") == 0);
     CHECK(make_unsharp(1.0, 0, 20.0, 1.0, Border{}).amount_q8 == 5120);
     CHECK(make_unsharp(1.0, 0, 20.0, 1.0, Border{}).threshold_level == 255);
     CHECK(make_unsharp(1.0, 0, 0.0, 0.0, Border{}).amount_q8 == 0);
     CHECK(make_unsharp(1.0, 0, 0.7, 0.5, Border{}).amount_q8 == 179);  // 179.2
-    CHECK(make_unsharp(1.0, 0, 0.7, 0.5, Border{}).threshold_level == 128);  // 127.5 rounds up
+    CHECK(make_unsharp(1.0, 0, 0.7, 0.5, Border{}).threshold_level == 128);  // ceil(127.5)
+    CHECK(make_unsharp(1.0, 0, 1.0, 0.05, Border{}).threshold_level == 13);  // ImageMagick's default: ceil(12.75)
+    CHECK(make_unsharp(1.0, 0, 1.0, 0.2, Border{}).threshold_level == 51);   // exactly 51, not 52
 
     for (double a : {-0.01, 20.01, kNaN, kInf})
         check_usage_error([&] { make_unsharp(1.0, 0, a, 0.0, Border{}); }, {"--amount", "20"});
@@ -358,4 +361,13 @@ TEST_CASE("check_plan: every plan make_* builds passes; the one validator reject
             CHECK(std::string(e.what()).find("filter plan") == 0);
         }
     }
+}
+
+TEST_CASE("unsharp_output: ImageMagick's threshold test, 2|d| < T * 255") {
+    const int level = make_unsharp(1.0, 0, 1.0, 0.05, Border{}).threshold_level;  // T * 255 = 12.75
+    CHECK(unsharp_output(100, 94, 256, level) == 100);   // 2 * 6 = 12 < 12.75: left alone
+    CHECK(unsharp_output(100, 93, 256, level) == 107);   // 2 * 7 = 14: sharpened by d = 7
+    CHECK(unsharp_output(100, 107, 256, level) == 93);   // the same for negative d
+    CHECK(unsharp_output(100, 87, 256, level) == 113);   // |d| = 13 was the old cut-off
+    CHECK(unsharp_output(250, 240, 512, 0) == 255);      // clamped
 }

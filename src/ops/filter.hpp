@@ -32,7 +32,7 @@
 //   out = (S + n/2) / n.
 //
 // Unsharp (Gaussian blur b of the same image as above, per colour channel):
-//   d = x - b;  out = |d| < threshold_level ? x
+//   d = x - b;  out = 2|d| < threshold_level ? x
 //                   : clamp_u8(x + floor_div(amount_q8 * d + 128, 256)).
 //
 // Edges: gradients of the 3x3 operator (correlation), per colour channel (or
@@ -93,7 +93,7 @@ struct FilterPlan {
     double amount = 1.0;
     int amount_q8 = 256;         // round(amount * 256)
     double threshold = 0.0;      // fraction of full scale
-    int threshold_level = 0;     // round(threshold * 255)
+    int threshold_level = 0;     // ceil(threshold * 255), compared with 2|d| as ImageMagick does
 
     // Edges.
     EdgeOperator edge_op = EdgeOperator::Sobel;

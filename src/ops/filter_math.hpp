@@ -20,10 +20,12 @@ IMGPAR_HD int gaussian_h_constant(int v) { return (4096 * v + 256) >> 9; }
 
 IMGPAR_HD int box_output(int sum, int n) { return (sum + n / 2) / n; }
 
+// ImageMagick's test: a sample is left alone where 2|d| < T * QuantumRange,
+// i.e. where 2|d| < threshold_level = ceil(T * 255) for integer d.
 IMGPAR_HD int unsharp_output(int x, int blurred, int amount_q8, int threshold_level) {
     int d = x - blurred;
     int ad = d < 0 ? -d : d;
-    if (ad < threshold_level) return x;
+    if (2 * ad < threshold_level) return x;
     return clamp_u8(x + floor_div(amount_q8 * d + 128, 256));
 }
 

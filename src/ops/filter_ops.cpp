@@ -131,14 +131,15 @@ Operation sharpen_operation() {
     op.summary = "Unsharp mask";
     op.description =
         "Sharpens by adding back --amount times the difference between the image and its Gaussian blur,\n"
-        "where that difference is at least --threshold (ImageMagick's -unsharp defaults: 0x1+1+0.05).\n"
+        "where twice that difference is at least --threshold x 255 (ImageMagick's -unsharp rule and defaults:\n"
+        "0x1+1+0.05).\n"
         "Alpha is kept unchanged.";
     op.group = kFilterGroup;
     op.params = {sigma_param("Blur sigma of the unsharp mask", "1"), radius_param("Blur radius"),
                  ParamSpec::real("amount", "A", "How much of the difference to add back", 0.0, kMaxUnsharpAmount)
                      .defaults("1"),
                  ParamSpec::real("threshold", "T",
-                                 "Leave samples alone where |image - blur| is below this fraction of full scale", 0.0,
+                                 "Leave samples alone where 2 x |image - blur| is below this fraction of full scale", 0.0,
                                  1.0)
                      .defaults("0.05"),
                  border_param()};

@@ -260,7 +260,9 @@ FilterPlan make_unsharp(double sigma, int radius, double amount, double threshol
     p.amount = amount;
     p.amount_q8 = static_cast<int>(std::lround(amount * 256.0));
     p.threshold = threshold;
-    p.threshold_level = static_cast<int>(std::lround(threshold * 255.0));
+    // ceil, as the test 2|d| < T * 255 is exact for integer d; the slack
+    // keeps T = 0.2 (51.000000000000007 in binary) at 51.
+    p.threshold_level = static_cast<int>(std::ceil(threshold * 255.0 - 1e-9));
     return p;
 }
 

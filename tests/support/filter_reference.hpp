@@ -238,7 +238,7 @@ inline ImageU8 ref_unsharp(const ImageU8& src, const FilterPlan& p) {
             for (int c = 0; c < src.channels(); ++c) {
                 const int v = s.at(x, y, c), d = v - blur.at(x, y, c);
                 int o = v;
-                if (std::abs(d) >= p.threshold_level)
+                if (2.0 * std::abs(d) >= p.threshold * 255.0)  // ImageMagick's test, on the real threshold
                     o = std::clamp(v + static_cast<int>(std::floor((p.amount_q8 * d + 128) / 256.0)), 0, 255);
                 out.at(x, y, c) = o;
             }
