@@ -8,6 +8,8 @@ namespace imgpar::cli {
 Command info_command();
 Command convert_command();
 Command devices_command();
+Command completion_command();
+Command manpage_command();
 
 const std::vector<Command>& command_table() {
     static const std::vector<Command> table = [] {
@@ -16,6 +18,8 @@ const std::vector<Command>& command_table() {
         t.push_back(info_command());
         t.push_back(convert_command());
         t.push_back(devices_command());
+        t.push_back(completion_command());
+        t.push_back(manpage_command());
         return t;
     }();
     return table;
