@@ -71,7 +71,9 @@ public:
 
 // Where a report's input came from, for its header fields.
 struct ReportSource {
-    std::string file;  // as the user named it ("<stdin>" for "-")
+    // As the user named it ("<stdin>" for "-"); empty when --device auto
+    // times the job on a made-up image, for which it writes no file.
+    std::string file;
     std::string backend;  // "cpu" / "gpu"
 };
 

@@ -9,6 +9,7 @@
 
 #include "src/error.hpp"
 #include "src/gpu/session.hpp"
+#include "src/io/same_file.hpp"
 #include "src/io/save.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/histogram.hpp"
@@ -45,7 +46,12 @@ public:
     }
 
     void check_inputs(const std::vector<std::string>& inputs) const override {
-        if (plot_path_ && inputs.size() != 1) throw usage_error("--plot", "draws one histogram: give exactly one input");
+        if (!plot_path_) return;
+        if (inputs.size() != 1) throw usage_error("--plot", "draws one histogram: give exactly one input");
+        // histo only reads its inputs: a plot written onto one would replace the photo.
+        if (*plot_path_ != "-" && inputs[0] != "-" && same_file(*plot_path_, inputs[0]))
+            throw usage_error("--plot", "'" + *plot_path_ + "' is the input " + inputs[0] +
+                                            ": histo never replaces its inputs; choose another file for the plot");
     }
 
     std::string csv_header() const override { return histogram_csv_header(); }
@@ -56,7 +62,7 @@ public:
         HistogramReportOptions report = report_;
         report.planes = select_histogram_planes(h, channel_spec_);
         const HistogramSource src{source.file, image.width, image.height, source.backend, notes.kernel};
-        if (plot_path_) {
+        if (plot_path_ && !source.file.empty()) {  // (not for the cost probe of --device auto)
             HistogramPlotOptions plot = plot_;
             plot.planes = report.planes;
             const ImageU8 picture = plot_histogram(h, plot);
