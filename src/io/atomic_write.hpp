@@ -1,6 +1,16 @@
 // Writing outputs so that a failure never leaves a half-written file and never
-// destroys an existing one: the bytes go to a temporary file beside the
-// target, which is flushed to disk and then renamed over it.
+// destroys an existing one. The caller encodes the whole file first; then,
+// by what the name is (src/io/output_target.hpp):
+// - a new file, or a regular file with one link: the bytes go to a temporary
+//   file beside it (".NAME.imgpar-XXXXXX", removed on Ctrl-C and the other
+//   stop signals: src/io/temp_file.hpp), flushed to disk and renamed over it;
+// - a regular file with several hard links: written in place, so the links
+//   stay one file (not atomic: space is reserved first, so a full disk leaves
+//   it unchanged, but an I/O error midway leaves it cut short);
+// - a symbolic link: what it leads to, so the link stays (a dangling link
+//   gets the file it names);
+// - a device or FIFO (/dev/null, a named pipe): opened and written, never
+//   replaced; "-", /dev/stdout, /dev/fd/N: written to that descriptor.
 #pragma once
 
 #include <cstddef>
@@ -8,10 +18,11 @@
 
 namespace imgpar {
 
-// Writes `size` bytes to `path` atomically ("-" writes to standard output).
+// Writes `size` bytes to `path` as above ("-" writes to standard output).
 // Throws imgpar::Error (output) naming the file and the reason: a missing
 // directory, a target that is a directory, no permission, a full disk...
-// An existing target keeps its permission bits.
+// A replaced file keeps its permission bits (and its owner, where the
+// process may set it); a new one gets 0666 less the umask.
 void write_file_atomically(const std::string& path, const void* data, std::size_t size);
 
 }  // namespace imgpar
