@@ -64,7 +64,11 @@ Command devices_command() {
             "Lists each CUDA GPU: name, compute capability, multiprocessors and memory, and whether this build of\n"
             "imgpar can run on it. Without a usable GPU it says why (no driver, no device, a driver too old, a\n"
             "build without CUDA); commands then run on the CPU with --device auto.",
-            0, 0, {report_options(false)}, run};
+            0, 0,
+            {{"Output",
+              {ParamSpec::flag("json", "Print one JSON object (schema imgpar.devices/1): the build's CUDA versions, "
+                                       "each GPU, and why none is usable")}}},
+            run};
 }
 
 }  // namespace imgpar::cli

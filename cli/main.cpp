@@ -1,10 +1,11 @@
-// imgpar's entry point: finds the command, parses its options with cxxopts,
-// runs it, and turns errors into messages and exit codes (0 ok, 1 a file
-// failed, 2 usage). Nothing below main exits the process.
+// imgpar's entry point: reads the global options that may come before the
+// command, finds the command, reads its options against their declarations
+// (src/op/command_line.hpp; cxxopts only lays out --help), runs it, and turns
+// errors into messages and exit codes (0 ok, 1 a file failed, 2 usage).
+// Nothing below main exits the process.
 #include <cxxopts.hpp>
 
 #include <algorithm>
-#include <cstring>
 #include <iostream>
 #include <new>
 #include <string>
@@ -14,6 +15,7 @@
 #include "cli/common_options.hpp"
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
+#include "src/op/command_line.hpp"
 #include "src/io/jpeg_codec.hpp"
 
 using namespace imgpar;
@@ -23,15 +25,16 @@ namespace {
 
 void print_overview(std::ostream& os) {
     os << "imgpar " IMGPAR_VERSION " - image processing on the GPU\n\n"
-          "usage: imgpar COMMAND [OPTIONS] ARGS...\n"
-          "       imgpar COMMAND --help     options of one command\n"
-          "       imgpar --version\n\n"
+          "usage: imgpar [GLOBAL OPTIONS] COMMAND [OPTIONS] ARGS...\n"
+          "       imgpar COMMAND --help     options of one command (also: imgpar help COMMAND)\n"
+          "       imgpar -V, --version      version, backends and codecs\n\n"
           "commands:\n";
-    for (const auto& c : command_table()) {
-        std::string name = c.name;
-        os << "  " << name << std::string(name.size() < 10 ? 10 - name.size() : 1, ' ') << c.summary << "\n";
-    }
-    os << "\nEvery command takes --device auto|cpu|gpu[:N], -q/--quiet, -v/--verbose and --max-pixels N.\n"
+    std::size_t width = 0;
+    for (const auto& c : command_table()) width = std::max(width, c.name.size());
+    for (const auto& c : command_table())
+        os << "  " << c.name << std::string(width + 2 - c.name.size(), ' ') << c.summary << "\n";
+    os << "\nEvery command takes the global options --device auto|cpu|gpu[:N], -q/--quiet, -v/--verbose and\n"
+          "--max-pixels N, before or after its name.\n"
           "'-' as a file name reads standard input or writes standard output.\n"
           "Exit codes: 0 success, 1 an input or output failed, 2 usage error.\n";
 }
@@ -49,18 +52,6 @@ void print_version(std::ostream& os) {
     os << "JPEG: " << jpeg_codec_name() << "; PNG: " << png_codec_name() << "; BMP: stb_image\n";
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-
 const Command* find_command(const std::string& name) {
     for (const auto& c : command_table())
         if (name == c.name) return &c;
@@ -71,7 +62,7 @@ int unknown_command(const std::string& name) {
     std::string hint;
     std::size_t best = 3;
     for (const auto& c : command_table()) {
-        std::size_t d = edit_distance(name, c.name);
+        std::size_t d = imgpar::edit_distance(name, c.name);
         if (d < best) {
             best = d;
             hint = c.name;
@@ -90,8 +81,8 @@ std::vector<OptionGroup> option_groups(const Command& cmd) {
     return groups;
 }
 
-// Every option is a declared parameter: flags stay flags, every value is
-// taken as text and parsed strictly when read (src/op/param.hpp).
+// The help's layout: every option under its group's heading, values as
+// text (the declarations parse them, not cxxopts).
 cxxopts::Options make_options(const Command& cmd, const std::vector<OptionGroup>& groups) {
     cxxopts::Options options("imgpar " + cmd.name, cmd.summary + "\n\n" + cmd.description + "\n");
     options.positional_help(cmd.positional_help).show_positional_help();
@@ -109,8 +100,6 @@ cxxopts::Options make_options(const Command& cmd, const std::vector<OptionGroup>
             adder(names, p.help_text(), value, p.value_name);
         }
     }
-    // No positional option: cxxopts would split its values at commas. The
-    // arguments it does not match are the file names, byte for byte.
     return options;
 }
 
@@ -129,32 +118,28 @@ int usage_error_exit(const Command& cmd, const std::string& message) {
     return kExitUsage;
 }
 
-int run_command(const Command& cmd, int argc, char** argv) {
+int run_command(const Command& cmd, const std::vector<std::string>& args) {
     const std::vector<OptionGroup> groups = option_groups(cmd);
-    cxxopts::Options options = make_options(cmd, groups);
     std::vector<ParamSpec> specs;  // outlives the values, which refer to them
     for (const OptionGroup& g : groups) specs.insert(specs.end(), g.params.begin(), g.params.end());
-    std::vector<std::string> positionals;
     try {
-        auto args = options.parse(argc, argv);
-        if (args.count("help")) {
+        const CommandLine line = parse_command_line(specs, args, cmd.name);
+        if (line.help) {
+            cxxopts::Options options = make_options(cmd, groups);
             std::cout << options.help(help_groups(options));
             return kExitOk;
         }
-        positionals = args.unmatched();
+        const std::vector<std::string>& positionals = line.positionals;
         int n = static_cast<int>(positionals.size());
         if (n < cmd.min_positionals)
             return usage_error_exit(cmd, n == 0 ? "missing arguments" : "too few arguments");
         if (cmd.max_positionals >= 0 && n > cmd.max_positionals)
             return usage_error_exit(cmd, "unexpected argument '" + positionals[cmd.max_positionals] + "'");
 
-        std::vector<std::pair<std::string, std::string>> given;
-        for (const ParamSpec& p : specs)
-            if (args.count(p.name))
-                given.emplace_back(p.name, p.kind == ParamKind::Flag ? std::string() : args[p.name].as<std::string>());
-        const ParamValues values(specs, given);
+        const ParamValues values(specs, line.given);
         GlobalOptions global = read_global_options(values);
         Diagnostics diag(std::cerr, global.quiet, global.verbose);
+        for (const std::string& unused : values.unused_options()) diag.warning(cmd.name + ": " + unused);
         Invocation inv{cmd.name, values, positionals, global, diag, std::cout};
         int code = cmd.run(inv);
         std::cout.flush();
@@ -163,8 +148,6 @@ int run_command(const Command& cmd, int argc, char** argv) {
             return kExitFileFailed;
         }
         return code;
-    } catch (const cxxopts::exceptions::exception& e) {
-        return usage_error_exit(cmd, e.what());
     } catch (const Error& e) {
         if (e.kind() == ErrorKind::Usage) return usage_error_exit(cmd, e.what());
         std::cerr << "imgpar: error: " << e.what() << "\n";
@@ -178,39 +161,64 @@ int run_command(const Command& cmd, int argc, char** argv) {
     }
 }
 
+// What may come before the command: the options every command takes, help
+// and version.
+std::vector<ParamSpec> leading_options() {
+    std::vector<ParamSpec> specs = common_options().params;
+    specs.push_back(ParamSpec::flag("version", "Print the version").abbreviated("V"));
+    return specs;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
         print_overview(std::cerr);
         return kExitUsage;
     }
-    std::string first = argv[1];
-    if (first == "-h" || first == "--help") {
+    // Global options may precede the command ("imgpar -v blur a.png b.png"):
+    // they are handed to it as if written after its name.
+    const std::vector<ParamSpec> leading_specs = leading_options();
+    CommandLine leading;
+    try {
+        leading = parse_command_line(leading_specs, args, "", true);
+    } catch (const Error& e) {
+        std::cerr << "imgpar: error: " << e.what() << "\nRun 'imgpar --help' to list the commands.\n";
+        return kExitUsage;
+    }
+    std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(leading.stopped_at), args.end());
+    const Command* cmd = rest.empty() ? nullptr : find_command(rest[0]);
+    if (leading.help) {
+        if (cmd) return run_command(*cmd, {"--help"});
         print_overview(std::cout);
         return kExitOk;
     }
-    if (first == "--version" || first == "-V") {
-        print_version(std::cout);
-        return kExitOk;
+    std::vector<std::string> command_args;
+    for (const auto& [name, value] : leading.given) {
+        if (name == "version") {
+            print_version(std::cout);
+            return kExitOk;
+        }
+        const bool flag = value.empty() && std::any_of(leading_specs.begin(), leading_specs.end(), [&](const ParamSpec& p) {
+                              return p.name == name && p.kind == ParamKind::Flag;
+                          });
+        command_args.push_back("--" + name + (flag ? "" : "=" + value));
     }
-    if (first == "help") {
-        if (argc < 3) {
+    if (rest.empty()) {
+        std::cerr << "imgpar: error: missing the command after the options\nRun 'imgpar --help' to list the commands.\n";
+        return kExitUsage;
+    }
+    if (rest[0] == "help") {
+        if (rest.size() < 2) {
             print_overview(std::cout);
             return kExitOk;
         }
-        const Command* cmd = find_command(argv[2]);
-        if (!cmd) return unknown_command(argv[2]);
-        char help_flag[] = "--help";
-        char* help_argv[] = {argv[0], help_flag};
-        return run_command(*cmd, 2, help_argv);
+        const Command* topic = find_command(rest[1]);
+        if (!topic) return unknown_command(rest[1]);
+        return run_command(*topic, {"--help"});
     }
-    if (!first.empty() && first[0] == '-') {
-        std::cerr << "imgpar: error: expected a command before '" << first << "'\nRun 'imgpar --help' to list the commands.\n";
-        return kExitUsage;
-    }
-    const Command* cmd = find_command(first);
-    if (!cmd) return unknown_command(first);
-    // argv[0] for cxxopts is the command; options and arguments follow.
-    return run_command(*cmd, argc - 1, argv + 1);
+    if (!cmd) return unknown_command(rest[0]);
+    command_args.insert(command_args.end(), rest.begin() + 1, rest.end());
+    return run_command(*cmd, command_args);
 }

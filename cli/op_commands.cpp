@@ -112,8 +112,8 @@ Command operation_command(const Operation& op) {
     c.min_positionals = 0;  // the drivers check: --files-from can name every input
     c.max_positionals = -1;
     c.options = {{op.group, op.params},
-                 image ? image_output_options("Print a JSON object per file: operation, kernel, border, backend, "
-                                              "device, time; failures too")
+                 image ? image_output_options("Print a JSON object per file: the operation and its parameters, "
+                                              "backend, device, kernel, times; failures too")
                        : report_options(true),
                  many_files_options(image)};
     c.run = [&op, image](Invocation& inv) { return image ? run_image_operation(op, inv) : run_report_operation(op, inv); };

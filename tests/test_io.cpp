@@ -281,11 +281,18 @@ TEST_CASE("a failed save leaves an existing file untouched") {
     CHECK(dir.entries() == std::vector<std::string>{"keep.png"});
 }
 
-TEST_CASE("output format: --format wins, '-' needs it, unknown extensions are usage errors") {
-    CHECK(output_format("x.jpg", ImageFormat::Png) == ImageFormat::Png);
+TEST_CASE("output format: --format for names that cannot tell, never against the extension; '-' needs it") {
     CHECK(output_format("x.jpeg", std::nullopt) == ImageFormat::Jpeg);
+    CHECK(output_format("x.JPG", ImageFormat::Jpeg) == ImageFormat::Jpeg);
+    CHECK(output_format("x", ImageFormat::Jpeg) == ImageFormat::Jpeg);
+    CHECK(output_format("x.webp", ImageFormat::Png) == ImageFormat::Png);
     ErrorKind kind = ErrorKind::Input;
-    std::string e = error_of([&] { output_format("-", std::nullopt); }, &kind);
+    // JPEG bytes in a file named .png: refused, naming both.
+    std::string e = error_of([&] { output_format("x.png", ImageFormat::Jpeg); }, &kind);
+    CHECK(kind == ErrorKind::Usage);
+    CHECK(contains(e, "x.png"));
+    CHECK(contains(e, "--format says jpeg"));
+    e = error_of([&] { output_format("-", std::nullopt); }, &kind);
     CHECK(kind == ErrorKind::Usage);
     CHECK(contains(e, "--format"));
     e = error_of([&] { output_format("x.webp", std::nullopt); }, &kind);

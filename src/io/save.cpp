@@ -52,6 +52,12 @@ void check_jpeg_quality(int quality) {
 }
 
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested) {
+    const std::optional<ImageFormat> named = path == "-" ? std::nullopt : format_from_extension(path);
+    // JPEG bytes in a file called .png would mislead every program that
+    // trusts the name; --format is for names that do not say.
+    if (requested && named && *named != *requested)
+        throw usage_error(path, std::string("its extension says ") + format_name(*named) + " but --format says " +
+                                    format_name(*requested) + " (rename it, or leave --format out)");
     if (requested) return *requested;
     if (path == "-") throw usage_error("-", "writing to standard output needs --format png|jpg|bmp");
     if (auto f = format_from_extension(path)) return *f;

@@ -38,7 +38,8 @@ struct SaveOptions {
 void check_jpeg_quality(int quality);
 
 // The format an output will be written in. Throws imgpar::Error (usage) when
-// neither `requested` nor the extension of `path` tells ("-" needs --format).
+// neither `requested` nor the extension of `path` tells ("-" needs --format),
+// or when both tell and disagree (--format jpg for x.png).
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested);
 
 // Encodes to bytes in `format` (options.format is not consulted). Warnings

@@ -3,20 +3,32 @@
 // parameter lists are checked against them, and the tests check that each
 // declared range is exactly what the operation accepts.
 //
-// A declaration documents a parameter; the operation's plan maker (make_*,
-// threshold_at, ...) validates it, with the same constants, when the job is
-// made. Values arrive as text (from the command line or from a declared
-// example) and are parsed strictly when the plan maker reads them: "2x" is
-// not a number, "1.5" is not an integer.
+// Values arrive as text (from the command line or from a declared example).
+// A number is checked against its declaration as soon as it is given: the
+// whole text must be a decimal number ("2x", "2,5", " 2", "0x2", "inf" are
+// not; "1.5" is not an integer) within the declared range, or it is a usage
+// error naming the option and what is allowed. The operation's plan maker
+// (make_*, threshold_at, ...) validates again, with the same constants, when
+// the job is made, for callers that bypass the declaration.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace imgpar {
+
+// Numbers as the command line takes them, in the same notation whatever the
+// user's locale: the whole text, decimal, an optional sign ("-2", "+2"),
+// digits with at most one '.', an optional exponent ("1e-3"). No spaces, no
+// hex ("0x2"), no "inf" or "nan", no digit grouping ("2,5"). nullopt when the
+// text is not such a number, or (with *out_of_range set) when its value does
+// not fit: a long long, or a finite double.
+std::optional<long long> parse_whole_number(std::string_view text, bool* out_of_range = nullptr);
+std::optional<double> parse_decimal(std::string_view text, bool* out_of_range = nullptr);
 
 enum class ParamKind {
     Flag,     // present or not
@@ -39,6 +51,11 @@ struct ParamSpec {
     std::string allowed;     // Text: the allowed forms, in words
     std::string note;        // what a special value means: "0 = ceil(3 x sigma)"
     std::optional<std::string> default_value;  // none: absent unless given
+    // Options that give this one its effect: it is ignored (and the command
+    // line warns) unless one of them is given ("log" needs "plot") ...
+    std::vector<std::string> needs_one_of;
+    // ... or when one of these is given ("ascii" is text-only: "json", "csv").
+    std::vector<std::string> unused_with;
 
     // Builders, so a declaration reads as one expression per parameter.
     static ParamSpec flag(std::string name, std::string help);
@@ -52,6 +69,8 @@ struct ParamSpec {
     ParamSpec&& defaults(std::string v) &&;
     ParamSpec&& noting(std::string v) &&;
     ParamSpec&& abbreviated(std::string letter) &&;
+    ParamSpec&& only_with(std::vector<std::string> options) &&;
+    ParamSpec&& unused_beside(std::vector<std::string> options) &&;
 
     // "0 < S <= 50", "1 to 1000", "sobel, scharr or laplacian", or `allowed`.
     std::string range_text() const;
@@ -65,6 +84,7 @@ struct ParamSpec {
 class ParamValues {
 public:
     // Every declared parameter with a default gets it; `given` overrides.
+    // A given number or choice outside its declaration is a usage error.
     ParamValues(const std::vector<ParamSpec>& specs, const std::vector<std::pair<std::string, std::string>>& given);
 
     bool has(const std::string& name) const;  // declared
@@ -80,8 +100,12 @@ public:
     std::optional<double> optional_real(const std::string& name) const;
     std::optional<long long> optional_integer(const std::string& name) const;
     // Sets a value as if the user had given it (a positional argument that
-    // stands for options, such as blur's RxS geometry).
+    // stands for options, such as blur's RxS geometry), checked likewise.
     void set(const std::string& name, std::string value);
+    // One line per given option that has no effect beside the others given
+    // (ParamSpec::needs_one_of, unused_with): "--log has no effect without
+    // --plot". The command line prints them as warnings.
+    std::vector<std::string> unused_options() const;
 
 private:
     struct Value {

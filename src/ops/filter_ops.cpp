@@ -50,16 +50,19 @@ std::function<std::unique_ptr<ImageJob>(const ParamValues&)> filter_job(MakePlan
 void apply_geometry(const std::string& g, ParamValues& v) {
     if (v.given("sigma") || v.given("radius"))
         throw usage_error(g, "give either a geometry or --sigma/--radius, not both");
+    // Both parts strictly decimal: "0x0x2" is not 0 x (hex) 2.
     const auto x = g.find('x');
-    bool ok = x != std::string::npos && x > 0 && x + 1 < g.size();
-    char* end = nullptr;
-    const long r = ok ? std::strtol(g.c_str(), &end, 10) : -1;
-    ok = ok && end == g.c_str() + x && r >= 0 && r <= 100000;
-    const double s = ok ? std::strtod(g.c_str() + x + 1, &end) : 0.0;
-    ok = ok && *end == '\0' && std::isfinite(s);
-    if (!ok) throw usage_error(g, "is not a geometry RADIUSxSIGMA (for example 0x2 or 5x1.5)");
-    v.set("radius", std::to_string(r));
-    v.set("sigma", g.substr(x + 1));
+    const std::string radius = x == std::string::npos ? g : g.substr(0, x);
+    const std::string sigma = x == std::string::npos ? std::string() : g.substr(x + 1);
+    const bool digits = !radius.empty() && radius.find_first_not_of("0123456789") == std::string::npos;
+    if (!digits || !parse_decimal(sigma))
+        throw usage_error(g, "is not a geometry RADIUSxSIGMA (for example 0x2 or 5x1.5)");
+    try {
+        v.set("radius", radius);
+        v.set("sigma", sigma);
+    } catch (const Error& e) {
+        throw usage_error(g, std::string("as RADIUSxSIGMA: ") + e.what());
+    }
 }
 
 // A deterministic non-separable n x n kernel of small integers of both signs

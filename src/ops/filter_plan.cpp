@@ -182,7 +182,10 @@ std::vector<std::int32_t> gaussian_taps(double sigma, int radius) {
     std::vector<double> g(static_cast<std::size_t>(r) + 1);
     double total = 0.0;
     for (int k = 0; k <= r; ++k) {
-        g[k] = std::exp(-static_cast<double>(k) * k / (2.0 * sigma * sigma));
+        // The centre is 1 whatever sigma: for a sigma so small that 2 sigma^2
+        // is 0 (1e-200), 0 / 0 would make it NaN; the other taps are then 0,
+        // the identity kernel that a tiny sigma tends to.
+        g[k] = k == 0 ? 1.0 : std::exp(-static_cast<double>(k) * k / (2.0 * sigma * sigma));
         total += k == 0 ? g[k] : 2.0 * g[k];
     }
     std::vector<std::int32_t> half(static_cast<std::size_t>(r) + 1);

@@ -32,6 +32,9 @@ public:
     explicit HistoJob(const ParamValues& v) : channel_spec_(v.text("channel")) {
         report_.bins = v.int_value("bins");
         check_histogram_bins(report_.bins);
+        // An empty list is a mistake (a variable that was not set), not "all".
+        if (channel_spec_.find_first_not_of(" \t") == std::string::npos)
+            throw usage_error("--channel", "is empty (give all, or a comma-separated list of channels)");
         check_histogram_channels(channel_spec_);
         report_.list_bins = v.flag("list") || v.given("bins");
         report_.ascii = v.flag("ascii");
@@ -41,6 +44,9 @@ public:
         check_plot_options(plot_);
         if (v.given("plot")) {
             plot_path_ = v.text("plot");
+            if (*plot_path_ == "-")
+                throw usage_error("--plot", "cannot write to standard output, which carries the report: name a file "
+                                            "(.png, .jpg or .bmp)");
             output_format(*plot_path_, std::nullopt);
         }
     }
@@ -177,11 +183,15 @@ Operation histo_operation() {
                         "all, or a comma-separated list of gray, red, green, blue, alpha, luma (or r, g, b, a, l, or "
                         "plane indices)")
             .defaults("all"),
-        ParamSpec::flag("list", "Text output: also list every bin's count (implied by --bins)"),
-        ParamSpec::flag("ascii", "Text output: draw bars with ASCII instead of Unicode blocks"),
+        ParamSpec::flag("list", "Text output: also list every bin's count (implied by --bins)")
+            .unused_beside({"json", "csv"}),
+        ParamSpec::flag("ascii", "Text output: draw bars with ASCII instead of Unicode blocks")
+            .unused_beside({"json", "csv"}),
         ParamSpec::path("plot", "OUT", "Also draw the histogram into this image (PNG/JPEG/BMP); one input only"),
-        ParamSpec::text("plot-size", "WxH", "Plot size", "width 160 to 8192 x height 100 to 8192").defaults("512x300"),
-        ParamSpec::flag("log", "Plot counts on a logarithmic scale")};
+        ParamSpec::text("plot-size", "WxH", "Plot size", "width 160 to 8192 x height 100 to 8192")
+            .defaults("512x300")
+            .only_with({"plot"}),
+        ParamSpec::flag("log", "Plot counts on a logarithmic scale").only_with({"plot"})};
     op.examples = {{"256 bins", {}}, {"16 bins, listed", {{"bins", "16"}, {"list", ""}}, false}};
     op.make_report_job = [](const ParamValues& v) -> std::unique_ptr<ReportJob> { return std::make_unique<HistoJob>(v); };
     return op;
