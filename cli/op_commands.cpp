@@ -67,7 +67,13 @@ int run_report_operation(const Operation& op, Invocation& inv) {
         device = choose_device(device, RunShape{inv.command, items.size(), peek_header(items[0].path, load)},
                                [&](ConstViewU8 image) {
                                    RunNotes ignored;
-                                   job->run(BackendChoice{}, ReportSource{"", "cpu"}, image, format, ignored);
+                                   try {
+                                       job->run(BackendChoice{}, ReportSource{"", "cpu"}, image, format, ignored);
+                                   } catch (const Error& e) {
+                                       // The first file's layout lacks a --channel plane: the count was
+                                       // timed; that file fails in its turn, the others still run.
+                                       if (e.kind() != ErrorKind::Input) throw;
+                                   }
                                },
                                diag);
     BackendPool backend(backend_selector(device, diag), std::min({settings.jobs, static_cast<int>(items.size()), 16}));

@@ -1,7 +1,8 @@
 // How values and command lines are read (src/op/param.hpp, command_line.hpp):
 // numbers strictly, whatever the locale; ranges from the declaration; unknown
 // options with a suggestion; help before every other mistake; options that
-// have no effect. Also a value that used to fail inside: a vanishing sigma.
+// have no effect. Also a value that used to fail inside (a vanishing sigma),
+// and the locale's character set, which decides the text bars.
 #include <doctest/doctest.h>
 
 #include <clocale>
@@ -13,6 +14,7 @@
 #include "src/op/command_line.hpp"
 #include "src/op/param.hpp"
 #include "src/ops/filter.hpp"
+#include "src/report/text_charset.hpp"
 
 using namespace imgpar;
 
@@ -233,4 +235,17 @@ TEST_CASE("filter plan: a vanishing sigma inside the declared range is the ident
     }
     // Ordinary sigmas keep their taps: the centre is exp(0) = 1 either way.
     CHECK(make_gaussian(2.0, 0, Border{}).taps == gaussian_taps(2.0, 6));
+}
+
+TEST_CASE("text: Unicode bars only where the locale's character set is UTF-8") {
+    CHECK(locale_is_utf8("C.UTF-8"));
+    CHECK(locale_is_utf8("en_US.UTF-8"));       // by its name where the system lacks it
+    CHECK(locale_is_utf8("xx_YY.utf8@euro"));
+    CHECK_FALSE(locale_is_utf8("C"));
+    CHECK_FALSE(locale_is_utf8("POSIX"));
+    CHECK_FALSE(locale_is_utf8(""));
+    CHECK_FALSE(locale_is_utf8("de_DE.ISO-8859-1"));
+    CHECK_FALSE(locale_is_utf8("en_US"));
+    // Asking changes nothing global: numbers are still written with a point.
+    CHECK(std::strcmp(std::setlocale(LC_CTYPE, nullptr), "C") == 0);
 }

@@ -17,6 +17,7 @@
 #include "src/parallel.hpp"
 #include "src/report/histogram_plot.hpp"
 #include "src/report/histogram_report.hpp"
+#include "src/report/text_charset.hpp"
 
 namespace imgpar {
 namespace {
@@ -37,7 +38,7 @@ public:
             throw usage_error("--channel", "is empty (give all, or a comma-separated list of channels)");
         check_histogram_channels(channel_spec_);
         report_.list_bins = v.flag("list") || v.given("bins");
-        report_.ascii = v.flag("ascii");
+        report_.ascii = v.flag("ascii") || !environment_is_utf8();
         parse_plot_size(v.text("plot-size"), plot_);
         plot_.bins = report_.bins;
         plot_.log_scale = v.flag("log");
@@ -66,7 +67,7 @@ public:
                     RunNotes& notes) const override {
         const Histogram h = count(backend, image, notes);
         HistogramReportOptions report = report_;
-        report.planes = select_histogram_planes(h, channel_spec_);
+        report.planes = planes_of(source.file, h);
         const HistogramSource src{source.file, image.width, image.height, source.backend, notes.kernel};
         if (plot_path_ && !source.file.empty()) {  // (not for the cost probe of --device auto)
             HistogramPlotOptions plot = plot_;
@@ -85,6 +86,18 @@ public:
     }
 
 private:
+    // The --channel planes of this file. A name valid for some images but
+    // not this one ("red" of a gray file) fails this file only, as a file
+    // that cannot be decoded does: the others are still counted.
+    std::vector<int> planes_of(const std::string& file, const Histogram& h) const {
+        try {
+            return select_histogram_planes(h, channel_spec_);
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::Usage) throw;
+            throw input_error(file, "--channel: " + e.reason());
+        }
+    }
+
     static Histogram count(const BackendChoice& backend, ConstViewU8 image, RunNotes& notes) {
         if (backend.backend != Backend::Gpu) {
             notes.kernel = cpu::histogram_kernel_name();
@@ -185,7 +198,8 @@ Operation histo_operation() {
             .defaults("all"),
         ParamSpec::flag("list", "Text output: also list every bin's count (implied by --bins)")
             .unused_beside({"json", "csv"}),
-        ParamSpec::flag("ascii", "Text output: draw bars with ASCII instead of Unicode blocks")
+        ParamSpec::flag("ascii", "Text output: draw bars with ASCII, not Unicode blocks (the default where the "
+                                 "locale's character set is not UTF-8)")
             .unused_beside({"json", "csv"}),
         ParamSpec::path("plot", "OUT", "Also draw the histogram into this image (PNG/JPEG/BMP); one input only"),
         ParamSpec::text("plot-size", "WxH", "Plot size", "width 160 to 8192 x height 100 to 8192")

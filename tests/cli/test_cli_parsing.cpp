@@ -2,7 +2,7 @@
 // numbers naming the option, suggestions for unknown options, global options
 // before the command, help that wins, help texts that describe only what a
 // command has, --format against the extension, warnings for options with no
-// effect.
+// effect, histo's per-file channel errors, and the text bars' character set.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -54,6 +54,10 @@ TEST_CASE("cli parsing: a number is the whole argument, in range, or a usage err
     r = run_imgpar({"info", "--max-pixels", "99999999999999999999", in});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "--max-pixels"));
+    r = run_imgpar({"histo", in, "--plot", "p.png", "--plot-size", "4294967808x300"}, dir.path());
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "--plot-size"));
+    CHECK(dir.entries().empty());
     r = run_imgpar({"histo", in, "--channel", ""});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "--channel: is empty"));
@@ -180,4 +184,42 @@ TEST_CASE("cli parsing: an option with no effect beside the others is warned abo
     r = run_imgpar({"histo", "--log", "--ascii", in, "--plot", "p.png"}, dir.path());
     CHECK(r.exit_code == 0);
     CHECK(r.err.empty());
+}
+
+TEST_CASE("cli histo: a channel one file lacks fails that file only; the rest are counted") {
+    const std::string gray = test::sample_path("camera.png"), rgb = test::sample_path("chelsea.png");
+    auto r = run_imgpar({"histo", "--channel", "red", gray, rgb});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "camera.png: --channel: 'red' is not a channel of this gray image"));
+    CHECK(has(r.err, "histo: 1 done, 1 failed; 2 files"));
+    CHECK(has(r.out, "chelsea.png: 451x300 RGB"));
+    CHECK_FALSE(has(r.out, "camera.png"));
+    r = run_imgpar({"histo", "--json", "--channel", "luma", rgb, gray, rgb});
+    CHECK(r.exit_code == 1);
+    CHECK(lines(r.out).size() == 2);
+    // A name no image has is still a usage error, before any file is read.
+    r = run_imgpar({"histo", "--channel", "purple", rgb});
+    CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("cli histo: text bars follow the locale's character set; --ascii forces ASCII") {
+    const std::string in = test::sample_path("chelsea.png");
+    const std::string block = "\xe2\x96\x88";  // U+2588, the full block
+    for (const std::vector<std::string>& env :
+         {std::vector<std::string>{}, {"LC_ALL=C"}, {"LANG=POSIX"}, {"LANG=de_DE.ISO-8859-1"},
+          {"LC_ALL=C", "LANG=C.UTF-8"}}) {
+        CAPTURE(env.size());
+        const auto r = test::run_imgpar_in_locale(env, {"histo", in});
+        CHECK(r.exit_code == 0);
+        CHECK(ascii_only(r.out));
+        CHECK(has(r.out, "@"));  // the tallest column
+    }
+    for (const std::vector<std::string>& env :
+         {std::vector<std::string>{"LC_ALL=C.UTF-8"}, {"LANG=C.UTF-8"}, {"LC_CTYPE=en_US.UTF-8", "LANG=C"}}) {
+        const auto r = test::run_imgpar_in_locale(env, {"histo", in});
+        CHECK(r.exit_code == 0);
+        CHECK(has(r.out, block));
+        const auto forced = test::run_imgpar_in_locale(env, {"histo", "--ascii", in});
+        CHECK(ascii_only(forced.out));
+    }
 }

@@ -25,11 +25,12 @@ std::vector<std::string> lines(const std::string& s) {
     return out;
 }
 
-RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cwd, const std::string& stdin_file) {
+static RunResult run_with(const std::string& prefix, const std::vector<std::string>& args, const std::string& cwd,
+                          const std::string& stdin_file) {
     TempDir capture;
     std::string cmd;
     if (!cwd.empty()) cmd += "cd " + shell_quote(cwd) + " && ";
-    cmd += shell_quote(IMGPAR_BINARY);
+    cmd += prefix + shell_quote(IMGPAR_BINARY);
     for (const auto& a : args) cmd += " " + shell_quote(a);
     cmd += " > " + shell_quote(capture.file("out")) + " 2> " + shell_quote(capture.file("err"));
     cmd += stdin_file.empty() ? " < /dev/null" : " < " + shell_quote(stdin_file);
@@ -39,6 +40,17 @@ RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cw
     r.out = read_bytes(capture.file("out"));
     r.err = read_bytes(capture.file("err"));
     return r;
+}
+
+RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cwd, const std::string& stdin_file) {
+    return run_with("", args, cwd, stdin_file);
+}
+
+RunResult run_imgpar_in_locale(const std::vector<std::string>& env, const std::vector<std::string>& args,
+                               const std::string& cwd) {
+    std::string prefix = "env -u LC_ALL -u LC_CTYPE -u LANG ";
+    for (const std::string& e : env) prefix += shell_quote(e) + " ";
+    return run_with(prefix, args, cwd, "");
 }
 
 }  // namespace imgpar::test

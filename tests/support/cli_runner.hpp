@@ -23,4 +23,9 @@ std::vector<std::string> lines(const std::string& s);
 RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cwd = "",
                      const std::string& stdin_file = "");
 
+// The same with the locale variables (LC_ALL, LC_CTYPE, LANG) cleared, then
+// `env` ("NAME=value" each) set.
+RunResult run_imgpar_in_locale(const std::vector<std::string>& env, const std::vector<std::string>& args,
+                               const std::string& cwd = "");
+
 }  // namespace imgpar::test
