@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -208,6 +209,29 @@ TEST_CASE("atomic write: /dev/fd/N and /proc/self/fd/N are written to that descr
     CHECK(contains(error_of([&] { write_text("/dev/fd/" + std::to_string(fds[1]), "x"); }), "is not open"));
     CHECK(contains(error_of([&] { write_text("/dev/fd/" + std::to_string(fds[0]), "x"); }), "for reading only"));
     ::close(fds[0]);
+}
+
+TEST_CASE("atomic write: another process's /proc/PID/fd/N of a regular file replaces that file by its name") {
+    TempDir dir;
+    write_text(dir.file("open.png"), "old and long");
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        ::dup2(::open(dir.file("open.png").c_str(), O_RDONLY), 5);
+        for (;;) ::pause();
+    }
+    struct Reaper {  // ends the child however the test ends
+        pid_t pid;
+        ~Reaper() {
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, nullptr, 0);
+        }
+    } reaper{child};
+    const std::string link = "/proc/" + std::to_string(child) + "/fd/5";
+    for (int i = 0; i < 5000 && !fs::exists(link); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    CHECK_NOTHROW(write_text(link, "new"));
+    CHECK(test::read_bytes(dir.file("open.png")) == "new");
+    CHECK(dir.entries() == std::vector<std::string>{"open.png"});
 }
 
 TEST_CASE("atomic write: a socket is refused; a long file name still gets its temporary file") {

@@ -109,6 +109,16 @@ OutputTarget resolve_output_target(const std::string& path) {
             const int fd = own_descriptor(p);
             if (fd >= 0) return open_descriptor(path, fd);
             if (in_proc(p)) {
+                // A regular file behind it is replaced by its own name (which
+                // the kernel gives as the link's real path), anything else
+                // opened through the link.
+                struct stat behind{}, named{};
+                const std::string real = real_path(p);
+                if (::stat(p.c_str(), &behind) == 0 && S_ISREG(behind.st_mode) && !real.empty() &&
+                    ::stat(real.c_str(), &named) == 0 && named.st_dev == behind.st_dev && named.st_ino == behind.st_ino) {
+                    p = real;
+                    continue;
+                }
                 t.kind = OutputTarget::Kind::SpecialFile;
                 return t;
             }
