@@ -16,7 +16,8 @@ int run(Invocation& inv) {
     const ReportFormat format = read_report_format(inv.values);
     // Headers only unless --verify (--header-only, the old way to ask for that, still works).
     const bool header_only = !inv.values.flag("verify");
-    const LoadOptions load = load_options(inv.global);
+    // Headers only (no memory budget, no check of the data) unless --verify.
+    const LoadOptions load = load_options(inv.global, header_only ? 0 : 1);
     const BatchSettings settings = read_batch_settings(inv);
     const std::vector<BatchItem> items = batch_items(gather_inputs(inv.positionals, inv.values));
 
@@ -31,12 +32,10 @@ int run(Invocation& inv) {
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
         InfoRecord r;
         r.file = item.name;
-        const auto bytes = read_input_bytes(item.path);
+        const auto bytes = read_image_file(item.path, load);
         r.header = read_image_header(r.file, bytes, load);
         if (!header_only) {
-            const auto reservation = ctx.memory.reserve(bytes.size() + static_cast<std::size_t>(r.header.width) *
-                                                                           static_cast<std::size_t>(r.header.height) *
-                                                                           static_cast<std::size_t>(r.header.channels));
+            const auto reservation = ctx.memory.reserve(estimate_memory(r.header, load));
             const LoadedImage img = decode_image(r.file, bytes, load);
             r.decoded = true;
             r.decoded_bytes = img.image.size_bytes();

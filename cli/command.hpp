@@ -24,6 +24,8 @@ struct GlobalOptions {
     bool quiet = false;
     bool verbose = false;
     std::uint64_t max_pixels = 0;
+    std::uint64_t max_memory = 0;  // bytes one file may need (--max-memory)
+    bool allow_partial = false;    // decode image data that ends early (--allow-partial)
 };
 
 // What a command's run function gets.

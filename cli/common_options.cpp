@@ -1,6 +1,7 @@
 #include "cli/common_options.hpp"
 
 #include "src/error.hpp"
+#include "src/io/byte_size.hpp"
 
 
 namespace imgpar::cli {
@@ -12,6 +13,19 @@ ParamSpec max_pixels_param() {
     p.max.reset();  // no upper bound
     return p;
 }
+
+// --max-memory's range: below a mebibyte nothing decodes; above a pebibyte
+// is surely a typo.
+constexpr std::uint64_t kMinMaxMemory = std::uint64_t{1} << 20;
+constexpr std::uint64_t kMaxMaxMemory = std::uint64_t{1} << 50;
+
+ParamSpec max_memory_param() {
+    return ParamSpec::text("max-memory", "SIZE",
+                           "Refuse inputs whose decoding and processing would need more memory than this, estimated "
+                           "from the header before decoding",
+                           "bytes with an optional unit K, M, G or T (binary: 1K = 1024), e.g. 8G, 1.5G, 512M")
+        .defaults(byte_size_argument(default_max_memory()));
+}
 }  // namespace
 
 OptionGroup common_options() {
@@ -21,6 +35,9 @@ OptionGroup common_options() {
              ParamSpec::flag("quiet", "Print no warnings or notices (errors still go to stderr)").abbreviated("q"),
              ParamSpec::flag("verbose", "Say what runs where: backend, kernel, kernel size, timings").abbreviated("v"),
              max_pixels_param(),
+             max_memory_param(),
+             ParamSpec::flag("allow-partial", "Decode image data that ends early (a cut file) as far as it goes, "
+                                              "with a warning, instead of failing"),
              ParamSpec::flag("help", "Show this help").abbreviated("h")}};
 }
 
@@ -33,6 +50,8 @@ GlobalOptions read_global_options(const ParamValues& values) {
     const long long max_pixels = values.integer("max-pixels");
     if (max_pixels < 1) throw usage_error("--max-pixels", "must be at least 1");
     g.max_pixels = static_cast<std::uint64_t>(max_pixels);
+    g.max_memory = parse_byte_size("--max-memory", values.text("max-memory"), kMinMaxMemory, kMaxMaxMemory);
+    g.allow_partial = values.flag("allow-partial");
     return g;
 }
 
@@ -86,9 +105,12 @@ SaveOptions read_save_options(const ParamValues& values) {
     return s;
 }
 
-LoadOptions load_options(const GlobalOptions& global) {
+LoadOptions load_options(const GlobalOptions& global, double images) {
     LoadOptions o;
     o.max_pixels = global.max_pixels;
+    o.max_memory = global.max_memory;
+    o.allow_partial = global.allow_partial;
+    o.images = images;
     return o;
 }
 

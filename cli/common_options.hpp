@@ -11,7 +11,8 @@
 
 namespace imgpar::cli {
 
-// --device, -q/--quiet, -v/--verbose, --max-pixels, -h/--help (every command).
+// --device, -q/--quiet, -v/--verbose, --max-pixels, --max-memory,
+// --allow-partial, -h/--help (every command).
 OptionGroup common_options();
 GlobalOptions read_global_options(const ParamValues& values);
 
@@ -25,7 +26,9 @@ ReportFormat read_report_format(const ParamValues& values);
 OptionGroup image_output_options(const std::string& json = "");
 SaveOptions read_save_options(const ParamValues& values);
 
-LoadOptions load_options(const GlobalOptions& global);
+// `images`: the image-sized buffers the command holds at its peak, the
+// decoded input included (LoadOptions::images; 0 for headers only).
+LoadOptions load_options(const GlobalOptions& global, double images = 1);
 
 // Prints each of `warnings` about `file` through diag.
 void report_warnings(const Diagnostics& diag, const std::string& file, const std::vector<std::string>& warnings);

@@ -62,7 +62,7 @@ DeviceRequest choose_device(const DeviceRequest& request, const RunShape& shape,
 std::optional<ImageHeader> peek_header(const std::string& path, const LoadOptions& load) {
     if (path == "-") return std::nullopt;
     try {
-        return read_image_header(path, read_input_bytes(path), load);
+        return read_image_header(path, read_image_file(path, load), load);
     } catch (const Error&) {
         return std::nullopt;  // the run reports it when it gets to the file
     }

@@ -85,12 +85,6 @@ Plan plan_files(const Invocation& inv, int single_max, const SaveOptions& save) 
     return plan;
 }
 
-// Decoded input, result and encoded bytes held at once, for the budget.
-std::size_t bytes_in_flight(const ImageHeader& h, std::size_t file_bytes, int out_channels) {
-    const std::size_t pixels = static_cast<std::size_t>(h.width) * static_cast<std::size_t>(h.height);
-    return file_bytes + pixels * static_cast<std::size_t>(h.channels) + pixels * static_cast<std::size_t>(out_channels) * 2;
-}
-
 void make_parent_folder(const std::string& out) {
     const fs::path parent = fs::path(out).parent_path();
     if (parent.empty()) return;
@@ -131,7 +125,7 @@ std::future<void> start_gpu_service(BackendPool& backend, const Diagnostics& dia
 
 }  // namespace
 
-int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
+int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double peak_images) {
     // Everything the user typed is checked before any file is touched.
     const SaveOptions save = read_save_options(inv.values);
     const ReportFormat report = read_report_format(inv.values);
@@ -154,7 +148,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
     const Plan plan = plan_files(inv, single_max, save);
     if (report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
-    const LoadOptions load = load_options(inv.global);
+    const LoadOptions load = load_options(inv.global, peak_images);
 
     const Diagnostics& diag = inv.diag;
     DeviceRequest device{DeviceRequest::Kind::Cpu};  // convert computes nothing
@@ -201,10 +195,12 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max) {
             return r;
         }
         const auto t_read = std::chrono::steady_clock::now();
-        std::vector<std::uint8_t> bytes = read_input_bytes(item.path);
+        std::vector<std::uint8_t> bytes = read_image_file(item.path, load);
         const ImageHeader header = read_image_header(item.name, bytes, load);
         const int out_channels = job ? job->output_channels(header.channels) : header.channels;
-        const auto reservation = ctx.memory.reserve(bytes_in_flight(header, bytes.size(), out_channels));
+        // What the header check measured against --max-memory: the file, the
+        // decoder's memory and the command's buffers at their peak.
+        const auto reservation = ctx.memory.reserve(estimate_memory(header, load));
         const double read_ms = ms_since(t_read);
         // The input's EXIF and ICC profile go to the output unless --strip;
         // --auto-orient turns the pixels upright and says so in the EXIF.

@@ -33,8 +33,8 @@ void print_overview(std::ostream& os) {
     for (const auto& c : command_table()) width = std::max(width, c.name.size());
     for (const auto& c : command_table())
         os << "  " << c.name << std::string(width + 2 - c.name.size(), ' ') << c.summary << "\n";
-    os << "\nEvery command takes the global options --device auto|cpu|gpu[:N], -q/--quiet, -v/--verbose and\n"
-          "--max-pixels N, before or after its name.\n"
+    os << "\nEvery command takes the global options --device auto|cpu|gpu[:N], -q/--quiet, -v/--verbose,\n"
+          "--max-pixels N, --max-memory SIZE and --allow-partial, before or after its name.\n"
           "'-' as a file name reads standard input or writes standard output.\n"
           "Exit codes: 0 success, 1 an input or output failed, 2 usage error.\n";
 }

@@ -48,7 +48,7 @@ ParamValues read_params(const Operation& op, const Invocation& inv) {
 // IN OUT, or many files with --out-dir / --output.
 int run_image_operation(const Operation& op, Invocation& inv) {
     const std::unique_ptr<ImageJob> job = op.make_image_job(read_params(op, inv));
-    return run_image_files(inv, job.get(), op.extra.name.empty() ? 2 : 3);
+    return run_image_files(inv, job.get(), op.extra.name.empty() ? 2 : 3, op.peak_images);
 }
 
 // FILE... -> a report per file on stdout, in input order.
@@ -59,7 +59,7 @@ int run_report_operation(const Operation& op, Invocation& inv) {
     const std::vector<std::string> inputs = gather_inputs(inv.positionals, inv.values);
     job->check_inputs(inputs);
     const std::vector<BatchItem> items = batch_items(inputs);
-    const LoadOptions load = load_options(inv.global);
+    const LoadOptions load = load_options(inv.global, op.peak_images);
 
     const Diagnostics& diag = inv.diag;
     DeviceRequest device = inv.global.device;
@@ -80,10 +80,9 @@ int run_report_operation(const Operation& op, Invocation& inv) {
     MemoryBudget memory(default_memory_budget());
     if (format == ReportFormat::Csv) inv.out << job->csv_header();
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
-        std::vector<std::uint8_t> bytes = read_input_bytes(item.path);
+        std::vector<std::uint8_t> bytes = read_image_file(item.path, load);
         const ImageHeader header = read_image_header(item.name, bytes, load);
-        const std::size_t pixels = static_cast<std::size_t>(header.width) * static_cast<std::size_t>(header.height);
-        const auto reservation = ctx.memory.reserve(bytes.size() + pixels * static_cast<std::size_t>(header.channels));
+        const auto reservation = ctx.memory.reserve(estimate_memory(header, load));
         const LoadedImage img = decode_image(item.name, bytes, load);
         std::vector<std::uint8_t>().swap(bytes);
         report_warnings(diag, item.name, img.warnings);

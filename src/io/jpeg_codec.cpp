@@ -39,6 +39,8 @@ struct JpegErrors {
     std::jmp_buf jump{};
     char message[JMSG_LENGTH_MAX] = {};
     std::vector<std::string>* warnings = nullptr;
+    bool allow_partial = true;
+    bool cut_short = false;  // stopped at the end of the scan data (allow_partial unset)
 };
 
 [[noreturn]] void on_error(j_common_ptr info) {
@@ -48,10 +50,20 @@ struct JpegErrors {
 }
 
 // Level -1 is a warning (corrupt but recoverable data); other levels are trace
-// messages, which are not shown.
+// messages, which are not shown. Scan data that ends before the image does
+// (the file, or a segment between restart markers) is an error unless the
+// caller allows partial images: libjpeg-turbo would fill the rest and go on,
+// which turns a 300-byte forgery into a gigabyte of gray.
 void on_message(j_common_ptr info, int level) {
     auto* e = reinterpret_cast<JpegErrors*>(info->err);
-    if (level >= 0 || !e->warnings) return;
+    if (level >= 0) return;
+    const int code = info->err->msg_code;
+    if (!e->allow_partial && (code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER)) {
+        (*info->err->format_message)(info, e->message);
+        e->cut_short = true;
+        std::longjmp(e->jump, 1);
+    }
+    if (!e->warnings) return;
     char text[JMSG_LENGTH_MAX];
     (*info->err->format_message)(info, text);
     if (e->warnings->size() < 4) e->warnings->push_back(std::string("JPEG data: ") + text);
@@ -115,15 +127,22 @@ namespace {
 // with jpeg_skip_scanlines, which runs only the entropy decoder over them, so
 // bands decode on several threads to the very pixels of one whole decode.
 void decode_rows(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height, int first,
-                 int end, ImageU8& out, std::vector<std::string>& warnings) {
+                 int end, ImageU8& out, std::vector<std::string>& warnings, const JpegDecodeOptions& options) {
     auto state = std::make_unique<Decode>();
     Decode& j = *state;
     jpeg_decompress_struct& d = j.d;
     std::vector<std::uint8_t>& cmyk = j.cmyk;
     j.e.warnings = &warnings;
+    j.e.allow_partial = options.allow_partial;
     set_errors(d, j.e);
-    if (setjmp(j.e.jump)) throw input_error(name, std::string("cannot decode JPEG data: ") + j.e.message);
+    if (setjmp(j.e.jump)) {
+        if (j.e.cut_short)
+            throw input_error(name, std::string("JPEG data is truncated or corrupt: the scan data ends before the image does (") +
+                                        j.e.message + "); --allow-partial decodes what is there");
+        throw input_error(name, std::string("cannot decode JPEG data: ") + j.e.message);
+    }
     jpeg_create_decompress(&d);
+    if (options.max_memory > 0) d.mem->max_memory_to_use = static_cast<long>(options.max_memory);
     jpeg_mem_src(&d, bytes.data(), static_cast<unsigned long>(bytes.size()));
     jpeg_read_header(&d, TRUE);
     if (d.image_width != static_cast<JDIMENSION>(width) || d.image_height != static_cast<JDIMENSION>(height))
@@ -189,13 +208,45 @@ bool sequential_jpeg(const std::vector<std::uint8_t>& bytes) {
 
 }  // namespace
 
+JpegHeaderInfo jpeg_read_header_info(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+    auto state = std::make_unique<Decode>();
+    Decode& j = *state;
+    jpeg_decompress_struct& d = j.d;
+    set_errors(d, j.e);
+    if (setjmp(j.e.jump)) throw input_error(name, std::string("the JPEG header is invalid or truncated (") + j.e.message + ")");
+    jpeg_create_decompress(&d);
+    jpeg_mem_src(&d, bytes.data(), static_cast<unsigned long>(bytes.size()));
+    jpeg_read_header(&d, TRUE);
+    JpegHeaderInfo h;
+    h.width = static_cast<int>(d.image_width);
+    h.height = static_cast<int>(d.image_height);
+    h.components = d.num_components;
+    if (h.components != 1 && h.components != 3 && h.components != 4)
+        throw input_error(name, "the JPEG has " + std::to_string(h.components) + " colour components (1, 3 or 4 are supported)");
+    h.channels = h.components == 1 ? 1 : 3;
+    h.progressive = d.progressive_mode != 0;
+    // libjpeg-turbo keeps every coefficient when the image comes in several
+    // scans (progressive, or components scanned one by one: jdinput.c), in
+    // blocks rounded up to whole MCUs.
+    if (h.progressive || d.comps_in_scan < d.num_components) {
+        for (int c = 0; c < d.num_components; ++c) {
+            const jpeg_component_info& k = d.comp_info[c];
+            const auto round_up = [](std::uint64_t v, std::uint64_t m) { return (v + m - 1) / m * m; };
+            h.coefficient_bytes += round_up(k.width_in_blocks, static_cast<std::uint64_t>(k.h_samp_factor)) *
+                                   round_up(k.height_in_blocks, static_cast<std::uint64_t>(k.v_samp_factor)) *
+                                   sizeof(JBLOCK);
+        }
+    }
+    return h;
+}
+
 ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
-                    std::vector<std::string>& warnings) {
+                    std::vector<std::string>& warnings, const JpegDecodeOptions& options) {
     ImageU8 out;
     const int bands = std::min(cpu_thread_count(), height / kMinBandRows);
     if (bands < 2 || static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) < kMinParallelPixels ||
         !sequential_jpeg(bytes)) {
-        decode_rows(name, bytes, width, height, 0, height, out, warnings);
+        decode_rows(name, bytes, width, height, 0, height, out, warnings, options);
         return out;
     }
     // Gray stays gray; colour and CMYK decode to RGB.
@@ -206,7 +257,7 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
     parallel_for(bands, 1, [&](int begin, int end) {
         for (int b = begin; b < end; ++b)
             decode_rows(name, bytes, width, height, starts[static_cast<std::size_t>(b)],
-                        starts[static_cast<std::size_t>(b) + 1], out, band_warnings[static_cast<std::size_t>(b)]);
+                        starts[static_cast<std::size_t>(b) + 1], out, band_warnings[static_cast<std::size_t>(b)], options);
     });
     for (const auto& list : band_warnings)
         for (const std::string& w : list)
@@ -412,7 +463,11 @@ std::vector<std::uint8_t> jpeg_stream_header(int width, int height, int channels
 
 bool jpeg_codec_available() { return false; }
 std::string jpeg_codec_name() { return "stb_image"; }
-ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, std::vector<std::string>&) {
+JpegHeaderInfo jpeg_read_header_info(const std::string&, const std::vector<std::uint8_t>&) {
+    throw output_error("jpeg", "this build has no libjpeg-turbo");
+}
+ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, std::vector<std::string>&,
+                    const JpegDecodeOptions&) {
     throw input_error(name, "this build has no libjpeg-turbo");
 }
 std::vector<std::uint8_t> jpeg_encode(ConstViewU8, int, ChromaSubsampling, const ImageMetadata*, bool) {

@@ -29,14 +29,44 @@ bool jpeg_codec_available();
 // "libjpeg-turbo 2.1.5" or "stb_image": what reads and writes JPEG here.
 std::string jpeg_codec_name();
 
+// What a JPEG's markers up to its first scan say, read by libjpeg-turbo
+// itself (jpeg_read_header, which checks every table it reads: a Huffman
+// table of more than 256 codes is refused). Nothing is decoded.
+struct JpegHeaderInfo {
+    int width = 0;
+    int height = 0;
+    int components = 0;  // in the file: 1 gray, 3 colour, 4 CMYK/YCCK
+    int channels = 0;    // as decoded: 1 gray, else 3 (CMYK converted to RGB)
+    bool progressive = false;
+    // The DCT coefficients of the whole image, which libjpeg-turbo holds
+    // while it decodes a progressive (or any multi-scan) file.
+    std::uint64_t coefficient_bytes = 0;
+};
+
+// Throws imgpar::Error (input) naming `name` when the header is invalid,
+// truncated or of a kind this build cannot decode (output when this build
+// has no libjpeg-turbo).
+JpegHeaderInfo jpeg_read_header_info(const std::string& name, const std::vector<std::uint8_t>& bytes);
+
+struct JpegDecodeOptions {
+    // Scan data that ends before the image does (libjpeg-turbo's warnings
+    // "Premature end of JPEG file" and "premature end of data segment",
+    // after which it fills the rest) is an error unless this is set; then it
+    // is a warning and the missing part decodes gray.
+    bool allow_partial = false;
+    // Passed to libjpeg-turbo as the most memory it may allocate (0: no
+    // bound of its own): the caller's estimate has been checked already.
+    std::uint64_t max_memory = 0;
+};
+
 // Decodes a whole JPEG to gray or RGB (CMYK converted to RGB), whose header
 // the caller has read and checked as width x height: a frame of another size
 // is refused before anything is allocated. A large sequential file decodes in
 // bands on cpu_thread_count() threads, to the same pixels. Throws imgpar::Error (input)
-// naming `name` when the data is corrupt; recoverable damage (libjpeg's
-// warnings) goes to `warnings`.
+// naming `name` when the data is corrupt or ends early (see JpegDecodeOptions);
+// recoverable damage (libjpeg's warnings) goes to `warnings`.
 ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
-                    std::vector<std::string>& warnings);
+                    std::vector<std::string>& warnings, const JpegDecodeOptions& options = {});
 
 // Encodes gray (1 channel) or RGB (3); alpha is the caller's to drop. With
 // `metadata`, its EXIF block goes into an APP1 segment (when it fits in one:

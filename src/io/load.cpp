@@ -1,25 +1,36 @@
 #include "src/io/load.hpp"
 
-#include <climits>
-#include <cstring>
-#include <memory>
+#include <unistd.h>
 
-#include <stb_image.h>
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <new>
 
 #include "src/error.hpp"
+#include "src/io/byte_size.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/header_peek.hpp"
+#include "src/io/jpeg_check.hpp"
 #include "src/io/jpeg_codec.hpp"
+#include "src/io/jpeg_layout.hpp"
 #include "src/io/png_codec.hpp"
+#include "src/io/stb_decode.hpp"
+#include "src/io/stb_guard.hpp"
 
 namespace imgpar {
 
 namespace {
 
+constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
+// The decoders take the file's size as an int.
+constexpr std::uint64_t kMaxFileBytes = INT_MAX;
+
 // Names formats we recognise but do not read, so the message can say so.
-const char* foreign_format(const std::vector<std::uint8_t>& b) {
+const char* foreign_format(const std::uint8_t* b, std::size_t size) {
     auto starts = [&](const char* sig, std::size_t n, std::size_t at = 0) {
-        return b.size() >= at + n && std::memcmp(b.data() + at, sig, n) == 0;
+        return size >= at + n && std::memcmp(b + at, sig, n) == 0;
     };
     if (starts("GIF8", 4)) return "GIF";
     if (starts("II*\0", 4) || starts("MM\0*", 4)) return "TIFF";
@@ -31,29 +42,15 @@ const char* foreign_format(const std::vector<std::uint8_t>& b) {
     return nullptr;
 }
 
-// A JPEG whose end-of-image marker is missing was cut short. Inside
-// entropy-coded data 0xFF is always followed by 0x00 or a restart marker, so
-// an FF D9 after the first start-of-scan can only be the real end marker.
-bool jpeg_has_end_marker(const std::vector<std::uint8_t>& b) {
-    std::size_t sos = std::string::npos;
-    for (std::size_t i = 2; i + 1 < b.size(); ++i)
-        if (b[i] == 0xFF && b[i + 1] == 0xDA) {
-            sos = i;
-            break;
-        }
-    if (sos == std::string::npos) return false;
-    for (std::size_t i = sos + 2; i + 1 < b.size(); ++i)
-        if (b[i] == 0xFF && b[i + 1] == 0xD9) return true;
-    return false;
+// The format the signature names, or an error saying what the file is not.
+ImageFormat format_of(const std::string& name, const std::uint8_t* b, std::size_t size) {
+    if (auto format = sniff_format(b, size)) return *format;
+    if (const char* other = foreign_format(b, size))
+        throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG and BMP)");
+    throw input_error(name, "not a PNG, JPEG or BMP image (unrecognised file signature)");
 }
 
-constexpr std::uint64_t kMaxDecodedSamples = std::uint64_t{1} << 30;
-
-std::string decode_failure(ImageFormat f) {
-    const char* why = stbi_failure_reason();
-    return std::string("cannot decode ") + (f == ImageFormat::Png ? "PNG" : f == ImageFormat::Jpeg ? "JPEG" : "BMP") +
-           " data: " + (why ? why : "unknown error") + " (the file is corrupt, truncated or uses an unsupported variant)";
-}
+const char* format_label(ImageFormat f) { return f == ImageFormat::Png ? "PNG" : f == ImageFormat::Jpeg ? "JPEG" : "BMP"; }
 
 void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t max_pixels) {
     const std::uint64_t pixels = w * h;  // both < 2^32: no overflow
@@ -65,112 +62,290 @@ void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h
 
 // The limit stb has always had (and imgpar with it), kept for libpng so that
 // a raised --max-pixels still cannot ask for more memory than this.
+constexpr std::uint64_t kMaxDecodedSamples = std::uint64_t{1} << 30;
 void check_decoder_capacity(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t channels) {
     if (w * h * channels > kMaxDecodedSamples)  // each below 2^32, channels <= 4: no overflow
         throw input_error(name, "image is " + std::to_string(w) + "x" + std::to_string(h) +
                                     ", more than the decoder can hold (1 GiB of decoded samples)");
 }
 
-// The PNG header through libpng, which reads the chunks before the image
-// data too: a transparency chunk adds an alpha channel. A size beyond the
-// decoder's capacity is refused before libpng reads anything.
-void read_png_header(const std::string& name, const std::vector<std::uint8_t>& bytes,
-                     const std::optional<PeekedSize>& claimed, ImageHeader& h) {
-    if (claimed) check_decoder_capacity(name, claimed->width, claimed->height, 1);
-    const PngHeaderInfo png = png_read_header(name, bytes);
-    h.width = png.width;
-    h.height = png.height;
-    h.channels = png.channels;
-    h.bit_depth = png.bit_depth == 16 ? 16 : 8;
-    check_decoder_capacity(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height),
-                           static_cast<std::uint64_t>(h.channels));
+[[noreturn]] void refuse_partial(const std::string& name, ImageFormat f, const std::string& how) {
+    throw input_error(name, std::string(format_label(f)) + " data is truncated: " + how +
+                                "; --allow-partial decodes what is there");
 }
 
-struct StbFree {
-    void operator()(unsigned char* p) const { stbi_image_free(p); }
-};
+// Whether a JPEG's scan data is all there: its end marker, data enough for
+// its blocks, every component filled. Refused unless partial images are
+// allowed; then what is missing is said in `notes`.
+void check_jpeg_whole(const std::string& name, const JpegCheck& c, const LoadOptions& options,
+                      std::vector<std::string>* notes) {
+    std::string how;
+    if (c.data_too_short())
+        how = "its scans hold " + std::to_string(c.scan_bytes) + " bytes of coded data, fewer than the " +
+              std::to_string(c.min_scan_bytes) + " that the blocks of its frame need at the least";
+    else if (!c.ends)
+        how = "the file ends before its end-of-image marker";
+    else if (!c.uncovered.empty())
+        how = c.uncovered;
+    if (how.empty()) return;
+    if (!options.allow_partial) refuse_partial(name, ImageFormat::Jpeg, how);
+    if (notes) notes->push_back("JPEG data is truncated (" + how + "): decoding what is there (--allow-partial)");
+}
 
-}  // namespace
+// libjpeg-turbo reads the header (and checks its tables); the walk over the
+// markers serves the checks before decoding. Problems the walk finds but
+// libjpeg-turbo accepts (Motion JPEG's missing Huffman tables) are left to
+// it, except a number of scans no photo has.
+void read_jpeg_with_libjpeg(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
+                            std::vector<std::string>* notes, ImageHeader& h) {
+    const JpegHeaderInfo j = jpeg_read_header_info(name, bytes);
+    h.width = j.width;
+    h.height = j.height;
+    h.channels = j.channels;
+    h.decoder_bytes = j.coefficient_bytes;
+    if (options.images <= 0) return;
+    const JpegCheck c = check_jpeg(bytes.data(), bytes.size());
+    if (c.scans > kMaxJpegScans) throw input_error(name, "the JPEG is malformed: " + c.problem);
+    if (c.problem.empty()) check_jpeg_whole(name, c, options, notes);
+}
 
-ImageHeader read_image_header(const std::string& name, const std::vector<std::uint8_t>& bytes,
-                              const LoadOptions& options) {
-    if (bytes.empty()) throw input_error(name, "file is empty (0 bytes)");
-    auto format = sniff_format(bytes.data(), bytes.size());
-    if (!format) {
-        if (const char* other = foreign_format(bytes))
-            throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG and BMP)");
-        throw input_error(name, "not a PNG, JPEG or BMP image (unrecognised file signature)");
+// stb's buffers for a JPEG: a plane per component in whole MCUs, the
+// coefficients of a progressive one (2 bytes a sample), its own output.
+std::uint64_t stb_jpeg_bytes(const std::vector<std::uint8_t>& bytes, const ImageHeader& h) {
+    const JpegLayout l = read_jpeg_layout(bytes.data(), bytes.size());
+    int hmax = 1, vmax = 1;
+    for (int c = 0; c < l.components && c < 4; ++c) {
+        hmax = std::max(hmax, l.sampling_h[c]);
+        vmax = std::max(vmax, l.sampling_v[c]);
     }
-    if (bytes.size() > static_cast<std::size_t>(INT_MAX))
-        throw input_error(name, "file is larger than 2 GiB, which the decoder cannot read");
+    const std::uint64_t mx = (static_cast<std::uint64_t>(l.width) + 8 * hmax - 1) / (8 * hmax);
+    const std::uint64_t my = (static_cast<std::uint64_t>(l.height) + 8 * vmax - 1) / (8 * vmax);
+    std::uint64_t planes = 0;
+    for (int c = 0; c < l.components && c < 4; ++c)
+        planes += mx * 8 * static_cast<std::uint64_t>(l.sampling_h[c]) * my * 8 * static_cast<std::uint64_t>(l.sampling_v[c]);
+    const bool progressive = l.frame_marker == 0xC2;
+    return planes * (progressive ? 3 : 1) +
+           static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height) * static_cast<std::uint64_t>(h.channels);
+}
 
+// stb reads the header; imgpar's guards stand in front of it first
+// (src/io/jpeg_check.hpp, src/io/stb_guard.hpp).
+void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
+                   std::vector<std::string>* notes, ImageHeader& h) {
+    const bool decoding = options.images > 0;
+    const std::uint8_t* d = bytes.data();
+    bool transparent_color = false;
+    int png_channels_in_file = 0;
+    switch (h.format) {
+        case ImageFormat::Jpeg: {
+            const JpegCheck c = check_jpeg(d, bytes.size());
+            if (!c.problem.empty() && (c.problem_in_header || decoding))
+                throw input_error(name, "the JPEG is malformed: " + c.problem);
+            if (c.frame && c.arithmetic)
+                throw input_error(name, "arithmetic-coded JPEG is not supported by this build's decoder (stb_image; "
+                                        "imgpar built with libjpeg-turbo reads it)");
+            if (decoding) check_jpeg_whole(name, c, options, notes);
+            break;
+        }
+        case ImageFormat::Png: {
+            const PngChunks c = check_png_chunks(d, bytes.size());
+            if (!c.guard.problem.empty()) throw input_error(name, "the PNG is malformed: " + c.guard.problem);
+            if (decoding && !c.guard.truncated.empty()) {
+                if (!options.allow_partial) refuse_partial(name, ImageFormat::Png, c.guard.truncated);
+                throw input_error(name, "PNG data is truncated (" + c.guard.truncated +
+                                            "), and this build's PNG decoder (stb_image) cannot decode part of a file");
+            }
+            transparent_color = c.transparent_color;
+            // Samples a pixel of each colour type has (palette: one index).
+            png_channels_in_file = c.color_type == 2 ? 3 : c.color_type == 4 ? 2 : c.color_type == 6 ? 4 : 1;
+            break;
+        }
+        case ImageFormat::Bmp: {
+            const StbGuard g = check_bmp(d, bytes.size(), decoding);
+            if (!g.problem.empty()) throw input_error(name, "the BMP is malformed: " + g.problem);
+            if (decoding && !g.truncated.empty()) {
+                if (!options.allow_partial) refuse_partial(name, ImageFormat::Bmp, g.truncated);
+                if (notes)
+                    notes->push_back("BMP data is truncated (" + g.truncated +
+                                     "): the rows it does not reach are black (--allow-partial)");
+            }
+            break;
+        }
+    }
+    const StbHeader s = stb_read_header(name, bytes, h.format, transparent_color);
+    h.width = s.width;
+    h.height = s.height;
+    h.channels = s.channels;
+    h.bit_depth = s.sixteen_bit ? 16 : 8;
+    if (h.width <= 0 || h.height <= 0) throw input_error(name, "the header gives a zero image size");
+    const std::uint64_t pixels = static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height);
+    const std::uint64_t sample_bytes = s.sixteen_bit ? 2 : 1;
+    switch (h.format) {
+        case ImageFormat::Jpeg: h.decoder_bytes = stb_jpeg_bytes(bytes, h); break;
+        case ImageFormat::Png: {  // the joined image data, the inflated rows, the unfiltered image
+            const std::uint64_t row = 1 + static_cast<std::uint64_t>(h.width) *
+                                              static_cast<std::uint64_t>(png_channels_in_file) * sample_bytes;
+            h.decoder_bytes = bytes.size() + static_cast<std::uint64_t>(h.height) * row +
+                              pixels * static_cast<std::uint64_t>(h.channels) * sample_bytes;
+            break;
+        }
+        case ImageFormat::Bmp: h.decoder_bytes = pixels * static_cast<std::uint64_t>(h.channels); break;
+    }
+}
+
+// The header, checked; `notes` gets what a partial decode should say.
+ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
+                        std::vector<std::string>* notes) {
+    if (bytes.empty()) throw input_error(name, "file is empty (0 bytes)");
     ImageHeader h;
-    h.format = *format;
+    h.format = format_of(name, bytes.data(), bytes.size());
+    if (bytes.size() > kMaxFileBytes) throw input_error(name, "file is larger than 2 GiB, which the decoder cannot read");
     h.file_bytes = bytes.size();
     // The limit is checked on the size the header claims, before the decoder
     // is asked anything, so a hostile header costs microseconds.
-    auto claimed = peek_dimensions(*format, bytes);
+    const auto claimed = peek_dimensions(h.format, bytes);
     if (claimed) check_pixel_limit(name, claimed->width, claimed->height, options.max_pixels);
 
+    const bool libjpeg = h.format == ImageFormat::Jpeg && jpeg_codec_available();
+    // A size beyond libpng's or stb's capacity is refused before they read
+    // anything.
+    if (claimed && !libjpeg) check_decoder_capacity(name, claimed->width, claimed->height, 1);
     if (h.format == ImageFormat::Png && png_codec_available()) {
-        read_png_header(name, bytes, claimed, h);
-        check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height),
-                          options.max_pixels);
-        h.metadata = png_read_metadata(bytes);
-        return h;
+        // libpng reads the chunks before the image data too: a transparency
+        // chunk adds an alpha channel.
+        const PngHeaderInfo png = png_read_header(name, bytes);
+        h.width = png.width;
+        h.height = png.height;
+        h.channels = png.channels;
+        h.bit_depth = png.bit_depth == 16 ? 16 : 8;
+    } else if (libjpeg) {
+        read_jpeg_with_libjpeg(name, bytes, options, notes, h);
+    } else {
+        read_with_stb(name, bytes, options, notes, h);
     }
-    const int len = static_cast<int>(bytes.size());
-    if (!stbi_info_from_memory(bytes.data(), len, &h.width, &h.height, &h.channels)) {
-        const char* why = stbi_failure_reason();
-        if (claimed && claimed->width > 0 && claimed->height > 0 && claimed->width * claimed->height > (1u << 28))
-            throw input_error(name, "image is " + std::to_string(claimed->width) + "x" + std::to_string(claimed->height) +
-                                        ", more than the decoder can hold (1 GiB of decoded samples)");
-        throw input_error(name, std::string("the ") + format_name(*format) + " header is invalid or truncated" +
-                                    (why ? std::string(" (") + why + ")" : std::string()));
-    }
+    if (!libjpeg)
+        check_decoder_capacity(name, static_cast<std::uint64_t>(std::max(h.width, 0)),
+                               static_cast<std::uint64_t>(std::max(h.height, 0)), static_cast<std::uint64_t>(std::max(h.channels, 0)));
     if (h.width <= 0 || h.height <= 0) throw input_error(name, "the header gives a zero image size");
     if (h.channels < 1 || h.channels > 4)
         throw input_error(name, "the header gives " + std::to_string(h.channels) + " channels (supported: 1 to 4)");
     check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
-    h.bit_depth = stbi_is_16_bit_from_memory(bytes.data(), len) ? 16 : 8;
     if (h.format == ImageFormat::Jpeg) h.metadata = read_jpeg_metadata(bytes.data(), bytes.size());
     if (h.format == ImageFormat::Png) h.metadata = png_read_metadata(bytes);
+
+    if (options.images > 0) {
+        const std::uint64_t need = estimate_memory(h, options);
+        if (need > options.max_memory)
+            throw input_error(name, std::to_string(h.width) + "x" + std::to_string(h.height) + " " +
+                                        channel_layout_name(h.channels) + " needs about " + byte_size_text(need) +
+                                        " of memory to decode" + (options.images > 1 ? " and process" : "") +
+                                        ", more than the limit of " + byte_size_text(options.max_memory) +
+                                        " (raise it with --max-memory)");
+    }
     return h;
 }
 
-LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options) {
+LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& given) {
+    LoadOptions options = given;
+    options.images = std::max(options.images, 1.0);
     LoadedImage out;
-    out.header = read_image_header(name, bytes, options);
+    out.header = read_header(name, bytes, options, &out.warnings);
     const ImageHeader& h = out.header;
-    if (h.format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes))
-        throw input_error(name, "JPEG data is truncated (no end-of-image marker)");
-
     if (h.format == ImageFormat::Png && png_codec_available()) {
-        out.image = png_decode(name, bytes, h.width, h.height, h.channels, out.warnings);
-        if (h.bit_depth == 16) out.warnings.insert(out.warnings.begin(), "16-bit PNG reduced to 8 bits per sample");
-        return out;
-    }
-    if (h.format == ImageFormat::Jpeg && jpeg_codec_available()) {
-        out.image = jpeg_decode(name, bytes, h.width, h.height, out.warnings);
+        out.image = png_decode(name, bytes, h.width, h.height, h.channels, out.warnings, options.allow_partial);
+    } else if (h.format == ImageFormat::Jpeg && jpeg_codec_available()) {
+        JpegDecodeOptions jpeg;
+        jpeg.allow_partial = options.allow_partial;
+        jpeg.max_memory = options.max_memory;
+        out.image = jpeg_decode(name, bytes, h.width, h.height, out.warnings, jpeg);
         if (out.image.channels() != h.channels)
             throw input_error(name, "decoded channel count differs from the header (corrupt file)");
-        return out;
+    } else {
+        StbHeader s;
+        s.width = h.width;
+        s.height = h.height;
+        s.channels = h.channels;
+        s.sixteen_bit = h.bit_depth == 16;
+        // stb_image stops at a JPEG's end marker, and fails where the file
+        // ends without one: a partial file gets one (a copy of the file's
+        // bytes, not of pixels), so the blocks its data does not reach decode
+        // from zeros. The two bytes may complete a segment the file cut
+        // (a table's code counts): the copy is checked again.
+        if (options.allow_partial && h.format == ImageFormat::Jpeg && !check_jpeg(bytes.data(), bytes.size()).ends) {
+            std::vector<std::uint8_t> closed;
+            closed.reserve(bytes.size() + 2);
+            closed.assign(bytes.begin(), bytes.end());
+            closed.push_back(0xFF);
+            closed.push_back(0xD9);
+            const JpegCheck c = check_jpeg(closed.data(), closed.size());
+            if (!c.problem.empty()) throw input_error(name, "the JPEG is malformed where it is cut: " + c.problem);
+            out.image = stb_decode(name, closed, h.format, s, true);
+        } else {
+            out.image = stb_decode(name, bytes, h.format, s, options.allow_partial);
+        }
     }
-    int w = 0, hh = 0, comp = 0;
-    std::unique_ptr<unsigned char, StbFree> pixels(
-        stbi_load_from_memory(bytes.data(), static_cast<int>(bytes.size()), &w, &hh, &comp, 0));
-    if (!pixels) throw input_error(name, decode_failure(h.format));
-    if (w != h.width || hh != h.height || comp != h.channels)
-        throw input_error(name, "decoded size differs from the header (corrupt file)");
-
-    out.image = ImageU8(w, hh, comp);
-    std::memcpy(out.image.data(), pixels.get(), out.image.size_bytes());
-    if (h.bit_depth == 16) out.warnings.push_back("16-bit PNG reduced to 8 bits per sample");
+    if (h.bit_depth == 16)
+        out.warnings.insert(out.warnings.begin(), "16-bit PNG reduced to 8 bits per sample (rounded to nearest)");
     return out;
 }
 
+}  // namespace
+
+std::uint64_t default_max_memory() {
+    static const std::uint64_t value = [] {
+        const long pages = ::sysconf(_SC_PHYS_PAGES);
+        const long page = ::sysconf(_SC_PAGESIZE);
+        if (pages <= 0 || page <= 0) return 4 * kGiB;
+        const std::uint64_t mib = std::uint64_t{1} << 20;
+        const std::uint64_t half = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) / 2 / mib * mib;
+        return std::clamp(half, kGiB, 4 * kGiB);
+    }();
+    return value;
+}
+
+std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options) {
+    const double image = static_cast<double>(h.width) * static_cast<double>(h.height) * static_cast<double>(h.channels);
+    const double buffers = std::ceil(std::max(options.images, 1.0) * image);
+    return static_cast<std::uint64_t>(h.file_bytes) + h.decoder_bytes + static_cast<std::uint64_t>(buffers);
+}
+
+std::vector<std::uint8_t> read_image_file(const std::string& path, const LoadOptions& options) {
+    const std::string name = display_name(path);
+    ReadBound bound;
+    if (options.max_memory < kMaxFileBytes) {
+        bound.max_bytes = options.max_memory;
+        bound.limit = "the memory limit of " + byte_size_text(options.max_memory) + " (raise it with --max-memory)";
+    } else {
+        bound.max_bytes = kMaxFileBytes;
+        bound.limit = "2 GiB, the most the decoders read";
+    }
+    try {
+        return read_input_bytes(path, bound,
+                                [&name](const std::uint8_t* d, std::size_t n) { (void)format_of(name, d, n); });
+    } catch (const std::bad_alloc&) {
+        throw input_error(name, "out of memory reading the file");
+    }
+}
+
+ImageHeader read_image_header(const std::string& name, const std::vector<std::uint8_t>& bytes,
+                              const LoadOptions& options) {
+    try {
+        return read_header(name, bytes, options, nullptr);
+    } catch (const std::bad_alloc&) {
+        throw input_error(name, "out of memory reading the header");
+    }
+}
+
+LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options) {
+    try {
+        return decode(name, bytes, options);
+    } catch (const std::bad_alloc&) {
+        throw input_error(name, "out of memory decoding the image");
+    }
+}
+
 LoadedImage load_image(const std::string& path, const LoadOptions& options) {
-    return decode_image(display_name(path), read_input_bytes(path), options);
+    return decode_image(display_name(path), read_image_file(path, options), options);
 }
 
 }  // namespace imgpar

@@ -1,5 +1,6 @@
-// Loading images, safely: the header is read and checked against a pixel
-// limit before anything is decoded, and every failure names the file.
+// Loading images, safely: the file is read within a bound, its header is
+// read and checked against a pixel limit and a memory budget before anything
+// is decoded, and every failure names the file and says that file's reason.
 #pragma once
 
 #include <cstdint>
@@ -15,8 +16,29 @@ namespace imgpar {
 // 2^28 pixels (16384 x 16384): a 1 GiB RGBA image once decoded.
 constexpr std::uint64_t kDefaultMaxPixels = std::uint64_t{1} << 28;
 
+// The memory one file may need by default: 4 GiB, or half of the machine's
+// memory where that is less (at least 1 GiB). What it admits: a 16384x8192
+// RGBA panorama through the heaviest command (box: 7 image-sized buffers,
+// 3.5 GiB) and an 8K photo through anything; what it refuses: a file that
+// decodes to a 16384x16384 RGBA image for blur (5.0 GiB), however small the
+// file (a 1 MB PNG can claim that much).
+std::uint64_t default_max_memory();
+
 struct LoadOptions {
     std::uint64_t max_pixels = kDefaultMaxPixels;
+    // Bytes one file may need at its peak, estimated from its header before
+    // decoding (estimate_memory); the file itself must fit in it too.
+    std::uint64_t max_memory = default_max_memory();
+    // Image-sized buffers (width x height x channels bytes) the caller holds
+    // at its peak, the decoded image included: 1 to decode, more for a
+    // command's own buffers (measured: blur 5, box 7, ...). 0: the caller
+    // reads headers only, and neither the budget nor the completeness of the
+    // data is checked (imgpar info).
+    double images = 1;
+    // Image data that ends before the image does (a cut file, a scan too
+    // short for its blocks) is an error unless this is set; then the part
+    // that is there decodes (the rest black or gray) with a warning.
+    bool allow_partial = false;
 };
 
 // What the file's header says, before decoding.
@@ -27,6 +49,9 @@ struct ImageHeader {
     int channels = 0;   // as decoded: palette PNGs count as RGB(A)
     int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8)
     std::size_t file_bytes = 0;
+    // Memory the decoder needs beside the file and the decoded image:
+    // libjpeg-turbo's coefficients of a progressive JPEG, stb's own buffers.
+    std::uint64_t decoder_bytes = 0;
     ImageMetadata metadata;  // EXIF and ICC profile, from the markers or chunks before the pixels
 };
 
@@ -36,9 +61,26 @@ struct LoadedImage {
     std::vector<std::string> warnings;  // e.g. "16-bit PNG reduced to 8 bits"
 };
 
+// Bytes that decoding `h` and holding options.images image-sized buffers
+// need at the peak: the file, the decoder's own memory, the buffers.
+std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options);
+
+// Reads `path` ("-" = standard input) within the budget (and 2 GiB): a
+// regular file too large is refused from its size, a stream or device once
+// it passes the bound, and anything whose first bytes are no PNG, JPEG or
+// BMP before the rest is read (/dev/zero fails at once). Throws
+// imgpar::Error (input) naming the file.
+std::vector<std::uint8_t> read_image_file(const std::string& path, const LoadOptions& options);
+
 // Reads and checks the header of an in-memory file. `name` is used in
 // messages. Throws imgpar::Error (input) for non-images, unsupported
-// formats, corrupt headers and images above options.max_pixels.
+// formats, corrupt headers and images above options.max_pixels; when the
+// caller will decode (options.images > 0), also for images whose estimate
+// is above options.max_memory and, unless options.allow_partial, for image
+// data that ends before the image does (a JPEG without its end marker or
+// with scan data too short for its blocks; a BMP or, without libpng, a PNG
+// cut short). In builds that read JPEG with stb, a JPEG whose tables stb
+// would mishandle is refused here (src/io/jpeg_check.hpp).
 ImageHeader read_image_header(const std::string& name, const std::vector<std::uint8_t>& bytes,
                               const LoadOptions& options);
 

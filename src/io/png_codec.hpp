@@ -74,11 +74,14 @@ ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes);
 
 // Decodes a whole PNG to 8 bits per sample, whose header the caller has read
 // (png_read_header) and checked as width x height x channels: 16-bit samples
-// keep their high byte, interlaced images are deinterlaced. Throws imgpar::Error
-// (input) naming `name` when the data is corrupt or truncated; a damaged
-// ancillary chunk goes to `warnings`.
+// are rounded to nearest (libpng's png_set_scale_16: round(v / 257), as
+// ImageMagick reduces them), interlaced images are deinterlaced. Throws
+// imgpar::Error (input) naming `name` when the data is corrupt or truncated;
+// a damaged ancillary chunk goes to `warnings`. With `allow_partial`, image
+// data that ends early (the file cut, or too little of it before IEND) gives
+// the rows decoded so far, the rest black, and a warning.
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
-                   int channels, std::vector<std::string>& warnings);
+                   int channels, std::vector<std::string>& warnings, bool allow_partial = false);
 
 // Encodes 1 to 4 channels of 8 bits (gray, gray+alpha, RGB, RGBA) as a
 // non-interlaced PNG, with no ancillary chunks but options.metadata's. Throws imgpar::Error (usage)

@@ -30,6 +30,7 @@ struct Reader {
     const std::vector<std::uint8_t>* bytes = nullptr;
     std::size_t at = 0;
     std::string message;
+    bool file_ended = false;  // read_bytes was asked for bytes past the end
     std::vector<std::string>* warnings = nullptr;
     ImageU8 out;
     std::vector<png_bytep> rows;
@@ -51,7 +52,10 @@ void on_warning(png_structp png, png_const_charp text) {
 
 void read_bytes(png_structp png, png_bytep out, std::size_t size) {
     auto* r = static_cast<Reader*>(png_get_io_ptr(png));
-    if (size > r->bytes->size() - r->at) png_error(png, "the file ends early (truncated)");
+    if (size > r->bytes->size() - r->at) {
+        r->file_ended = true;
+        png_error(png, "the file ends early");
+    }
     std::memcpy(out, r->bytes->data() + r->at, size);
     r->at += size;
 }
@@ -75,7 +79,7 @@ std::unique_ptr<Reader> make_reader(const std::vector<std::uint8_t>& bytes, std:
 // transparency expanded, rows deinterlaced (what stb delivers too).
 void set_transforms(Reader& r) {
     png_set_expand(r.png);     // palette -> RGB(A), gray below 8 bits -> 8, tRNS -> alpha
-    png_set_strip_16(r.png);   // 16-bit samples keep their high byte, as stb's do
+    png_set_scale_16(r.png);   // 16-bit samples rounded to nearest: round(v / 257)
     png_set_interlace_handling(r.png);
     png_read_update_info(r.png, r.info);
 }
@@ -142,12 +146,23 @@ ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes) {
 }
 
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
-                   int channels, std::vector<std::string>& warnings) {
+                   int channels, std::vector<std::string>& warnings, bool allow_partial) {
     auto state = make_reader(bytes, &warnings);
     Reader& r = *state;
     if (!r.info) throw input_error(name, "out of memory decoding PNG");
-    if (setjmp(png_jmpbuf(r.png)))
+    if (setjmp(png_jmpbuf(r.png))) {
+        // Image data that ends early: libpng stops where it ran out (our
+        // reader, or "Not enough image data" when IEND comes too soon).
+        const bool cut = r.file_ended || r.message == "Not enough image data";
+        if (cut && allow_partial && !r.out.empty()) {
+            warnings.insert(warnings.begin(), "PNG data is truncated (" + r.message +
+                                                  "): the rows it does not reach are black (--allow-partial)");
+            return std::move(r.out);
+        }
+        if (cut)
+            throw input_error(name, "PNG data is truncated (" + r.message + "); --allow-partial decodes what is there");
         throw input_error(name, "cannot decode PNG data: " + r.message + " (the file is corrupt or truncated)");
+    }
     read_info(r);
     set_transforms(r);
     if (png_get_image_width(r.png, r.info) != static_cast<png_uint_32>(width) ||
@@ -176,7 +191,8 @@ std::string png_codec_name() { return "stb_image"; }
 PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::uint8_t>&) {
     throw input_error(name, "this build has no libpng");
 }
-ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, int, std::vector<std::string>&) {
+ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, int, std::vector<std::string>&,
+                   bool) {
     throw input_error(name, "this build has no libpng");
 }
 

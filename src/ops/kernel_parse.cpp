@@ -7,14 +7,13 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "src/error.hpp"
+#include "src/io/file_bytes.hpp"
 #include "src/ops/filter.hpp"
 
 namespace imgpar {
@@ -141,12 +140,13 @@ KernelMatrix parse_kernel_file(const std::string& path) {
     if (S_ISREG(st.st_mode) && st.st_size > kMaxKernelFileBytes)
         throw input_error(path, "is too large for a kernel file (" + std::to_string(st.st_size) +
                                     " bytes; a 63x63 matrix needs far less)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw input_error(path, "cannot open kernel file");
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad()) throw input_error(path, "cannot read kernel file");
-    const std::string text = buf.str();
+    // The same bound for what has no size: a pipe or a device (/dev/zero) is
+    // read only this far.
+    ReadBound bound;
+    bound.max_bytes = static_cast<std::uint64_t>(kMaxKernelFileBytes);
+    bound.limit = "1 MiB, the most a kernel file may have (a 63x63 matrix needs far less)";
+    const std::vector<std::uint8_t> bytes = read_file_bytes(path, bound);
+    const std::string text(bytes.begin(), bytes.end());
 
     auto fail = [&](int line, const std::string& why) {
         return input_error(path, "line " + std::to_string(line) + ": " + why);

@@ -53,4 +53,8 @@ RunResult run_imgpar_in_locale(const std::vector<std::string>& env, const std::v
     return run_with(prefix, args, cwd, "");
 }
 
+RunResult run_imgpar_with_memory_limit(long kib, const std::vector<std::string>& args, const std::string& cwd) {
+    return run_with("ulimit -v " + std::to_string(kib) + " && exec ", args, cwd, "");
+}
+
 }  // namespace imgpar::test

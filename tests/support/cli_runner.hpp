@@ -28,4 +28,8 @@ RunResult run_imgpar(const std::vector<std::string>& args, const std::string& cw
 RunResult run_imgpar_in_locale(const std::vector<std::string>& env, const std::vector<std::string>& args,
                                const std::string& cwd = "");
 
+// The same with the process's address space limited to `kib` KiB (the
+// shell's ulimit -v): allocations beyond it fail.
+RunResult run_imgpar_with_memory_limit(long kib, const std::vector<std::string>& args, const std::string& cwd = "");
+
 }  // namespace imgpar::test

@@ -43,6 +43,21 @@ inline ImageU8 decode_with_stb(const std::vector<std::uint8_t>& bytes) {
     return img;
 }
 
+// stb's decoder with 16-bit samples rounded to 8 bits as imgpar promises:
+// round(v / 257), here as (2v + 257) / 514 (stb's own 8-bit path keeps the
+// high byte). Channels as stored; an empty image when it fails.
+inline ImageU8 decode_with_stb_rounded(const std::vector<std::uint8_t>& bytes) {
+    const int size = static_cast<int>(bytes.size());
+    if (!stbi_is_16_bit_from_memory(bytes.data(), size)) return decode_with_stb(bytes);
+    int w = 0, h = 0, c = 0;
+    stbi_us* p = stbi_load_16_from_memory(bytes.data(), size, &w, &h, &c, 0);
+    if (!p) return ImageU8();
+    ImageU8 img(w, h, c);
+    for (std::size_t i = 0; i < img.sample_count(); ++i) img.data()[i] = static_cast<std::uint8_t>((2u * p[i] + 257u) / 514u);
+    stbi_image_free(p);
+    return img;
+}
+
 #if IMGPAR_HAVE_LIBPNG
 
 // libpng's simplified API, asked for `channels` 8-bit samples (an empty image
