@@ -181,7 +181,8 @@ for t in "${targets[@]}"; do
     status=0
     (cd "$run" && "$binary" "${args[@]}" "${extra_args[@]}" "$run/corpus" >"$run/fuzz.log" 2>&1) || status=$?
     after=$(find "$findings" -type f | wc -l)
-    runs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$run/fuzz.log" | tail -n 1 | awk '{print $2}')
+    # Inputs run: from the final statistics, or in fork mode the last status line ("#1234: cov: ...").
+    runs=$(grep -oE '^stat::number_of_executed_units: [0-9]+|^#[0-9]+' "$run/fuzz.log" | tail -n 1 | grep -oE '[0-9]+$' || true)
     if ((status == 0 && after == before)); then
         say "$t: no findings (${runs:-?} inputs run)"
         continue

@@ -1,8 +1,8 @@
 // Fuzz target: what imgpar reads from a file without decoding its pixels:
-// read_image_header (what `info` prints, and what every command checks
-// against --max-pixels before decoding), the size peeked straight from the
-// header bytes, and the JPEG layout that decides whether the GPU's hardware
-// decoder may take a file.
+// read_image_header as `info` calls it (header only: no memory budget, no
+// check that the data is whole), with the checks in front of the decoders;
+// the size peeked straight from the header bytes; and the JPEG layout that
+// decides whether the GPU's hardware decoder may take a file.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (layout.valid) FUZZ_CHECK(layout.components >= 0 && layout.components <= 255);
 
     imgpar::fuzz::expect_errors_of({imgpar::ErrorKind::Input}, [&] {
-        const imgpar::ImageHeader h = imgpar::read_image_header("fuzz", bytes, imgpar::fuzz::load_options());
+        const imgpar::ImageHeader h = imgpar::read_image_header("fuzz", bytes, imgpar::fuzz::load_options(0));
         FUZZ_CHECK(h.width > 0 && h.height > 0);
         FUZZ_CHECK(static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height) <=
                    imgpar::fuzz::kMaxPixels);

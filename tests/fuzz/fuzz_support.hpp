@@ -21,12 +21,18 @@ namespace imgpar::fuzz {
 
 // 512x512: every layout and every code path of the decoders fits in far
 // less, and a larger limit only lets the fuzzer spend its time (and memory)
-// on huge allocations that the pixel limit exists to bound.
+// on huge allocations that the pixel limit exists to bound. The memory
+// budget is fixed too, so that what is refused does not depend on the
+// machine's memory (the default is a share of it).
 constexpr std::uint64_t kMaxPixels = std::uint64_t{1} << 18;
+constexpr std::uint64_t kMaxMemory = std::uint64_t{256} << 20;
 
-inline LoadOptions load_options() {
+// `images`: 1 to decode, 0 to read the header only, as `imgpar info` does.
+inline LoadOptions load_options(double images = 1) {
     LoadOptions options;
     options.max_pixels = kMaxPixels;
+    options.max_memory = kMaxMemory;
+    options.images = images;
     return options;
 }
 
