@@ -56,6 +56,9 @@ StbGuard check_bmp(const std::uint8_t* d, std::size_t size, bool check_indices) 
         bpp = static_cast<int>(le16(d + 28));
         compression = le32(d + 30);
     }
+    // No pixels: the caller refuses the size (and a zero stride would make
+    // the row walk below step over a huge height without advancing).
+    if (width == 0 || height == 0) return g;
     // Compressed, odd depths, huge offsets: stb refuses them itself.
     if (compression != 0 && compression != 3) return g;
     if (bpp != 1 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32) return g;

@@ -4,6 +4,7 @@
 // is where most of stb_image's security history lies. Files are read by
 // imgpar itself (size checks, stdin), so stb's stdio helpers are compiled
 // out too.
+#include <climits>
 #include "src/io/stb_decode.hpp"
 
 #include <cstdlib>
@@ -82,7 +83,12 @@ StbHeader stb_read_header(const std::string& name, const std::vector<std::uint8_
     switch (format) {
         case ImageFormat::Png: ok = stbi__png_info(&s, &h.width, &h.height, &h.channels); break;
         case ImageFormat::Jpeg: ok = stbi__jpeg_info(&s, &h.width, &h.height, &h.channels); break;
-        case ImageFormat::Bmp: ok = stbi__bmp_info(&s, &h.width, &h.height, &h.channels); break;
+        case ImageFormat::Bmp:
+            ok = stbi__bmp_info(&s, &h.width, &h.height, &h.channels);
+            // stb gives a top-down BMP's height as stored, negative (its
+            // decoder flips such files itself). INT_MIN stays refused.
+            if (ok && h.height < 0 && h.height != INT_MIN) h.height = -h.height;
+            break;
     }
     if (!ok) throw input_error(name, std::string("the ") + label(format) + " header is invalid or truncated (" + reason() + ")");
     if (format == ImageFormat::Png) {

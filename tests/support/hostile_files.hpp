@@ -237,10 +237,12 @@ inline void put_le(Bytes& b, std::uint32_t v, int n) {
 // `palette` entries (gray levels 0, 1, 2, ...) and the given pixel indices,
 // row by row; `offset` overrides where the header says the pixels start.
 inline Bytes bmp_8bit(int width, int height, int palette, const std::vector<Bytes>& rows, long offset = -1) {
+    // A negative height stores the rows top-down.
     const std::uint32_t stride = (static_cast<std::uint32_t>(width) + 3) / 4 * 4;
+    const std::uint32_t rows_stored = static_cast<std::uint32_t>(height < 0 ? -height : height);
     const std::uint32_t data_at = offset >= 0 ? static_cast<std::uint32_t>(offset) : 14 + 40 + 4 * static_cast<std::uint32_t>(palette);
     Bytes b{'B', 'M'};
-    put_le(b, data_at + stride * static_cast<std::uint32_t>(height), 4);
+    put_le(b, data_at + stride * rows_stored, 4);
     put_le(b, 0, 4);
     put_le(b, data_at, 4);
     put_le(b, 40, 4);
@@ -249,7 +251,7 @@ inline Bytes bmp_8bit(int width, int height, int palette, const std::vector<Byte
     put_le(b, 1, 2);
     put_le(b, 8, 2);
     put_le(b, 0, 4);  // no compression
-    put_le(b, stride * static_cast<std::uint32_t>(height), 4);
+    put_le(b, stride * rows_stored, 4);
     put_le(b, 2835, 4);
     put_le(b, 2835, 4);
     put_le(b, static_cast<std::uint32_t>(palette), 4);
