@@ -25,9 +25,11 @@
 #include "src/error.hpp"
 #include "src/io/atomic_write.hpp"
 #include "src/io/temp_file.hpp"
+#include "tests/support/cli_runner.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using test::has;
 using test::TempDir;
 
 namespace fs = std::filesystem;
@@ -45,8 +47,6 @@ std::string error_of(const std::function<void()>& f) {
     }
     return "(no error)";
 }
-
-bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 struct stat stat_of(const std::string& path, bool follow = true) {
     struct stat st{};
@@ -120,16 +120,16 @@ TEST_CASE("atomic write: a dangling link gets the file it names; loops, folders 
 
     fs::create_symlink("nowhere/x.png", dir.file("lost.png"));
     std::string e = error_of([&] { write_text(dir.file("lost.png"), "x"); });
-    CHECK(contains(e, "lost.png"));
-    CHECK(contains(e, "does not exist"));
-    CHECK(contains(e, "nowhere/x.png"));
+    CHECK(has(e, "lost.png"));
+    CHECK(has(e, "does not exist"));
+    CHECK(has(e, "nowhere/x.png"));
 
     fs::create_symlink("loop2.png", dir.file("loop1.png"));
     fs::create_symlink("loop1.png", dir.file("loop2.png"));
-    CHECK(contains(error_of([&] { write_text(dir.file("loop1.png"), "x"); }), "too many levels of symbolic links"));
+    CHECK(has(error_of([&] { write_text(dir.file("loop1.png"), "x"); }), "too many levels of symbolic links"));
 
     fs::create_symlink("out", dir.file("folder.png"));
-    CHECK(contains(error_of([&] { write_text(dir.file("folder.png"), "x"); }), "is a directory"));
+    CHECK(has(error_of([&] { write_text(dir.file("folder.png"), "x"); }), "is a directory"));
     CHECK(fs::is_symlink(dir.file("folder.png")));
 }
 
@@ -187,7 +187,7 @@ TEST_CASE("atomic write: a character device is written, never replaced") {
     // A device that fails is an error naming it, and stays a device.
     const std::string full = device_node(dir, "full", 7);
     if (fs::exists(full)) {
-        CHECK(contains(error_of([&] { write_text(full, "x"); }), full + ": write failed"));
+        CHECK(has(error_of([&] { write_text(full, "x"); }), full + ": write failed"));
         CHECK(S_ISCHR(stat_of(full, false).st_mode));
     }
 }
@@ -206,8 +206,8 @@ TEST_CASE("atomic write: /dev/fd/N and /proc/self/fd/N are written to that descr
     CHECK(drain(fds[0]) == "three");
     CHECK(fs::is_symlink(dir.file("out.png")));
     ::close(fds[1]);
-    CHECK(contains(error_of([&] { write_text("/dev/fd/" + std::to_string(fds[1]), "x"); }), "is not open"));
-    CHECK(contains(error_of([&] { write_text("/dev/fd/" + std::to_string(fds[0]), "x"); }), "for reading only"));
+    CHECK(has(error_of([&] { write_text("/dev/fd/" + std::to_string(fds[1]), "x"); }), "is not open"));
+    CHECK(has(error_of([&] { write_text("/dev/fd/" + std::to_string(fds[0]), "x"); }), "for reading only"));
     ::close(fds[0]);
 }
 
@@ -243,7 +243,7 @@ TEST_CASE("atomic write: a socket is refused; a long file name still gets its te
     REQUIRE(sock_path.size() < sizeof addr.sun_path);
     std::strcpy(addr.sun_path, sock_path.c_str());
     REQUIRE(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-    CHECK(contains(error_of([&] { write_text(sock_path, "x"); }), "is a socket"));
+    CHECK(has(error_of([&] { write_text(sock_path, "x"); }), "is a socket"));
     ::close(sock);
     fs::remove(sock_path);
 
@@ -277,7 +277,7 @@ TEST_CASE("temporary files: removed unless kept, unique, named after the target"
         REQUIRE(a.ok());
         REQUIRE(b.ok());
         CHECK(a.path() != b.path());
-        CHECK(contains(a.path(), "/.x.png.imgpar-"));
+        CHECK(has(a.path(), "/.x.png.imgpar-"));
         CHECK(dir.entries().size() == 2);
         REQUIRE(::rename(b.path().c_str(), dir.file("x.png").c_str()) == 0);
         b.keep();

@@ -8,18 +8,18 @@
 #include "src/io/jpeg_check.hpp"
 #include "src/io/load.hpp"
 #include "src/io/save.hpp"
+#include "tests/support/cli_runner.hpp"
 #include "tests/support/hostile_files.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using test::has;
 using test::Bytes;
 using test::JpegBytes;
 
 namespace {
 
 JpegCheck check(const Bytes& b) { return check_jpeg(b.data(), b.size()); }
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The problem the walk finds in `b`, which must name `part`.
 void expect_problem(const Bytes& b, const std::string& part, bool in_header) {

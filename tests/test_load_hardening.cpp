@@ -19,15 +19,15 @@
 #include "src/io/load.hpp"
 #include "src/io/png_codec.hpp"
 #include "src/io/save.hpp"
+#include "tests/support/cli_runner.hpp"
 #include "tests/support/hostile_files.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using test::has;
 using test::Bytes;
 
 namespace {
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 // The message of the input error `f` throws ("" and a failed check when it
 // throws none, or another kind).

@@ -15,8 +15,10 @@
 #include "src/op/param.hpp"
 #include "src/ops/filter.hpp"
 #include "src/report/text_charset.hpp"
+#include "tests/support/cli_runner.hpp"
 
 using namespace imgpar;
+using test::has;
 
 namespace {
 
@@ -31,8 +33,6 @@ std::string usage_message(F f) {
     }
     return "";
 }
-
-bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
 
 std::vector<ParamSpec> blur_like() {
     return {ParamSpec::real("sigma", "S", "Sigma", 0.0, 50.0).above(0.0).defaults("2"),

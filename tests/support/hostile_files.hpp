@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "tests/support/png_crc.hpp"
+
 namespace imgpar::test {
 
 using Bytes = std::vector<std::uint8_t>;
@@ -162,22 +164,12 @@ inline void put_be32(Bytes& b, std::uint32_t v) {
     for (int i = 3; i >= 0; --i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
-// CRC-32 as PNG chunks carry it (bit by bit, independent of zlib).
-inline std::uint32_t chunk_crc(const std::uint8_t* bytes, std::size_t size) {
-    std::uint32_t crc = 0xFFFFFFFFu;
-    for (std::size_t i = 0; i < size; ++i) {
-        crc ^= bytes[i];
-        for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return crc ^ 0xFFFFFFFFu;
-}
-
 inline Bytes png_chunk(const std::string& type, const Bytes& data) {
     Bytes c;
     put_be32(c, static_cast<std::uint32_t>(data.size()));
     c.insert(c.end(), type.begin(), type.end());
     c.insert(c.end(), data.begin(), data.end());
-    put_be32(c, chunk_crc(c.data() + 4, c.size() - 4));
+    put_be32(c, png_crc(c.data() + 4, c.size() - 4));
     return c;
 }
 

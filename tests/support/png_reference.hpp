@@ -14,23 +14,13 @@
 #include <stb_image.h>
 
 #include "src/image.hpp"
+#include "tests/support/png_crc.hpp"
 
 #if IMGPAR_HAVE_LIBPNG
 #include <png.h>
 #endif
 
 namespace imgpar::test {
-
-// CRC-32 as PNG chunks carry it, over a chunk's type and data (bit by bit:
-// slow, and independent of zlib).
-inline std::uint32_t png_crc(const std::uint8_t* bytes, std::size_t size) {
-    std::uint32_t crc = 0xFFFFFFFFu;
-    for (std::size_t i = 0; i < size; ++i) {
-        crc ^= bytes[i];
-        for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
-    }
-    return crc ^ 0xFFFFFFFFu;
-}
 
 // stb's decoder, channels as stored (an empty image when it fails).
 inline ImageU8 decode_with_stb(const std::vector<std::uint8_t>& bytes) {
