@@ -39,25 +39,11 @@ for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libp
 done
 
 if ((${#missing[@]})); then
-    if ! command -v apt-get >/dev/null 2>&1; then
-        say "missing: ${missing[*]}"
-        say "this is not a Debian/Ubuntu system; install those (or their equivalents) and point CMake at the"
-        say "headers with -DSTB_INCLUDE_DIR=... -DCXXOPTS_INCLUDE_DIR=... -DDOCTEST_INCLUDE_DIR=..."
+    if ! scripts/install_packages.sh bootstrap "${missing[@]}"; then
+        command -v apt-get >/dev/null 2>&1 ||
+            say "or point CMake at the headers with -DSTB_INCLUDE_DIR=... -DCXXOPTS_INCLUDE_DIR=... -DDOCTEST_INCLUDE_DIR=..."
         exit 1
     fi
-    if [[ $(id -u) -eq 0 ]]; then
-        sudo=()
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        sudo=(sudo -n)
-    else
-        say "missing packages: ${missing[*]}"
-        say "install them as root:  apt-get update && apt-get install -y ${missing[*]}"
-        exit 1
-    fi
-    say "installing: ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update -qq
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
 cmake_version=$(cmake --version | head -n1 | awk '{print $3}')

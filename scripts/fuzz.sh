@@ -107,18 +107,8 @@ if [[ -z ${IMGPAR_FUZZ_CXX:-} ]] && ! can_build_fuzzers; then
     missing+=(clang libclang-rt-dev)
 fi
 if ((${#missing[@]})); then
-    command -v apt-get >/dev/null 2>&1 || die "missing: ${missing[*]} (install them, or Clang with libFuzzer, and retry)"
-    if [[ $(id -u) -eq 0 ]]; then
-        sudo=()
-    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-        sudo=(sudo -n)
-    else
-        die "missing packages: ${missing[*]}; install them as root: apt-get update && apt-get install -y ${missing[*]}"
-    fi
-    say "installing: ${missing[*]}"
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update -qq
-    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    scripts/install_packages.sh fuzz "${missing[@]}" ||
+        die "install them (or a Clang with libFuzzer, named by IMGPAR_FUZZ_CXX) and retry"
 fi
 can_build_fuzzers || die "$cxx cannot link a libFuzzer target with ASan and UBSan (set IMGPAR_FUZZ_CXX to a Clang that can)"
 
