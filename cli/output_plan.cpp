@@ -1,17 +1,13 @@
 #include "cli/output_plan.hpp"
 
-#include <sys/stat.h>
-
-#include <filesystem>
 #include <map>
 #include <set>
 #include <utility>
 
 #include "src/error.hpp"
+#include "src/io/same_file.hpp"
 
 namespace imgpar::cli {
-
-namespace fs = std::filesystem;
 
 OptionGroup output_plan_options() {
     return {"Many files",
@@ -71,13 +67,6 @@ const char* extension_of(ImageFormat f) {
     return "png";
 }
 
-// Absolute and lexically normal: "a/./b.png" and "a/b.png" are one output.
-std::string normal_path(const std::string& p) {
-    std::error_code ec;
-    fs::path abs = fs::absolute(fs::path(p), ec);
-    return (ec ? fs::path(p) : abs).lexically_normal().string();
-}
-
 }  // namespace
 
 std::string expand_output_template(const std::string& t, const std::string& input) {
@@ -128,8 +117,7 @@ void check_outputs(const std::vector<std::string>& inputs, const std::vector<std
         if (in == "-")
             throw usage_error("-", "standard input has no name to name an output after; use the IN OUT form");
         input_by_path.emplace(normal_path(in), in);
-        struct stat st{};
-        if (::stat(in.c_str(), &st) == 0) input_by_id.emplace(std::make_pair(st.st_dev, st.st_ino), in);
+        if (const auto id = file_id(in)) input_by_id.emplace(*id, in);
     }
     std::map<std::string, std::string> seen;  // normal output path -> its input
     for (std::size_t i = 0; i < outputs.size(); ++i) {
@@ -143,9 +131,9 @@ void check_outputs(const std::vector<std::string>& inputs, const std::vector<std
                                        " (use {dir} or another template to keep them apart)");
         std::string hit;
         if (auto p = input_by_path.find(key); p != input_by_path.end()) hit = p->second;
-        struct stat st{};
-        if (hit.empty() && ::stat(out.c_str(), &st) == 0)
-            if (auto p = input_by_id.find({st.st_dev, st.st_ino}); p != input_by_id.end()) hit = p->second;
+        if (hit.empty())
+            if (const auto id = file_id(out))
+                if (auto p = input_by_id.find(*id); p != input_by_id.end()) hit = p->second;
         if (!hit.empty())
             throw usage_error(out, "is an input (" + hit + "): a batch never overwrites its inputs; choose another "
                                    "--out-dir or --output");

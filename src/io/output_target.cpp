@@ -19,13 +19,6 @@ namespace {
 // As the kernel: a chain of more links than this is a loop.
 constexpr int kMaxLinks = 40;
 
-std::string parent_dir(const std::string& path) {
-    const auto slash = path.find_last_of('/');
-    if (slash == std::string::npos) return ".";
-    if (slash == 0) return "/";
-    return path.substr(0, slash);
-}
-
 bool all_digits(const std::string& s) {
     if (s.empty() || s.size() > 9) return false;
     for (char c : s)
@@ -91,7 +84,8 @@ OutputTarget resolve_output_target(const std::string& path) {
             const int err = errno;
             const std::string dir = parent_dir(p);
             struct stat d{};
-            if (err == ENOENT && own_descriptor(p) >= 0) return open_descriptor(path, own_descriptor(p));  // closed
+            if (err == ENOENT)
+                if (const int fd = own_descriptor(p); fd >= 0) return open_descriptor(path, fd);  // closed
             if (err == ENOENT || err == ENOTDIR) {
                 if (::stat(dir.c_str(), &d) != 0) {
                     if (errno == ENOENT) throw fail("directory '" + dir + "' does not exist");
@@ -136,6 +130,13 @@ OutputTarget resolve_output_target(const std::string& path) {
         return t;
     }
     throw output_error(path, "too many levels of symbolic links (a loop?)");
+}
+
+std::string parent_dir(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    if (slash == 0) return "/";
+    return path.substr(0, slash);
 }
 
 }  // namespace imgpar

@@ -32,4 +32,7 @@ struct OutputTarget {
 // folder, a link loop, an unreachable name or a closed descriptor.
 OutputTarget resolve_output_target(const std::string& path);
 
+// The folder a path's last name is in: "." for a bare name, "/" at the root.
+std::string parent_dir(const std::string& path);
+
 }  // namespace imgpar

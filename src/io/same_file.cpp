@@ -6,20 +6,22 @@
 #include <system_error>
 
 namespace imgpar {
-namespace {
 
-std::string normal_path(const std::string& p) {
+std::string normal_path(const std::string& path) {
     std::error_code ec;
-    const std::filesystem::path abs = std::filesystem::absolute(p, ec);
-    return (ec ? std::filesystem::path(p) : abs).lexically_normal().string();
+    const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+    return (ec ? std::filesystem::path(path) : abs).lexically_normal().string();
 }
 
-}  // namespace
+std::optional<std::pair<dev_t, ino_t>> file_id(const std::string& path) {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return std::make_pair(st.st_dev, st.st_ino);
+}
 
 bool same_file(const std::string& a, const std::string& b) {
-    struct stat sa{}, sb{};
-    if (::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    const auto ia = file_id(a), ib = file_id(b);
+    if (ia && ib) return *ia == *ib;
     return normal_path(a) == normal_path(b);
 }
 

@@ -60,7 +60,7 @@ ImageFormat output_format(const std::string& path, std::optional<ImageFormat> re
                                     format_name(*requested) + " (rename it, or leave --format out)");
     if (requested) return *requested;
     if (path == "-") throw usage_error("-", "writing to standard output needs --format png|jpg|bmp");
-    if (auto f = format_from_extension(path)) return *f;
+    if (named) return *named;
     throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg or .bmp, or --format)");
 }
 

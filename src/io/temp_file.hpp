@@ -29,7 +29,7 @@ public:
     TempFile& operator=(const TempFile&) = delete;
 
     // Whether the file was created; if not, error() is the errno.
-    bool ok() const { return fd_ >= 0 || kept_; }
+    bool ok() const { return error_ == 0; }
     int error() const { return error_; }
     int fd() const { return fd_; }
     const std::string& path() const { return path_; }
