@@ -65,16 +65,7 @@ int run_report_operation(const Operation& op, Invocation& inv) {
     DeviceRequest device = inv.global.device;
     if (device.kind == DeviceRequest::Kind::Auto)
         device = choose_device(device, RunShape{inv.command, items.size(), peek_header(items[0].path, load)},
-                               [&](ConstViewU8 image) {
-                                   RunNotes ignored;
-                                   try {
-                                       job->run(BackendChoice{}, ReportSource{"", "cpu"}, image, format, ignored);
-                                   } catch (const Error& e) {
-                                       // The first file's layout lacks a --channel plane: the count was
-                                       // timed; that file fails in its turn, the others still run.
-                                       if (e.kind() != ErrorKind::Input) throw;
-                                   }
-                               },
+                               [&](ConstViewU8 image) { job->probe_cpu(image); },
                                diag);
     BackendPool backend(backend_selector(device, diag), std::min({settings.jobs, static_cast<int>(items.size()), 16}));
     MemoryBudget memory(default_memory_budget());

@@ -71,9 +71,7 @@ public:
 
 // Where a report's input came from, for its header fields.
 struct ReportSource {
-    // As the user named it ("<stdin>" for "-"); empty when --device auto
-    // times the job on a made-up image, for which it writes no file.
-    std::string file;
+    std::string file;     // as the user named it ("<stdin>" for "-")
     std::string backend;  // "cpu" / "gpu"
 };
 
@@ -89,6 +87,13 @@ public:
     // in `format` as complete lines.
     virtual std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image,
                             ReportFormat format, RunNotes& notes) const = 0;
+    // What --device auto times on the CPU: the computation on a made-up
+    // image, without checks that concern a real file and without writing
+    // anything (histo --plot draws nothing here).
+    virtual void probe_cpu(ConstViewU8 image) const {
+        RunNotes ignored;
+        run(BackendChoice{}, ReportSource{"", "cpu"}, image, ReportFormat::Text, ignored);
+    }
 };
 
 enum class OperationKind {

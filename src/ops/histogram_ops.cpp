@@ -56,12 +56,18 @@ public:
         if (!plot_path_) return;
         if (inputs.size() != 1) throw usage_error("--plot", "draws one histogram: give exactly one input");
         // histo only reads its inputs: a plot written onto one would replace the photo.
-        if (*plot_path_ != "-" && inputs[0] != "-" && same_file(*plot_path_, inputs[0]))
+        if (inputs[0] != "-" && same_file(*plot_path_, inputs[0]))  // (--plot - is refused above)
             throw usage_error("--plot", "'" + *plot_path_ + "' is the input " + inputs[0] +
                                             ": histo never replaces its inputs; choose another file for the plot");
     }
 
     std::string csv_header() const override { return histogram_csv_header(); }
+
+    // The count alone: the planes --channel names are a real file's to have.
+    void probe_cpu(ConstViewU8 image) const override {
+        RunNotes ignored;
+        count(BackendChoice{}, image, ignored);
+    }
 
     std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image, ReportFormat format,
                     RunNotes& notes) const override {
@@ -69,7 +75,7 @@ public:
         HistogramReportOptions report = report_;
         report.planes = planes_of(source.file, h);
         const HistogramSource src{source.file, image.width, image.height, source.backend, notes.kernel};
-        if (plot_path_ && !source.file.empty()) {  // (not for the cost probe of --device auto)
+        if (plot_path_) {
             HistogramPlotOptions plot = plot_;
             plot.planes = report.planes;
             const ImageU8 picture = plot_histogram(h, plot);
