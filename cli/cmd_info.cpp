@@ -36,7 +36,7 @@ int run(Invocation& inv) {
         r.header = read_image_header(r.file, bytes, load);
         if (!header_only) {
             const auto reservation = ctx.memory.reserve(estimate_memory(r.header, load));
-            const LoadedImage img = decode_image(r.file, bytes, load);
+            const LoadedImage img = decode_image(r.file, bytes, r.header, load);
             r.decoded = true;
             r.decoded_bytes = img.image.size_bytes();
             report_warnings(inv.diag, r.file, img.warnings);

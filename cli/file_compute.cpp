@@ -62,7 +62,7 @@ ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, co
         ctx.backend.resolved_to_gpu() && gpu::jpeg_hardware_ready() && try_gpu_decode(*job, name, bytes, ctx, gpu_encode, out))
         return out;
     const auto t0 = std::chrono::steady_clock::now();
-    LoadedImage input = decode_image(name, bytes, load);
+    LoadedImage input = decode_image(name, bytes, header, load);
     out.decode_ms = ms_since(t0);
     out.warnings = std::move(input.warnings);
     if (turn) input.image = apply_orientation(input.image.view(), orientation);

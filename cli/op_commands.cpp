@@ -74,7 +74,7 @@ int run_report_operation(const Operation& op, Invocation& inv) {
         std::vector<std::uint8_t> bytes = read_image_file(item.path, load);
         const ImageHeader header = read_image_header(item.name, bytes, load);
         const auto reservation = ctx.memory.reserve(estimate_memory(header, load));
-        const LoadedImage img = decode_image(item.name, bytes, load);
+        const LoadedImage img = decode_image(item.name, bytes, header, load);
         std::vector<std::uint8_t>().swap(bytes);
         report_warnings(diag, item.name, img.warnings);
         const BackendPool::Lease lease = ctx.backend.lease();

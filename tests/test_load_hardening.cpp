@@ -118,6 +118,14 @@ TEST_CASE("truncated JPEG: an error naming the file unless partial images are al
     CHECK(part.image.width() == 640);
     REQUIRE_FALSE(part.warnings.empty());
     CHECK(has(part.warnings[0], "truncated"));
+    // A header read for decoding is taken as it is, its notes with it; one
+    // read for info (no decoding checks) is read again.
+    const ImageHeader checked = read_image_header("cut.jpg", cut, partial());
+    CHECK(checked.decode_checked);
+    CHECK(decode_image("cut.jpg", cut, checked, partial()).warnings == part.warnings);
+    const ImageHeader unchecked = read_image_header("cut.jpg", cut, header_only());
+    CHECK_FALSE(unchecked.decode_checked);
+    CHECK(has(input_error_of([&] { decode_image("cut.jpg", cut, unchecked, {}); }), "truncated"));
     if (!jpeg_codec_available()) return;  // stb_image does not say where a scan's data ran out
     // Scan data cut and closed with an end marker: libjpeg-turbo meets the
     // marker before the image's last block.

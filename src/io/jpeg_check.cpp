@@ -230,7 +230,6 @@ private:
                 return fail(at, what, "the sampling factors of component " + std::to_string(k + 1) +
                                           " do not divide the largest (fractional sampling is not supported)");
         c_.frame = true;
-        c_.frame_marker = m;
         c_.arithmetic = m >= 0xC8;
         c_.progressive = m == 0xC2 || m == 0xCA;
         return Stop::None;

@@ -32,7 +32,6 @@ struct JpegCheck {
     bool problem_in_header = false;
 
     bool frame = false;        // a frame header (SOF) was read
-    int frame_marker = 0;      // 0xC0 baseline, 0xC1 extended, 0xC2 progressive, ...
     bool arithmetic = false;   // arithmetic-coded (SOF9-SOF15)
     bool progressive = false;
     int scans = 0;

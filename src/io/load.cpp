@@ -78,7 +78,7 @@ void check_decoder_capacity(const std::string& name, std::uint64_t w, std::uint6
 // its blocks, every component filled. Refused unless partial images are
 // allowed; then what is missing is said in `notes`.
 void check_jpeg_whole(const std::string& name, const JpegCheck& c, const LoadOptions& options,
-                      std::vector<std::string>* notes) {
+                      std::vector<std::string>& notes) {
     std::string how;
     if (c.data_too_short())
         how = "its scans hold " + std::to_string(c.scan_bytes) + " bytes of coded data, fewer than the " +
@@ -89,7 +89,7 @@ void check_jpeg_whole(const std::string& name, const JpegCheck& c, const LoadOpt
         how = c.uncovered;
     if (how.empty()) return;
     if (!options.allow_partial) refuse_partial(name, ImageFormat::Jpeg, how);
-    if (notes) notes->push_back("JPEG data is truncated (" + how + "): decoding what is there (--allow-partial)");
+    notes.push_back("JPEG data is truncated (" + how + "): decoding what is there (--allow-partial)");
 }
 
 // libjpeg-turbo reads the header (and checks its tables); the walk over the
@@ -97,7 +97,7 @@ void check_jpeg_whole(const std::string& name, const JpegCheck& c, const LoadOpt
 // libjpeg-turbo accepts (Motion JPEG's missing Huffman tables) are left to
 // it, except a number of scans no photo has.
 void read_jpeg_with_libjpeg(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
-                            std::vector<std::string>* notes, ImageHeader& h) {
+                            ImageHeader& h) {
     const JpegHeaderInfo j = jpeg_read_header_info(name, bytes);
     h.width = j.width;
     h.height = j.height;
@@ -106,11 +106,12 @@ void read_jpeg_with_libjpeg(const std::string& name, const std::vector<std::uint
     if (options.images <= 0) return;
     const JpegCheck c = check_jpeg(bytes.data(), bytes.size());
     if (c.scans > kMaxJpegScans) throw input_error(name, "the JPEG is malformed: " + c.problem);
-    if (c.problem.empty()) check_jpeg_whole(name, c, options, notes);
+    if (c.problem.empty()) check_jpeg_whole(name, c, options, h.notes);
 }
 
-// stb's buffers for a JPEG: a plane per component in whole MCUs, the
-// coefficients of a progressive one (2 bytes a sample), its own output.
+// stb's buffers for a JPEG: a plane per component in whole MCUs, its own
+// output (progressive files, whose coefficients it would hold too, are
+// refused before this).
 std::uint64_t stb_jpeg_bytes(const std::vector<std::uint8_t>& bytes, const ImageHeader& h) {
     const JpegLayout l = read_jpeg_layout(bytes.data(), bytes.size());
     int hmax = 1, vmax = 1;
@@ -123,15 +124,14 @@ std::uint64_t stb_jpeg_bytes(const std::vector<std::uint8_t>& bytes, const Image
     std::uint64_t planes = 0;
     for (int c = 0; c < l.components && c < 4; ++c)
         planes += mx * 8 * static_cast<std::uint64_t>(l.sampling_h[c]) * my * 8 * static_cast<std::uint64_t>(l.sampling_v[c]);
-    const bool progressive = l.frame_marker == 0xC2;
-    return planes * (progressive ? 3 : 1) +
+    return planes +
            static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height) * static_cast<std::uint64_t>(h.channels);
 }
 
 // stb reads the header; imgpar's guards stand in front of it first
 // (src/io/jpeg_check.hpp, src/io/stb_guard.hpp).
 void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
-                   std::vector<std::string>* notes, ImageHeader& h) {
+                   ImageHeader& h) {
     const bool decoding = options.images > 0;
     const std::uint8_t* d = bytes.data();
     bool transparent_color = false;
@@ -150,7 +150,7 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             if (c.frame && c.progressive)
                 throw input_error(name, "progressive JPEG is not supported by this build's decoder (stb_image; "
                                         "imgpar built with libjpeg-turbo reads it)");
-            if (decoding) check_jpeg_whole(name, c, options, notes);
+            if (decoding) check_jpeg_whole(name, c, options, h.notes);
             break;
         }
         case ImageFormat::Png: {
@@ -171,9 +171,8 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             if (!g.problem.empty()) throw input_error(name, "the BMP is malformed: " + g.problem);
             if (decoding && !g.truncated.empty()) {
                 if (!options.allow_partial) refuse_partial(name, ImageFormat::Bmp, g.truncated);
-                if (notes)
-                    notes->push_back("BMP data is truncated (" + g.truncated +
-                                     "): the rows it does not reach are black (--allow-partial)");
+                h.notes.push_back("BMP data is truncated (" + g.truncated +
+                                  "): the rows it does not reach are black (--allow-partial)");
             }
             break;
         }
@@ -183,7 +182,6 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
     h.height = s.height;
     h.channels = s.channels;
     h.bit_depth = s.sixteen_bit ? 16 : 8;
-    if (h.width <= 0 || h.height <= 0) throw input_error(name, "the header gives a zero image size");
     const std::uint64_t pixels = static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height);
     const std::uint64_t sample_bytes = s.sixteen_bit ? 2 : 1;
     switch (h.format) {
@@ -199,9 +197,8 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
     }
 }
 
-// The header, checked; `notes` gets what a partial decode should say.
-ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
-                        std::vector<std::string>* notes) {
+// The header, checked; its notes get what a partial decode should say.
+ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options) {
     if (bytes.empty()) throw input_error(name, "file is empty (0 bytes)");
     ImageHeader h;
     h.format = format_of(name, bytes.data(), bytes.size());
@@ -225,9 +222,9 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
         h.channels = png.channels;
         h.bit_depth = png.bit_depth == 16 ? 16 : 8;
     } else if (libjpeg) {
-        read_jpeg_with_libjpeg(name, bytes, options, notes, h);
+        read_jpeg_with_libjpeg(name, bytes, options, h);
     } else {
-        read_with_stb(name, bytes, options, notes, h);
+        read_with_stb(name, bytes, options, h);
     }
     if (!libjpeg)
         check_decoder_capacity(name, static_cast<std::uint64_t>(std::max(h.width, 0)),
@@ -247,16 +244,19 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
                                         " of memory to decode" + (options.images > 1 ? " and process" : "") +
                                         ", more than the limit of " + byte_size_text(options.max_memory) +
                                         " (raise it with --max-memory)");
+        h.decode_checked = true;
     }
     return h;
 }
 
-LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& given) {
+LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& given,
+                   const ImageHeader* known) {
     LoadOptions options = given;
     options.images = std::max(options.images, 1.0);
     LoadedImage out;
-    out.header = read_header(name, bytes, options, &out.warnings);
+    out.header = known && known->decode_checked ? *known : read_header(name, bytes, options);
     const ImageHeader& h = out.header;
+    out.warnings = h.notes;
     if (h.format == ImageFormat::Png && png_codec_available()) {
         out.image = png_decode(name, bytes, h.width, h.height, h.channels, out.warnings, options.allow_partial);
     } else if (h.format == ImageFormat::Jpeg && jpeg_codec_available()) {
@@ -336,7 +336,7 @@ std::vector<std::uint8_t> read_image_file(const std::string& path, const LoadOpt
 ImageHeader read_image_header(const std::string& name, const std::vector<std::uint8_t>& bytes,
                               const LoadOptions& options) {
     try {
-        return read_header(name, bytes, options, nullptr);
+        return read_header(name, bytes, options);
     } catch (const std::bad_alloc&) {
         throw input_error(name, "out of memory reading the header");
     }
@@ -344,7 +344,16 @@ ImageHeader read_image_header(const std::string& name, const std::vector<std::ui
 
 LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options) {
     try {
-        return decode(name, bytes, options);
+        return decode(name, bytes, options, nullptr);
+    } catch (const std::bad_alloc&) {
+        throw input_error(name, "out of memory decoding the image");
+    }
+}
+
+LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const ImageHeader& header,
+                         const LoadOptions& options) {
+    try {
+        return decode(name, bytes, options, &header);
     } catch (const std::bad_alloc&) {
         throw input_error(name, "out of memory decoding the image");
     }

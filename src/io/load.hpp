@@ -53,6 +53,11 @@ struct ImageHeader {
     // libjpeg-turbo's coefficients of a progressive JPEG, stb's own buffers.
     std::uint64_t decoder_bytes = 0;
     ImageMetadata metadata;  // EXIF and ICC profile, from the markers or chunks before the pixels
+    // Read with the checks decoding needs (LoadOptions::images > 0): then
+    // decode_image can take this header instead of reading it again, and
+    // `notes` holds what a partial decode (--allow-partial) will warn of.
+    bool decode_checked = false;
+    std::vector<std::string> notes;
 };
 
 struct LoadedImage {
@@ -86,6 +91,10 @@ ImageHeader read_image_header(const std::string& name, const std::vector<std::ui
 
 // Checks the header, then decodes to 8 bits per sample, channels as stored.
 LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options);
+// The same with the header the caller has already read from these bytes
+// with these options; one read without the decoding checks is read again.
+LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const ImageHeader& header,
+                         const LoadOptions& options);
 
 // Reads `path` ("-" = stdin) and decodes it.
 LoadedImage load_image(const std::string& path, const LoadOptions& options = {});
