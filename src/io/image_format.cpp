@@ -17,6 +17,15 @@ const char* format_name(ImageFormat f) {
     return "unknown";
 }
 
+const char* format_label(ImageFormat f) {
+    switch (f) {
+        case ImageFormat::Png: return "PNG";
+        case ImageFormat::Jpeg: return "JPEG";
+        case ImageFormat::Bmp: return "BMP";
+    }
+    return "unknown";
+}
+
 static std::string lower(std::string s) {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
     return s;

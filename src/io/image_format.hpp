@@ -10,7 +10,8 @@ namespace imgpar {
 
 enum class ImageFormat { Png, Jpeg, Bmp };
 
-const char* format_name(ImageFormat f);  // "png", "jpeg", "bmp"
+const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp"
+const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP": as messages name the data
 
 // From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp.
 std::optional<ImageFormat> format_from_extension(const std::string& path);

@@ -50,8 +50,6 @@ ImageFormat format_of(const std::string& name, const std::uint8_t* b, std::size_
     throw input_error(name, "not a PNG, JPEG or BMP image (unrecognised file signature)");
 }
 
-const char* format_label(ImageFormat f) { return f == ImageFormat::Png ? "PNG" : f == ImageFormat::Jpeg ? "JPEG" : "BMP"; }
-
 void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t max_pixels) {
     const std::uint64_t pixels = w * h;  // both < 2^32: no overflow
     if (pixels > max_pixels)

@@ -53,8 +53,6 @@ namespace imgpar {
 
 namespace {
 
-const char* label(ImageFormat f) { return f == ImageFormat::Png ? "PNG" : f == ImageFormat::Jpeg ? "JPEG" : "BMP"; }
-
 // stb's reason for the call just made: cleared before each call, so it is
 // never another file's.
 std::string reason() {
@@ -90,7 +88,7 @@ StbHeader stb_read_header(const std::string& name, const std::vector<std::uint8_
             if (ok && h.height < 0 && h.height != INT_MIN) h.height = -h.height;
             break;
     }
-    if (!ok) throw input_error(name, std::string("the ") + label(format) + " header is invalid or truncated (" + reason() + ")");
+    if (!ok) throw input_error(name, std::string("the ") + format_label(format) + " header is invalid or truncated (" + reason() + ")");
     if (format == ImageFormat::Png) {
         stbi__start_mem(&s, bytes.data(), static_cast<int>(bytes.size()));
         h.sixteen_bit = stbi__png_is16(&s) != 0;
@@ -105,7 +103,7 @@ ImageU8 stb_decode(const std::string& name, const std::vector<std::uint8_t>& byt
     const ZeroFill zero(zero_fill);
     const int length = static_cast<int>(bytes.size());
     const auto failed = [&] {
-        return input_error(name, std::string("cannot decode ") + label(format) + " data: " + reason() +
+        return input_error(name, std::string("cannot decode ") + format_label(format) + " data: " + reason() +
                                      " (the file is corrupt, truncated or uses an unsupported variant)");
     };
     const auto check_size = [&](int w, int h) {
