@@ -52,16 +52,21 @@ void check_jpeg_quality(int quality) {
 }
 
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested) {
-    const std::optional<ImageFormat> named = path == "-" ? std::nullopt : format_from_extension(path);
+    if (path == "-") {
+        if (requested) return *requested;
+        throw usage_error("-", "writing to standard output needs --format png|jpg|bmp");
+    }
+    const std::optional<ImageFormat> named = format_from_extension(path);
+    if (!requested) {
+        if (named) return *named;
+        throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg or .bmp, or --format)");
+    }
     // JPEG bytes in a file called .png would mislead every program that
     // trusts the name; --format is for names that do not say.
-    if (requested && named && *named != *requested)
+    if (named && *named != *requested)
         throw usage_error(path, std::string("its extension says ") + format_name(*named) + " but --format says " +
                                     format_name(*requested) + " (rename it, or leave --format out)");
-    if (requested) return *requested;
-    if (path == "-") throw usage_error("-", "writing to standard output needs --format png|jpg|bmp");
-    if (named) return *named;
-    throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg or .bmp, or --format)");
+    return *requested;
 }
 
 std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int quality,
