@@ -107,9 +107,8 @@ void read_jpeg_with_libjpeg(const std::string& name, const std::vector<std::uint
     if (c.problem.empty()) check_jpeg_whole(name, c, options, h.notes);
 }
 
-// stb's buffers for a JPEG: a plane per component in whole MCUs, its own
-// output (progressive files, whose coefficients it would hold too, are
-// refused before this).
+// stb's buffers for a JPEG: a plane per component in whole MCUs, the
+// coefficients of a progressive one (2 bytes a sample), its own output.
 std::uint64_t stb_jpeg_bytes(const std::vector<std::uint8_t>& bytes, const ImageHeader& h) {
     const JpegLayout l = read_jpeg_layout(bytes.data(), bytes.size());
     int hmax = 1, vmax = 1;
@@ -122,7 +121,8 @@ std::uint64_t stb_jpeg_bytes(const std::vector<std::uint8_t>& bytes, const Image
     std::uint64_t planes = 0;
     for (int c = 0; c < l.components && c < 4; ++c)
         planes += mx * 8 * static_cast<std::uint64_t>(l.sampling_h[c]) * my * 8 * static_cast<std::uint64_t>(l.sampling_v[c]);
-    return planes +
+    const bool progressive = l.frame_marker == 0xC2;
+    return planes * (progressive ? 3 : 1) +
            static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height) * static_cast<std::uint64_t>(h.channels);
 }
 
@@ -141,12 +141,6 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
                 throw input_error(name, "the JPEG is malformed: " + c.problem);
             if (c.frame && c.arithmetic)
                 throw input_error(name, "arithmetic-coded JPEG is not supported by this build's decoder (stb_image; "
-                                        "imgpar built with libjpeg-turbo reads it)");
-            // stb 2.27's progressive decoder reads past the bits it has on
-            // damaged files (undefined shifts; found by the fuzzer), and no
-            // marker check can tell such a file from a good one.
-            if (c.frame && c.progressive)
-                throw input_error(name, "progressive JPEG is not supported by this build's decoder (stb_image; "
                                         "imgpar built with libjpeg-turbo reads it)");
             if (decoding) check_jpeg_whole(name, c, options, h.notes);
             break;
