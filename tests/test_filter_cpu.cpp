@@ -163,12 +163,12 @@ TEST_CASE("box: the largest radius folds correctly and costs nothing extra") {
                     }
                     return c;
                 };
-                Plane plane(w, h, ch);
+                Plane plane(w, h, s.lanes());
                 const long long n = 2001LL * 2001;
                 for (int y = 0; y < h; ++y)
                     for (int x = 0; x < w; ++x) {
                         auto cx = counts(x, w), cy = counts(y, h);
-                        for (int c = 0; c < ch; ++c) {
+                        for (int c = 0; c < s.lanes(); ++c) {
                             long long sum = 0;
                             for (int my = 0; my <= h; ++my)
                                 for (int mx = 0; mx <= w; ++mx) {
@@ -180,7 +180,7 @@ TEST_CASE("box: the largest radius folds correctly and costs nothing extra") {
                         }
                     }
                 INFO("border ", border_name(b), " size ", w, "x", h, " channels ", ch);
-                IMGPAR_CHECK_IMAGES_EQUAL(compose_filtered_alpha(plane), cpu::apply_filter(make_box(R, b), src.view()));
+                IMGPAR_CHECK_IMAGES_EQUAL(compose_filtered_alpha(plane, ch), cpu::apply_filter(make_box(R, b), src.view()));
             }
     // A radius of 1000 on a real image runs in about the time of radius 1.
     ImageU8 camera = test::load_sample("camera.png");

@@ -8,22 +8,39 @@
 // Samples are 8-bit. Outside the image, samples come from the plan's border
 // rule (src/ops/border.hpp), applied to rows and columns independently.
 //
-// Alpha (gray+alpha, RGBA): colour channels are filtered premultiplied by
-// alpha, so transparent pixels do not bleed dark halos:
-//   p = premultiply(c, a)  (src/ops/pixel_math.hpp)
-//   Gaussian, Box, Custom: p and a are both filtered; c' = unpremultiply(p', a').
-//   Unsharp, Edges: p is filtered; alpha is copied unchanged and
-//                   c' = unpremultiply(p', a) with the original a.
-// With a constant border V, a border pixel has every channel equal to V, so
-// its premultiplied colour is premultiply(V, V) and its alpha V
-// (constant_border_sample below). Images without alpha filter c directly.
+// Alpha (gray+alpha, RGBA): colour is filtered premultiplied by alpha, so
+// transparent pixels do not bleed dark halos, in a wide domain with nothing
+// rounded on the way in (src/ops/wide_math.hpp): an 8-bit premultiply keeps
+// only a + 1 levels of colour at alpha a. Per pixel, the lanes
+//   P = c * a (0..65025) per colour, and A = 255 * a on the same scale.
+//   Gaussian, Box, Custom: P and A are filtered, each by the rules below with
+//     samples up to 65025: the Gaussian's H = (sum t s + 2048) >> 12 and
+//     out = (sum t H + 2048) >> 12 (constant-border rows: H = V' itself),
+//     box and custom sums in 64 bits, a custom kernel's offset scaled to
+//     255 * offset and its results clipped to 0..65025. Then
+//       alpha a' = round(A' / 255) = (A' + 127) / 255,
+//       colour c' = a' == 0 ? 0 : min(255, round(255 * P' / A')), ties up.
+//     (a' comes from the wide alpha, not from an 8-bit filter of the alpha
+//     plane: one lane fewer on both backends, and --max-memory's peaks
+//     hold. The two differ by one level at most: on a photo, about 1% of a
+//     Gaussian's alpha bytes, none of a box's or a 3x3 kernel's.)
+//   Unsharp, Edges: only P is filtered; alpha is copied unchanged and
+//     c' = min(255, round(P' / a)) with the original a (0 where a is 0).
+//     Unsharp: d = P - b and the threshold scaled by 255 (2|d| < 255 *
+//     threshold_level), clamped to 0..65025. Edges: gx, gy of P (or of
+//     luma601 of the P lanes for gray=true), magnitudes as below clipped at
+//     65025 (gx^2 + gy^2 in 64 bits).
+// With a constant border V, a border pixel has every channel equal to V: its
+// lanes are V' = V * V and 255 * V. Images without alpha filter c directly.
+// Against a float64 premultiplied filter, colour stays within a level
+// wherever the output alpha is not 0 (tests/test_filter_alpha.cpp).
 //
 // Gaussian (separable, 12-bit fixed-point taps t[0..2r], sum exactly 4096):
 //   horizontal  H(x,y) = (sum_i t[i] * s(x+i-r, y) + 256) >> 9       in 0..2040
 //   vertical    out    = (sum_j t[j] * H(x, y+j-r) + 16384) >> 15     in 0..255
 // where rows outside the image in the vertical pass are H of the row the
 // border rule names; for a constant border they are (4096*V' + 256) >> 9
-// with V' = constant_border_sample(V, channel, channels) (V itself without alpha).
+// with V' the border's sample in the working domain (V itself without alpha).
 // Every partial sum stays below 2^23, so float arithmetic is also exact, and
 // H (3 fractional bits, at most 2040) and every tap the GPU's FP16 path takes
 // (at most 2048) are exact FP16 integers.

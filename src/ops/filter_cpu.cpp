@@ -5,11 +5,13 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
 #include "src/ops/filter_cpu_detail.hpp"
 #include "src/ops/filter_math.hpp"
+#include "src/ops/wide_math.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu {
@@ -45,89 +47,122 @@ void for_rows(int width, int height, int channels, const std::function<void(int 
     parallel_for(height, detail::row_grain(width, channels), rows);
 }
 
-// Colour premultiplied by alpha, alpha kept: the domain of every filter on
-// images with alpha.
-ImageU8 premultiplied(ConstViewU8 src) {
-    ImageU8 p(src.width, src.height, src.channels);
-    const int C = src.channels, a = C - 1;
-    for_rows(src.width, src.height, C, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* s = src.row(y);
-            std::uint8_t* o = p.row(y);
-            for (int x = 0; x < src.width; ++x, s += C, o += C) {
-                for (int c = 0; c < a; ++c) o[c] = static_cast<std::uint8_t>(premultiply(s[c], s[a]));
-                o[a] = s[a];
+// The custom kernel's denominator: exact (a power-of-two scaling).
+double custom_denominator(const FilterPlan& plan) { return std::ldexp(plan.scale, plan.frac_bits); }
+
+// Images without alpha: the 8-bit samples themselves.
+void run_narrow(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
+    using detail::Narrow;
+    Domain<Narrow> d;
+    d.image = src;
+    d.count = src.channels;
+    d.border = plan.border;
+    d.outside.fill(plan.border.value);
+    const int K = dst.channels;
+    // The values are the output samples (unsharp: the blur b, replaced by
+    // unsharp_output(x, b)).
+    const detail::RowSink out = [&](int y, const int* v) {
+        std::uint8_t* o = dst.row(y);
+        const std::uint8_t* s = src.row(y);
+        for (std::size_t i = 0; i < static_cast<std::size_t>(dst.width) * K; ++i)
+            o[i] = static_cast<std::uint8_t>(plan.kind == FilterKind::Unsharp
+                                                 ? unsharp_output(s[i], v[i], plan.amount_q8, plan.threshold_level)
+                                                 : v[i]);
+    };
+    switch (plan.kind) {
+        case FilterKind::Gaussian:
+        case FilterKind::Unsharp: detail::gaussian_pass(d, plan.taps, out); break;
+        case FilterKind::Box: detail::box_pass(d, plan.radius, out); break;
+        case FilterKind::Custom: {
+            detail::CustomRounding rounding;
+            rounding.denominator = custom_denominator(plan);
+            rounding.offset.fill(plan.offset);
+            rounding.top.fill(255);
+            detail::custom_pass(d, plan, rounding, out);
+            break;
+        }
+        case FilterKind::Edges: {
+            ImageU8 luma;
+            if (plan.edges_gray && src.channels == 3) {
+                luma = ImageU8(src.width, src.height, 1);
+                for_rows(src.width, src.height, 3, [&](int y0, int y1) {
+                    for (int y = y0; y < y1; ++y) {
+                        const std::uint8_t* s = src.row(y);
+                        std::uint8_t* o = luma.row(y);
+                        for (int x = 0; x < src.width; ++x, s += 3) o[x] = static_cast<std::uint8_t>(luma601(s[0], s[1], s[2]));
+                    }
+                });
+                d.image = luma.view();
+                d.count = 1;
             }
+            detail::edges_pass(d, plan.edge_op, out);
+            break;
         }
-    });
-    return p;
-}
-
-// Gaussian, Box, Custom with alpha: dst holds filtered p' and a'; turn it
-// into c' = unpremultiply(p', a') in place.
-void unpremultiply_in_place(ViewU8 dst) {
-    const int C = dst.channels, a = C - 1;
-    for_rows(dst.width, dst.height, C, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            std::uint8_t* o = dst.row(y);
-            for (int x = 0; x < dst.width; ++x, o += C)
-                for (int c = 0; c < a; ++c) o[c] = static_cast<std::uint8_t>(unpremultiply(o[c], o[a]));
-        }
-    });
-}
-
-// Unsharp and Edges with alpha: dst's colour holds the filtered premultiplied
-// result; unpremultiply it with the ORIGINAL alpha, which is copied unchanged.
-void restore_alpha(ConstViewU8 src, ViewU8 dst) {
-    const int C = src.channels, D = dst.channels, sa = C - 1, da = D - 1;
-    for_rows(dst.width, dst.height, D, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* s = src.row(y);
-            std::uint8_t* o = dst.row(y);
-            for (int x = 0; x < dst.width; ++x, s += C, o += D) {
-                for (int c = 0; c < da; ++c) o[c] = static_cast<std::uint8_t>(unpremultiply(o[c], s[sa]));
-                o[da] = s[sa];
-            }
-        }
-    });
-}
-
-void run_unsharp(const FilterPlan& plan, const Domain& d, ViewU8 dst) {
-    // dst's colour channels first receive the blur b; each is then replaced by
-    // unsharp_output(x, b) where x is the (premultiplied) sample itself.
-    detail::gaussian_pass(d, plan.taps, dst);
-    const int C = d.image.channels, K = d.count;
-    for_rows(dst.width, dst.height, C, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* s = d.image.row(y);
-            std::uint8_t* o = dst.row(y);
-            for (int x = 0; x < dst.width; ++x, s += C, o += C)
-                for (int c = 0; c < K; ++c)
-                    o[c] = static_cast<std::uint8_t>(unsharp_output(s[c], o[c], plan.amount_q8, plan.threshold_level));
-        }
-    });
-}
-
-void run_edges(const FilterPlan& plan, Domain d, ViewU8 dst) {
-    const int C = d.image.channels;
-    ImageU8 luma;
-    if (plan.edges_gray && C >= 3) {
-        // Luma of the (premultiplied) colour; a constant border pixel has
-        // equal channels, and luma601(v, v, v) == v, so its value stays.
-        luma = ImageU8(d.image.width, d.image.height, 1);
-        for_rows(d.image.width, d.image.height, C, [&](int y0, int y1) {
-            for (int y = y0; y < y1; ++y) {
-                const std::uint8_t* s = d.image.row(y);
-                std::uint8_t* o = luma.row(y);
-                for (int x = 0; x < d.image.width; ++x, s += C) o[x] = static_cast<std::uint8_t>(luma601(s[0], s[1], s[2]));
-            }
-        });
-        d.image = luma.view();
-        d.count = 1;
-    } else if (plan.edges_gray) {
-        d.count = 1;  // gray or gray+alpha: the luma is the gray channel itself
     }
-    detail::edges_pass(d, plan.edge_op, dst);
+}
+
+// Images with alpha: the lanes of src/ops/wide_math.hpp, read from the
+// pixels as the passes go, each output row turned back into bytes at once.
+void run_wide(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
+    using detail::Wide;
+    const int C = src.channels, colours = C - 1;
+    const bool with_alpha = filters_alpha(plan.kind);
+    Domain<Wide> d;
+    d.image = src;
+    d.count = wide_lanes(C, with_alpha);
+    d.border = plan.border;
+    for (int l = 0; l < d.count; ++l)
+        d.outside[static_cast<std::size_t>(l)] = wide_constant_lane(l, colours, plan.border.value);
+
+    if (with_alpha) {
+        // Lanes P', A': c' = unpremultiply_filtered(P', A'), alpha = alpha_byte(A').
+        const detail::RowSink out = [&](int y, const int* v) {
+            std::uint8_t* o = dst.row(y);
+            for (int x = 0; x < dst.width; ++x, o += C, v += C) {
+                for (int c = 0; c < colours; ++c) o[c] = static_cast<std::uint8_t>(unpremultiply_filtered(v[c], v[colours]));
+                o[colours] = static_cast<std::uint8_t>(alpha_byte(v[colours]));
+            }
+        };
+        switch (plan.kind) {
+            case FilterKind::Gaussian: detail::gaussian_pass(d, plan.taps, out); break;
+            case FilterKind::Box: detail::box_pass(d, plan.radius, out); break;
+            default: {
+                detail::CustomRounding rounding;
+                rounding.denominator = custom_denominator(plan);
+                rounding.offset.fill(wide_offset(plan.offset));
+                rounding.top.fill(kWideTop);
+                detail::custom_pass(d, plan, rounding, out);
+                break;
+            }
+        }
+        return;
+    }
+
+    // Unsharp, edges: lanes P' (unsharp: the blur b of P, replaced by
+    // unsharp_output_wide(P, b)); the ORIGINAL alpha is copied and divides.
+    if (plan.kind == FilterKind::Edges && plan.edges_gray) {
+        d.count = 1;
+        d.luma = colours == 3;  // gray+alpha: the gray lane itself
+    }
+    const int L = d.count, D = dst.channels;
+    const detail::RowSink out = [&](int y, const int* v) {
+        std::uint8_t* o = dst.row(y);
+        const std::uint8_t* s = src.row(y);
+        for (int x = 0; x < dst.width; ++x, o += D, s += C, v += L) {
+            const int a = s[colours];
+            for (int c = 0; c < L; ++c) {
+                int p = v[c];
+                if (plan.kind == FilterKind::Unsharp)
+                    p = unsharp_output_wide(premultiply_wide(s[c], a), p, plan.amount_q8, plan.threshold_level);
+                o[c] = static_cast<std::uint8_t>(unpremultiply_wide(p, alpha_wide(a)));
+            }
+            o[L] = static_cast<std::uint8_t>(a);
+        }
+    };
+    if (plan.kind == FilterKind::Unsharp)
+        detail::gaussian_pass(d, plan.taps, out);
+    else
+        detail::edges_pass(d, plan.edge_op, out);
 }
 
 }  // namespace
@@ -143,35 +178,10 @@ void apply_filter(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
         src = src_copy.view();
     }
 
-    const int C = src.channels;
-    const bool alpha = has_alpha(C);
-    ImageU8 premul;
-    Domain d;
-    d.image = src;
-    if (alpha) {
-        premul = premultiplied(src);
-        d.image = premul.view();
-    }
-    d.border = plan.border;
-    for (int c = 0; c < C; ++c)
-        d.outside[static_cast<std::size_t>(c)] = constant_border_sample(plan.border.value, c, C);
-    // Which channels are filtered: all of them (alpha included) for the
-    // blurs and custom kernels; colour only for unsharp and edges.
-    const bool filter_alpha =
-        plan.kind == FilterKind::Gaussian || plan.kind == FilterKind::Box || plan.kind == FilterKind::Custom;
-    d.count = alpha && !filter_alpha ? C - 1 : C;
-
-    switch (plan.kind) {
-        case FilterKind::Gaussian: detail::gaussian_pass(d, plan.taps, dst); break;
-        case FilterKind::Box: detail::box_pass(d, plan.radius, dst); break;
-        case FilterKind::Custom: detail::custom_pass(d, plan, dst); break;
-        case FilterKind::Unsharp: run_unsharp(plan, d, dst); break;
-        case FilterKind::Edges: run_edges(plan, d, dst); break;
-    }
-    if (alpha) {
-        if (filter_alpha) unpremultiply_in_place(dst);
-        else restore_alpha(src, dst);
-    }
+    if (has_alpha(src.channels))
+        run_wide(plan, src, dst);
+    else
+        run_narrow(plan, src, dst);
 }
 
 ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src) {

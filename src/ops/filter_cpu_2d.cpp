@@ -19,17 +19,19 @@ namespace imgpar::cpu::detail {
 namespace {
 
 // Channels [0, K) of the source, extended by left/right/top/bottom samples.
+template <typename T>
 struct Padded {
-    std::vector<std::uint8_t> data;
+    std::vector<T> data;
     std::size_t stride = 0;  // samples per padded row
-    const std::uint8_t* row(int y) const { return data.data() + static_cast<std::size_t>(y) * stride; }
+    const T* row(int y) const { return data.data() + static_cast<std::size_t>(y) * stride; }
 };
 
-Padded pad_source(const Domain& in, int left, int right, int top, int bottom) {
+template <typename D, typename T = typename D::Sample>
+Padded<T> pad_source(const Domain<D>& in, int left, int right, int top, int bottom) {
     const int w = in.image.width, h = in.image.height, C = in.image.channels, K = in.count;
     const int pw = w + left + right, ph = h + top + bottom;
     const BorderMode mode = in.border.mode;
-    Padded p;
+    Padded<T> p;
     p.stride = static_cast<std::size_t>(pw) * K;
     p.data.resize(p.stride * static_cast<std::size_t>(ph));
     std::vector<int> cols(static_cast<std::size_t>(pw));
@@ -37,14 +39,14 @@ Padded pad_source(const Domain& in, int left, int right, int top, int bottom) {
     parallel_for(ph, row_grain(pw, K), [&](int y0, int y1) {
         for (int py = y0; py < y1; ++py) {
             const int m = border_index(py - top, h, mode);
-            std::uint8_t* o = p.data.data() + static_cast<std::size_t>(py) * p.stride;
+            T* o = p.data.data() + static_cast<std::size_t>(py) * p.stride;
             for (int px = 0; px < pw; ++px) {
                 const int mx = cols[static_cast<std::size_t>(px)];
                 for (int c = 0; c < K; ++c) {
                     const int v = (m < 0 || mx < 0)
                                       ? in.outside[static_cast<std::size_t>(c)]
-                                      : in.image.row(m)[static_cast<std::size_t>(mx) * C + c];
-                    o[static_cast<std::size_t>(px) * K + c] = static_cast<std::uint8_t>(v);
+                                      : sample_of(in, in.image.row(m) + static_cast<std::size_t>(mx) * C, c);
+                    o[static_cast<std::size_t>(px) * K + c] = static_cast<T>(v);
                 }
             }
         }
@@ -57,14 +59,15 @@ struct Tap {
     int i, j, k;
 };
 
-// acc[t] += sum over taps of k * padded(x + i, y + j) for one output row y,
+// acc[t] = sum over taps of k * padded(x + i, y + j) for one output row y,
 // where t runs over the row's samples (x * K + c).
-void correlate_row(const Padded& p, const std::vector<Tap>& taps, int K, int y, std::vector<int>& acc) {
+template <typename T, typename Sum>
+void correlate_row(const Padded<T>& p, const std::vector<Tap>& taps, int K, int y, std::vector<Sum>& acc) {
     const std::size_t n = acc.size();
     for (std::size_t t = 0; t < n; ++t) acc[t] = 0;
     for (const Tap& tap : taps) {
-        const std::uint8_t* src = p.row(y + tap.j) + static_cast<std::size_t>(tap.i) * K;
-        const int k = tap.k;
+        const T* src = p.row(y + tap.j) + static_cast<std::size_t>(tap.i) * K;
+        const Sum k = tap.k;
         for (std::size_t t = 0; t < n; ++t) acc[t] += k * src[t];
     }
 }
@@ -103,34 +106,52 @@ std::vector<Tap> edge_taps(EdgeOperator op, bool transpose) {
     return taps;
 }
 
+// The narrow domain's magnitudes; the wide one's is edge_output_wide.
+int edge_output(EdgeOperator op, int gx, int gy) {
+    switch (op) {
+        case EdgeOperator::Sobel: return sobel_output(gx, gy);
+        case EdgeOperator::Scharr: return scharr_output(gx, gy);
+        case EdgeOperator::Laplacian: break;
+    }
+    return laplacian_output(gx);
+}
+
+int edge_value(Narrow, EdgeOperator op, int gx, int gy) { return edge_output(op, gx, gy); }
+int edge_value(Wide, EdgeOperator op, int gx, int gy) { return edge_output_wide(op, gx, gy); }
+
 }  // namespace
 
 // Custom, per filter.hpp: S = sum coeffs[j*kw+i] * s(x+i-ax, y+j-ay),
-// out = custom_output(S, scale * 2^frac_bits, offset).
-void custom_pass(const Domain& in, const FilterPlan& plan, ViewU8 out) {
-    const int w = in.image.width, h = in.image.height, K = in.count, D = out.channels;
+// out = custom_value(S, scale * 2^frac_bits, offset, top) with the channel's
+// offset and top from `rounding`.
+template <typename D>
+void custom_pass(const Domain<D>& in, const FilterPlan& plan, const CustomRounding& rounding, const RowSink& out) {
+    using Sum = typename D::Sum;
+    const int w = in.image.width, h = in.image.height, K = in.count;
     const int kw = plan.kernel_width, kh = plan.kernel_height;
-    const Padded p = pad_source(in, plan.anchor_x, kw - 1 - plan.anchor_x, plan.anchor_y, kh - 1 - plan.anchor_y);
+    const auto p = pad_source(in, plan.anchor_x, kw - 1 - plan.anchor_x, plan.anchor_y, kh - 1 - plan.anchor_y);
     const std::vector<Tap> taps = nonzero_taps(plan.coeffs, kw, kh);
-    const double denominator = std::ldexp(plan.scale, plan.frac_bits);  // exact: a power-of-two scaling
-    const double offset = plan.offset;
     parallel_for(h, row_grain(w * kw, K), [&](int y0, int y1) {
-        std::vector<int> acc(static_cast<std::size_t>(w) * K);
+        std::vector<Sum> acc(static_cast<std::size_t>(w) * K);
+        std::vector<int> values(acc.size());
         for (int y = y0; y < y1; ++y) {
             correlate_row(p, taps, K, y, acc);
-            std::uint8_t* o = out.row(y);
-            for (int x = 0; x < w; ++x)
-                for (int c = 0; c < K; ++c)
-                    o[static_cast<std::size_t>(x) * D + c] = static_cast<std::uint8_t>(
-                        custom_output(acc[static_cast<std::size_t>(x) * K + c], denominator, offset));
+            for (std::size_t t = 0; t < acc.size(); ++t) {
+                const auto c = t % static_cast<std::size_t>(K);
+                values[t] = custom_value(static_cast<double>(acc[t]), rounding.denominator, rounding.offset[c],
+                                         rounding.top[c]);
+            }
+            out(y, values.data());
         }
     });
 }
 
-// Edges, per filter.hpp: 3x3 correlations, combined per sample.
-void edges_pass(const Domain& in, EdgeOperator op, ViewU8 out) {
-    const int w = in.image.width, h = in.image.height, K = in.count, D = out.channels;
-    const Padded p = pad_source(in, 1, 1, 1, 1);
+// Edges, per filter.hpp: 3x3 correlations, combined per sample. Gradients
+// fit int in both domains (at most 32 * 65025).
+template <typename D>
+void edges_pass(const Domain<D>& in, EdgeOperator op, const RowSink& out) {
+    const int w = in.image.width, h = in.image.height, K = in.count;
+    const auto p = pad_source(in, 1, 1, 1, 1);
 
     const std::vector<Tap> gx_taps = edge_taps(op, false);
     const std::vector<Tap> gy_taps = edge_taps(op, true);
@@ -141,20 +162,15 @@ void edges_pass(const Domain& in, EdgeOperator op, ViewU8 out) {
         for (int y = y0; y < y1; ++y) {
             correlate_row(p, gx_taps, K, y, gx);
             if (!gy_taps.empty()) correlate_row(p, gy_taps, K, y, gy);
-            std::uint8_t* o = out.row(y);
-            for (int x = 0; x < w; ++x)
-                for (int c = 0; c < K; ++c) {
-                    const std::size_t t = static_cast<std::size_t>(x) * K + c;
-                    int v = 0;
-                    switch (op) {
-                        case EdgeOperator::Sobel: v = sobel_output(gx[t], gy[t]); break;
-                        case EdgeOperator::Scharr: v = scharr_output(gx[t], gy[t]); break;
-                        case EdgeOperator::Laplacian: v = laplacian_output(gx[t]); break;
-                    }
-                    o[static_cast<std::size_t>(x) * D + c] = static_cast<std::uint8_t>(v);
-                }
+            for (std::size_t t = 0; t < n; ++t) gx[t] = edge_value(D{}, op, gx[t], gy[t]);
+            out(y, gx.data());
         }
     });
 }
+
+template void custom_pass<Narrow>(const Domain<Narrow>&, const FilterPlan&, const CustomRounding&, const RowSink&);
+template void custom_pass<Wide>(const Domain<Wide>&, const FilterPlan&, const CustomRounding&, const RowSink&);
+template void edges_pass<Narrow>(const Domain<Narrow>&, EdgeOperator, const RowSink&);
+template void edges_pass<Wide>(const Domain<Wide>&, EdgeOperator, const RowSink&);
 
 }  // namespace imgpar::cpu::detail

@@ -51,18 +51,19 @@ void weighted_sum(const std::vector<std::int32_t>& taps, const T* const* rows, i
 
 // Row y of the source, channels [0, K), extended by `pad` samples on each
 // side according to the border rule: out[(x + pad) * K + c] = s(x, y, c).
-void padded_row(const Domain& in, int y, int pad, const std::vector<int>& cols, std::vector<std::uint8_t>& out) {
+template <typename D, typename T = typename D::Sample>
+void padded_row(const Domain<D>& in, int y, int pad, const std::vector<int>& cols, std::vector<T>& out) {
     const int C = in.image.channels, K = in.count;
     const std::uint8_t* s = in.image.row(y);
     const int n = in.image.width + 2 * pad;
     for (int px = 0; px < n; ++px) {
         const int m = cols[static_cast<std::size_t>(px)];
-        std::uint8_t* o = &out[static_cast<std::size_t>(px) * K];
+        T* o = &out[static_cast<std::size_t>(px) * K];
         if (m < 0) {
-            for (int c = 0; c < K; ++c) o[c] = static_cast<std::uint8_t>(in.outside[static_cast<std::size_t>(c)]);
+            for (int c = 0; c < K; ++c) o[c] = static_cast<T>(in.outside[static_cast<std::size_t>(c)]);
         } else {
             const std::uint8_t* p = s + static_cast<std::size_t>(m) * C;
-            for (int c = 0; c < K; ++c) o[c] = p[c];
+            for (int c = 0; c < K; ++c) o[c] = static_cast<T>(sample_of(in, p, c));
         }
     }
 }
@@ -74,6 +75,15 @@ std::vector<int> column_map(int width, int pad, BorderMode mode) {
     return cols;
 }
 
+// The Gaussian's roundings per domain (filter.hpp): 3 fractional bits in H
+// for 8-bit samples, the wide scale itself for wide ones.
+int h_round(Narrow, int sum) { return gaussian_h_round(sum); }
+int v_round(Narrow, int sum) { return gaussian_v_round(sum); }
+int h_constant(Narrow, int v) { return gaussian_h_constant(v); }
+int h_round(Wide, int sum) { return gaussian_round_wide(sum); }
+int v_round(Wide, int sum) { return gaussian_round_wide(sum); }
+int h_constant(Wide, int v) { return v; }
+
 }  // namespace
 
 int row_grain(int width, int channels) {
@@ -82,39 +92,43 @@ int row_grain(int width, int channels) {
 }
 
 // Gaussian, per filter.hpp:
-//   H(x,y) = gaussian_h_round(sum_i t[i] s(x+i-r, y))
-//   out    = gaussian_v_round(sum_j t[j] H(x, y+j-r))
-void gaussian_pass(const Domain& in, const std::vector<std::int32_t>& taps, ViewU8 out) {
-    const int w = in.image.width, h = in.image.height, K = in.count, D = out.channels;
+//   H(x,y) = h_round(sum_i t[i] s(x+i-r, y))
+//   out    = v_round(sum_j t[j] H(x, y+j-r))
+template <typename D>
+void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, const RowSink& out) {
+    using T = typename D::Sample;
+    using Mid = typename D::Mid;
+    const int w = in.image.width, h = in.image.height, K = in.count;
     const int r = static_cast<int>(taps.size() / 2);
     const std::size_t n = static_cast<std::size_t>(w) * K;
     const int grain = row_grain(w, K);
     const BorderMode mode = in.border.mode;
 
-    // Horizontal pass: every image row, into H (0..2040 fits 16 bits).
-    std::vector<std::uint16_t> mid(n * static_cast<std::size_t>(h));
+    // Horizontal pass: every image row, into H (0..2040 fits 16 bits; the
+    // wide domain's 0..520200 does not).
+    std::vector<Mid> mid(n * static_cast<std::size_t>(h));
     const std::vector<int> cols = column_map(w, r, mode);
     parallel_for(h, grain, [&](int y0, int y1) {
-        std::vector<std::uint8_t> pad(static_cast<std::size_t>(w + 2 * r) * K);
-        std::vector<const std::uint8_t*> rows(taps.size());
+        std::vector<T> pad(static_cast<std::size_t>(w + 2 * r) * K);
+        std::vector<const T*> rows(taps.size());
         std::vector<int> acc(n);
         for (int i = 0; i <= 2 * r; ++i) rows[static_cast<std::size_t>(i)] = pad.data() + static_cast<std::size_t>(i) * K;
         for (int y = y0; y < y1; ++y) {
             padded_row(in, y, r, cols, pad);
             weighted_sum(taps, rows.data(), acc.data(), n);
-            std::uint16_t* hrow = &mid[static_cast<std::size_t>(y) * n];
-            for (std::size_t t = 0; t < n; ++t) hrow[t] = static_cast<std::uint16_t>(gaussian_h_round(acc[t]));
+            Mid* hrow = &mid[static_cast<std::size_t>(y) * n];
+            for (std::size_t t = 0; t < n; ++t) hrow[t] = static_cast<Mid>(h_round(D{}, acc[t]));
         }
     });
 
     // A row of constant border, as the horizontal pass would have produced it.
-    std::vector<std::uint16_t> outside_row(n);
+    std::vector<Mid> outside_row(n);
     for (std::size_t t = 0; t < n; ++t)
-        outside_row[t] = static_cast<std::uint16_t>(gaussian_h_constant(in.outside[t % static_cast<std::size_t>(K)]));
+        outside_row[t] = static_cast<Mid>(h_constant(D{}, in.outside[t % static_cast<std::size_t>(K)]));
 
     // Vertical pass over the intermediate rows the border rule names.
     parallel_for(h, grain, [&](int y0, int y1) {
-        std::vector<const std::uint16_t*> rows(taps.size());
+        std::vector<const Mid*> rows(taps.size());
         std::vector<int> acc(n);
         for (int y = y0; y < y1; ++y) {
             for (int j = 0; j <= 2 * r; ++j) {
@@ -122,11 +136,8 @@ void gaussian_pass(const Domain& in, const std::vector<std::int32_t>& taps, View
                 rows[static_cast<std::size_t>(j)] = m < 0 ? outside_row.data() : &mid[static_cast<std::size_t>(m) * n];
             }
             weighted_sum(taps, rows.data(), acc.data(), n);
-            std::uint8_t* o = out.row(y);
-            for (int x = 0; x < w; ++x)
-                for (int c = 0; c < K; ++c)
-                    o[static_cast<std::size_t>(x) * D + c] =
-                        static_cast<std::uint8_t>(gaussian_v_round(acc[static_cast<std::size_t>(x) * K + c]));
+            for (std::size_t t = 0; t < n; ++t) acc[t] = v_round(D{}, acc[t]);
+            out(y, acc.data());
         }
     });
 }
@@ -155,13 +166,19 @@ WindowCounts window_counts(int centre, int radius, int n, BorderMode mode) {
     return wc;
 }
 
+int box_round(int sum, int n) { return box_output(sum, n); }
+int box_round(std::int64_t sum, int n) { return box_output_wide(sum, n); }
+
 }  // namespace
 
 // Box, per filter.hpp: out = box_output(sum of the (2R+1)^2 window, (2R+1)^2).
 // Running sums along rows, then along columns: the cost does not grow with R.
-// All sums are exact integers (at most 255 * 2001^2 < 2^31).
-void box_pass(const Domain& in, int radius, ViewU8 out) {
-    const int w = in.image.width, h = in.image.height, C = in.image.channels, K = in.count, D = out.channels;
+// All sums are exact integers: a row sum is at most 2001 * 65025 < 2^31, a
+// window sum 255 * 2001^2 < 2^31 (narrow) or 65025 * 2001^2 (wide: 64 bits).
+template <typename D>
+void box_pass(const Domain<D>& in, int radius, const RowSink& out) {
+    using Sum = typename D::Sum;
+    const int w = in.image.width, h = in.image.height, C = in.image.channels, K = in.count;
     const std::size_t n = static_cast<std::size_t>(w) * K;
     const int grain = row_grain(w, K);
     const BorderMode mode = in.border.mode;
@@ -178,11 +195,11 @@ void box_pass(const Domain& in, int radius, ViewU8 out) {
     }
     parallel_for(h, grain, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* s = in.image.row(y);
+            const auto* s = in.image.row(y);
             std::int32_t* hs = &mid[static_cast<std::size_t>(y) * n];
             for (int c = 0; c < K; ++c) {
                 const int outside = in.outside[static_cast<std::size_t>(c)];
-                auto sample = [&](int m) { return m < 0 ? outside : static_cast<int>(s[static_cast<std::size_t>(m) * C + c]); };
+                auto sample = [&](int m) { return m < 0 ? outside : sample_of(in, s + static_cast<std::size_t>(m) * C, c); };
                 int sum = first.outside * outside;
                 for (const auto& rc : first.reads) sum += rc.second * sample(rc.first);
                 hs[c] = sum;
@@ -201,12 +218,13 @@ void box_pass(const Domain& in, int radius, ViewU8 out) {
 
     // Vertical running sums; each chunk of rows starts its window afresh.
     parallel_for(h, grain, [&](int y0, int y1) {
-        std::vector<std::int32_t> acc(n, 0);
+        std::vector<Sum> acc(n, 0);
+        std::vector<int> values(n);
         const WindowCounts start = window_counts(y0, radius, h, mode);
-        for (std::size_t t = 0; t < n; ++t) acc[t] = start.outside * outside_row[t];
+        for (std::size_t t = 0; t < n; ++t) acc[t] = static_cast<Sum>(start.outside) * outside_row[t];
         for (const auto& rc : start.reads) {
             const std::int32_t* row = hrow(rc.first);
-            for (std::size_t t = 0; t < n; ++t) acc[t] += rc.second * row[t];
+            for (std::size_t t = 0; t < n; ++t) acc[t] += static_cast<Sum>(rc.second) * row[t];
         }
         for (int y = y0; y < y1; ++y) {
             if (y > y0) {
@@ -214,13 +232,15 @@ void box_pass(const Domain& in, int radius, ViewU8 out) {
                 const std::int32_t* sub = hrow(border_index(y - 1 - radius, h, mode));
                 for (std::size_t t = 0; t < n; ++t) acc[t] += add[t] - sub[t];
             }
-            std::uint8_t* o = out.row(y);
-            for (int x = 0; x < w; ++x)
-                for (int c = 0; c < K; ++c)
-                    o[static_cast<std::size_t>(x) * D + c] =
-                        static_cast<std::uint8_t>(box_output(acc[static_cast<std::size_t>(x) * K + c], area));
+            for (std::size_t t = 0; t < n; ++t) values[t] = box_round(acc[t], area);
+            out(y, values.data());
         }
     });
 }
+
+template void gaussian_pass<Narrow>(const Domain<Narrow>&, const std::vector<std::int32_t>&, const RowSink&);
+template void gaussian_pass<Wide>(const Domain<Wide>&, const std::vector<std::int32_t>&, const RowSink&);
+template void box_pass<Narrow>(const Domain<Narrow>&, int, const RowSink&);
+template void box_pass<Wide>(const Domain<Wide>&, int, const RowSink&);
 
 }  // namespace imgpar::cpu::detail

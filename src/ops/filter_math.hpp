@@ -21,12 +21,18 @@ IMGPAR_HD int gaussian_h_constant(int v) { return (4096 * v + 256) >> 9; }
 IMGPAR_HD int box_output(int sum, int n) { return (sum + n / 2) / n; }
 
 // ImageMagick's test: a sample is left alone where 2|d| < T * QuantumRange,
-// i.e. where 2|d| < threshold_level = ceil(T * 255) for integer d.
-IMGPAR_HD int unsharp_output(int x, int blurred, int amount_q8, int threshold_level) {
+// i.e. where 2|d| < threshold_level = ceil(T * 255) for integer d. `top` is
+// the domain's full scale (255; 65025 in the wide domain, whose threshold
+// level is scaled by 255 too).
+IMGPAR_HD int unsharp_value(int x, int blurred, int amount_q8, int threshold_level, int top) {
     int d = x - blurred;
     int ad = d < 0 ? -d : d;
     if (2 * ad < threshold_level) return x;
-    return clamp_u8(x + floor_div(amount_q8 * d + 128, 256));
+    int v = x + floor_div(amount_q8 * d + 128, 256);
+    return v < 0 ? 0 : (v > top ? top : v);
+}
+IMGPAR_HD int unsharp_output(int x, int blurred, int amount_q8, int threshold_level) {
+    return unsharp_value(x, blurred, amount_q8, threshold_level, 255);
 }
 
 // |gx|, |gy| <= 4 * 255 (Sobel) or 16 * 255 (Scharr): gx^2 + gy^2 < 2^26.
@@ -37,20 +43,24 @@ IMGPAR_HD int laplacian_output(int l) {
     return a > 255 ? 255 : a;
 }
 
-// clamp_u8(round half away from zero of S / denominator + offset), in IEEE
-// double with no contraction, so host and device round identically.
-IMGPAR_HD int custom_output(int sum, double denominator, double offset) {
+// min(top, max(0, round half away from zero of S / denominator + offset)),
+// in IEEE double with no contraction, so host and device round identically.
+// S is exact in double (|S| < 2^53 for every sum the contract allows).
+IMGPAR_HD int custom_value(double sum, double denominator, double offset, int top) {
 #if defined(__CUDA_ARCH__)
-    double v = __dadd_rn(__ddiv_rn(static_cast<double>(sum), denominator), offset);
+    double v = __dadd_rn(__ddiv_rn(sum, denominator), offset);
     double r = v >= 0.0 ? floor(__dadd_rn(v, 0.5)) : ceil(__dadd_rn(v, -0.5));
 #else
-    volatile double q = static_cast<double>(sum) / denominator;  // volatile: no fused/extended precision
+    volatile double q = sum / denominator;  // volatile: no fused/extended precision
     double v = q + offset;
     double r = v >= 0.0 ? std::floor(v + 0.5) : std::ceil(v - 0.5);
 #endif
     if (r < 0.0) return 0;
-    if (r > 255.0) return 255;
+    if (r > static_cast<double>(top)) return top;
     return static_cast<int>(r);
+}
+IMGPAR_HD int custom_output(int sum, double denominator, double offset) {
+    return custom_value(static_cast<double>(sum), denominator, offset, 255);
 }
 
 // The value channel c of a constant-border pixel reads, in the domain the

@@ -33,18 +33,23 @@ IMGPAR_HD int floor_div(int a, int b) {
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-// min(255, round(sqrt(m) / d)), exactly, ties upward, for 0 <= m < 2^28 and
-// 1 <= d <= 16 (all 32-bit below). The rounded value is the k with
-// (2k-1)^2 d^2 <= 4m < (2k+1)^2 d^2; at least 255 exactly when k = 255 passes
-// the left test. Otherwise a float estimate is corrected with those integer
-// tests, so the host and device agree whatever their sqrtf.
-IMGPAR_HD int round_sqrt_div_u8(int m, int d) {
-    const int dd = d * d;
-    if (509 * 509 * dd <= 4 * m) return 255;
-    int k = static_cast<int>(sqrtf(static_cast<float>(m)) / static_cast<float>(d) + 0.5f);
+// min(top, round(sqrt(m) / d)), exactly, ties upward, for m >= 0 and
+// 1 <= d <= 16, where (2 top + 1)^2 d^2 and 4m fit T (int: top 255, m < 2^28;
+// int64: top 65025 for the wide domain of src/ops/wide_math.hpp). The rounded
+// value is the k with (2k-1)^2 d^2 <= 4m < (2k+1)^2 d^2; at least top exactly
+// when k = top passes the left test. Otherwise a float estimate is corrected
+// with those integer tests, so the host and device agree whatever their sqrtf.
+template <typename T>
+IMGPAR_HD int round_sqrt_div(T m, int d, int top) {
+    const T dd = static_cast<T>(d) * d;
+    const T edge = 2 * static_cast<T>(top) - 1;
+    if (edge * edge * dd <= 4 * m) return top;
+    T k = static_cast<T>(sqrtf(static_cast<float>(m)) / static_cast<float>(d) + 0.5f);
     while (k > 0 && (2 * k - 1) * (2 * k - 1) * dd > 4 * m) --k;
     while ((2 * k + 1) * (2 * k + 1) * dd <= 4 * m) ++k;
-    return k;
+    return static_cast<int>(k);
 }
+
+IMGPAR_HD int round_sqrt_div_u8(int m, int d) { return round_sqrt_div<int>(m, d, 255); }
 
 }  // namespace imgpar

@@ -48,26 +48,33 @@ inline std::vector<Border> all_borders() {
             parse_border("wrap"),      parse_border("constant"), parse_border("constant:200")};
 }
 
-// The samples a filter reads: premultiplied colour when the image has alpha,
-// and outside the image the border rule (a constant border pixel has every
-// channel equal to V, so its premultiplied colour is premultiply(V, V)).
+// The samples a filter reads, lane by lane. Without alpha, the channels
+// themselves. With alpha, the wide domain: premultiplied colour c * a, and
+// for the filters that filter alpha one more lane, 255 * a. Outside the
+// image, the border rule (a constant border pixel has every channel equal to V).
 struct Source {
     const ImageU8& img;
     Border border;
+    bool with_alpha = true;  // the alpha lanes (Gaussian, box, custom)
     int w() const { return img.width(); }
     int h() const { return img.height(); }
     int ch() const { return img.channels(); }
     bool alpha() const { return has_alpha(ch()); }
-    bool colour(int c) const { return alpha() && c < ch() - 1; }
-    int at(int x, int y, int c) const {
+    int colours() const { return alpha() ? ch() - 1 : ch(); }
+    int lanes() const { return !alpha() ? ch() : (with_alpha ? ch() : ch() - 1); }
+    // Full scale of the samples: 255 * 255 in the wide domain.
+    int top() const { return alpha() ? 65025 : 255; }
+    int at(int x, int y, int lane) const {
         const int mx = fold(x, w(), border.mode), my = fold(y, h(), border.mode);
-        if (mx < 0 || my < 0) return colour(c) ? premultiply(border.value, border.value) : border.value;
-        const int v = img.at(mx, my, c);
-        return colour(c) ? premultiply(v, img.at(mx, my, ch() - 1)) : v;
+        const bool out = mx < 0 || my < 0;
+        auto byte = [&](int c) { return out ? border.value : img.at(mx, my, c); };
+        if (!alpha()) return byte(lane);
+        const int a = byte(ch() - 1);
+        return lane < colours() ? byte(lane) * a : 255 * a;
     }
 };
 
-// Filtered samples in the working domain, one per (x, y, c).
+// Filtered samples in the working domain, one per (x, y, lane).
 struct Plane {
     int w = 0, h = 0, ch = 0;
     std::vector<int> v;
@@ -76,22 +83,32 @@ struct Plane {
     int at(int x, int y, int c) const { return v[(static_cast<std::size_t>(y) * w + x) * ch + c]; }
 };
 
-// Gaussian, Box, Custom: colour and alpha were both filtered; c' = unpremultiply(p', a').
-inline ImageU8 compose_filtered_alpha(const Plane& p) {
-    ImageU8 out(p.w, p.h, p.ch);
-    const bool alpha = has_alpha(p.ch);
+// The way back from the wide domain: round(255 * P / A), at most 255, 0 where A is 0.
+inline int unpremultiply_ref(long long p, long long a_wide) {
+    if (a_wide <= 0) return 0;
+    return static_cast<int>(std::min<long long>(255, (510 * p + a_wide) / (2 * a_wide)));
+}
+
+// Gaussian, Box, Custom: with alpha, the alpha byte a' = round(A' / 255) and
+// c' = round(255 P' / A') (0 where a' is 0); without, the planes are the output.
+inline ImageU8 compose_filtered_alpha(const Plane& p, int channels) {
+    ImageU8 out(p.w, p.h, channels);
+    const bool alpha = has_alpha(channels);
+    const int colours = alpha ? channels - 1 : channels;
     for (int y = 0; y < p.h; ++y)
-        for (int x = 0; x < p.w; ++x)
-            for (int c = 0; c < p.ch; ++c) {
+        for (int x = 0; x < p.w; ++x) {
+            for (int c = 0; c < colours; ++c) {
                 int v = p.at(x, y, c);
-                if (alpha && c < p.ch - 1) v = unpremultiply(v, p.at(x, y, p.ch - 1));
+                if (alpha) v = (p.at(x, y, colours) + 127) / 255 == 0 ? 0 : unpremultiply_ref(v, p.at(x, y, colours));
                 out.at(x, y, c) = static_cast<std::uint8_t>(v);
             }
+            if (alpha) out.at(x, y, colours) = static_cast<std::uint8_t>((p.at(x, y, colours) + 127) / 255);
+        }
     return out;
 }
 
-// Unsharp, Edges: `p` holds filtered colour planes (alpha plane, if any, is
-// ignored); the original alpha is copied and used to unpremultiply.
+// Unsharp, Edges: `p` holds filtered colour planes; the original alpha is
+// copied and divides them: c' = round(P' / a).
 inline ImageU8 compose_kept_alpha(const Plane& p, const ImageU8& src, int out_channels) {
     ImageU8 out(p.w, p.h, out_channels);
     const bool alpha = has_alpha(src.channels());
@@ -100,24 +117,28 @@ inline ImageU8 compose_kept_alpha(const Plane& p, const ImageU8& src, int out_ch
             const int a = alpha ? src.at(x, y, src.channels() - 1) : 255;
             const int colours = alpha ? out_channels - 1 : out_channels;
             for (int c = 0; c < colours; ++c)
-                out.at(x, y, c) = static_cast<std::uint8_t>(alpha ? unpremultiply(p.at(x, y, c), a) : p.at(x, y, c));
+                out.at(x, y, c) = static_cast<std::uint8_t>(alpha ? unpremultiply_ref(p.at(x, y, c), 255 * a) : p.at(x, y, c));
             if (alpha) out.at(x, y, out_channels - 1) = static_cast<std::uint8_t>(a);
         }
     return out;
 }
 
-// Gaussian by the contract: H = (sum t s + 128) >> 8 along rows, then
-// out = (sum t H + 32768) >> 16 along columns, with rows outside the image
-// taken as H of the row the border names (or of a constant row).
+// Gaussian by the contract: H = (sum t s + 256) >> 9 along rows, then
+// out = (sum t H + 16384) >> 15 along columns (wide: both (sum + 2048) >> 12),
+// with rows outside the image taken as H of the row the border names (or of
+// a constant row).
 inline Plane ref_gaussian_plane(const Source& s, const std::vector<std::int32_t>& t) {
-    const int r = static_cast<int>(t.size() / 2), w = s.w(), h = s.h(), C = s.ch();
+    const int r = static_cast<int>(t.size() / 2), w = s.w(), h = s.h(), C = s.lanes();
+    const bool wide = s.alpha();
+    auto h_round = [&](long long sum) { return wide ? (sum + 2048) >> 12 : (sum + 256) >> 9; };
+    auto v_round = [&](long long sum) { return wide ? (sum + 2048) >> 12 : (sum + 16384) >> 15; };
     Plane hp(w, h, C);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
             for (int c = 0; c < C; ++c) {
                 long long sum = 0;
                 for (int i = 0; i <= 2 * r; ++i) sum += static_cast<long long>(t[i]) * s.at(x + i - r, y, c);
-                hp.at(x, y, c) = static_cast<int>((sum + 256) >> 9);
+                hp.at(x, y, c) = static_cast<int>(h_round(sum));
             }
     Plane out(w, h, C);
     for (int y = 0; y < h; ++y)
@@ -132,18 +153,18 @@ inline Plane ref_gaussian_plane(const Source& s, const std::vector<std::int32_t>
                     } else {  // a whole row of the constant, through the horizontal pass
                         long long row = 0;
                         for (int i = 0; i <= 2 * r; ++i) row += static_cast<long long>(t[i]) * s.at(-1, -1, c);
-                        hv = (row + 256) >> 9;
+                        hv = h_round(row);
                     }
                     sum += t[j] * hv;
                 }
-                out.at(x, y, c) = static_cast<int>((sum + 16384) >> 15);
+                out.at(x, y, c) = static_cast<int>(v_round(sum));
             }
     return out;
 }
 
 // Box by brute force: the (2R+1)^2 window sum, rounded half up.
 inline Plane ref_box_plane(const Source& s, int radius) {
-    const int w = s.w(), h = s.h(), C = s.ch();
+    const int w = s.w(), h = s.h(), C = s.lanes();
     const long long n = static_cast<long long>(2 * radius + 1) * (2 * radius + 1);
     Plane out(w, h, C);
     for (int y = 0; y < h; ++y)
@@ -158,10 +179,11 @@ inline Plane ref_box_plane(const Source& s, int radius) {
 }
 
 // Custom kernel by direct correlation in double (exact for the dyadic
-// kernels used here), or true convolution: flip = rotate 180 degrees.
+// kernels used here), or true convolution: flip = rotate 180 degrees. A wide
+// lane adds the offset on its own scale (255 * offset) and clips at 65025.
 inline Plane ref_custom_plane(const Source& s, int kw, int kh, const std::vector<double>& k, double scale, double offset,
                        bool convolve) {
-    const int w = s.w(), h = s.h(), C = s.ch(), ax = kw / 2, ay = kh / 2;
+    const int w = s.w(), h = s.h(), C = s.lanes(), ax = kw / 2, ay = kh / 2;
     Plane out(w, h, C);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
@@ -173,8 +195,9 @@ inline Plane ref_custom_plane(const Source& s, int kw, int kh, const std::vector
                         sum += convolve ? kv * s.at(x - (i - ax), y - (j - ay), c)
                                         : kv * s.at(x + i - ax, y + j - ay, c);
                     }
-                const double v = std::round(sum / scale + offset);  // half away from zero
-                out.at(x, y, c) = static_cast<int>(std::clamp(v, 0.0, 255.0));
+                const double top = s.top();
+                const double v = std::round(sum / scale + (top == 255 ? offset : 255.0 * offset));  // half away from zero
+                out.at(x, y, c) = static_cast<int>(std::clamp(v, 0.0, top));
             }
     return out;
 }
@@ -184,8 +207,9 @@ inline int luma(int r, int g, int b) { return (77 * r + 150 * g + 29 * b + 128) 
 // Edges on the (premultiplied) colour planes, or on their luma.
 inline Plane ref_edges_plane(const Source& s, EdgeOperator op, bool gray) {
     const int w = s.w(), h = s.h();
-    const int colours = s.alpha() ? s.ch() - 1 : s.ch();
+    const int colours = s.colours();
     const int planes = gray ? 1 : colours;
+    const long long top = s.top();
     auto sample = [&](int x, int y, int c) {
         if (!gray || colours == 1) return s.at(x, y, c);
         return luma(s.at(x, y, 0), s.at(x, y, 1), s.at(x, y, 2));
@@ -207,10 +231,10 @@ inline Plane ref_edges_plane(const Source& s, EdgeOperator op, bool gray) {
                     }
                 long long o;
                 if (op == EdgeOperator::Laplacian) {
-                    o = std::min<long long>(255, l < 0 ? -l : l);
+                    o = std::min<long long>(top, l < 0 ? -l : l);
                 } else {
                     const double d = op == EdgeOperator::Scharr ? 16.0 : 4.0;
-                    o = std::min<long long>(255, static_cast<long long>(std::floor(std::sqrt(double(gx * gx + gy * gy)) / d + 0.5)));
+                    o = std::min<long long>(top, static_cast<long long>(std::floor(std::sqrt(double(gx * gx + gy * gy)) / d + 0.5)));
                 }
                 out.at(x, y, c) = static_cast<int>(o);
             }
@@ -222,36 +246,40 @@ inline Plane ref_edges_plane(const Source& s, EdgeOperator op, bool gray) {
 // ---------------------------------------------------------------------------
 
 inline ImageU8 ref_gaussian(const ImageU8& src, const FilterPlan& p) {
-    return compose_filtered_alpha(ref_gaussian_plane(Source{src, p.border}, p.taps));
+    return compose_filtered_alpha(ref_gaussian_plane(Source{src, p.border}, p.taps), src.channels());
 }
 
 inline ImageU8 ref_box(const ImageU8& src, const FilterPlan& p) {
-    return compose_filtered_alpha(ref_box_plane(Source{src, p.border}, p.radius));
+    return compose_filtered_alpha(ref_box_plane(Source{src, p.border}, p.radius), src.channels());
 }
 
+// The threshold compares 2|d| with ceil(T * 255) levels, scaled by 255 in
+// the wide domain.
 inline ImageU8 ref_unsharp(const ImageU8& src, const FilterPlan& p) {
-    Source s{src, p.border};
+    Source s{src, p.border, false};
     Plane blur = ref_gaussian_plane(s, p.taps);
-    Plane out(src.width(), src.height(), src.channels());
+    Plane out(src.width(), src.height(), s.lanes());
     for (int y = 0; y < src.height(); ++y)
         for (int x = 0; x < src.width(); ++x)
-            for (int c = 0; c < src.channels(); ++c) {
-                const int v = s.at(x, y, c), d = v - blur.at(x, y, c);
-                int o = v;
-                if (2.0 * std::abs(d) >= p.threshold * 255.0)  // ImageMagick's test, on the real threshold
-                    o = std::clamp(v + static_cast<int>(std::floor((p.amount_q8 * d + 128) / 256.0)), 0, 255);
-                out.at(x, y, c) = o;
+            for (int c = 0; c < s.lanes(); ++c) {
+                const long long top = s.top(), scale = top / 255;
+                const long long v = s.at(x, y, c), d = v - blur.at(x, y, c);
+                long long o = v;
+                if (2.0 * static_cast<double>(std::abs(d)) >= std::ceil(p.threshold * 255.0) * static_cast<double>(scale))
+                    o = std::clamp<long long>(v + static_cast<long long>(std::floor((p.amount_q8 * d + 128) / 256.0)), 0, top);
+                out.at(x, y, c) = static_cast<int>(o);
             }
     return compose_kept_alpha(out, src, src.channels());
 }
 
 inline ImageU8 ref_edges(const ImageU8& src, const FilterPlan& p) {
-    return compose_kept_alpha(ref_edges_plane(Source{src, p.border}, p.edge_op, p.edges_gray), src,
+    return compose_kept_alpha(ref_edges_plane(Source{src, p.border, false}, p.edge_op, p.edges_gray), src,
                               p.output_channels(src.channels()));
 }
 
 inline ImageU8 ref_custom(const ImageU8& src, const KernelMatrix& k, double scale, double offset, bool flip, Border b) {
-    return compose_filtered_alpha(ref_custom_plane(Source{src, b}, k.width, k.height, k.values, scale, offset, flip));
+    return compose_filtered_alpha(ref_custom_plane(Source{src, b}, k.width, k.height, k.values, scale, offset, flip),
+                                  src.channels());
 }
 
 // A float64 Gaussian as a textbook writes it: weights exp(-i^2 / 2 sigma^2)
