@@ -43,56 +43,6 @@ constexpr std::size_t kMinFilesForGpuDecode = 32;
 
 std::string output_name(const std::string& out) { return out == "-" ? "<stdout>" : out; }
 
-struct Plan {
-    std::vector<BatchItem> items;
-    bool many = false;  // --out-dir / --output
-};
-
-Plan plan_files(const Invocation& inv, int single_max, const SaveOptions& save) {
-    Plan plan;
-    const std::optional<OutputRule> rule = read_output_rule(inv.values);
-    if (!rule) {
-        if (inv.values.given("files-from") || inv.values.given("shard"))
-            throw usage_error(inv.values.given("files-from") ? "--files-from" : "--shard",
-                              "needs --out-dir DIR or --output TEMPLATE to name the outputs");
-        const int n = static_cast<int>(inv.positionals.size());
-        if (n < 2)
-            throw usage_error(n == 0 ? "arguments" : "OUT",
-                              n == 0 ? "missing IN and OUT" : "missing (or give --out-dir DIR for many inputs)");
-        if (n > single_max)
-            throw usage_error(inv.positionals[single_max], "unexpected argument: several inputs need --out-dir DIR "
-                                                           "or --output TEMPLATE");
-        const std::string& in = inv.positionals[0];
-        plan.items.push_back({in, display_name(in), inv.positionals[1]});
-        output_format(plan.items[0].output, save.format);
-        return plan;
-    }
-    plan.many = true;
-    const std::vector<std::string> inputs = gather_inputs(inv.positionals, inv.values);
-    plan.items = batch_items(inputs);
-    std::vector<std::string> outputs;
-    for (BatchItem& item : plan.items) {
-        item.output = output_for(*rule, item.path);
-        output_format(item.output, save.format);  // a template's extension must name a format
-        outputs.push_back(item.output);
-    }
-    check_outputs(inputs, outputs);
-    if (!rule->out_dir.empty()) {
-        std::error_code ec;
-        fs::create_directories(rule->out_dir, ec);
-        if (ec) throw output_error(rule->out_dir, "cannot create the folder: " + ec.message());
-    }
-    return plan;
-}
-
-void make_parent_folder(const std::string& out) {
-    const fs::path parent = fs::path(out).parent_path();
-    if (parent.empty()) return;
-    std::error_code ec;
-    fs::create_directories(parent, ec);
-    if (ec) throw output_error(out, "cannot create its folder: " + ec.message());
-}
-
 JsonObject record(const Invocation& inv, const BatchItem& item) {
     JsonObject o;
     o.add("schema", "imgpar.image_op/2").add("command", inv.command).add("input", item.name).add("output",
@@ -145,7 +95,11 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
         throw usage_error("--jpeg-encoder", "gpu needs the GPU: it cannot be combined with --device cpu");
     const GpuJpegEncode gpu_encode{save.quality, save.chroma};
     const bool encode_on_gpu = job && jpeg_encoder != "cpu" && gpu::jpeg_gpu_encoder_built();
-    const Plan plan = plan_files(inv, single_max, save);
+    // A template's extension must name a format, and agree with --format.
+    const OutputPlan plan = plan_outputs(inv, single_max, [&save](const std::string& out, const std::string&) {
+        output_format(out, save.format);
+        return out;
+    });
     if (report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
     const LoadOptions load = load_options(inv.global, peak_images);
@@ -221,7 +175,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
         const RunNotes& notes = computed.notes;
         const BackendChoice& used = computed.used;
         const ConstViewU8 out_view = computed.pixels.view();
-        if (plan.many) make_parent_folder(item.output);
+        if (plan.many) make_output_folder(item.output);
         std::vector<std::string> warnings;
         const auto t_encode = std::chrono::steady_clock::now();
         const bool encoded_on_gpu = !computed.jpeg.empty();

@@ -11,9 +11,11 @@
 #include <cstdio>
 #include <memory>
 
+#include "cli/array_files.hpp"
 #include "cli/batch_runner.hpp"
 #include "cli/batch_settings.hpp"
 #include "cli/common_options.hpp"
+#include "cli/decoded_file.hpp"
 #include "cli/device_choice.hpp"
 #include "cli/timing.hpp"
 #include "cli/image_files.hpp"
@@ -51,6 +53,12 @@ int run_image_operation(const Operation& op, Invocation& inv) {
     return run_image_files(inv, job.get(), op.extra.name.empty() ? 2 : 3, op.peak_images);
 }
 
+// IN OUT.npy, or many files with --out-dir / --output.
+int run_array_operation(const Operation& op, Invocation& inv) {
+    const std::unique_ptr<ArrayJob> job = op.make_array_job(read_params(op, inv));
+    return run_array_files(inv, *job);
+}
+
 // FILE... -> a report per file on stdout, in input order.
 int run_report_operation(const Operation& op, Invocation& inv) {
     const std::unique_ptr<ReportJob> job = op.make_report_job(read_params(op, inv));
@@ -71,12 +79,8 @@ int run_report_operation(const Operation& op, Invocation& inv) {
     MemoryBudget memory(default_memory_budget());
     if (format == ReportFormat::Csv) inv.out << job->csv_header();
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
-        std::vector<std::uint8_t> bytes = read_image_file(item.path, load);
-        const ImageHeader header = read_image_header(item.name, bytes, load);
-        const auto reservation = ctx.memory.reserve(estimate_memory(header, load));
-        const LoadedImage img = decode_image(item.name, bytes, header, load);
-        std::vector<std::uint8_t>().swap(bytes);
-        report_warnings(diag, item.name, img.warnings);
+        const DecodedFile file = read_and_decode(item, load, ctx, diag);
+        const LoadedImage& img = file.image;
         const BackendPool::Lease lease = ctx.backend.lease();
         const BackendChoice& backend_used = lease.choice();
         const auto t0 = std::chrono::steady_clock::now();
@@ -105,14 +109,19 @@ Command operation_command(const Operation& op) {
     c.positional_help = op.positional_help();
     c.description = op.description;
     const bool image = op.kind == OperationKind::ImageToImage;
+    const bool array = op.kind == OperationKind::ImageToArray;
     c.min_positionals = 0;  // the drivers check: --files-from can name every input
     c.max_positionals = -1;
+    const std::string json = "Print a JSON object per file: the operation and its parameters, backend, device, kernel, "
+                             "times; failures too";
     c.options = {{op.group, op.params},
-                 image ? image_output_options("Print a JSON object per file: the operation and its parameters, "
-                                              "backend, device, kernel, times; failures too")
-                       : report_options(true),
-                 many_files_options(image)};
-    c.run = [&op, image](Invocation& inv) { return image ? run_image_operation(op, inv) : run_report_operation(op, inv); };
+                 image ? image_output_options(json)
+                 : array ? OptionGroup{"Output", {ParamSpec::flag("json", json)}}
+                         : report_options(true),
+                 many_files_options(image || array)};
+    c.run = [&op, image, array](Invocation& inv) {
+        return image ? run_image_operation(op, inv) : array ? run_array_operation(op, inv) : run_report_operation(op, inv);
+    };
     return c;
 }
 

@@ -1,10 +1,14 @@
 #include "cli/output_plan.hpp"
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <utility>
 
+#include "cli/batch_settings.hpp"
+#include "cli/input_list.hpp"
 #include "src/error.hpp"
+#include "src/io/file_bytes.hpp"
 #include "src/io/same_file.hpp"
 
 namespace imgpar::cli {
@@ -32,7 +36,7 @@ std::optional<OutputRule> read_output_rule(const ParamValues& values) {
         if (rule.output_template.empty()) throw usage_error("--output", "is empty");
         expand_output_template(rule.output_template, "x.png");  // placeholders checked now
     }
-    if (values.given("format")) rule.format = parse_format_name(values.text("format"));
+    if (values.has("format") && values.given("format")) rule.format = parse_format_name(values.text("format"));
     return rule;
 }
 
@@ -138,6 +142,51 @@ void check_outputs(const std::vector<std::string>& inputs, const std::vector<std
             throw usage_error(out, "is an input (" + hit + "): a batch never overwrites its inputs; choose another "
                                    "--out-dir or --output");
     }
+}
+
+void make_output_folder(const std::string& output) {
+    const std::filesystem::path parent = std::filesystem::path(output).parent_path();
+    if (parent.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(parent, ec);
+    if (ec) throw output_error(output, "cannot create its folder: " + ec.message());
+}
+
+OutputPlan plan_outputs(const Invocation& inv, int single_max,
+                        const std::function<std::string(const std::string& output, const std::string& option)>& fit) {
+    OutputPlan plan;
+    const std::optional<OutputRule> rule = read_output_rule(inv.values);
+    if (!rule) {
+        if (inv.values.given("files-from") || inv.values.given("shard"))
+            throw usage_error(inv.values.given("files-from") ? "--files-from" : "--shard",
+                              "needs --out-dir DIR or --output TEMPLATE to name the outputs");
+        const int n = static_cast<int>(inv.positionals.size());
+        if (n < 2)
+            throw usage_error(n == 0 ? "arguments" : "OUT",
+                              n == 0 ? "missing IN and OUT" : "missing (or give --out-dir DIR for many inputs)");
+        if (n > single_max)
+            throw usage_error(inv.positionals[single_max], "unexpected argument: several inputs need --out-dir DIR "
+                                                           "or --output TEMPLATE");
+        const std::string& in = inv.positionals[0];
+        plan.items.push_back({in, display_name(in), fit(inv.positionals[1], "OUT")});
+        return plan;
+    }
+    plan.many = true;
+    const std::vector<std::string> inputs = gather_inputs(inv.positionals, inv.values);
+    plan.items = batch_items(inputs);
+    std::vector<std::string> outputs;
+    const std::string option = rule->out_dir.empty() ? "--output" : "--out-dir";
+    for (BatchItem& item : plan.items) {
+        item.output = fit(output_for(*rule, item.path), option);
+        outputs.push_back(item.output);
+    }
+    check_outputs(inputs, outputs);
+    if (!rule->out_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(rule->out_dir, ec);
+        if (ec) throw output_error(rule->out_dir, "cannot create the folder: " + ec.message());
+    }
+    return plan;
 }
 
 }  // namespace imgpar::cli

@@ -4,10 +4,12 @@
 // output, and no input overwritten.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "cli/batch_runner.hpp"
 #include "cli/command.hpp"
 #include "src/io/image_format.hpp"
 
@@ -41,5 +43,23 @@ std::string output_for(const OutputRule& rule, const std::string& input);
 // the inputs (by name, or by identity when it exists: a link to an input
 // counts).
 void check_outputs(const std::vector<std::string>& inputs, const std::vector<std::string>& outputs);
+
+// The files of a command that writes one output per input: the IN OUT form
+// (at most `single_max` positional arguments) or many inputs named by
+// --out-dir / --output, every output checked before anything runs, and
+// --out-dir created. `fit(output, option)` checks each output for the
+// command and returns its final name (option: "OUT" in the IN OUT form,
+// else "--out-dir" or "--output"; the folders of the many form do not exist
+// yet). Throws imgpar::Error (usage).
+struct OutputPlan {
+    std::vector<BatchItem> items;
+    bool many = false;  // --out-dir / --output
+};
+OutputPlan plan_outputs(const Invocation& inv, int single_max,
+                        const std::function<std::string(const std::string& output, const std::string& option)>& fit);
+
+// Creates the folder `output` is to be written in, if missing. Throws
+// imgpar::Error (output) naming it.
+void make_output_folder(const std::string& output);
 
 }  // namespace imgpar::cli

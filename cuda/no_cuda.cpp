@@ -12,6 +12,7 @@
 #include "src/ops/equalize.hpp"
 #include "src/ops/filter.hpp"
 #include "src/ops/histogram.hpp"
+#include "src/ops/integral.hpp"
 #include "src/ops/threshold.hpp"
 
 namespace imgpar {
@@ -62,6 +63,7 @@ void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, 
 Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailable(); }
 void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }
 int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
+void integral(Session&, ConstDeviceViewU8, const SumTableView&, std::string*) { unavailable(); }
 
 }  // namespace gpu
 }  // namespace imgpar

@@ -11,6 +11,7 @@
 #include "cuda/buffers.hpp"
 #include "cuda/filter.hpp"
 #include "cuda/histogram.hpp"
+#include "cuda/integral.hpp"
 #include "src/gpu/session.hpp"
 
 namespace imgpar::gpu {
@@ -23,6 +24,7 @@ struct Session::Impl {
     cuda::Stream stream;
     cuda::FilterWorkspace filters;
     cuda::HistogramWorkspace histograms;
+    cuda::IntegralWorkspace integrals;
     cuda::DeviceBuffer<std::uint8_t> slots[2];  // Session::Slot::Input, Output
     // Staging: host pixels pass through two pinned buffers in turn, so the
     // host copy of one piece overlaps the DMA of the other; staged[k] marks

@@ -32,9 +32,14 @@ declare -A probes=(
     # For the tests only: every file imgpar writes must decode to the same
     # pixels in libvips (tests/cli/test_cli_vips.cpp).
     [libvips-tools]=/usr/bin/vips
+    # For the tests only: integral's .npy files are read back by NumPy and
+    # compared with OpenCV's cv2.integral (tests/cli/test_cli_integral.cpp).
+    [python3-numpy]=/usr/lib/python3/dist-packages/numpy/__init__.py
+    [python3-opencv]=/usr/lib/python3/dist-packages/cv2
 )
 missing=()
-for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev libvips-tools; do
+for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev libvips-tools \
+           python3-numpy python3-opencv; do
     [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
 done
 

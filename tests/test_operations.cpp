@@ -28,6 +28,8 @@ void make_job(const Operation& op, const Values& values) {
     const ParamValues v = op.values(values);
     if (op.kind == OperationKind::ImageToImage)
         (void)op.make_image_job(v);
+    else if (op.kind == OperationKind::ImageToArray)
+        (void)op.make_array_job(v);
     else
         (void)op.make_report_job(v);
 }
@@ -63,8 +65,9 @@ TEST_CASE("operations: every declaration is complete, with unique names and exam
         CHECK_FALSE(op.summary.empty());
         CHECK_FALSE(op.description.empty());
         CHECK_FALSE(op.group.empty());
-        CHECK(static_cast<bool>(op.kind == OperationKind::ImageToImage ? bool(op.make_image_job)
-                                                                        : bool(op.make_report_job)));
+        CHECK(static_cast<bool>(op.kind == OperationKind::ImageToImage   ? bool(op.make_image_job)
+                                : op.kind == OperationKind::ImageToArray ? bool(op.make_array_job)
+                                                                         : bool(op.make_report_job)));
         CHECK_FALSE(op.examples.empty());
         std::set<std::string> params;
         for (const ParamSpec& p : op.params) {
@@ -134,6 +137,11 @@ TEST_CASE("operations: every example runs on the CPU for every channel layout") 
                     CHECK(out.width() == 23);
                     CHECK(out.height() == 17);
                     CHECK(out.channels() == job->output_channels(c));
+                } else if (op.kind == OperationKind::ImageToArray) {
+                    const auto job = op.make_array_job(op.values(e.values));
+                    const NpyFile array = job->run(cpu, img.view(), "img", notes);
+                    const NpyHeader header = parse_npy_header("img", array.bytes(), array.size());
+                    CHECK(header.data_offset + array.data_bytes() == array.size());
                 } else {
                     const auto job = op.make_report_job(op.values(e.values));
                     const std::string json = job->run(cpu, {"img", "cpu"}, img.view(), ReportFormat::Json, notes);

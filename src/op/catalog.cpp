@@ -3,6 +3,7 @@
 #include "src/op/operation.hpp"
 #include "src/ops/filter_ops.hpp"
 #include "src/ops/histogram_ops.hpp"
+#include "src/ops/integral_ops.hpp"
 
 namespace imgpar {
 
@@ -10,6 +11,7 @@ const std::vector<Operation>& operations() {
     static const std::vector<Operation> list = {
         blur_operation(),  box_operation(),   sharpen_operation(),  edges_operation(),
         convolve_operation(), histo_operation(), equalize_operation(), threshold_operation(),
+        integral_operation(),
     };
     return list;
 }

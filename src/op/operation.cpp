@@ -43,6 +43,7 @@ void ImageJob::warm_up(const BackendChoice& backend, int width, int height, int 
 
 std::string Operation::positional_help() const {
     if (kind == OperationKind::ImagesToReport) return "FILE...";
+    if (kind == OperationKind::ImageToArray) return "IN OUT.npy";
     return extra.name.empty() ? "IN OUT" : "IN OUT [" + extra.name + "]";
 }
 

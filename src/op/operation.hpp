@@ -20,6 +20,7 @@
 
 #include "src/backend.hpp"
 #include "src/image.hpp"
+#include "src/io/npy.hpp"
 #include "src/op/param.hpp"
 #include "src/report/format.hpp"
 #include "src/report/json.hpp"
@@ -96,9 +97,27 @@ public:
     }
 };
 
+// An image -> array operation (integral: a summed-area table) whose
+// parameters are validated: its result is a NumPy array file, not an image.
+class ArrayJob {
+public:
+    virtual ~ArrayJob() = default;
+    // One line for -v: "integral u64 (auto), sums and squares".
+    virtual std::string describe() const = 0;
+    // --json's "operation" object.
+    virtual JsonObject details() const = 0;
+    // Image-sized buffers (width x height x channels bytes) a file holds at
+    // its peak, the decoded input and the array included (--max-memory).
+    virtual double peak_images() const = 0;
+    // The array of `src` on `backend`, as the whole .npy file. Throws
+    // imgpar::Error (input, naming `file`) when this image cannot have it.
+    virtual NpyFile run(const BackendChoice& backend, ConstViewU8 src, const std::string& file, RunNotes& notes) const = 0;
+};
+
 enum class OperationKind {
     ImageToImage,    // IN OUT: load, run, save
     ImagesToReport,  // FILE...: load each, report on stdout (text, --csv, --json)
+    ImageToArray,    // IN OUT.npy: load, compute an array, write it as a .npy file
 };
 
 // A named parameter set: the tests run every example on both backends, the
@@ -134,12 +153,13 @@ struct Operation {
     // matching `kind` is set.
     std::function<std::unique_ptr<ImageJob>(const ParamValues&)> make_image_job;
     std::function<std::unique_ptr<ReportJob>(const ParamValues&)> make_report_job;
+    std::function<std::unique_ptr<ArrayJob>(const ParamValues&)> make_array_job;
 
     // Defaults, then `given`.
     ParamValues values(const std::vector<std::pair<std::string, std::string>>& given = {}) const {
         return ParamValues(params, given);
     }
-    // "IN OUT [RxS]" or "FILE...".
+    // "IN OUT [RxS]", "FILE..." or "IN OUT.npy".
     std::string positional_help() const;
 };
 

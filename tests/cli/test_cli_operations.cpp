@@ -18,6 +18,7 @@ namespace {
 std::vector<std::string> command_line(const Operation& op, const Values& values, const std::string& in) {
     std::vector<std::string> args = {op.name, in};
     if (op.kind == OperationKind::ImageToImage) args.push_back("out.png");
+    if (op.kind == OperationKind::ImageToArray) args.push_back("out.npy");
     for (const auto& [name, value] : values) {
         args.push_back("--" + name);
         const ParamSpec* spec = nullptr;
@@ -47,6 +48,8 @@ TEST_CASE("cli operations: help lists every declared option and default; the fir
         CHECK_MESSAGE(r.exit_code == 0, r.err);
         if (op.kind == OperationKind::ImageToImage)
             CHECK(file_exists(dir.file("out.png")));
+        else if (op.kind == OperationKind::ImageToArray)
+            CHECK(file_exists(dir.file("out.npy")));
         else
             CHECK_FALSE(r.out.empty());
     }

@@ -4,6 +4,7 @@
 // operation added to the catalog is covered here without a test of its own.
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -59,6 +60,13 @@ TEST_CASE("gpu: every example of every operation gives the CPU's bytes, on every
                             const ImageU8 want = job->run(cpu, img.view(), cpu_notes);
                             const ImageU8 got = job->run(gpu, img.view(), gpu_notes);
                             IMGPAR_CHECK_IMAGES_EQUAL(want, got);
+                            CHECK(cpu_notes.details.str() == gpu_notes.details.str());
+                        } else if (op.kind == OperationKind::ImageToArray) {
+                            const auto job = op.make_array_job(op.values(e.values));
+                            const NpyFile want = job->run(cpu, img.view(), "img", cpu_notes);
+                            const NpyFile got = job->run(gpu, img.view(), "img", gpu_notes);
+                            REQUIRE(want.size() == got.size());
+                            CHECK(std::memcmp(want.bytes(), got.bytes(), want.size()) == 0);
                             CHECK(cpu_notes.details.str() == gpu_notes.details.str());
                         } else {
                             const auto job = op.make_report_job(op.values(e.values));

@@ -1,0 +1,95 @@
+// Summed-area tables for the tests: an independent reference (columns
+// summed first, then along the rows, in 64 bits: the other order from the
+// library's) and a comparison that reports the first differing entry as
+// (x, y, channel, plane, expected, actual).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "src/ops/integral.hpp"
+
+namespace imgpar::test {
+
+// Entries of a table of `src` ((H+1) x (W+1) x C, row-major), of the samples
+// or of their squares.
+inline std::vector<std::uint64_t> reference_integral(ConstViewU8 src, bool squares) {
+    const int W = src.width, H = src.height, C = src.channels;
+    const std::size_t row = static_cast<std::size_t>(W + 1) * C;
+    std::vector<std::uint64_t> column(static_cast<std::size_t>(W) * C, 0);
+    std::vector<std::uint64_t> table(row * (H + 1), 0);
+    for (int Y = 1; Y <= H; ++Y) {
+        const std::uint8_t* in = src.row(Y - 1);
+        for (std::size_t i = 0; i < column.size(); ++i) column[i] += squares ? std::uint64_t{in[i]} * in[i] : in[i];
+        for (int c = 0; c < C; ++c) {
+            std::uint64_t sum = 0;
+            for (int X = 1; X <= W; ++X) {
+                sum += column[static_cast<std::size_t>(X - 1) * C + c];
+                table[Y * row + static_cast<std::size_t>(X) * C + c] = sum;
+            }
+        }
+    }
+    return table;
+}
+
+// An entry of a host table, as an integer (a double holds it exactly).
+inline std::uint64_t table_entry(const SumTableView& t, int plane, std::size_t index) {
+    const unsigned char* row0 = static_cast<const unsigned char*>(t.data) + static_cast<std::size_t>(plane) * t.height * t.pitch;
+    const std::size_t per_row = static_cast<std::size_t>(t.width) * t.channels;
+    const unsigned char* p = row0 + (index / per_row) * t.pitch + (index % per_row) * sum_type_bytes(t.type);
+    switch (t.type) {
+        case SumType::U32: { std::uint32_t v; std::memcpy(&v, p, 4); return v; }
+        case SumType::U64: { std::uint64_t v; std::memcpy(&v, p, 8); return v; }
+        case SumType::F64: { double v; std::memcpy(&v, p, 8); return static_cast<std::uint64_t>(v); }
+    }
+    return 0;
+}
+
+// A table in a packed host buffer, and its view.
+struct HostTable {
+    std::vector<std::uint8_t> bytes;
+    SumTableView view;
+};
+
+// A packed buffer for the table of a width x height x channels image, filled
+// with 0xAB so an entry left unwritten shows.
+inline HostTable host_table(int width, int height, int channels, SumType type, bool squared) {
+    HostTable t;
+    t.view = sum_table_view(nullptr, type, width, height, channels, squared);
+    t.bytes.assign(t.view.row_bytes() * t.view.height * t.view.planes, 0xAB);
+    t.view.data = t.bytes.data();
+    return t;
+}
+
+// cpu::integral of `src`.
+inline HostTable cpu_table(ConstViewU8 src, SumType type, bool squared) {
+    HostTable t = host_table(src.width, src.height, src.channels, type, squared);
+    cpu::integral(src, t.view);
+    return t;
+}
+
+// Checks every entry of every plane of `t` against the reference of `src`;
+// returns the number of differing entries (0 on success).
+inline std::size_t check_table_against_reference(ConstViewU8 src, const SumTableView& t) {
+    std::size_t bad = 0;
+    for (int p = 0; p < t.planes; ++p) {
+        const std::vector<std::uint64_t> want = reference_integral(src, p == 1);
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            const std::uint64_t got = table_entry(t, p, i);
+            if (got == want[i]) continue;
+            if (bad++ == 0) {
+                const std::size_t per_row = static_cast<std::size_t>(t.width) * t.channels;
+                const std::size_t s = i % per_row;
+                FAIL_CHECK("first mismatch at (x, y, channel, plane) = (", s / t.channels, ", ", i / per_row, ", ",
+                           s % t.channels, ", ", p, "): expected ", want[i], ", got ", got);
+            }
+        }
+    }
+    return bad;
+}
+
+}  // namespace imgpar::test
