@@ -1,8 +1,9 @@
 // Fuzz target: what imgpar reads from a file without decoding its pixels:
 // read_image_header as `info` calls it (header only: no memory budget, no
 // check that the data is whole), with the checks in front of the decoders;
-// the size peeked straight from the header bytes; and the JPEG layout that
-// decides whether the GPU's hardware decoder may take a file.
+// the size peeked straight from the header bytes; and the JPEG layout and the
+// walk through its scan that decide whether the GPU's hardware decoder may
+// take a file.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "src/io/header_peek.hpp"
 #include "src/io/image_format.hpp"
 #include "src/io/jpeg_layout.hpp"
+#include "src/io/jpeg_scan.hpp"
 #include "src/io/load.hpp"
 #include "src/io/metadata.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
@@ -23,6 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     (void)layout.ycbcr_huffman_8bit();
     (void)layout.chroma_layout();
     if (layout.valid) FUZZ_CHECK(layout.components >= 0 && layout.components <= 255);
+    if (imgpar::jpeg_scan_is_clean(data, size)) FUZZ_CHECK(layout.valid && layout.width > 0 && layout.height > 0);
 
     imgpar::fuzz::expect_errors_of({imgpar::ErrorKind::Input}, [&] {
         const imgpar::ImageHeader h = imgpar::read_image_header("fuzz", bytes, imgpar::fuzz::load_options(0));

@@ -1,0 +1,427 @@
+#include "src/io/jpeg_scan.hpp"
+
+#include <array>
+#include <cstring>
+
+namespace imgpar {
+
+namespace {
+
+// A Huffman table as libjpeg-turbo derives it: canonical codes by length;
+// codes of up to kFastBits bits found with one lookup.
+constexpr int kFastBits = 10;
+
+// What one lookup in an AC table settles: a code and, where they fit in the
+// looked-up bits, its coefficient's extra bits.
+struct AcStep {
+    enum Kind : std::uint8_t { None, Coefficient, EndOfBlock, ZeroRun, Bad };
+    std::uint8_t bits = 0;     // bits taken: the code's, and the extra bits' when `extra` is 0
+    std::uint8_t advance = 0;  // coefficients passed: run + 1, or 16 for a zero run
+    std::uint8_t extra = 0;    // extra bits still to take
+    Kind kind = None;          // None: a longer code
+};
+
+struct HuffmanTable {
+    bool defined = false;
+    std::array<std::uint16_t, 1 << kFastBits> fast{};  // (length << 8) | symbol; length 0: a longer code
+    std::array<AcStep, 1 << kFastBits> ac{};           // the same codes, read as AC symbols
+    std::array<std::int32_t, 17> max_code{};           // the largest code of each length, -1 when none
+    std::array<int, 17> value_offset{};                // symbol index = value_offset[length] + code
+    std::array<std::uint8_t, 256> values{};
+};
+
+// The AC symbol `rs` read with a code of `length` bits from the kFastBits
+// bits `look`, as libjpeg-turbo's decoder takes it; what no encoder writes
+// (a coefficient past the block, more than 10 extra bits) is Bad.
+AcStep ac_step(int rs, int length) {
+    AcStep step;
+    const int run = rs >> 4, size = rs & 15;
+    step.bits = static_cast<std::uint8_t>(length);
+    if (size == 0) {
+        step.kind = run == 15 ? AcStep::ZeroRun : AcStep::EndOfBlock;
+        step.advance = 16;
+        return step;
+    }
+    if (size > 10) {
+        step.kind = AcStep::Bad;
+        return step;
+    }
+    step.kind = AcStep::Coefficient;
+    step.advance = static_cast<std::uint8_t>(run + 1);
+    if (length + size <= kFastBits)
+        step.bits = static_cast<std::uint8_t>(length + size);
+    else
+        step.extra = static_cast<std::uint8_t>(size);
+    return step;
+}
+
+// Builds the table from a DHT's 16 counts and its symbols; false when the
+// counts do not form a prefix code (libjpeg-turbo refuses such a table).
+bool build_table(HuffmanTable& t, const std::uint8_t* counts, const std::uint8_t* values, int total) {
+    t = HuffmanTable{};
+    for (int i = 0; i < total; ++i) t.values[static_cast<std::size_t>(i)] = values[i];
+    std::int32_t code = 0;
+    int index = 0;
+    for (int length = 1; length <= 16; ++length) {
+        const int n = counts[length - 1];
+        t.value_offset[static_cast<std::size_t>(length)] = index - code;
+        for (int k = 0; k < n; ++k, ++code, ++index) {
+            if (code >= (std::int32_t{1} << length)) return false;
+            if (length <= kFastBits) {
+                const int spread = 1 << (kFastBits - length);
+                for (int j = 0; j < spread; ++j)
+                    t.fast[static_cast<std::size_t>((code << (kFastBits - length)) + j)] =
+                        static_cast<std::uint16_t>(length << 8 | values[index]);
+            }
+        }
+        t.max_code[static_cast<std::size_t>(length)] = n ? code - 1 : -1;
+        code <<= 1;
+    }
+    for (std::size_t i = 0; i < t.fast.size(); ++i) {
+        const int length = t.fast[i] >> 8;
+        if (length) t.ac[i] = ac_step(t.fast[i] & 0xFF, length);
+    }
+    t.defined = true;
+    return true;
+}
+
+// 8 bytes as read from memory, first byte highest.
+inline std::uint64_t to_big_endian(std::uint64_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    return __builtin_bswap64(w);
+#else
+    return w;
+#endif
+}
+
+// Reads entropy-coded bits as libjpeg-turbo does: 0xFF 0x00 is a data byte
+// 0xFF (fill bytes 0xFF before it are skipped); any other 0xFF starts a
+// marker, which ends the data. Past the data it supplies zero bits and
+// remembers that they were taken: libjpeg-turbo's "premature end" case.
+class BitReader {
+public:
+    BitReader(const std::uint8_t* data, std::size_t size, std::size_t start) : d_(data), size_(size), pos_(start) {}
+
+    // The next Huffman symbol, or -1 for a code that is in no table.
+    int symbol(const HuffmanTable& t) {
+        if (count_ < 16) refill();
+        const std::uint16_t e = t.fast[static_cast<std::size_t>(bits_ >> (64 - kFastBits))];
+        if (e >> 8) {
+            skip(e >> 8);
+            return e & 0xFF;
+        }
+        return long_symbol(t);
+    }
+
+    // The AC codes of one block, up to its end-of-block code or its 63rd
+    // coefficient; false for a code in no table, a coefficient past the
+    // block or a zero run no coefficient follows (no encoder writes them,
+    // and decoders differ on them). The bit buffer stays in registers: one
+    // lookup settles most codes with their extra bits.
+    bool ac_block(const HuffmanTable& t) {
+        std::uint64_t bits = bits_;
+        int count = count_;
+        int k = 1;
+        bool ok = true;
+        while (k < 64) {
+            if (count < 32) {
+                bits_ = bits;
+                count_ = count;
+                refill();
+                bits = bits_;
+                count = count_;
+            }
+            AcStep e = t.ac[static_cast<std::size_t>(bits >> (64 - kFastBits))];
+            if (e.kind == AcStep::None) {  // a code longer than kFastBits bits
+                bits_ = bits;
+                count_ = count;
+                const int rs = long_symbol(t);
+                bits = bits_;
+                count = count_;
+                if (rs < 0) return false;
+                e = ac_step(rs, 0);  // its code taken: its extra bits remain
+                e.extra = e.kind == AcStep::Coefficient ? static_cast<std::uint8_t>(rs & 15) : 0;
+                e.bits = 0;
+            }
+            bits <<= e.bits;  // (with its extra bits where they fitted)
+            count -= e.bits;
+            if (e.kind == AcStep::Coefficient) {
+                bits <<= e.extra;
+                count -= e.extra;
+                k += e.advance;
+                if (k > 64) ok = false;
+            } else if (e.kind == AcStep::ZeroRun) {
+                k += 16;
+                if (k > 63) ok = false;
+            } else {
+                ok = e.kind == AcStep::EndOfBlock;
+                break;
+            }
+            if (!ok) break;
+        }
+        bits_ = bits;
+        count_ = count;
+        return ok;
+    }
+
+    // n <= 32 bits.
+    void skip(int n) {
+        if (count_ < n) refill();
+        bits_ <<= n;
+        count_ -= n;
+    }
+
+    // Whether bits past the data were taken (they stay taken: nothing real
+    // comes after the padding).
+    bool overrun() const { return count_ < padding_; }
+
+    // At the end of a restart interval or of the scan: true when only the
+    // last byte's padding bits are left and a marker follows, whose code is
+    // then returned in `marker` and the reader moves past it.
+    bool marker_next(int& marker) {
+        refill();
+        if (marker_at_ == kNone || count_ - padding_ >= 8 || marker_at_ >= size_) return false;
+        std::size_t i = marker_at_;
+        while (i < size_ && d_[i] == 0xFF) ++i;
+        if (i >= size_) return false;
+        marker = d_[i];
+        pos_ = i + 1;
+        marker_at_ = kNone;
+        bits_ = 0;
+        count_ = padding_ = 0;
+        return true;
+    }
+
+private:
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+    int long_symbol(const HuffmanTable& t) {
+        const auto top = static_cast<std::int32_t>(bits_ >> 48);
+        for (int length = kFastBits + 1; length <= 16; ++length) {
+            const std::int32_t code = top >> (16 - length);
+            if (code <= t.max_code[static_cast<std::size_t>(length)]) {
+                skip(length);
+                return t.values[static_cast<std::size_t>(t.value_offset[static_cast<std::size_t>(length)] + code)];
+            }
+        }
+        return -1;
+    }
+
+    // Fills the buffer to more than 56 bits: whole words where the next 8
+    // bytes hold no 0xFF (almost everywhere), byte by byte elsewhere.
+    void refill() {
+        while (count_ <= 56) {
+            if (marker_at_ == kNone && pos_ + 8 <= size_) {
+                std::uint64_t word = 0;
+                std::memcpy(&word, d_ + pos_, 8);
+                word = to_big_endian(word);
+                const std::uint64_t inverted = ~word;  // a 0xFF byte is a zero byte here
+                if (((inverted - 0x0101010101010101u) & ~inverted & 0x8080808080808080u) == 0) {
+                    const int bytes = (64 - count_) / 8;
+                    const std::uint64_t taken = bytes == 8 ? word : word & ~(~std::uint64_t{0} >> (8 * bytes));
+                    bits_ |= taken >> count_;
+                    count_ += 8 * bytes;
+                    pos_ += static_cast<std::size_t>(bytes);
+                    continue;
+                }
+            }
+            if (marker_at_ != kNone) {  // past the data: zero bits
+                count_ += 8;
+                padding_ += 8;
+                continue;
+            }
+            if (pos_ >= size_) {
+                marker_at_ = size_;
+                continue;
+            }
+            const std::uint8_t b = d_[pos_];
+            if (b == 0xFF) {
+                std::size_t q = pos_ + 1;
+                while (q < size_ && d_[q] == 0xFF) ++q;
+                if (q >= size_ || d_[q] != 0x00) {
+                    marker_at_ = pos_;
+                    continue;
+                }
+                pos_ = q + 1;
+            } else {
+                ++pos_;
+            }
+            bits_ |= static_cast<std::uint64_t>(b) << (56 - count_);
+            count_ += 8;
+        }
+    }
+
+    const std::uint8_t* d_;
+    std::size_t size_;
+    std::size_t pos_;
+    std::uint64_t bits_ = 0;  // left-aligned
+    int count_ = 0;           // bits held
+    int padding_ = 0;         // of those, zero bits supplied past the data
+    std::size_t marker_at_ = kNone;
+};
+
+struct Component {
+    int id = 0, h = 0, v = 0, quant = 0;
+    int dc = -1, ac = -1;  // the scan's tables
+};
+
+struct Header {
+    int width = 0, height = 0;
+    int components = 0;
+    Component comp[4];
+    int scan_order[4] = {};  // frame component indices, as the scan interleaves them
+    int restart_interval = 0;
+    std::size_t scan_data = 0;  // where the entropy-coded data begins
+    HuffmanTable dc[4], ac[4];
+    bool quant_defined[4] = {};
+};
+
+int be16(const std::uint8_t* p) { return p[0] << 8 | p[1]; }
+
+bool read_dht(Header& h, const std::uint8_t* p, std::size_t n) {
+    std::size_t i = 0;
+    while (i < n) {
+        if (i + 17 > n) return false;
+        const int table_class = p[i] >> 4, id = p[i] & 15;
+        if (table_class > 1 || id > 3) return false;
+        int total = 0;
+        for (int k = 0; k < 16; ++k) total += p[i + 1 + static_cast<std::size_t>(k)];
+        if (total > 256 || i + 17 + static_cast<std::size_t>(total) > n) return false;
+        HuffmanTable& t = table_class ? h.ac[id] : h.dc[id];
+        if (!build_table(t, p + i + 1, p + i + 17, total)) return false;
+        i += 17 + static_cast<std::size_t>(total);
+    }
+    return true;
+}
+
+bool read_dqt(Header& h, const std::uint8_t* p, std::size_t n) {
+    std::size_t i = 0;
+    while (i < n) {
+        const int precision = p[i] >> 4, id = p[i] & 15;
+        if (precision != 0 || id > 3 || i + 65 > n) return false;  // 16-bit tables: left to libjpeg-turbo
+        h.quant_defined[id] = true;
+        i += 65;
+    }
+    return true;
+}
+
+bool read_sof(Header& h, const std::uint8_t* p, std::size_t n) {
+    if (h.components || n < 6 || p[0] != 8) return false;
+    h.height = be16(p + 1);
+    h.width = be16(p + 3);
+    h.components = p[5];
+    if (h.width == 0 || h.height == 0 || (h.components != 1 && h.components != 3) ||
+        n != 6 + 3 * static_cast<std::size_t>(h.components))
+        return false;
+    for (int c = 0; c < h.components; ++c) {
+        Component& k = h.comp[c];
+        k.id = p[6 + 3 * c];
+        k.h = p[7 + 3 * c] >> 4;
+        k.v = p[7 + 3 * c] & 15;
+        k.quant = p[8 + 3 * c];
+        if (k.h < 1 || k.h > 4 || k.v < 1 || k.v > 4 || k.quant > 3) return false;
+    }
+    return true;
+}
+
+// One scan over every component, in frame order or not, each once.
+bool read_sos(Header& h, const std::uint8_t* p, std::size_t n) {
+    if (!h.components || n < 1) return false;
+    const int count = p[0];
+    if (count != h.components || n != 4 + 2 * static_cast<std::size_t>(count)) return false;
+    bool seen[4] = {};
+    for (int s = 0; s < count; ++s) {
+        int c = 0;
+        while (c < h.components && h.comp[c].id != p[1 + 2 * s]) ++c;
+        if (c == h.components || seen[c]) return false;
+        seen[c] = true;
+        h.scan_order[s] = c;
+        h.comp[c].dc = p[2 + 2 * s] >> 4;
+        h.comp[c].ac = p[2 + 2 * s] & 15;
+        if (h.comp[c].dc > 3 || h.comp[c].ac > 3 || !h.dc[h.comp[c].dc].defined || !h.ac[h.comp[c].ac].defined ||
+            !h.quant_defined[h.comp[c].quant])
+            return false;
+    }
+    const std::uint8_t* tail = p + 1 + 2 * count;
+    return tail[0] == 0 && tail[1] == 63 && tail[2] == 0;  // sequential: the whole band, no approximation
+}
+
+// The markers from SOI to the scan; false for anything not laid out as
+// jpeg_scan_is_clean takes it.
+bool read_header(const std::uint8_t* d, std::size_t size, Header& h) {
+    if (size < 4 || d[0] != 0xFF || d[1] != 0xD8) return false;
+    std::size_t i = 2;
+    for (;;) {
+        if (i + 2 > size || d[i] != 0xFF) return false;
+        while (i + 1 < size && d[i + 1] == 0xFF) ++i;
+        if (i + 4 > size) return false;
+        const int marker = d[i + 1];
+        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {  // standalone
+            i += 2;
+            continue;
+        }
+        if (marker == 0xD8 || marker == 0xD9 || marker == 0x00) return false;
+        const std::size_t length = static_cast<std::size_t>(be16(d + i + 2));
+        if (length < 2 || i + 2 + length > size) return false;
+        const std::uint8_t* p = d + i + 4;
+        const std::size_t n = length - 2;
+        bool ok = true;
+        if (marker == 0xC4) ok = read_dht(h, p, n);
+        else if (marker == 0xDB) ok = read_dqt(h, p, n);
+        else if (marker == 0xDD) ok = n == 2 && ((h.restart_interval = be16(p)), true);
+        else if (marker == 0xC0 || marker == 0xC1) ok = read_sof(h, p, n);
+        else if (marker >= 0xC2 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) ok = false;
+        else if (marker == 0xDC) ok = false;  // DNL: the height comes after the scan
+        else if (marker == 0xDA) {
+            if (!read_sos(h, p, n)) return false;
+            h.scan_data = i + 2 + length;
+            return true;
+        }
+        if (!ok) return false;
+        i += 2 + length;
+    }
+}
+
+bool block(BitReader& r, const HuffmanTable& dc, const HuffmanTable& ac) {
+    const int s = r.symbol(dc);
+    if (s < 0 || s > 11) return false;
+    r.skip(s);
+    return r.ac_block(ac) && !r.overrun();
+}
+
+}  // namespace
+
+bool jpeg_scan_is_clean(const std::uint8_t* data, std::size_t size) {
+    Header h;
+    if (!read_header(data, size, h)) return false;
+    int hmax = 1, vmax = 1, blocks_per_mcu = 0;
+    for (int c = 0; c < h.components; ++c) {
+        hmax = h.comp[c].h > hmax ? h.comp[c].h : hmax;
+        vmax = h.comp[c].v > vmax ? h.comp[c].v : vmax;
+        blocks_per_mcu += h.comp[c].h * h.comp[c].v;
+    }
+    if (blocks_per_mcu > 10) return false;  // the standard's limit; libjpeg-turbo refuses more
+    // One component: an MCU is one block, whatever its sampling factors.
+    const bool single = h.components == 1;
+    const int mcu_w = single ? 8 : 8 * hmax, mcu_h = single ? 8 : 8 * vmax;
+    const long long mcus = static_cast<long long>((h.width + mcu_w - 1) / mcu_w) * ((h.height + mcu_h - 1) / mcu_h);
+    BitReader r(data, size, h.scan_data);
+    int next_restart = 0;
+    for (long long m = 0; m < mcus; ++m) {
+        if (h.restart_interval && m > 0 && m % h.restart_interval == 0) {
+            int marker = 0;
+            if (!r.marker_next(marker) || marker != 0xD0 + next_restart) return false;
+            next_restart = (next_restart + 1) & 7;
+        }
+        for (int s = 0; s < h.components; ++s) {
+            const Component& k = h.comp[h.scan_order[s]];
+            const int n = single ? 1 : k.h * k.v;
+            for (int b = 0; b < n; ++b)
+                if (!block(r, h.dc[k.dc], h.ac[k.ac])) return false;
+        }
+    }
+    int marker = 0;
+    return r.marker_next(marker) && marker == 0xD9;
+}
+
+}  // namespace imgpar
