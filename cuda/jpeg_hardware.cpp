@@ -33,6 +33,7 @@
 #include "cuda/session.hpp"
 #include "src/error.hpp"
 #include "src/io/jpeg_layout.hpp"
+#include "src/io/jpeg_scan.hpp"
 
 #if IMGPAR_HAVE_NVJPEG
 #include <nvjpeg.h>
@@ -184,15 +185,6 @@ State& state_of(Session& session, nvjpegHandle_t handle) {
     return *static_cast<State*>(slot.get());
 }
 
-// A file cut short decodes in libjpeg-turbo to gray rows and a warning; the
-// hardware's output for it is not libjpeg-turbo's. Such files stay on the CPU.
-bool ends_with_eoi(const std::uint8_t* data, std::size_t size) {
-    const std::size_t window = size < 4096 ? size : 4096;  // trailing bytes after EOI are common
-    for (std::size_t i = size - window; i + 1 < size; ++i)
-        if (data[i] == 0xFF && data[i + 1] == 0xD9) return true;
-    return false;
-}
-
 }  // namespace
 
 bool jpeg_hardware_built() { return true; }
@@ -237,7 +229,10 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     const ChromaLayout layout = *coded.chroma_layout();
     if (!jpeg_hardware_ready() || decoder().device != session.device()) return std::nullopt;
     const nvjpegHandle_t handle = decoder().handle;
-    if (size < 4 || !ends_with_eoi(data, size)) return std::nullopt;
+    // Only scans libjpeg-turbo decodes without a warning: the hardware says
+    // nothing of a scan cut short (closed by EOI, it looks whole), of bad
+    // codes or misplaced restart markers, and fills in pixels of its own.
+    if (!jpeg_scan_is_clean(data, size)) return std::nullopt;
     const cudaStream_t stream = cuda::enter(session);
     State& st = state_of(session, handle);
     if (api().stream_parse(handle, data, size, 0, 0, st.stream) != NVJPEG_STATUS_SUCCESS) return std::nullopt;

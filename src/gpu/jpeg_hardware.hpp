@@ -37,9 +37,9 @@ std::string jpeg_hardware_name();
 // and returns that view (ready in stream order: work enqueued on the session
 // afterwards sees the pixels). nullopt, with nothing done, when the hardware
 // does not take this file: Huffman-coded 8-bit YCbCr sequential JPEGs with
-// 4:4:4, 4:2:2 or 4:2:0 chroma go there (src/io/jpeg_layout.hpp); gray,
-// progressive, arithmetic-coded and cut-short files, and other layouts, stay
-// with libjpeg-turbo. Throws imgpar::Error: input for a corrupt file, device
+// 4:4:4, 4:2:2 or 4:2:0 chroma whose scan is clean (src/io/jpeg_layout.hpp,
+// src/io/jpeg_scan.hpp) go there; gray, progressive, arithmetic-coded,
+// cut-short and corrupt files, and other layouts, stay with libjpeg-turbo. Throws imgpar::Error: input for a corrupt file, device
 // for a GPU failure.
 std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::string& name, const std::uint8_t* data,
                                                std::size_t size);

@@ -92,6 +92,31 @@ TEST_CASE("gpu jpeg: gray and truncated files are left to the CPU") {
     CHECK_FALSE(hardware_decode(cut));
 }
 
+// A file cut mid-scan and closed by an EOI marker looks whole to a check of
+// its end; libjpeg-turbo refuses it (the scan ends before the image does), so
+// the hardware must not turn it into an image either: it declines the file
+// (the CPU then says what is wrong) or fails it as corrupt.
+TEST_CASE("gpu jpeg: a file cut mid-scan and closed by EOI is never decoded to pixels on the hardware") {
+    if (!hardware_started()) return;
+    for (ChromaSubsampling chroma : {ChromaSubsampling::S444, ChromaSubsampling::S420}) {
+        const ImageU8 rgb = test::photo_like_image(1600, 1200, 3, 9);
+        const std::vector<std::uint8_t> whole = jpeg_encode(rgb.view(), 90, chroma);
+        for (double keep : {0.3, 0.6, 0.95}) {
+            CAPTURE(keep);
+            CAPTURE(static_cast<int>(chroma));
+            std::vector<std::uint8_t> cut(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(whole.size() * keep));
+            cut.push_back(0xFF);
+            cut.push_back(0xD9);
+            CHECK_THROWS(decode_image("cut.jpg", cut, LoadOptions{}));
+            try {
+                CHECK_FALSE(hardware_decode(cut));
+            } catch (const Error& e) {
+                CHECK(e.kind() == ErrorKind::Input);
+            }
+        }
+    }
+}
+
 TEST_CASE("gpu jpeg: files from many workers decode in shared batches, each into its own session") {
     if (!hardware_started()) return;
     constexpr int kWorkers = 12;
