@@ -7,6 +7,10 @@
 #
 #   bench/e2e/run.sh IMGPAR PHOTOS [REPEATS [BATCH_REPEATS]]
 #
+# A larger batch, where start-up weighs less (PHOTOS/large/ made by
+# `make_photos.py SOURCES PHOTOS 2080` into another folder and moved there),
+# adds a table of imgpar on the GPU against OpenCV's pool.
+#
 # PHOTOS is what make_photos.py made (single/, batch/). The photos come from
 # Debian's wallpaper package:
 #   apt-get download plasma-workspace-wallpapers && dpkg -x plasma-workspace-wallpapers_*.deb wp
@@ -137,4 +141,20 @@ if have vips; then
 fi
 if have mogrify && mogrify -version 2>/dev/null | grep -q ImageMagick; then
     brow "ImageMagick mogrify -blur" "$(best mogrify -path "$work/b" -blur 0x2 -quality 95 "${batch[@]}")"
+fi
+
+# The larger batch: what thousands of files from a batch script see, with
+# CUDA's and the hardware decoder's start-up spread over more files.
+large=("$photos"/large/*.jpg)
+if [[ -f ${large[0]} ]] && ((have_gpu)); then
+    n=${#large[@]}
+    echo
+    echo "### Batch: $n JPEGs, blur sigma 2 -> JPEG, all cores (images/s, best of $batch_repeats)"
+    echo
+    echo "| tool | images/s | seconds |"
+    echo "|---|---:|---:|"
+    brow "imgpar blur --out-dir, --device gpu" "$(best "$imgpar" blur --sigma 2 --quality 95 --device gpu --out-dir "$work/b" "${large[@]}")"
+    if ((have_cv)); then
+        brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${large[@]}")"
+    fi
 fi
