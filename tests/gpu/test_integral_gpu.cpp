@@ -1,0 +1,126 @@
+// GPU summed-area tables against the CPU reference: byte-identical tables
+// of every type, with and without squares, every channel count, awkward and
+// tile-edge sizes, long single rows and columns, a 16 MP image; through the
+// device form (packed table, pitched image) and through the operation as
+// imgpar runs it (the session's pitched slots).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuda/buffers.hpp"
+#include "cuda/check.hpp"
+#include "cuda/integral.hpp"
+#include "src/gpu/session.hpp"
+#include "src/op/operation.hpp"
+#include "src/ops/integral.hpp"
+#include "tests/support/gpu_session.hpp"
+#include "tests/support/operation_support.hpp"
+#include "tests/support/integral_reference.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+
+namespace {
+
+// The device form into a packed device table (pitch = row bytes, not the
+// session's 256-byte rows), copied back.
+test::HostTable gpu_table(ConstViewU8 img, SumType type, bool squared, cuda::IntegralWorkspace& ws) {
+    gpu::Session& s = test::session();
+    const DeviceViewU8 in = s.image<std::uint8_t>(gpu::Session::Slot::Input, img.width, img.height, img.channels);
+    s.upload(img, in);
+    test::HostTable t = test::host_table(img.width, img.height, img.channels, type, squared);
+    cuda::DeviceBuffer<unsigned char> device(t.bytes.size());
+    IMGPAR_CUDA_CHECK(cudaMemsetAsync(device.get(), 0xAB, t.bytes.size(), test::stream()));  // no entry left unwritten
+    SumTableView d = t.view;
+    d.data = device.get();
+    cuda::integral(ConstDeviceViewU8(in), d, ws, test::stream());
+    IMGPAR_CUDA_CHECK(cudaMemcpyAsync(t.bytes.data(), device.get(), t.bytes.size(), cudaMemcpyDeviceToHost, test::stream()));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(test::stream()));
+    t.view.data = t.bytes.data();
+    return t;
+}
+
+// Equal bytes; else the first differing entry, from the reference's side.
+void check_same(ConstViewU8 img, const test::HostTable& want, const test::HostTable& got) {
+    REQUIRE(want.bytes.size() == got.bytes.size());
+    if (want.bytes == got.bytes) return;
+    CHECK(test::check_table_against_reference(img, want.view) == 0);
+    CHECK_MESSAGE(test::check_table_against_reference(img, got.view) == 0, "the GPU table differs from the CPU's");
+}
+
+const SumType kTypes[] = {SumType::U32, SumType::U64, SumType::F64};
+
+}  // namespace
+
+TEST_CASE("gpu integral: every type, squares, channel count and awkward size gives the CPU's table") {
+    std::vector<std::pair<int, int>> sizes = test::awkward_sizes();
+    for (int n : {31, 32, 33, 63, 64, 65, 95, 96, 97, 257}) {
+        sizes.push_back({n, 33});
+        sizes.push_back({33, n});
+    }
+    sizes.push_back({1, 5003});  // long single columns and rows: the boundary scans' loops
+    sizes.push_back({5003, 1});
+    sizes.push_back({1021, 1031});
+    cuda::IntegralWorkspace ws;
+    int runs = 0;
+    for (const auto& [w, h] : sizes)
+        for (int c = 1; c <= 4; ++c)
+            for (SumType type : kTypes)
+                for (bool squared : {false, true}) {
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(c);
+                    CAPTURE(sum_type_name(type));
+                    CAPTURE(squared);
+                    const ImageU8 img = (runs % 3 == 2) ? test::constant_image(w, h, c, 255)
+                                                        : test::random_image(w, h, c, static_cast<unsigned>(runs));
+                    check_same(img.view(), test::cpu_table(img.view(), type, squared), gpu_table(img.view(), type, squared, ws));
+                    ++runs;
+                }
+    MESSAGE(runs, " tables compared");
+}
+
+TEST_CASE("gpu integral: a 16 MP image, every type, with squares; white at the 32-bit limit") {
+    cuda::IntegralWorkspace ws;
+    const ImageU8 photo = test::photo_like_image(4096, 4096, 1, 5);
+    for (SumType type : kTypes) {
+        CAPTURE(sum_type_name(type));
+        const bool squared = type != SumType::U32;  // squares of 16 MP pass 32 bits
+        check_same(photo.view(), test::cpu_table(photo.view(), type, squared), gpu_table(photo.view(), type, squared, ws));
+    }
+    const ImageU8 rgb = test::photo_like_image(4608, 3456, 3, 6);  // 16 MP RGB
+    check_same(rgb.view(), test::cpu_table(rgb.view(), SumType::U64, true), gpu_table(rgb.view(), SumType::U64, true, ws));
+    // 255 * 4096 * 4112 = 4294901760: the largest u32 total imgpar writes.
+    const ImageU8 white = test::constant_image(4096, 4112, 1, 255);
+    const test::HostTable t = gpu_table(white.view(), SumType::U32, false, ws);
+    check_same(white.view(), test::cpu_table(white.view(), SumType::U32, false), t);
+    CHECK(test::table_entry(t.view, 0, t.bytes.size() / 4 - 1) == 4294901760u);
+}
+
+TEST_CASE("gpu integral: through the operation, as imgpar runs it, the .npy bytes are the CPU's") {
+    const Operation& op = *find_operation("integral");
+    BackendChoice gpu;
+    gpu.backend = Backend::Gpu;
+    gpu.session = std::shared_ptr<gpu::Session>(&test::session(), [](gpu::Session*) {});
+    const BackendChoice cpu;
+    const ImageU8 photo = test::load_sample("chelsea.png");
+    const ImageU8 big = test::photo_like_image(5000, 3400, 4, 9);
+    for (const auto& values : {test::Values{}, test::Values{{"squared", ""}}, test::Values{{"dtype", "f64"}}})
+        for (const ImageU8* img : {&photo, &big}) {
+            const auto job = op.make_array_job(op.values(values));
+            RunNotes cpu_notes, gpu_notes;
+            const NpyFile want = job->run(cpu, img->view(), "img", cpu_notes);
+            const NpyFile got = job->run(gpu, img->view(), "img", gpu_notes);
+            REQUIRE(want.size() == got.size());
+            CHECK(std::memcmp(want.bytes(), got.bytes(), want.size()) == 0);
+            CHECK(gpu_notes.kernel.find("2-D tiled scan") == 0);
+        }
+    // A u32 table that could overflow is refused before any launch.
+    cuda::IntegralWorkspace ws;
+    const ImageU8 big_gray(6000, 4000, 1);
+    CHECK_THROWS_AS(gpu_table(big_gray.view(), SumType::U32, false, ws), Error);
+}
