@@ -26,6 +26,11 @@
 
 namespace imgpar::cuda {
 
+// Images with alpha (gray+alpha, RGBA) always run integer kernels of their
+// own (cuda/filter_wide.cu: colour premultiplied in 16 bits, see
+// src/ops/wide_math.hpp), whatever path is set below; the paths choose
+// between the implementations for gray and RGB images.
+//
 // How Gaussian and unsharp plans are computed; both give identical bytes.
 //   HalfMma  FP16 (or u8) tensor cores, both passes chained in registers:
 //            trimmed radius <= 64 and every tap <= 2048 (sigma above ~0.8),
@@ -95,9 +100,9 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
                          FilterWorkspace& ws, cudaStream_t stream);
 
 // Whether the current device can compute this Gaussian/unsharp plan with the
-// given implementation (Auto: always).
+// given implementation (Auto: always; images with alpha: Auto only).
 bool separable_path_available(const FilterPlan& plan, int channels, SeparablePath path);
-// The same for custom kernels (Auto and Fp32: always).
+// The same for custom kernels (Auto: always; Fp32 for images without alpha).
 bool custom_path_available(const FilterPlan& plan, int channels, CustomPath path);
 
 // Short name of the implementation a call with this plan would use, for

@@ -96,6 +96,7 @@ bool choose_custom_half(const FilterPlan& plan, int channels, CustomPath path, c
 }
 
 std::size_t scratch_needed(const FilterPlan& plan, int w, int h, int c) {
+    if (has_alpha(c)) return fd::wide_scratch_bytes(plan, w, h, c);
     switch (plan.kind) {
         case FilterKind::Box:
             return fd::box_scratch_bytes(plan, w, h, c);
@@ -181,6 +182,11 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
     call.scratch_bytes = ws.scratch_bytes();
     call.tickets = ws.tickets();
     call.ticket_base = ws.ticket_base();
+    // Images with alpha: the wide kernels, whatever path was chosen.
+    if (has_alpha(src.channels)) {
+        fd::launch_wide(call);
+        return fd::wide_name(plan);
+    }
     switch (plan.kind) {
         case FilterKind::Gaussian:
         case FilterKind::Unsharp:
@@ -212,6 +218,7 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
 
 bool separable_path_available(const FilterPlan& plan, int channels, SeparablePath path) {
     check_plan(plan);
+    if (has_alpha(channels)) return path == SeparablePath::Auto;
     const fd::DeviceLimits dev = fd::current_device_limits();
     switch (path) {
         case SeparablePath::HalfMma:
@@ -225,12 +232,14 @@ bool separable_path_available(const FilterPlan& plan, int channels, SeparablePat
 
 bool custom_path_available(const FilterPlan& plan, int channels, CustomPath path) {
     check_plan(plan);
+    if (has_alpha(channels)) return path == CustomPath::Auto;
     if (path != CustomPath::HalfMma) return true;
     return fd::custom_half_supported(plan, channels, fd::current_device_limits());
 }
 
 const char* filter_path_name(const FilterPlan& plan, int channels, const FilterWorkspace& ws) {
     check_plan(plan);
+    if (has_alpha(channels)) return fd::wide_name(plan);
     const fd::DeviceLimits dev = fd::current_device_limits();
     switch (plan.kind) {
         case FilterKind::Gaussian:

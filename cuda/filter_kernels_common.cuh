@@ -6,6 +6,12 @@
 // goes through the IMGPAR_HD functions of src/ops so it matches the CPU
 // reference bit for bit. The word helpers (the bytes of 4 pixels as 32-bit
 // words) come with this header, from cuda/block/words.cuh.
+//
+// Images with alpha no longer reach the kernels built on this header: they
+// run cuda/filter_wide.cu, colour premultiplied in 16 bits (filter.hpp). The
+// 8-bit alpha modes here (premultiply_pixel, SepMode::*Alpha, the premultiplied
+// constant border) and the kernels' 2- and 4-channel instances are unused
+// since, left for a separate clean-up measured on a GPU.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -93,6 +93,14 @@ void launch_custom_half(const FilterCall& call, const DeviceLimits& dev);
 void launch_custom(const FilterCall& call, const DeviceLimits& dev);
 void launch_edges(const FilterCall& call, const DeviceLimits& dev);
 
+// --- Every filter on images with alpha (cuda/filter_wide.cu) ---
+// Integer kernels on CUDA cores in the wide premultiplied domain
+// (src/ops/wide_math.hpp), whose samples (up to 65025) the tensor-core paths
+// cannot take. Scratch: 0 for images without alpha.
+std::size_t wide_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
+void launch_wide(const FilterCall& call);
+const char* wide_name(const FilterPlan& plan);
+
 // Rounds v up to a multiple of m (m > 0).
 constexpr std::size_t round_up(std::size_t v, std::size_t m) { return (v + m - 1) / m * m; }
 constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
