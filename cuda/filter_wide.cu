@@ -27,7 +27,7 @@
 namespace imgpar::cuda::filter_detail {
 namespace {
 
-// Launch policy (reasoning, not yet measured: imgpar_bench --only rgba):
+// Launch policy (reasoning, not yet measured: imgpar_bench --only alpha):
 // 2-D blocks of 32 x 8 threads, x fastest so a warp reads one row segment;
 // box runs of 32 samples, so starting a run's window costs at most one extra
 // read per output at radius 15.
