@@ -58,16 +58,21 @@ void run_narrow(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     d.count = src.channels;
     d.border = plan.border;
     d.outside.fill(plan.border.value);
-    const int K = dst.channels;
     // The values are the output samples (unsharp: the blur b, replaced by
-    // unsharp_output(x, b)).
-    const detail::RowSink out = [&](int y, const int* v) {
+    // unsharp_output(x, b)). Plain locals, so the byte stores cannot alias
+    // them and the copy vectorises.
+    const std::size_t n = static_cast<std::size_t>(dst.width) * dst.channels;
+    const bool unsharp = plan.kind == FilterKind::Unsharp;
+    const int amount_q8 = plan.amount_q8, threshold_level = plan.threshold_level;
+    const detail::RowSink out = [&src, &dst, n, unsharp, amount_q8, threshold_level](int y, const int* v) {
         std::uint8_t* o = dst.row(y);
+        if (!unsharp) {
+            for (std::size_t i = 0; i < n; ++i) o[i] = static_cast<std::uint8_t>(v[i]);
+            return;
+        }
         const std::uint8_t* s = src.row(y);
-        for (std::size_t i = 0; i < static_cast<std::size_t>(dst.width) * K; ++i)
-            o[i] = static_cast<std::uint8_t>(plan.kind == FilterKind::Unsharp
-                                                 ? unsharp_output(s[i], v[i], plan.amount_q8, plan.threshold_level)
-                                                 : v[i]);
+        for (std::size_t i = 0; i < n; ++i)
+            o[i] = static_cast<std::uint8_t>(unsharp_output(s[i], v[i], amount_q8, threshold_level));
     };
     switch (plan.kind) {
         case FilterKind::Gaussian:
