@@ -138,16 +138,10 @@ int run_array_files(Invocation& inv, const ArrayJob& job) {
                   ": " + job.describe() + "; backend " + used.describe() + "; kernel " + notes.kernel +
                   "; stages: read+decode " + ms_text(decode_ms) + ", compute " + ms_text(ms) + ", write " + ms_text(write_ms));
         if (report == ReportFormat::Json) {
-            JsonObject operation = job.details();
-            operation.merge(notes.details);
             JsonObject o = record(inv, item);
             o.add("ok", true).add("width", header.width).add("height", header.height).add("channels", header.channels);
-            o.add("operation", operation).add("backend", backend_name(used.backend));
-            if (used.backend == Backend::Gpu)
-                o.add("device", used.gpu_name);
-            else
-                o.add_null("device");
-            o.add("kernel", notes.kernel).add("elapsed_ms", ms).add("decode_ms", decode_ms).add("write_ms", write_ms);
+            add_run_members(o, job.details(), notes, used);
+            o.add("elapsed_ms", ms).add("decode_ms", decode_ms).add("write_ms", write_ms);
             r.text = o.str() + "\n";
         }
         return r;

@@ -5,9 +5,12 @@
 #include <string>
 
 #include "cli/command.hpp"
+#include "src/backend.hpp"
+#include "src/op/operation.hpp"
 #include "src/io/load.hpp"
 #include "src/io/save.hpp"
 #include "src/report/format.hpp"
+#include "src/report/json.hpp"
 
 namespace imgpar::cli {
 
@@ -29,6 +32,11 @@ SaveOptions read_save_options(const ParamValues& values);
 // `images`: the image-sized buffers the command holds at its peak, the
 // decoded input included (LoadOptions::images; 0 for headers only).
 LoadOptions load_options(const GlobalOptions& global, double images = 1);
+
+// --json's members of a computed file: "operation" (the job's details with
+// what the run added), "backend", "device" (the GPU's name, null on the CPU)
+// and "kernel".
+void add_run_members(JsonObject& o, JsonObject operation, const RunNotes& notes, const BackendChoice& used);
 
 // Prints each of `warnings` about `file` through diag.
 void report_warnings(const Diagnostics& diag, const std::string& file, const std::vector<std::string>& warnings);

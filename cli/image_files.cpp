@@ -220,14 +220,8 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
                 .add("channels", header.channels)
                 .add("output_channels", job ? job->output_channels(header.channels) : out_view.channels);
             if (job) {
-                JsonObject operation = job->details();
-                operation.merge(notes.details);
-                o.add("operation", operation).add("backend", backend_name(used.backend));
-                if (used.backend == Backend::Gpu)
-                    o.add("device", used.gpu_name);
-                else
-                    o.add_null("device");
-                o.add("kernel", notes.kernel).add("elapsed_ms", ms);
+                add_run_members(o, job->details(), notes, used);
+                o.add("elapsed_ms", ms);
             }
             o.add("decoded_on", decoder).add("decode_ms", decode_ms).add("encoded_on", encoder).add("encode_ms", encode_ms);
             r.text = o.str() + "\n";

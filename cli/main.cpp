@@ -90,7 +90,9 @@ cxxopts::Options make_options(const Command& cmd, const std::vector<OptionGroup>
     for (const OptionGroup& g : groups) {
         auto adder = options.add_options(g.name);
         for (const ParamSpec& p : g.params) {
-            const std::string names = p.short_name.empty() ? p.name : p.short_name + "," + p.name;
+            // A one-letter name is its own short form (cxxopts shows it as -k).
+            const std::string names =
+                p.short_name.empty() || p.short_name == p.name ? p.name : p.short_name + "," + p.name;
             if (p.kind == ParamKind::Flag) {
                 adder(names, p.help_text());
                 continue;

@@ -9,6 +9,7 @@
 #include "src/gpu/jpeg_hardware.hpp"
 #include "src/gpu/session.hpp"
 #include "src/gpu_runtime.hpp"
+#include "src/ops/adaptive_threshold.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/filter.hpp"
 #include "src/ops/histogram.hpp"
@@ -64,6 +65,9 @@ Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailab
 void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }
 int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
 void integral(Session&, ConstDeviceViewU8, const SumTableView&, std::string*) { unavailable(); }
+void adaptive_threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const AdaptiveSpec&, std::string*) {
+    unavailable();
+}
 
 }  // namespace gpu
 }  // namespace imgpar

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "cuda/adaptive_threshold.hpp"
 #include "cuda/buffers.hpp"
 #include "cuda/filter.hpp"
 #include "cuda/histogram.hpp"
@@ -25,6 +26,7 @@ struct Session::Impl {
     cuda::FilterWorkspace filters;
     cuda::HistogramWorkspace histograms;
     cuda::IntegralWorkspace integrals;
+    cuda::AdaptiveWorkspace adaptive;
     cuda::DeviceBuffer<std::uint8_t> slots[2];  // Session::Slot::Input, Output
     // Staging: host pixels pass through two pinned buffers in turn, so the
     // host copy of one piece overlaps the DMA of the other; staged[k] marks

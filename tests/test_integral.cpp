@@ -17,21 +17,10 @@ using namespace imgpar;
 TEST_CASE("integral: every entry equals the reference, for every type, channel count and awkward size") {
     std::vector<std::pair<int, int>> sizes = test::awkward_sizes();
     for (int n : {31, 32, 33, 63, 64, 65}) sizes.push_back({n, 97 - n});
-    int checked = 0;
-    for (const auto& [w, h] : sizes)
-        for (int c = 1; c <= 4; ++c)
-            for (SumType type : {SumType::U32, SumType::U64, SumType::F64})
-                for (bool squared : {false, true}) {
-                    CAPTURE(w);
-                    CAPTURE(h);
-                    CAPTURE(c);
-                    CAPTURE(sum_type_name(type));
-                    CAPTURE(squared);
-                    const ImageU8 img = test::random_image(w, h, c, static_cast<unsigned>(w * 7 + h));
-                    const test::HostTable t = test::cpu_table(img.view(), type, squared);
-                    CHECK(test::check_table_against_reference(img.view(), t.view) == 0);
-                    ++checked;
-                }
+    const int checked = test::for_each_table_case(sizes, [](const ImageU8& img, SumType type, bool squared) {
+        const test::HostTable t = test::cpu_table(img.view(), type, squared);
+        CHECK(test::check_table_against_reference(img.view(), t.view) == 0);
+    });
     CHECK(checked > 300);
 }
 

@@ -11,6 +11,7 @@
 #include "src/gpu/session.hpp"
 #include "src/io/same_file.hpp"
 #include "src/io/save.hpp"
+#include "src/ops/adaptive_ops.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/histogram.hpp"
 #include "src/ops/threshold.hpp"
@@ -243,20 +244,34 @@ Operation equalize_operation() {
 Operation threshold_operation() {
     Operation op;
     op.name = "threshold";
-    op.peak_images = 2;  // measured: gray 2.0, RGB 1.9, RGBA 1.5
-    op.summary = "Binary threshold (fixed or Otsu)";
+    // Measured: gray 2.0, RGB 1.9, RGBA 1.5 for a fixed or Otsu's level;
+    // --adaptive adds its intensity plane and the two u64 tables (16 bytes a
+    // pixel) of a gray image: 19.
+    op.peak_images = 19;
+    op.summary = "Binary threshold (fixed, Otsu or adaptive)";
     op.description =
         "Writes a binary image: 255 where the intensity is above the level, 0 elsewhere. The intensity is the\n"
         "gray channel, or luma (Rec. 601) for colour images. --otsu picks the level that best separates the\n"
-        "histogram into two classes (Otsu's method) and reports it with -v and --json. Output is gray, or\n"
-        "gray+alpha when the input has alpha (alpha copied).";
+        "histogram into two classes (Otsu's method) and reports it with -v and --json. --adaptive compares\n"
+        "each pixel with a level from its W x W window (--window, odd, at most the image's sides), from\n"
+        "summed-area tables: mean: round(mean) - ceil(C), C = --offset (OpenCV's adaptiveThreshold, mean - C;\n"
+        "the window reads the edge sample beyond the image); niblack: m - k s; sauvola: m (1 + k (s / 128 - 1))\n"
+        "(scikit-image's, m and s the window's mean and standard deviation, the image mirrored beyond its\n"
+        "edge: dcb|abcd). Output is gray, or gray+alpha when the input has alpha (alpha copied).";
     op.group = "Threshold";
     op.params = {ParamSpec::flag("otsu", "Choose the level with Otsu's method"),
                  ParamSpec::integer("value", "T", "Fixed level: samples above T become 255, the rest 0", 0, 255)};
-    op.examples = {{"otsu", {{"otsu", ""}}}, {"value=97", {{"value", "97"}}, false}};
+    for (ParamSpec& p : adaptive_threshold_params()) op.params.push_back(std::move(p));
+    op.examples = {{"otsu", {{"otsu", ""}}},
+                   {"value=97", {{"value", "97"}}, false},
+                   {"adaptive mean 15, C=5", {{"adaptive", "mean"}, {"window", "15"}, {"offset", "5"}}},
+                   {"sauvola 15", {{"adaptive", "sauvola"}, {"window", "15"}, {"k", "0.2"}}},
+                   {"niblack 9", {{"adaptive", "niblack"}, {"window", "9"}, {"k", "-0.2"}}, false}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
-        const bool otsu = v.flag("otsu"), value = v.given("value");
-        if (otsu == value) throw usage_error("--otsu", "give exactly one of --otsu or --value T");
+        const bool otsu = v.flag("otsu"), value = v.given("value"), adaptive = v.given("adaptive");
+        if (otsu + value + adaptive != 1)
+            throw usage_error("--otsu", "give exactly one of --otsu, --value T or --adaptive METHOD");
+        if (adaptive) return adaptive_threshold_job(read_adaptive_spec(v));
         return std::make_unique<ThresholdJob>(otsu ? threshold_otsu() : threshold_at(v.int_value("value")));
     };
     return op;

@@ -14,6 +14,7 @@
 #include "src/io/save.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/integral_reference.hpp"
+#include "tests/support/python_peer.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -45,15 +46,6 @@ NpyHeader check_npy(const std::string& path, const ImageU8& image, bool squared,
     REQUIRE(h.data_offset + t.row_bytes() * t.height * t.planes == file.size());
     CHECK(test::check_table_against_reference(image.view(), t) == 0);
     return h;
-}
-
-// A Python that has numpy and cv2: the one on PATH, else the system's (a
-// virtual environment or pyenv on PATH may lack Debian's packages); empty
-// when neither has them.
-std::string python_with_numpy_and_opencv() {
-    for (const std::string python : {"python3", "/usr/bin/python3"})
-        if (std::system((python + " -c 'import numpy, cv2' > /dev/null 2>&1").c_str()) == 0) return python;
-    return {};
 }
 
 // Loads the array with numpy.load alone, and compares it with OpenCV's
@@ -157,7 +149,7 @@ TEST_CASE("cli integral: many inputs with --out-dir and --output, one .npy each"
 }
 
 TEST_CASE("cli integral: numpy.load reads the file, and it equals OpenCV's cv2.integral and cv2.integral2") {
-    const std::string python = python_with_numpy_and_opencv();
+    const std::string python = test::python_with("import numpy, cv2");
     if (python.empty()) {
         MESSAGE("python3 with numpy and cv2 not installed: this check needs python3-numpy and python3-opencv");
         return;

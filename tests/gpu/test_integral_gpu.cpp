@@ -66,21 +66,9 @@ TEST_CASE("gpu integral: every type, squares, channel count and awkward size giv
     sizes.push_back({5003, 1});
     sizes.push_back({1021, 1031});
     cuda::IntegralWorkspace ws;
-    int runs = 0;
-    for (const auto& [w, h] : sizes)
-        for (int c = 1; c <= 4; ++c)
-            for (SumType type : kTypes)
-                for (bool squared : {false, true}) {
-                    CAPTURE(w);
-                    CAPTURE(h);
-                    CAPTURE(c);
-                    CAPTURE(sum_type_name(type));
-                    CAPTURE(squared);
-                    const ImageU8 img = (runs % 3 == 2) ? test::constant_image(w, h, c, 255)
-                                                        : test::random_image(w, h, c, static_cast<unsigned>(runs));
-                    check_same(img.view(), test::cpu_table(img.view(), type, squared), gpu_table(img.view(), type, squared, ws));
-                    ++runs;
-                }
+    const int runs = test::for_each_table_case(sizes, [&ws](const ImageU8& img, SumType type, bool squared) {
+        check_same(img.view(), test::cpu_table(img.view(), type, squared), gpu_table(img.view(), type, squared, ws));
+    });
     MESSAGE(runs, " tables compared");
 }
 

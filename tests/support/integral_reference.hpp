@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/ops/integral.hpp"
+#include "tests/support/test_images.hpp"
 
 namespace imgpar::test {
 
@@ -90,6 +92,29 @@ inline std::size_t check_table_against_reference(ConstViewU8 src, const SumTable
         }
     }
     return bad;
+}
+
+// Calls check(image, type, squared) for every size of `sizes` (test images:
+// random, every third one white), every channel count, every type, with and
+// without squares; returns how many.
+template <typename Check>
+int for_each_table_case(const std::vector<std::pair<int, int>>& sizes, Check&& check) {
+    int runs = 0;
+    for (const auto& [w, h] : sizes)
+        for (int c = 1; c <= 4; ++c)
+            for (SumType type : {SumType::U32, SumType::U64, SumType::F64})
+                for (bool squared : {false, true}) {
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(c);
+                    CAPTURE(sum_type_name(type));
+                    CAPTURE(squared);
+                    const ImageU8 img = runs % 3 == 2 ? constant_image(w, h, c, 255)
+                                                      : random_image(w, h, c, static_cast<unsigned>(runs));
+                    check(img, type, squared);
+                    ++runs;
+                }
+    return runs;
 }
 
 }  // namespace imgpar::test

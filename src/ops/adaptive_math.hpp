@@ -1,0 +1,122 @@
+// The arithmetic of the adaptive threshold (src/ops/adaptive_threshold.hpp),
+// shared by the CPU reference and the GPU kernel so both decide every pixel
+// with the same operations in the same order: window sums from the
+// intensity's summed-area tables (exact integers), then the level in double
+// precision with each product and sum rounded on its own (no fused
+// multiply-add on either side).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "src/hd.hpp"
+
+namespace imgpar {
+
+enum class AdaptiveMethod { Mean, Sauvola, Niblack };
+
+// The part of a window's span along one axis (center - radius ..
+// center + radius) that lies inside 0..size-1, and what stands for the rest:
+// up to three ranges [lo, hi) of the image, each counted `weight` times.
+// Replicate (mean, as OpenCV's adaptiveThreshold): the edge sample once per
+// position outside. Reflect-101 (Sauvola, Niblack, as scikit-image's
+// numpy.pad 'reflect'): -1 is 1, size is size-2. Needs radius < size.
+struct AxisRanges {
+    int lo[3], hi[3], weight[3];
+    int count;
+};
+
+IMGPAR_HD AxisRanges axis_ranges(int center, int radius, int size, bool replicate) {
+    AxisRanges r{};
+    const int before = radius - center > 0 ? radius - center : 0;                 // positions below 0
+    const int after = center + radius - (size - 1) > 0 ? center + radius - (size - 1) : 0;  // above size-1
+    const int lo = center - radius < 0 ? 0 : center - radius;
+    const int hi = center + radius + 1 > size ? size : center + radius + 1;
+    r.lo[0] = lo, r.hi[0] = hi, r.weight[0] = 1, r.count = 1;
+    if (before > 0) {
+        if (replicate) r.lo[r.count] = 0, r.hi[r.count] = 1, r.weight[r.count] = before;
+        else r.lo[r.count] = 1, r.hi[r.count] = before + 1, r.weight[r.count] = 1;
+        ++r.count;
+    }
+    if (after > 0) {
+        if (replicate) r.lo[r.count] = size - 1, r.hi[r.count] = size, r.weight[r.count] = after;
+        else r.lo[r.count] = size - 1 - after, r.hi[r.count] = size - 1, r.weight[r.count] = 1;
+        ++r.count;
+    }
+    return r;
+}
+
+// A summed-area table of one channel (cv2.integral's layout, u64), rows
+// `pitch` bytes apart.
+struct PlaneTable {
+    const unsigned long long* data;
+    std::size_t pitch;
+    IMGPAR_HD unsigned long long at(int x, int y) const {
+        return reinterpret_cast<const unsigned long long*>(reinterpret_cast<const unsigned char*>(data) +
+                                                           static_cast<std::size_t>(y) * pitch)[x];
+    }
+    IMGPAR_HD unsigned long long rect(int x0, int x1, int y0, int y1) const {
+        return at(x1, y1) - at(x0, y1) - at(x1, y0) + at(x0, y0);
+    }
+};
+
+// The window's sum over the tables (weights as axis_ranges says).
+IMGPAR_HD unsigned long long window_sum(const PlaneTable& t, const AxisRanges& xs, const AxisRanges& ys) {
+    unsigned long long sum = 0;
+    for (int j = 0; j < ys.count; ++j)
+        for (int i = 0; i < xs.count; ++i)
+            sum += static_cast<unsigned long long>(xs.weight[i]) * static_cast<unsigned long long>(ys.weight[j]) *
+                   t.rect(xs.lo[i], xs.hi[i], ys.lo[j], ys.hi[j]);
+    return sum;
+}
+
+// Products and differences rounded one at a time, on the device as on the host.
+IMGPAR_HD double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+IMGPAR_HD double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+struct AdaptiveParams {
+    AdaptiveMethod method;
+    long long n;    // samples in a window: window^2
+    int offset;     // mean: ceil(C), as OpenCV rounds it
+    double k, r;    // Sauvola, Niblack
+};
+
+// 255 when intensity v is above the window's level, else 0. `sum`, `squares`:
+// the window's sums of v and v^2.
+//   mean:    level = round(sum / n) - ceil(C)                       (OpenCV, mean rounded to 8 bits)
+//   Niblack: level = m - k * s                                      (scikit-image)
+//   Sauvola: level = m * (1 + k * (s / r - 1))                      (scikit-image)
+// with m = sum / n and s = sqrt((n * squares - sum^2) / n^2), the variance's
+// numerator an exact integer.
+IMGPAR_HD int adaptive_decision(int v, unsigned long long sum, unsigned long long squares, const AdaptiveParams& p) {
+    const unsigned long long n = static_cast<unsigned long long>(p.n);
+    if (p.method == AdaptiveMethod::Mean) {
+        const long long mean = static_cast<long long>((2 * sum + n) / (2 * n));  // n odd: never a tie
+        return v > mean - p.offset ? 255 : 0;
+    }
+    const double m = static_cast<double>(sum) / static_cast<double>(n);
+    const long long spread = static_cast<long long>(n * squares) - static_cast<long long>(sum * sum);
+    const double variance = static_cast<double>(spread) / (static_cast<double>(n) * static_cast<double>(n));
+    const double s = sqrt(variance > 0 ? variance : 0.0);
+    double level;
+    if (p.method == AdaptiveMethod::Niblack)
+        level = add_rn(m, -mul_rn(p.k, s));
+    else
+        level = mul_rn(m, add_rn(1.0, mul_rn(p.k, add_rn(s / p.r, -1.0))));
+    return static_cast<double>(v) > level ? 255 : 0;
+}
+
+}  // namespace imgpar

@@ -1,0 +1,79 @@
+#include "src/ops/adaptive_ops.hpp"
+
+#include "src/error.hpp"
+#include "src/ops/threshold.hpp"
+#include "src/parallel.hpp"
+
+namespace imgpar {
+namespace {
+
+class AdaptiveThresholdJob final : public ImageJob {
+public:
+    explicit AdaptiveThresholdJob(AdaptiveSpec spec) : spec_(spec) {}
+    std::string describe() const override {
+        std::string d = std::string("adaptive threshold, ") + adaptive_method_name(spec_.method) + ", window " +
+                        std::to_string(spec_.window);
+        if (spec_.method == AdaptiveMethod::Mean) return d + ", offset " + json_number(spec_.offset);
+        return d + ", k " + json_number(spec_.k);
+    }
+    JsonObject details() const override {
+        JsonObject o;
+        o.add("method", "adaptive").add("adaptive", adaptive_method_name(spec_.method)).add("window", spec_.window);
+        if (spec_.method == AdaptiveMethod::Mean)
+            o.add("offset", spec_.offset);
+        else
+            o.add("k", spec_.k).add("r", spec_.r);
+        return o;
+    }
+    int output_channels(int input_channels) const override { return threshold_output_channels(input_channels); }
+    ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
+        notes.kernel = "summed-area tables of intensity and its square, a window level per pixel, " +
+                       std::to_string(cpu_thread_count()) + " thread(s)";
+        ImageU8 out(src.width, src.height, threshold_output_channels(src.channels));
+        cpu::adaptive_threshold(src, out.view(), spec_);
+        return out;
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        gpu::adaptive_threshold(session, src, dst, spec_, &notes.kernel);
+    }
+
+private:
+    AdaptiveSpec spec_;
+};
+
+}  // namespace
+
+std::vector<ParamSpec> adaptive_threshold_params() {
+    return {ParamSpec::choice("adaptive", "METHOD",
+                              "Threshold each pixel against its own window: mean (the window's mean minus C, as "
+                              "OpenCV), sauvola or niblack (as scikit-image)",
+                              {"mean", "sauvola", "niblack"}),
+            ParamSpec::integer("window", "W", "Adaptive window: W x W pixels centred on each pixel", 1, kMaxAdaptiveWindow)
+                .noting("W odd, at most the image's width and height")
+                .only_with({"adaptive"}),
+            ParamSpec::real("k", "K", "sauvola and niblack: how much the window's standard deviation moves the level",
+                            -10, 10)
+                .defaults("0.2")
+                .abbreviated("k")  // one letter: also -k, the form --help shows it in
+                .only_with({"adaptive"}),
+            ParamSpec::real("offset", "C", "mean: the level is the window's mean minus C", -255, 255)
+                .defaults("0")
+                .only_with({"adaptive"})};
+}
+
+AdaptiveSpec read_adaptive_spec(const ParamValues& v) {
+    AdaptiveSpec s;
+    s.method = parse_adaptive_method(v.text("adaptive"));
+    if (!v.given("window")) throw usage_error("--window", "is needed with --adaptive: an odd W, the window's side");
+    s.window = v.int_value("window");
+    s.k = v.real("k");
+    s.offset = v.real("offset");
+    check_adaptive_spec(s);
+    return s;
+}
+
+std::unique_ptr<ImageJob> adaptive_threshold_job(const AdaptiveSpec& spec) {
+    return std::make_unique<AdaptiveThresholdJob>(spec);
+}
+
+}  // namespace imgpar

@@ -1,0 +1,109 @@
+// The adaptive threshold on the CPU (src/ops/adaptive_threshold.hpp): window
+// sums from the tables equal brute-force sums over the window with its
+// border rule (replicate for mean, reflect-101 for sauvola and niblack), the
+// levels are the formulas of the contract, and bad windows are usage errors.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "src/error.hpp"
+#include "src/op/operation.hpp"
+#include "src/ops/adaptive_threshold.hpp"
+#include "src/ops/histogram_math.hpp"
+#include "src/ops/threshold.hpp"
+#include "tests/support/adaptive_cases.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+
+namespace {
+
+int border_index(int i, int size, bool replicate) {
+    if (replicate) return i < 0 ? 0 : i >= size ? size - 1 : i;
+    return i < 0 ? -i : i >= size ? 2 * (size - 1) - i : i;
+}
+
+// Every pixel from sums over its window, read sample by sample.
+ImageU8 brute_adaptive(const ImageU8& src, const AdaptiveSpec& spec) {
+    const int W = src.width(), H = src.height(), C = src.channels(), r = spec.window / 2;
+    const bool replicate = spec.method == AdaptiveMethod::Mean;
+    ImageU8 out(W, H, threshold_output_channels(C));
+    const AdaptiveParams p = adaptive_params(spec);
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            unsigned long long sum = 0, squares = 0;
+            for (int dy = -r; dy <= r; ++dy)
+                for (int dx = -r; dx <= r; ++dx) {
+                    const int v = intensity_of(&src.row(border_index(y + dy, H, replicate))[border_index(x + dx, W, replicate) * C], C);
+                    sum += static_cast<unsigned>(v);
+                    squares += static_cast<unsigned>(v * v);
+                }
+            out.at(x, y, 0) = static_cast<std::uint8_t>(adaptive_decision(intensity_of(&src.row(y)[x * C], C), sum, squares, p));
+            if (out.channels() == 2) out.at(x, y, 1) = src.at(x, y, C - 1);
+        }
+    return out;
+}
+
+ImageU8 run(const ImageU8& src, const AdaptiveSpec& spec) {
+    ImageU8 out(src.width(), src.height(), threshold_output_channels(src.channels()));
+    cpu::adaptive_threshold(src.view(), out.view(), spec);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("adaptive threshold: the tables' window sums are the window's, at every border, for every method") {
+    const int runs = test::for_each_adaptive_case({{1, 1}, {1, 9}, {9, 1}, {5, 5}, {17, 13}, {31, 33}, {64, 7}}, {1, 3, 5, 7},
+                                                  [](const ImageU8& img, const AdaptiveSpec& spec) {
+                                                      IMGPAR_CHECK_IMAGES_EQUAL(brute_adaptive(img, spec), run(img, spec));
+                                                  });
+    CHECK(runs > 200);
+}
+
+TEST_CASE("adaptive threshold: the levels are OpenCV's mean - C and scikit-image's Sauvola and Niblack") {
+    AdaptiveParams p{AdaptiveMethod::Mean, 9, 3, 0.2, 128};
+    // mean 103 (927 / 9): level 100 with C = 3 (and C = 2.5, rounded up as OpenCV does).
+    CHECK(adaptive_decision(100, 927, 0, p) == 0);
+    CHECK(adaptive_decision(101, 927, 0, p) == 255);
+    p.offset = 0;
+    CHECK(adaptive_decision(103, 926, 0, p) == 0);    // 102.9 rounds to 103
+    CHECK(adaptive_decision(103, 922, 0, p) == 255);  // 102.4 rounds to 102
+    // Niblack and Sauvola against the formulas in long double, away from ties.
+    for (const double k : {-0.4, 0.2, 0.5})
+        for (unsigned long long sum : {90ull, 900ull, 2000ull})
+            for (unsigned long long squares : {sum * sum / 9 + 50, sum * sum / 9 + 5000}) {
+                const long double m = sum / 9.0L;
+                const long double s = std::sqrt(std::max(0.0L, (9.0L * squares - (long double)sum * sum) / 81.0L));
+                const long double niblack = m - k * s, sauvola = m * (1 + k * (s / 128 - 1));
+                for (int v = 0; v < 256; ++v) {
+                    CAPTURE(v);
+                    if (std::fabs(v - niblack) > 1e-6)
+                        CHECK(adaptive_decision(v, sum, squares, {AdaptiveMethod::Niblack, 9, 0, k, 128}) == (v > niblack ? 255 : 0));
+                    if (std::fabs(v - sauvola) > 1e-6)
+                        CHECK(adaptive_decision(v, sum, squares, {AdaptiveMethod::Sauvola, 9, 0, k, 128}) == (v > sauvola ? 255 : 0));
+                }
+            }
+}
+
+TEST_CASE("adaptive threshold: bad windows and mixed modes are usage errors naming the option") {
+    const Operation& op = *find_operation("threshold");
+    const auto error_of = [&](const std::vector<std::pair<std::string, std::string>>& values) -> std::string {
+        try {
+            (void)op.make_image_job(op.values(values));
+        } catch (const Error& e) {
+            CHECK(e.kind() == ErrorKind::Usage);
+            return e.what();
+        }
+        return "";
+    };
+    CHECK(error_of({{"adaptive", "mean"}}).find("--window") == 0);
+    CHECK(error_of({{"adaptive", "mean"}, {"window", "4"}}).find("--window: 4 is not allowed") == 0);
+    CHECK(error_of({{"adaptive", "mean"}, {"window", "15"}, {"otsu", ""}}).find("give exactly one") != std::string::npos);
+    CHECK(error_of({{"adaptive", "sauvola"}, {"window", "15"}}).empty());
+    // Larger than the image: a usage error from the run, naming the largest allowed.
+    AdaptiveSpec spec;
+    spec.window = 15;
+    const ImageU8 small = test::photo_like_image(20, 9, 1);
+    CHECK_THROWS_WITH_AS(run(small, spec), doctest::Contains("--window: 15 is larger than the 20x9 image (allowed: an odd W up to 9)"), Error);
+}
