@@ -72,9 +72,11 @@ TEST_CASE("gpu: every example of every operation gives the CPU's bytes, on every
                             const auto job = op.make_image_job(op.values(e.values));
                             // An image an example cannot take (a window larger than it)
                             // is refused on both backends, with the same message.
-                            const std::string refused = usage_error_of([&] { (void)job->run(cpu, img.view(), cpu_notes); });
+                            RunNotes probe_notes;
+                            const std::string refused =
+                                usage_error_of([&] { (void)job->run(cpu, img.view(), probe_notes); });
                             if (!refused.empty()) {
-                                CHECK(usage_error_of([&] { (void)job->run(gpu, img.view(), gpu_notes); }) == refused);
+                                CHECK(usage_error_of([&] { (void)job->run(gpu, img.view(), probe_notes); }) == refused);
                                 continue;
                             }
                             const ImageU8 want = job->run(cpu, img.view(), cpu_notes);

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 #include <utility>
+#include <limits>
 #include <vector>
 
 #include "src/ops/integral.hpp"
@@ -109,6 +110,11 @@ int for_each_table_case(const std::vector<std::pair<int, int>>& sizes, Check&& c
                     CAPTURE(c);
                     CAPTURE(sum_type_name(type));
                     CAPTURE(squared);
+                    // A u32 table of an image whose totals need more bits is refused
+                    // (tested on its own); every other case is compared.
+                    if (type == SumType::U32 &&
+                        integral_bound(w, h, squared) > std::numeric_limits<std::uint32_t>::max())
+                        continue;
                     const ImageU8 img = runs % 3 == 2 ? constant_image(w, h, c, 255)
                                                       : random_image(w, h, c, static_cast<unsigned>(runs));
                     check(img, type, squared);
