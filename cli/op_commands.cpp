@@ -50,7 +50,7 @@ ParamValues read_params(const Operation& op, const Invocation& inv) {
 // IN OUT, or many files with --out-dir / --output.
 int run_image_operation(const Operation& op, Invocation& inv) {
     const std::unique_ptr<ImageJob> job = op.make_image_job(read_params(op, inv));
-    return run_image_files(inv, job.get(), op.extra.name.empty() ? 2 : 3, op.peak_images);
+    return run_image_files(inv, job.get(), op.extra.name.empty() ? 2 : 3, job->peak_images().value_or(op.peak_images));
 }
 
 // IN OUT.npy, or many files with --out-dir / --output.

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,6 +69,11 @@ public:
     // staging buffers and runs the job once on a strip, which loads the
     // kernels' code. Nothing to do on the CPU.
     void warm_up(const BackendChoice& backend, int width, int height, int channels) const;
+
+    // The image-sized buffers this job holds at its peak, where its mode
+    // needs fewer than its operation declares (Operation::peak_images, the
+    // largest of its modes): what --max-memory is checked against.
+    virtual std::optional<double> peak_images() const { return std::nullopt; }
 };
 
 // Where a report's input came from, for its header fields.

@@ -133,6 +133,14 @@ TEST_CASE("cli --max-memory: per command's buffers, strict values, in the help")
     CHECK(r.exit_code == 0);
     r = run_imgpar({"blur", camera, dir.file("o.png"), "--max-memory", "0.5G", "--device", "cpu"});
     CHECK(r.exit_code == 0);
+    // Per mode: a threshold at Otsu's level holds two buffers, --adaptive its
+    // intensity plane and two 64-bit tables besides (19).
+    r = run_imgpar({"threshold", camera, dir.file("t.png"), "--otsu", "--max-memory", "2M", "--device", "cpu"});
+    CHECK(r.exit_code == 0);
+    r = run_imgpar({"threshold", camera, dir.file("a.png"), "--adaptive", "mean", "--window", "15", "--max-memory", "2M",
+                    "--device", "cpu"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "more than the limit of 2.0 MiB (raise it with --max-memory)"));
     for (const char* bad : {"0", "4GB", "lots", "-5", "1.5", "2000T"}) {
         r = run_imgpar({"info", camera, "--max-memory", bad});
         INFO(bad, ": ", r.err);
