@@ -71,8 +71,8 @@ struct HalfGeometry {
     static constexpr int WARPS = THREADS / 32;
     using Raw = RawSlot<SW * C, C>;                      // a raw slot: 16 staged rows
     static constexpr int RAW_SLOT = Raw::BYTES;
-    // Convert work: UNIT_PX pixels a unit (16 for gray, 8 for two channels,
-    // 4 for RGB and RGBA, 16 for RGB where a slot has one per thread).
+    // Convert work: UNIT_PX pixels a unit (16 for gray, 4 for RGB, 16 for RGB
+    // where a slot has one per thread).
     static constexpr int UNITS_PER_ROW = SW / UNIT_PX;
     static constexpr int UNITS = 16 * UNITS_PER_ROW;
     // Staged planes: f16 samples 1024 + v, or (I8) bytes v. Rows are an
@@ -195,16 +195,13 @@ struct HalfVariant {
 };
 
 // The kernel of row `row` (0..kGaussianRows - 1) of the tuning table, whose
-// channel count is C (cuda/filter_separable_half_c<C>.cu instantiates them).
+// channel count is C (cuda/filter_separable_half_c<C>.cu instantiates them:
+// gray and RGB).
 template <int C>
 HalfVariant half_variant_of_channels(int row);
 template <>
 HalfVariant half_variant_of_channels<1>(int row);
 template <>
-HalfVariant half_variant_of_channels<2>(int row);
-template <>
 HalfVariant half_variant_of_channels<3>(int row);
-template <>
-HalfVariant half_variant_of_channels<4>(int row);
 
 }  // namespace imgpar::cuda::filter_detail

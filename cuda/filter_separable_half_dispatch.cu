@@ -2,7 +2,8 @@
 // (its row of the tuning table), the row segment plan, the kernel arguments
 // and tables, and the launch. The kernels are in
 // cuda/filter_separable_half_kernel.cuh (instantiated by
-// cuda/filter_separable_half_c<C>.cu).
+// cuda/filter_separable_half_c1.cu and _c3.cu: gray and RGB images; images
+// with alpha run cuda/filter_wide.cu).
 
 #include <algorithm>
 #include <cstddef>
@@ -22,17 +23,14 @@ namespace {
 
 constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
 
-// The kernel of row `row` of the tuning table.
+// The kernel of row `row` of the tuning table (every row is gray or RGB:
+// gaussian_rows_gray_or_rgb).
 HalfVariant half_variant(int row) {
-    switch (kGaussianTuning[row].channels) {
-        case 1: return half_variant_of_channels<1>(row);
-        case 2: return half_variant_of_channels<2>(row);
-        case 3: return half_variant_of_channels<3>(row);
-        default: return half_variant_of_channels<4>(row);
-    }
+    return kGaussianTuning[row].channels == 1 ? half_variant_of_channels<1>(row) : half_variant_of_channels<3>(row);
 }
 
-// The variant a plan needs, or none (fn == nullptr).
+// The variant a plan needs, or none (fn == nullptr; also for a channel count
+// without rows).
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {
     if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || tt.max_tap > kMaxHalfTap) return {};
     const int m = tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16);
@@ -174,11 +172,10 @@ const GaussianTuning* half_mma_tuning(const FilterPlan& plan, int channels, cons
 }
 
 std::string describe(const GaussianTuning& t) {
-    static const char* const kLayouts[] = {"gray", "gray+alpha", "rgb", "rgba"};
     static const std::pair<GaussianKnob, const char*> kKnobs[] = {
         {kPersistent, "persistent"}, {kEarlyVertical, "early-vertical"}, {kSteadyLoop, "steady"},
         {kRotateWindow, "rotate"},   {kOwnRegisters, "own-registers"},   {kPlanarTile, "planar"}};
-    std::string s = t.channels >= 1 && t.channels <= 4 ? kLayouts[t.channels - 1] : "?";
+    std::string s = t.channels == 1 ? "gray" : (t.channels == 3 ? "rgb" : "?");
     s += " M=" + std::to_string(t.m) + (t.u8_passes ? " u8" : " fp16") + " unroll=" + std::to_string(t.unroll);
     s += " strip=" + std::to_string(t.strip_px) + " tiles=" + std::to_string(t.tiles_per_warp);
     s += " blocks/SM=" + std::to_string(t.blocks_per_sm) + " unit=" + std::to_string(t.convert_unit_px) + "px";

@@ -34,8 +34,8 @@
 // that one thread starts, elsewhere with cp.async, 16 bytes at a time, and
 // the border rule. Edge strips fill their staged columns outside the image
 // from in-image columns of the same slot (fill_halo). Each step converts one
-// whole slot into f16 planes: channels split, colour premultiplied, and each
-// byte v turned into the f16 value 1024 + v by one byte permute. The offset
+// whole slot into f16 planes: channels split, and each byte v turned into the
+// f16 value 1024 + v by one byte permute. The offset
 // adds exactly 1024 * 4096 = 2^22 to every horizontal sum (the taps under
 // each output sum to 4096), which the rounding takes out again.
 //
@@ -61,9 +61,8 @@
 // whose K runs over 32 rows (window blocks 2p and 2p + 1, whose T8_p is the
 // horizontal one), into sums of each plane (u8_v_round joins them).
 //
-// Output rows pass through a tile in shared memory, so the epilogue (unsharp,
-// unpremultiply) works on whole pixels and the stores are coalesced 16-byte
-// vectors. The tile is interleaved, except for RGB at M >= 1, where it is
+// Output rows pass through a tile in shared memory, so the epilogue
+// (unsharp) reads the source and the stores are coalesced 16-byte vectors. The tile is interleaved, except for RGB at M >= 1, where it is
 // planar and the store phase interleaves (HalfGeometry::PLANAR_TILE).
 
 // The code, in layers (as CUB layers its algorithms):
@@ -72,8 +71,9 @@
 //   - the dispatch: cuda/filter_separable_half_dispatch.cu (variant, segment
 //     plan, tables, launch);
 //   - the kernels: this file (one per row of the tuning table), instantiated
-//     by cuda/filter_separable_half_c1.cu .. _c4.cu, one file per channel
-//     count, so that a parallel build compiles them side by side;
+//     by cuda/filter_separable_half_c1.cu and _c3.cu, one file per channel
+//     count (gray and RGB; images with alpha run cuda/filter_wide.cu), so
+//     that a parallel build compiles them side by side;
 //   - the per-block algorithm: cuda/filter_separable_half_block.cuh (the
 //     segment's prologue, the step loop, a step), with the MMA passes in
 //     cuda/filter_separable_half_passes.cuh and the staging and store phases

@@ -75,8 +75,7 @@ struct GaussianTuning {
 // One sweep chose the segment plan for every variant (bench/TUNING.md, "Row segments").
 inline constexpr SegmentTuning kSegmentSweep{84, 12, 3, 2};
 
-// Rows of 2 and 4 channels (alpha) are not benchmarked: they take the rules
-// measured on gray and RGB for their M.
+// Rows of gray and RGB only: images with alpha run cuda/filter_wide.cu.
 inline constexpr GaussianTuning kGaussianTuning[] = {
     // channels, M, u8 passes, unroll, strip, tiles per warp, blocks per SM, convert unit, raw slots, knobs,
     //     segments, note
@@ -94,18 +93,6 @@ inline constexpr GaussianTuning kGaussianTuning[] = {
      kSegmentSweep, "u8 passes: sigma 14 0.165 -> 0.139"},
     {1, 4, true, 1, 128, 1, 2, 16, 4, kEarlyVertical | kSteadyLoop | kRotateWindow,
      kSegmentSweep, "u8 passes: sigma 20 0.148 -> 0.132; steady loop (FP16 then) 0.228 -> 0.210"},
-    {2, 0, false, 1, 64, 1, 4, 8, 4, kOwnRegisters,
-     kSegmentSweep, "gray's M = 0 rules (not benchmarked)"},
-    {2, 1, false, 1, 64, 1, 4, 8, 4, kSteadyLoop | kRotateWindow | kOwnRegisters,
-     kSegmentSweep, "gray's M = 1 rules with one tile a warp (not benchmarked)"},
-    {2, 2, false, 1, 64, 1, 4, 8, 4, kEarlyVertical,
-     kSegmentSweep, "gray's M = 2 rules: the steady loop spilled 12-16 bytes"},
-    {2, 2, true, 1, 64, 1, 4, 8, 4, kEarlyVertical,
-     kSegmentSweep, "gray's M = 2 rules (not benchmarked)"},
-    {2, 3, true, 1, 64, 1, 3, 8, 4, kEarlyVertical,
-     kSegmentSweep, "gray's M = 3 rules (not benchmarked)"},
-    {2, 4, true, 1, 64, 1, 2, 8, 4, kEarlyVertical | kSteadyLoop | kRotateWindow,
-     kSegmentSweep, "gray's M = 4 rules (not benchmarked)"},
     {3, 0, false, 4, 64, 2, 4, 4, 4, kPersistent | kSteadyLoop | kOwnRegisters,
      kSegmentSweep, "unrolled 4x: sigma 1 0.137 -> 0.131; two tiles a warp: sigma 1 / 2 0.107-0.110 -> 0.101-0.104"},
     {3, 0, false, 1, 64, 2, 4, 4, 4, kPersistent | kOwnRegisters,
@@ -120,20 +107,15 @@ inline constexpr GaussianTuning kGaussianTuning[] = {
      kSegmentSweep, "u8 passes: sigma 14 0.265 -> 0.230; K = 16 last block 0.231 -> 0.220"},
     {3, 4, true, 1, 64, 2, 2, 16, 4, kPersistent | kSteadyLoop | kPlanarTile,
      kSegmentSweep, "two tiles a warp, vertical pass last: sigma 20 0.274 -> 0.253; 16-pixel units 0.246 -> 0.237"},
-    {4, 0, false, 1, 32, 1, 4, 4, 4, kOwnRegisters,
-     kSegmentSweep, "gray's M = 0 rules (not benchmarked)"},
-    {4, 1, false, 1, 32, 1, 4, 4, 4, kSteadyLoop | kRotateWindow | kOwnRegisters,
-     kSegmentSweep, "gray's M = 1 rules with one tile a warp (not benchmarked)"},
-    {4, 2, false, 1, 32, 1, 4, 4, 4, kEarlyVertical,
-     kSegmentSweep, "gray's M = 2 rules: the steady loop spilled 12-16 bytes"},
-    {4, 2, true, 1, 32, 1, 4, 4, 4, kEarlyVertical,
-     kSegmentSweep, "gray's M = 2 rules (not benchmarked)"},
-    {4, 3, true, 1, 32, 1, 3, 4, 4, kEarlyVertical,
-     kSegmentSweep, "gray's M = 3 rules (not benchmarked)"},
-    {4, 4, true, 1, 32, 1, 2, 4, 4, kEarlyVertical | kSteadyLoop | kRotateWindow,
-     kSegmentSweep, "gray's M = 4 rules (not benchmarked)"},
 };
 inline constexpr int kGaussianRows = static_cast<int>(sizeof kGaussianTuning / sizeof kGaussianTuning[0]);
+
+constexpr bool gaussian_rows_gray_or_rgb() {
+    for (const GaussianTuning& t : kGaussianTuning)
+        if (t.channels != 1 && t.channels != 3) return false;
+    return true;
+}
+static_assert(gaussian_rows_gray_or_rgb(), "kernels for gray and RGB only (cuda/filter_separable_half_c1.cu, _c3.cu)");
 
 // The row of a variant, or -1.
 constexpr int gaussian_row(int channels, int m, bool u8_passes, int unroll) {
