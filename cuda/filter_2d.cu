@@ -1,9 +1,10 @@
 // Custom kernels (up to 63x63) on FP32 CUDA cores: the path for plans the
 // FP16 tensor-core kernel (cuda/filter_2d_half.cu) cannot take, and its
 // cross-check in the tests. Classic input-tile design: a block loads its output
-// tile plus the kernel footprint into shared memory once (border rule and
-// premultiplication applied on load, so the inner loops are plain), then
-// each thread computes its outputs from shared memory.
+// tile plus the kernel footprint into shared memory once (border rule
+// applied on load, so the inner loops are plain), then each thread computes
+// its outputs from shared memory. Gray and RGB images (images with alpha run
+// cuda/filter_wide.cu).
 //
 // Custom kernels: coefficients arrive as a kernel parameter struct (read
 // through the constant cache, the same value for the whole warp), rows padded
@@ -137,10 +138,6 @@ __global__ void __launch_bounds__(256) custom_kernel(const __grid_constant__ Cus
             int v[C];
 #pragma unroll
             for (int c = 0; c < C; ++c) v[c] = custom_output(__float2int_rn(acc[r][c][q]), a.denominator, a.offset);
-            if constexpr (C == 2 || C == 4) {
-#pragma unroll
-                for (int c = 0; c < C - 1; ++c) v[c] = unpremultiply(v[c], v[C - 1]);
-            }
             std::uint8_t* px = out + static_cast<std::size_t>(x) * C;
 #pragma unroll
             for (int c = 0; c < C; ++c) px[c] = static_cast<std::uint8_t>(v[c]);
@@ -184,7 +181,7 @@ void launch_custom(const FilterCall& call, const DeviceLimits& dev) {
     CustomArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);
-    a.border = border_arg(plan, src.channels);
+    a.border = border_arg(plan);
     a.kw = plan.kernel_width;
     a.kh = plan.kernel_height;
     a.kwp = static_cast<int>(round_up(static_cast<std::size_t>(plan.kernel_width), 4));
@@ -198,9 +195,8 @@ void launch_custom(const FilterCall& call, const DeviceLimits& dev) {
             wt.w[j * a.kwp + i] = static_cast<float>(plan.coeffs[static_cast<std::size_t>(j) * a.kw + i]);
     switch (src.channels) {
         case 1: launch_custom_channels<1>(a, wt, call.stream, dev); break;
-        case 2: launch_custom_channels<2>(a, wt, call.stream, dev); break;
         case 3: launch_custom_channels<3>(a, wt, call.stream, dev); break;
-        default: launch_custom_channels<4>(a, wt, call.stream, dev); break;
+        default: throw_not_gray_or_rgb("custom filter", src.channels);
     }
 }
 

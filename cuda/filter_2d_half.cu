@@ -18,15 +18,15 @@
 // Layout of one block: 2 x (tile_h / 16) warps, each owning 16 rows x 64
 // columns (8 n-blocks) of the output tile, 128 columns wide. The block loads
 // its tile plus the kernel footprint into f16 planes once (channels split,
-// colour premultiplied, border rule applied), keeps the coefficient pairs
+// border rule applied), keeps the coefficient pairs
 // the B fragments need in shared memory, and computes every channel from
 // there. A warp loads each 16 x 8 column chunk of the plane once per kernel
 // row (ldmatrix) and uses it in up to KB MMAs of neighbouring n-blocks.
 // Each S becomes its output level through the plan's CustomLevels
 // (src/ops/custom_levels.hpp: a float estimate settled by 255 exact bounds)
 // rather than an IEEE double division per sample. Results go through an
-// interleaved output tile, so unpremultiplying works on whole pixels and the
-// stores are coalesced 16-byte vectors.
+// interleaved output tile, so the stores are coalesced 16-byte vectors.
+// Gray and RGB images (images with alpha run cuda/filter_wide.cu).
 
 #include <cuda_fp16.h>
 
@@ -195,22 +195,6 @@ __device__ __forceinline__ void load_planes(const CustomHalfArgs& a, __half* pla
     }
 }
 
-// Unpremultiplies the colour bytes of the whole pixels in one word of an
-// interleaved 2- or 4-channel row (words start on pixel boundaries).
-template <int C>
-__device__ __forceinline__ std::uint32_t unpremultiply_word(std::uint32_t w) {
-    if constexpr (C == 4) {
-        const int al = byte_of(w, 3);
-        return pack4(unpremultiply(byte_of(w, 0), al), unpremultiply(byte_of(w, 1), al),
-                     unpremultiply(byte_of(w, 2), al), al);
-    } else if constexpr (C == 2) {
-        const int a0 = byte_of(w, 1), a1 = byte_of(w, 3);
-        return pack4(unpremultiply(byte_of(w, 0), a0), a0, unpremultiply(byte_of(w, 2), a1), a1);
-    } else {
-        return w;
-    }
-}
-
 template <int C, int KB>
 __global__ void __launch_bounds__(256, C == 1 ? 3 : 2) custom_half_kernel(const __grid_constant__ CustomHalfArgs a,
                                                           const __grid_constant__ CustomHalfTables tables) {
@@ -308,13 +292,7 @@ __global__ void __launch_bounds__(256, C == 1 ? 3 : 2) custom_half_kernel(const 
         const int b0 = 16 * (i - r * kPieces);
         const int y = Y + r;
         if (y >= a.src.height || b0 >= valid) continue;
-        uint4 v = *reinterpret_cast<const uint4*>(out + r * kOutRow + b0);
-        if constexpr (C == 2 || C == 4) {
-            v.x = unpremultiply_word<C>(v.x);
-            v.y = unpremultiply_word<C>(v.y);
-            v.z = unpremultiply_word<C>(v.z);
-            v.w = unpremultiply_word<C>(v.w);
-        }
+        const uint4 v = *reinterpret_cast<const uint4*>(out + r * kOutRow + b0);
         std::uint8_t* d = row_ptr(a.dst, y) + static_cast<std::size_t>(X) * C + b0;
         if (a.dst_vec && b0 + 16 <= valid) {
             *reinterpret_cast<uint4*>(d) = v;
@@ -370,7 +348,7 @@ void launch_custom_half(const FilterCall& call, const DeviceLimits& dev) {
     CustomHalfArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);
-    a.border = border_arg(plan, src.channels);
+    a.border = border_arg(plan);
     a.kh = plan.kernel_height;
     a.ay = plan.anchor_y;
     a.lead = lead_of(plan);
@@ -399,9 +377,8 @@ void launch_custom_half(const FilterCall& call, const DeviceLimits& dev) {
 
     switch (src.channels) {
         case 1: launch_channels<1>(a, tables, shape, call.stream); break;
-        case 2: launch_channels<2>(a, tables, shape, call.stream); break;
         case 3: launch_channels<3>(a, tables, shape, call.stream); break;
-        default: launch_channels<4>(a, tables, shape, call.stream); break;
+        default: throw_not_gray_or_rgb("custom filter", src.channels);
     }
 }
 

@@ -8,8 +8,7 @@
 //      side (border rule), turns it into prefix sums with a block scan, and
 //      each output is the difference of two prefix sums.
 // All integer, so the window sum S is exact; out = box_output(S, (2R+1)^2).
-// Images with alpha are premultiplied as the columns are read and
-// unpremultiplied (with the filtered alpha) as outputs are written.
+// Gray and RGB images (images with alpha run cuda/filter_wide.cu).
 
 #include <algorithm>
 
@@ -55,8 +54,8 @@ constexpr int kVertThreads = BoxPolicy::kVertThreads;
 constexpr int kHorzThreads = BoxPolicy::kHorzThreads;
 constexpr int kHorzWarps = kHorzThreads / 32;
 
-// The 4 working-domain samples of bytes 4q..4q+3 (nb of them valid) of image
-// row y (border rule).
+// The 4 samples of bytes 4q..4q+3 (nb of them valid) of image row y (border
+// rule).
 template <int C>
 __device__ __forceinline__ void row_word(const BoxArgs& a, int y, int q, int nb, int (&v)[4]) {
     const int yy = border_index(y, a.src.height, a.border.mode);
@@ -73,15 +72,6 @@ __device__ __forceinline__ void row_word(const BoxArgs& a, int y, int q, int nb,
     } else {
 #pragma unroll
         for (int e = 0; e < 4; ++e) v[e] = e < nb ? __ldg(p + e) : 0;
-    }
-    // A word starts on a pixel boundary for 2 and 4 channels.
-    if constexpr (C == 2) {
-        v[0] = premultiply(v[0], v[1]);
-        v[2] = premultiply(v[2], v[3]);
-    } else if constexpr (C == 4) {
-        v[0] = premultiply(v[0], v[3]);
-        v[1] = premultiply(v[1], v[3]);
-        v[2] = premultiply(v[2], v[3]);
     }
 }
 
@@ -218,10 +208,6 @@ __global__ void __launch_bounds__(kHorzThreads) box_horizontal(const __grid_cons
 #pragma unroll
                 for (int c = 0; c < C; ++c)
                     v[c] = box_output(static_cast<int>(psum[c * n + o + 2 * R + 1] - psum[c * n + o]), a.count);
-                if constexpr (C == 2 || C == 4) {
-#pragma unroll
-                    for (int c = 0; c < C - 1; ++c) v[c] = unpremultiply(v[c], v[C - 1]);
-                }
                 std::uint8_t* px = out + static_cast<std::size_t>(x0 + o) * C;
 #pragma unroll
                 for (int c = 0; c < C; ++c) px[c] = static_cast<std::uint8_t>(v[c]);
@@ -288,7 +274,7 @@ void launch_box(const FilterCall& call, const DeviceLimits& dev) {
     BoxArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);
-    a.border = border_arg(plan, src.channels);
+    a.border = border_arg(plan);
     a.radius = plan.radius;
     a.count = (2 * plan.radius + 1) * (2 * plan.radius + 1);
     a.tmp = call.scratch;
@@ -296,9 +282,8 @@ void launch_box(const FilterCall& call, const DeviceLimits& dev) {
     a.src_words = reinterpret_cast<std::uintptr_t>(src.data) % 4 == 0 && src.pitch % 4 == 0 ? 1 : 0;
     switch (src.channels) {
         case 1: launch_channels<1>(a, call.stream, dev); break;
-        case 2: launch_channels<2>(a, call.stream, dev); break;
         case 3: launch_channels<3>(a, call.stream, dev); break;
-        default: launch_channels<4>(a, call.stream, dev); break;
+        default: throw_not_gray_or_rgb("box filter", src.channels);
     }
 }
 

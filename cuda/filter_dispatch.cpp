@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "cuda/check.hpp"
@@ -134,6 +135,12 @@ DeviceLimits current_device_limits() {
     IMGPAR_CUDA_CHECK(
         cudaDeviceGetAttribute(&d.max_smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
     return d;
+}
+
+void throw_not_gray_or_rgb(const char* launcher, int channels) {
+    throw std::logic_error(std::string(launcher) + ": an image with " + std::to_string(channels) +
+                           " channels reached a kernel for gray and RGB images (images with alpha run the wide "
+                           "kernels)");
 }
 
 void allow_dynamic_smem(const void* func, std::size_t bytes) {

@@ -6,13 +6,14 @@
 //  - A block covers 128 x 32 output pixels. It loads the tile plus its
 //    1-pixel ring in aligned groups of 16 pixels (C 16-byte loads each, all of
 //    a thread's groups in flight together) into byte planes in shared memory:
-//    colour premultiplied for images with alpha, luma already computed for
-//    gray output, the border rule applied to groups that leave the image.
+//    luma already computed for gray output, the border rule applied to groups
+//    that leave the image.
 //  - A thread computes 4 adjacent pixels in each of 4 consecutive rows: it
 //    reads 6 plane rows of 3 aligned words, forms each column's vertical
 //    smoothing and difference once, and combines them horizontally.
 //  - It writes its 4 pixels of a row as whole 32-bit words when the
 //    destination allows.
+// Gray and RGB images (images with alpha run cuda/filter_wide.cu).
 
 #include <algorithm>
 
@@ -52,20 +53,19 @@ struct EdgesArgs {
     int dst_words;  // destination rows can be written as aligned 32-bit words
 };
 
-// Planes filtered: the luma plane, or each colour channel.
+// Planes filtered: the luma plane, or each channel.
 template <int C, bool kGray>
 __host__ __device__ constexpr int filtered_planes() {
-    return kGray ? 1 : ((C == 2 || C == 4) ? C - 1 : C);
+    static_assert(C == 1 || C == 3, "gray or RGB: images with alpha run the wide kernels");
+    return kGray ? 1 : C;
 }
 
-// The working-domain plane words of 4 pixels from their C channel words
-// (w[c]: the 4 pixels' samples of channel c, colour premultiplied): the
-// luma word, or the colour words; the alpha word last when there is alpha.
+// The plane words of 4 pixels from their C channel words (w[c]: the 4
+// pixels' samples of channel c): the luma word, or the channel words.
 template <int C, bool kGray>
 __device__ __forceinline__ void plane_words(const std::uint32_t (&w)[4], std::uint32_t (&out)[4]) {
-    constexpr bool kAlpha = C == 2 || C == 4;
     constexpr int P = filtered_planes<C, kGray>();
-    if constexpr (kGray && C >= 3) {
+    if constexpr (kGray && C == 3) {
         int l[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) l[e] = luma601(byte_of(w[0], e), byte_of(w[1], e), byte_of(w[2], e));
@@ -74,12 +74,11 @@ __device__ __forceinline__ void plane_words(const std::uint32_t (&w)[4], std::ui
 #pragma unroll
         for (int p = 0; p < P; ++p) out[p] = w[p];
     }
-    if constexpr (kAlpha) out[P] = w[C - 1];
 }
 
 template <int C, bool kGray>
 __device__ __forceinline__ void load_edge_planes(const EdgesArgs& a, std::uint8_t* planes, int X, int Y) {
-    constexpr int PA = filtered_planes<C, kGray>() + ((C == 2 || C == 4) ? 1 : 0);
+    constexpr int P = filtered_planes<C, kGray>();
     constexpr int kPlane = kPlaneRows * kPlaneCols;
     constexpr int kTotal = kPlaneRows * kGroups;
     constexpr int kPerThread = (kTotal + EdgesPolicy::kThreads - 1) / EdgesPolicy::kThreads;
@@ -107,7 +106,7 @@ __device__ __forceinline__ void load_edge_planes(const EdgesArgs& a, std::uint8_
             std::uint32_t pw[4];
             plane_words<C, kGray>(w, pw);
 #pragma unroll
-            for (int p = 0; p < PA; ++p)
+            for (int p = 0; p < P; ++p)
                 store_u32_shared(planes + p * kPlane + r * kPlaneCols + kGroupPx * gi + 4 * k, pw[p]);
         }
     }
@@ -139,12 +138,10 @@ __device__ __forceinline__ int edge_value(const int (&t)[6][6], int r, const Col
 
 template <int C, bool kGray, int kOp>
 __global__ void __launch_bounds__(EdgesPolicy::kThreads) edges_kernel(const __grid_constant__ EdgesArgs a) {
-    constexpr bool kAlpha = C == 2 || C == 4;
     constexpr int P = filtered_planes<C, kGray>();
-    constexpr int PA = P + (kAlpha ? 1 : 0);
-    constexpr int OC = kGray ? (kAlpha ? 2 : 1) : C;  // output channels
+    constexpr int OC = P;  // output channels: one per plane filtered
     constexpr int kPlane = kPlaneRows * kPlaneCols;
-    __shared__ __align__(16) std::uint8_t planes[PA * kPlane];
+    __shared__ __align__(16) std::uint8_t planes[P * kPlane];
     const int X = static_cast<int>(blockIdx.x) * kTileW;
     const int Y = static_cast<int>(blockIdx.y) * kTileH;
     load_edge_planes<C, kGray>(a, planes, X, Y);
@@ -185,20 +182,6 @@ __global__ void __launch_bounds__(EdgesPolicy::kThreads) edges_kernel(const __gr
             }
 #pragma unroll
             for (int i = 0; i < 4; ++i) out[r][i * OC + p] = edge_value<kOp>(rows, r, col, i);
-        }
-    }
-    if constexpr (kAlpha) {
-        // Colour is unpremultiplied with the pixel's own alpha, which is copied.
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-            const std::uint32_t aw = load_u32_shared(planes + P * kPlane + (row0 + r + 1) * kPlaneCols + kLead + 4 * tx);
-#pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                const int al = byte_of(aw, i);
-#pragma unroll
-                for (int p = 0; p < P; ++p) out[r][i * OC + p] = unpremultiply(out[r][i * OC + p], al);
-                out[r][i * OC + OC - 1] = al;
-            }
         }
     }
 
@@ -251,17 +234,17 @@ void launch_edges(const FilterCall& call, const DeviceLimits&) {
     EdgesArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);
-    a.border = border_arg(plan, src.channels);
+    a.border = border_arg(plan);
     a.op = static_cast<int>(plan.edge_op);
     a.src_vec = rows_aligned(src.data, src.pitch, 16) ? 1 : 0;
     a.dst_words = rows_aligned(call.dst.data, call.dst.pitch, 4) ? 1 : 0;
-    // Gray input is its own luma, so gray=true only changes colour images.
-    const bool gray = plan.edges_gray && src.channels >= 3;
+    // Gray input is its own luma, so gray=true only changes RGB images.
     switch (src.channels) {
         case 1: launch_op<1, false>(a, call.stream); break;
-        case 2: launch_op<2, false>(a, call.stream); break;
-        case 3: gray ? launch_op<3, true>(a, call.stream) : launch_op<3, false>(a, call.stream); break;
-        default: gray ? launch_op<4, true>(a, call.stream) : launch_op<4, false>(a, call.stream); break;
+        case 3:
+            plan.edges_gray ? launch_op<3, true>(a, call.stream) : launch_op<3, false>(a, call.stream);
+            break;
+        default: throw_not_gray_or_rgb("edge filter", src.channels);
     }
 }
 

@@ -1,6 +1,6 @@
 // Private interface between the filter dispatcher (cuda/filter_dispatch.cpp)
 // and the per-family launchers (cuda/filter_separable*.cu, filter_box.cu,
-// filter_2d.cu). Every launcher receives a validated call: shapes match, the
+// filter_2d*.cu, filter_edges.cu, filter_wide.cu). Every launcher receives a validated call: shapes match, the
 // plan is consistent, the scratch is reserved.
 #pragma once
 
@@ -39,6 +39,12 @@ struct DeviceLimits {
 };
 // Limits of the current device (queried on each call; cheap attribute reads).
 DeviceLimits current_device_limits();
+
+// The launchers below take gray and RGB images (1 and 3 channels); images
+// with alpha run launch_wide, which apply_filter picks before any of them.
+// Another channel count reaching one is a bug in the dispatch, not a user
+// error: they throw this (std::logic_error) rather than run a kernel.
+[[noreturn]] void throw_not_gray_or_rgb(const char* launcher, int channels);
 
 // Raises a kernel's dynamic shared memory limit when it needs more than the
 // default 48 KB. `func` is the kernel's address.

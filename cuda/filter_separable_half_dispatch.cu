@@ -42,7 +42,7 @@ HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, co
 }
 
 HalfVariant variant_for_plan(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
-    return variant_for_plan(trim_taps(plan), channels, separable_mode(plan, channels) == SepMode::Blur, dev);
+    return variant_for_plan(trim_taps(plan), channels, separable_mode(plan) == SepMode::Blur, dev);
 }
 
 // The row segments (SegmentTuning): the first long_percent of row_blocks
@@ -114,8 +114,9 @@ const char* half_mma_name(const FilterPlan& plan, int channels, const DeviceLimi
 void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
+    if (src.channels != 1 && src.channels != 3) throw_not_gray_or_rgb("gaussian filter", src.channels);
     const TrimmedTaps tt = trim_taps(plan);
-    const SepMode mode = separable_mode(plan, src.channels);
+    const SepMode mode = separable_mode(plan);
     const HalfVariant v = variant_for_plan(tt, src.channels, mode == SepMode::Blur, dev);
     if (v.fn == nullptr)
         throw device_error("gaussian filter", "the FP16 tensor-core kernel does not support this plan");
@@ -123,7 +124,7 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev) {
     HalfArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);
-    a.border = border_arg(plan, src.channels);
+    a.border = border_arg(plan);
     a.border_value = plan.border.value;
     a.mode = mode;
     a.unsharp = {plan.amount_q8, plan.threshold_level};

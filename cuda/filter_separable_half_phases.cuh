@@ -93,28 +93,25 @@ __device__ __forceinline__ void convert_block(std::uint8_t* slot, std::uint8_t* 
 
 // Writes one tile chunk (n bytes inside the image) to image row y at byte
 // col, through the epilogue.
-template <int C>
 __device__ __forceinline__ void store_chunk(const HalfArgs& a, const uint4 b, int col, int n, int y) {
     std::uint32_t w[4] = {b.x, b.y, b.z, b.w};
     const bool full = n == 16;
-    if (a.mode != SepMode::Blur) {
+    if (a.mode != SepMode::Blur) {  // unsharp reads the source
         std::uint32_t sw[4] = {0u, 0u, 0u, 0u};
-        if (a.mode != SepMode::BlurAlpha) {  // the unsharp modes read the source
-            const std::uint8_t* sp = row_ptr(a.src, y) + col;
-            if (full && a.src_vec) {
-                const uint4 v = __ldg(reinterpret_cast<const uint4*>(sp));
-                sw[0] = v.x;
-                sw[1] = v.y;
-                sw[2] = v.z;
-                sw[3] = v.w;
-            } else {
+        const std::uint8_t* sp = row_ptr(a.src, y) + col;
+        if (full && a.src_vec) {
+            const uint4 v = __ldg(reinterpret_cast<const uint4*>(sp));
+            sw[0] = v.x;
+            sw[1] = v.y;
+            sw[2] = v.z;
+            sw[3] = v.w;
+        } else {
 #pragma unroll
-                for (int e = 0; e < 16; ++e)
-                    if (e < n) sw[e >> 2] |= static_cast<std::uint32_t>(__ldg(sp + e)) << (8 * (e & 3));
-            }
+            for (int e = 0; e < 16; ++e)
+                if (e < n) sw[e >> 2] |= static_cast<std::uint32_t>(__ldg(sp + e)) << (8 * (e & 3));
         }
 #pragma unroll
-        for (int q = 0; q < 4; ++q) w[q] = separable_output_word(a.mode, a.unsharp, C, w[q], sw[q]);
+        for (int q = 0; q < 4; ++q) w[q] = separable_output_word(a.mode, a.unsharp, w[q], sw[q]);
     }
     std::uint8_t* dp = row_ptr(a.dst, y) + col;
     if (full && a.dst_vec) {
@@ -258,7 +255,7 @@ __device__ __forceinline__ void store_output_tile(HalfStep<G>& st, int s, std::u
                         reinterpret_cast<uint4*>(a.dst.data + out_offset + out_dst)[k] = o;
                     } else {
                         const int n = min(16, tile_row_bytes<G>(a, x0) - (off + 16 * k));
-                        if (row < rows && n > 0) store_chunk<C>(a, o, x0 * C + off + 16 * k, n, y0 + row);
+                        if (row < rows && n > 0) store_chunk(a, o, x0 * C + off + 16 * k, n, y0 + row);
                     }
                 }
             }
@@ -276,7 +273,7 @@ __device__ __forceinline__ void store_output_tile(HalfStep<G>& st, int s, std::u
                     const int off = t - row * G::OUT_ROW;  // also from the strip's first byte
                     const int n = min(16, tile_row_bytes<G>(a, x0) - off);
                     if (row < rows && n > 0)
-                        store_chunk<C>(a, *reinterpret_cast<const uint4*>(tile + t), x0 * C + off, n, y0 + row);
+                        store_chunk(a, *reinterpret_cast<const uint4*>(tile + t), x0 * C + off, n, y0 + row);
                 }
             }
         }

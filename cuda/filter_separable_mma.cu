@@ -2,7 +2,8 @@
 // general fallback, host side. It takes every plan the register-chained
 // kernel cannot (trimmed radius above 64, a tap above 2048, or a device
 // without the shared memory that kernel needs) and narrows its strips until
-// a block fits the device.
+// a block fits the device. Gray and RGB images (images with alpha run
+// cuda/filter_wide.cu).
 #include <algorithm>
 #include <vector>
 
@@ -66,9 +67,7 @@ KernelFn kernel_for(int nj, int tp) {
 KernelFn pick_kernel(int channels, int nj, int tp) {
     switch (channels) {
         case 1: return kernel_for<1>(nj, tp);
-        case 2: return kernel_for<2>(nj, tp);
         case 3: return kernel_for<3>(nj, tp);
-        case 4: return kernel_for<4>(nj, tp);
         default: return nullptr;
     }
 }
@@ -138,6 +137,7 @@ bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLim
 void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
+    if (src.channels != 1 && src.channels != 3) throw_not_gray_or_rgb("gaussian filter", src.channels);
     const TrimmedTaps tt = trim_taps(plan);
     const MmaShape shape = choose_shape(tt, src.width, src.height, src.channels, dev);
     if (!shape.ok) throw device_error("gaussian filter", "the tensor-core kernel does not fit this device");
@@ -145,8 +145,8 @@ void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& de
     SepMmaArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);
-    a.border = border_arg(plan, src.channels);
-    a.mode = separable_mode(plan, src.channels);
+    a.border = border_arg(plan);
+    a.mode = separable_mode(plan);
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     a.radius = tt.radius;
     a.strip_px = shape.strip_px;

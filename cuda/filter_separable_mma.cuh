@@ -11,14 +11,14 @@
 // A block owns a strip of `strip_px` columns (every channel) and a segment of
 // output rows, and slides down the rows in steps of 16, the intermediate never
 // leaving the chip:
-//   - stage 16 new source rows (border rule, premultiplied colour, channels
-//     split into byte planes) into shared memory;
+//   - stage 16 new source rows (border rule, channels split into byte planes)
+//     into shared memory;
 //   - horizontal MMA: their H rows go into a ring buffer of `ring` rows per
 //     column (column-major, so 4 consecutive rows are one 32-bit word: the
 //     B operand of the vertical MMA);
 //   - vertical MMA over the ring for 16 output rows, into an interleaved
 //     output tile;
-//   - epilogue (unsharp, unpremultiply) and coalesced 16-byte stores.
+//   - epilogue (unsharp) and coalesced 16-byte stores.
 // Each H row is computed once per strip, so the cost does not grow with the
 // vertical halo, and the MMA count per output grows only with NJ. In steady
 // state a step has two barriers; the next group's global loads are in flight
@@ -29,6 +29,8 @@
 // Reads of the ring and of the staged rows that reach past the rows a chunk
 // needs (chunks are 32 wide) meet zero taps, so their contents do not matter;
 // shared memory is zeroed once so they are at least defined.
+//
+// Gray and RGB images (images with alpha run cuda/filter_wide.cu).
 
 #pragma once
 
@@ -148,7 +150,7 @@ __device__ __noinline__ uint4 stage_item_edge(const SepMmaArgs& a, int x, int y)
 
 // Finishes one item (pixels xb + 4q .. +3 of staged row `row`, image row y):
 // plane words from the loaded words (or, at the image edges, pixel by pixel
-// with the border rule), premultiplied, stored.
+// with the border rule), stored.
 template <int C>
 __device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* stage, int row, int y, int xb, int q,
                                            bool fast, const std::uint32_t (&raw)[C + 1]) {
@@ -160,12 +162,6 @@ __device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* st
 #pragma unroll
         for (int k = 0; k < C; ++k) u[k] = __funnelshift_r(raw[k], raw[k + 1], sh);
         deinterleave<C>(u, w);
-        if constexpr (C == 2) w[0] = premultiply_word(w[0], w[1]);
-        if constexpr (C == 4) {
-            w[0] = premultiply_word(w[0], w[3]);
-            w[1] = premultiply_word(w[1], w[3]);
-            w[2] = premultiply_word(w[2], w[3]);
-        }
     } else {
         const uint4 e = stage_item_edge<C>(a, x, y);
         w[0] = e.x;
@@ -351,10 +347,10 @@ __device__ __noinline__ void store_rows(const SepMmaArgs& a, const std::uint8_t*
                         s4[w] = pack4(__ldg(sp + 4 * w), __ldg(sp + 4 * w + 1), __ldg(sp + 4 * w + 2), __ldg(sp + 4 * w + 3));
                     sv = make_uint4(s4[0], s4[1], s4[2], s4[3]);
                 }
-                bv.x = separable_output_word(a.mode, a.unsharp, C, bv.x, sv.x);
-                bv.y = separable_output_word(a.mode, a.unsharp, C, bv.y, sv.y);
-                bv.z = separable_output_word(a.mode, a.unsharp, C, bv.z, sv.z);
-                bv.w = separable_output_word(a.mode, a.unsharp, C, bv.w, sv.w);
+                bv.x = separable_output_word(a.mode, a.unsharp, bv.x, sv.x);
+                bv.y = separable_output_word(a.mode, a.unsharp, bv.y, sv.y);
+                bv.z = separable_output_word(a.mode, a.unsharp, bv.z, sv.z);
+                bv.w = separable_output_word(a.mode, a.unsharp, bv.w, sv.w);
             }
             *reinterpret_cast<uint4*>(dp) = bv;
         } else {
@@ -365,7 +361,7 @@ __device__ __noinline__ void store_rows(const SepMmaArgs& a, const std::uint8_t*
                 std::uint32_t sw = 0;
                 if (a.mode != SepMode::Blur)
                     for (int e = 0; e < nb; ++e) sw |= static_cast<std::uint32_t>(__ldg(sp + w + e)) << (8 * e);
-                const std::uint32_t o = separable_output_word(a.mode, a.unsharp, C, bw, sw);
+                const std::uint32_t o = separable_output_word(a.mode, a.unsharp, bw, sw);
                 for (int e = 0; e < nb; ++e) dp[w + e] = static_cast<std::uint8_t>(byte_of(o, e));
             }
         }

@@ -2,8 +2,8 @@
 // planes the MMAs read. A byte v becomes the f16 value 1024 + v with one byte
 // permute (0x64 in the high byte is the f16 exponent of 1024, v its
 // mantissa); where the offset cannot be folded into a later rounding, one
-// exact f16 subtraction takes it out again. Channels are split and colour is
-// premultiplied 4 pixels at a time (cuda/block/words.cuh).
+// exact f16 subtraction takes it out again. Channels are split 4 pixels at a
+// time (cuda/block/words.cuh).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -51,16 +51,17 @@ struct ConvertUnit {
     int stage;  // byte offset in plane 0 of a stage buffer
 };
 
-// Converts one unit of a raw slot (interleaved pixels) into the C planes of a
-// stage buffer: channels split, colour premultiplied by alpha (2 and 4
-// channels), and each byte v turned into the f16 value 1024 + v, or (I8) kept
-// a byte. G: C, I8, UNIT_PX (16 for 1 channel, 8 for 2, 4 or 16 for 3, 4 for
-// 4) and PLANE_BYTES (bytes from one stage plane to the next).
+// Converts one unit of a raw slot (interleaved gray or RGB pixels) into the C
+// planes of a stage buffer: channels split, and each byte v turned into the
+// f16 value 1024 + v, or (I8) kept a byte. G: C, I8, UNIT_PX (16 for 1
+// channel, 4 or 16 for 3) and PLANE_BYTES (bytes from one stage plane to the
+// next).
 template <class G>
 __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint8_t* stage, const ConvertUnit& u) {
     constexpr int C = G::C;
-    static_assert(G::UNIT_PX == (C == 1 ? 16 : (C == 2 ? 8 : (C == 3 && G::UNIT_PX == 16 ? 16 : 4))),
-                  "a convert unit of 16 pixels (1 or 3 channels), 8 (2) or 4 (3 or 4)");
+    static_assert(C == 1 || C == 3, "gray or RGB: images with alpha run the wide kernels");
+    static_assert(G::UNIT_PX == (C == 1 ? 16 : (G::UNIT_PX == 16 ? 16 : 4)),
+                  "a convert unit of 16 pixels (1 or 3 channels) or 4 (3)");
     const std::uint8_t* s = slot + u.raw;
     std::uint8_t* d = stage + u.stage;
     if constexpr (C == 1) {  // 16 pixels
@@ -73,23 +74,7 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
             *reinterpret_cast<uint4*>(d + 16) = make_uint4(offset_half2_lo(v.z), offset_half2_hi(v.z),
                                                            offset_half2_lo(v.w), offset_half2_hi(v.w));
         }
-    } else if constexpr (C == 2) {  // 8 pixels
-        const uint4 v = *reinterpret_cast<const uint4*>(s);
-        const std::uint32_t u0[2] = {v.x, v.y}, u1[2] = {v.z, v.w};
-        std::uint32_t w0[4], w1[4];
-        deinterleave<2>(u0, w0);
-        deinterleave<2>(u1, w1);
-        w0[0] = premultiply_word(w0[0], w0[1]);
-        w1[0] = premultiply_word(w1[0], w1[1]);
-#pragma unroll
-        for (int c = 0; c < 2; ++c) {
-            if constexpr (G::I8)
-                *reinterpret_cast<uint2*>(d + c * G::PLANE_BYTES) = make_uint2(w0[c], w1[c]);
-            else
-                *reinterpret_cast<uint4*>(d + c * G::PLANE_BYTES) = make_uint4(
-                    offset_half2_lo(w0[c]), offset_half2_hi(w0[c]), offset_half2_lo(w1[c]), offset_half2_hi(w1[c]));
-        }
-    } else if constexpr (C == 3 && G::UNIT_PX == 16) {  // 16 pixels: three 16-byte loads, four 12-byte groups
+    } else if constexpr (G::UNIT_PX == 16) {  // 16 pixels: three 16-byte loads, four 12-byte groups
         const uint4 v0 = *reinterpret_cast<const uint4*>(s), v1 = *reinterpret_cast<const uint4*>(s + 16),
                     v2 = *reinterpret_cast<const uint4*>(s + 32);
         const std::uint32_t raw[4][3] = {
@@ -111,25 +96,13 @@ __device__ __forceinline__ void convert_unit(const std::uint8_t* slot, std::uint
             }
         }
     } else {  // 4 pixels
-        std::uint32_t raw[C];
-        if constexpr (C == 3) {
+        std::uint32_t raw[3];
 #pragma unroll
-            for (int k = 0; k < 3; ++k) raw[k] = load_u32_shared(s + 4 * k);
-        } else {
-            const uint4 v = *reinterpret_cast<const uint4*>(s);
-            raw[0] = v.x;
-            raw[1] = v.y;
-            raw[2] = v.z;
-            raw[3] = v.w;
-        }
+        for (int k = 0; k < 3; ++k) raw[k] = load_u32_shared(s + 4 * k);
         std::uint32_t w[4];
-        deinterleave<C>(raw, w);
-        if constexpr (C == 4) {
+        deinterleave<3>(raw, w);
 #pragma unroll
-            for (int c = 0; c < 3; ++c) w[c] = premultiply_word(w[c], w[3]);
-        }
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
+        for (int c = 0; c < 3; ++c) {
             if constexpr (G::I8)
                 *reinterpret_cast<std::uint32_t*>(d + c * G::PLANE_BYTES) = w[c];
             else

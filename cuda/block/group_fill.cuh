@@ -2,7 +2,7 @@
 // edges): they fill their shared tiles in groups of 16 pixels whose first
 // column is a multiple of 16. Inside the image a group is C aligned 16-byte
 // loads, elsewhere its pixels take the border rule one by one; either way it
-// comes out as 4 sub-groups of 4 pixels, one working-domain word per channel.
+// comes out as 4 sub-groups of 4 pixels, one word per channel.
 #pragma once
 
 #include <cstdint>
@@ -41,10 +41,10 @@ __device__ __forceinline__ std::uint32_t word_at(const uint4 (&u)[C], int i) {
     }
 }
 
-// Working-domain channel words of sub-group k (pixels 4k..4k+3) of the group
-// starting at image (x, y): w[c] holds the 4 pixels' samples of channel c,
-// colour premultiplied. `u` are the group's raw bytes when `vec` (the group
-// lies inside the image); otherwise the pixels go through fetch_pixel.
+// Channel words of sub-group k (pixels 4k..4k+3) of the group starting at
+// image (x, y): w[c] holds the 4 pixels' samples of channel c (gray or RGB).
+// `u` are the group's raw bytes when `vec` (the group lies inside the
+// image); otherwise the pixels go through fetch_pixel.
 template <int C>
 __device__ __forceinline__ void subgroup_words(const SrcArg& src, const BorderArg& border, bool vec,
                                                const uint4 (&u)[C], int k, int x, int y, std::uint32_t (&w)[4]) {
@@ -53,10 +53,6 @@ __device__ __forceinline__ void subgroup_words(const SrcArg& src, const BorderAr
 #pragma unroll
         for (int c = 0; c < C; ++c) raw[c] = word_at<C>(u, k * C + c);
         deinterleave<C>(raw, w);
-        if constexpr (C == 2 || C == 4) {
-#pragma unroll
-            for (int c = 0; c < C - 1; ++c) w[c] = premultiply_word(w[c], w[C - 1]);
-        }
     } else {
         int v[4][C];
 #pragma unroll

@@ -9,8 +9,6 @@
 
 #include <cstdint>
 
-#include "src/ops/pixel_math.hpp"
-
 namespace imgpar::cuda::filter_detail {
 
 __device__ __forceinline__ std::uint32_t load_u32_shared(const std::uint8_t* p) {
@@ -30,31 +28,18 @@ __device__ __forceinline__ std::uint32_t pack4(int b0, int b1, int b2, int b3) {
            (static_cast<std::uint32_t>(b2) << 16) | (static_cast<std::uint32_t>(b3) << 24);
 }
 
-// The colour bytes c of 4 pixels premultiplied by their alpha bytes a.
-__device__ __forceinline__ std::uint32_t premultiply_word(std::uint32_t c, std::uint32_t a) {
-    return pack4(premultiply(byte_of(c, 0), byte_of(a, 0)), premultiply(byte_of(c, 1), byte_of(a, 1)),
-                 premultiply(byte_of(c, 2), byte_of(a, 2)), premultiply(byte_of(c, 3), byte_of(a, 3)));
-}
-
-// Splits 4 interleaved pixels (4*C bytes in u[0..C-1]) into C plane words.
+// Splits 4 interleaved gray or RGB pixels (4*C bytes in u[0..C-1]) into C
+// plane words.
 template <int C>
 __device__ __forceinline__ void deinterleave(const std::uint32_t (&u)[C], std::uint32_t (&w)[4]) {
+    static_assert(C == 1 || C == 3, "gray or RGB: images with alpha run the wide kernels");
     if constexpr (C == 1) {
         w[0] = u[0];
-    } else if constexpr (C == 2) {
-        w[0] = __byte_perm(u[0], u[1], 0x6420);
-        w[1] = __byte_perm(u[0], u[1], 0x7531);
-    } else if constexpr (C == 3) {
+    } else {
         // u0 = r0 g0 b0 r1 | u1 = g1 b1 r2 g2 | u2 = b2 r3 g3 b3
         w[0] = __byte_perm(__byte_perm(u[0], u[1], 0x0630), u[2], 0x5210);
         w[1] = __byte_perm(__byte_perm(u[0], u[1], 0x0741), u[2], 0x6210);
         w[2] = __byte_perm(__byte_perm(u[0], u[1], 0x0052), u[2], 0x7410);
-    } else {
-#pragma unroll
-        for (int c = 0; c < 4; ++c) {
-            const unsigned sel = static_cast<unsigned>(c | ((c + 4) << 4));
-            w[c] = __byte_perm(__byte_perm(u[0], u[1], sel), __byte_perm(u[2], u[3], sel), 0x5410);
-        }
     }
 }
 
