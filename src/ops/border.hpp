@@ -4,8 +4,8 @@
 //   reflect     fedcba|abcdefgh|hgfedc   (edge sample repeated)
 //   reflect101  gfedcb|abcdefgh|gfedcb   (OpenCV's default; edge not repeated)
 //   wrap        cdefgh|abcdefgh|abcdef   (periodic)
-//   constant    VVVVVV|abcdefgh|VVVVVV   (every channel reads V; see
-//                                         constant_border_sample for alpha)
+//   constant    VVVVVV|abcdefgh|VVVVVV   (every channel reads V; with alpha,
+//                                         wide_constant_lane in wide_math.hpp)
 //
 // Offsets of any size are allowed (a radius larger than the image reflects
 // or wraps as many times as needed).

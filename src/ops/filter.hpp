@@ -39,8 +39,8 @@
 //   horizontal  H(x,y) = (sum_i t[i] * s(x+i-r, y) + 256) >> 9       in 0..2040
 //   vertical    out    = (sum_j t[j] * H(x, y+j-r) + 16384) >> 15     in 0..255
 // where rows outside the image in the vertical pass are H of the row the
-// border rule names; for a constant border they are (4096*V' + 256) >> 9
-// with V' the border's sample in the working domain (V itself without alpha).
+// border rule names; for a constant border they are (4096*V + 256) >> 9
+// (with alpha, the wide rules above: H = V' itself).
 // Every partial sum stays below 2^23, so float arithmetic is also exact, and
 // H (3 fractional bits, at most 2040) and every tap the GPU's FP16 path takes
 // (at most 2048) are exact FP16 integers.

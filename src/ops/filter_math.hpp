@@ -63,13 +63,4 @@ IMGPAR_HD int custom_output(int sum, double denominator, double offset) {
     return custom_value(static_cast<double>(sum), denominator, offset, 255);
 }
 
-// The value channel c of a constant-border pixel reads, in the domain the
-// filter works in (premultiplied colour when the image has alpha).
-IMGPAR_HD int constant_border_sample(int v, int channel, int channels) {
-    bool alpha = (channels == 2 || channels == 4);
-    if (!alpha) return v;
-    if (channel == channels - 1) return v;
-    return premultiply(v, v);
-}
-
 }  // namespace imgpar

@@ -12,17 +12,6 @@ namespace imgpar {
 
 IMGPAR_HD int clamp_u8(int v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
 
-// Premultiplied colour, rounded to nearest: c * a / 255.
-IMGPAR_HD int premultiply(int c, int a) { return (c * a + 127) / 255; }
-
-// Back from premultiplied colour p with alpha a, rounded to nearest and
-// clamped; fully transparent pixels get colour 0.
-IMGPAR_HD int unpremultiply(int p, int a) {
-    if (a <= 0) return 0;
-    int c = (p * 255 + a / 2) / a;
-    return c > 255 ? 255 : c;
-}
-
 // Luma from 8-bit R'G'B' with Rec. 601 weights in 8-bit fixed point
 // (0.299, 0.587, 0.114 -> 77, 150, 29; they sum to 256).
 IMGPAR_HD int luma601(int r, int g, int b) { return (77 * r + 150 * g + 29 * b + 128) >> 8; }
