@@ -11,14 +11,14 @@ namespace {
 // codes of up to kFastBits bits found with one lookup.
 constexpr int kFastBits = 10;
 
-// What one lookup in an AC table settles: a code and, where they fit in the
-// looked-up bits, its coefficient's extra bits.
+// What one lookup in an AC table settles: a code and its coefficient's extra
+// bits together (a coefficient's code and extra bits are at most 26 bits, and
+// the buffer holds 32 or more when it is looked up).
 struct AcStep {
     enum Kind : std::uint8_t { None, Coefficient, EndOfBlock, ZeroRun, Bad };
-    std::uint8_t bits = 0;     // bits taken: the code's, and the extra bits' when `extra` is 0
+    std::uint8_t bits = 0;     // bits taken: the code's and its extra bits'
     std::uint8_t advance = 0;  // coefficients passed: run + 1, or 16 for a zero run
-    std::uint8_t extra = 0;    // extra bits still to take
-    Kind kind = None;          // None: a longer code
+    Kind kind = None;          // None: a code longer than kFastBits bits
 };
 
 struct HuffmanTable {
@@ -30,9 +30,8 @@ struct HuffmanTable {
     std::array<std::uint8_t, 256> values{};
 };
 
-// The AC symbol `rs` read with a code of `length` bits from the kFastBits
-// bits `look`, as libjpeg-turbo's decoder takes it; what no encoder writes
-// (a coefficient past the block, more than 10 extra bits) is Bad.
+// The AC symbol `rs` read with a code of `length` bits, as libjpeg-turbo's
+// decoder takes it; what no encoder writes (more than 10 extra bits) is Bad.
 AcStep ac_step(int rs, int length) {
     AcStep step;
     const int run = rs >> 4, size = rs & 15;
@@ -48,10 +47,7 @@ AcStep ac_step(int rs, int length) {
     }
     step.kind = AcStep::Coefficient;
     step.advance = static_cast<std::uint8_t>(run + 1);
-    if (length + size <= kFastBits)
-        step.bits = static_cast<std::uint8_t>(length + size);
-    else
-        step.extra = static_cast<std::uint8_t>(size);
+    step.bits = static_cast<std::uint8_t>(length + size);
     return step;
 }
 
@@ -123,7 +119,7 @@ public:
         int count = count_;
         int k = 1;
         bool ok = true;
-        while (k < 64) {
+        for (;;) {
             if (count < 32) {
                 bits_ = bits;
                 count_ = count;
@@ -132,32 +128,29 @@ public:
                 count = count_;
             }
             AcStep e = t.ac[static_cast<std::size_t>(bits >> (64 - kFastBits))];
-            if (e.kind == AcStep::None) {  // a code longer than kFastBits bits
+            if (e.kind == AcStep::None) {  // a code longer than kFastBits bits: its extra bits remain
                 bits_ = bits;
                 count_ = count;
                 const int rs = long_symbol(t);
                 bits = bits_;
                 count = count_;
                 if (rs < 0) return false;
-                e = ac_step(rs, 0);  // its code taken: its extra bits remain
-                e.extra = e.kind == AcStep::Coefficient ? static_cast<std::uint8_t>(rs & 15) : 0;
-                e.bits = 0;
+                e = ac_step(rs, 0);
             }
-            bits <<= e.bits;  // (with its extra bits where they fitted)
+            bits <<= e.bits;
             count -= e.bits;
             if (e.kind == AcStep::Coefficient) {
-                bits <<= e.extra;
-                count -= e.extra;
                 k += e.advance;
-                if (k > 64) ok = false;
+                if (k < 64) continue;
+                ok = k == 64;  // the last coefficient, or one past the block
             } else if (e.kind == AcStep::ZeroRun) {
                 k += 16;
-                if (k > 63) ok = false;
+                if (k < 64) continue;
+                ok = false;  // a zero run no coefficient follows
             } else {
                 ok = e.kind == AcStep::EndOfBlock;
-                break;
             }
-            if (!ok) break;
+            break;
         }
         bits_ = bits;
         count_ = count;
