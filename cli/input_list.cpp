@@ -1,14 +1,8 @@
 #include "cli/input_list.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
-
 #include "cli/common_options.hpp"
 #include "src/error.hpp"
+#include "src/io/file_bytes.hpp"
 
 namespace imgpar::cli {
 
@@ -61,18 +55,16 @@ std::vector<std::string> take_shard(const std::vector<std::string>& names, const
 
 namespace {
 
+// A list of a million file names takes some 100 MB; /dev/zero or a runaway
+// pipe is refused at the bound instead of filling memory.
 std::string read_list(const std::string& path) {
-    if (path == "-") {
-        std::ostringstream s;
-        s << std::cin.rdbuf();
-        if (std::cin.bad()) throw input_error("--files-from <stdin>", "read failed");
-        return s.str();
+    const ReadBound bound{std::uint64_t{256} << 20, "256 MiB, the most imgpar reads as a list of files"};
+    try {
+        const std::vector<std::uint8_t> bytes = read_text_input(path, bound);
+        return std::string(bytes.begin(), bytes.end());
+    } catch (const Error& e) {
+        throw input_error("--files-from " + display_name(path), e.reason());
     }
-    std::ifstream f(path, std::ios::binary);
-    if (!f) throw input_error("--files-from " + path, errno == ENOENT ? "no such file" : std::strerror(errno));
-    std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (f.bad()) throw input_error("--files-from " + path, "read failed");
-    return text;
 }
 
 }  // namespace

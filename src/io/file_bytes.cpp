@@ -108,4 +108,8 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path, const ReadBou
     return read_bounded(path, false, bound, {});
 }
 
+std::vector<std::uint8_t> read_text_input(const std::string& path, const ReadBound& bound) {
+    return read_bounded(path, true, bound, {});
+}
+
 }  // namespace imgpar

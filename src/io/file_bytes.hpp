@@ -33,6 +33,10 @@ std::vector<std::uint8_t> read_input_bytes(const std::string& path, const ReadBo
 // empty, for the caller to say what it lacks.
 std::vector<std::uint8_t> read_file_bytes(const std::string& path, const ReadBound& bound);
 
+// The same for a text input named on the command line (a list of files):
+// "-" is standard input, and an empty one is returned empty.
+std::vector<std::uint8_t> read_text_input(const std::string& path, const ReadBound& bound);
+
 // How the file is named in messages: "<stdin>" for "-", and an empty name
 // said to be one.
 std::string display_name(const std::string& path);

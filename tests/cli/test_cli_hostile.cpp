@@ -156,6 +156,12 @@ TEST_CASE("cli --max-memory: per command's buffers, strict values, in the help")
 TEST_CASE("cli hostile: /dev/zero, standard input and --kernel-file are read within bounds, naming the file") {
     TempDir dir;
     double s = 0;
+    // A list of files too: refused at its bound, not read until memory runs out.
+    auto list = timed({"info", "--files-from", "/dev/zero"}, s);
+    CHECK(list.exit_code == 1);
+    CHECK(s < 10.0);
+    CHECK(has(list.err, "--files-from /dev/zero: "));
+    CHECK(has(list.err, "more than 256 MiB, the most imgpar reads as a list of files"));
     auto r = timed({"info", "/dev/zero"}, s);
     CHECK(r.exit_code == 1);
     CHECK(s < 5.0);
