@@ -95,7 +95,13 @@ int run_report_operation(const Operation& op, Invocation& inv) {
                   "; " + ms_text(ms));
         return r;
     };
-    const auto failure = [](const BatchItem&, const Error&) { return std::string(); };
+    // Under --json a file that fails has its record too, in its place.
+    const auto failure = [&](const BatchItem& item, const Error& e) {
+        if (format != ReportFormat::Json) return std::string();
+        JsonObject o;
+        o.add("schema", job->json_schema()).add("file", item.name).add("ok", false).add("error", e.what());
+        return o.str() + "\n";
+    };
     const BatchSummary summary = run_batch(items, settings, backend, memory, diag, inv.out, process, failure);
     return finish_batch(inv, summary, "done", summary.failed > 0 || settings.progress);
 }

@@ -90,6 +90,8 @@ public:
     virtual void check_inputs(const std::vector<std::string>& inputs) const { (void)inputs; }
     // Printed once before the rows of --csv.
     virtual std::string csv_header() const = 0;
+    // The "schema" of its --json records, failures' included.
+    virtual std::string json_schema() const = 0;
     // Computes the report of one decoded image on `backend` and renders it
     // in `format` as complete lines.
     virtual std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image,

@@ -63,6 +63,7 @@ public:
     }
 
     std::string csv_header() const override { return histogram_csv_header(); }
+    std::string json_schema() const override { return kHistogramJsonSchema; }
 
     // The count alone: the planes --channel names are a real file's to have.
     void probe_cpu(ConstViewU8 image) const override {

@@ -109,6 +109,7 @@ std::string histogram_json(const HistogramSource& src, const Histogram& h, const
     JsonObject o;
     o.add("schema", kHistogramJsonSchema);
     o.add("file", src.file);
+    o.add("ok", true);
     o.add("width", src.width);
     o.add("height", src.height);
     o.add("channels", h.channels);

@@ -16,11 +16,13 @@
 //   file,channel,bin,low,high,count
 //
 // JSON (histogram_json, one line per input, i.e. JSON Lines for several):
-//   {"schema":"imgpar.histo/1","file":..,"width":..,"height":..,"channels":..,
+//   {"schema":"imgpar.histo/1","file":..,"ok":true,"width":..,"height":..,"channels":..,
 //    "layout":"RGB","pixels":..,"backend":"gpu"|"cpu"|null,"kernel":".."|null,"bins":N,
 //    "bin_width":256/N,"planes":[{"name":"red","count":..,"min":..,"max":..,
 //    "mean":..,"stddev":..,"median":..,"mode":..,"counts":[N integers]},...]}
 //   Always valid JSON: no NaN or infinity (an empty plane's mean is null).
+//   A file that fails: {"schema":"imgpar.histo/1","file":..,"ok":false,"error":".."}
+//   (written by the command's driver).
 #pragma once
 
 #include <string>

@@ -44,13 +44,17 @@ TEST_CASE("cli histo: CSV rows per bin, JSON Lines that parse and sum to the pix
     CHECK(r.exit_code == 1);
     CHECK(has(r.err, "bad.png"));
     rows = lines(r.out);
-    REQUIRE(rows.size() == 2);
+    REQUIRE(rows.size() == 3);  // the failure has its record, in its place
     for (const auto& line : rows) {
         std::string why;
         CHECK_MESSAGE(test::is_valid_json(line, &why), why);
         CHECK(test::json_members(line)["schema"] == "\"imgpar.histo/1\"");
     }
-    CHECK(test::json_members(rows[1])["width"] == "640");
+    CHECK(test::json_members(rows[0])["ok"] == "true");
+    CHECK(test::json_members(rows[1])["ok"] == "false");
+    CHECK(has(test::json_members(rows[1])["error"], "bad.png"));
+    CHECK(has(test::json_members(rows[1])["file"], "bad.png"));
+    CHECK(test::json_members(rows[2])["width"] == "640");
 
     for (const char* bins : {"0", "3", "100", "512"}) {
         r = run_imgpar({"histo", "--bins", bins, test::sample_path("camera.png")});

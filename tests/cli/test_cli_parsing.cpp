@@ -196,7 +196,9 @@ TEST_CASE("cli histo: a channel one file lacks fails that file only; the rest ar
     CHECK_FALSE(has(r.out, "camera.png"));
     r = run_imgpar({"histo", "--json", "--channel", "luma", rgb, gray, rgb});
     CHECK(r.exit_code == 1);
-    CHECK(lines(r.out).size() == 2);
+    REQUIRE(lines(r.out).size() == 3);  // the gray file's record says why it failed
+    CHECK(has(lines(r.out)[1], "\"ok\":false"));
+    CHECK(has(lines(r.out)[1], "'luma' is not a channel of this gray image"));
     // A name no image has is still a usage error, before any file is read.
     r = run_imgpar({"histo", "--channel", "purple", rgb});
     CHECK(r.exit_code == 2);
