@@ -35,13 +35,14 @@ void walk_jpeg_segments(const std::uint8_t* d, std::size_t size,
             continue;
         }
         if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7) || marker == 0x01) {
+            if (!visit(marker, nullptr, 0)) return;
             i += 2;
             continue;
         }
-        if (marker == 0xDA || marker == 0xD9) return;
+        if (marker == 0xD9) return;
         const std::size_t length = static_cast<std::size_t>(d[i + 2]) << 8 | d[i + 3];
         if (length < 2 || i + 2 + length > size) return;
-        if (!visit(marker, d + i + 4, length - 2)) return;
+        if (!visit(marker, d + i + 4, length - 2) || marker == 0xDA) return;
         i += 2 + length;
     }
 }

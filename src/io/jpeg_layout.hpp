@@ -38,9 +38,11 @@ struct JpegLayout {
 JpegLayout read_jpeg_layout(const std::uint8_t* data, std::size_t size);
 
 // Calls visit(marker, payload, payload_size) for each marker segment after
-// SOI, in order, until visit returns false, the first scan (SOS) or EOI, or
-// malformed or truncated data; fill bytes and standalone markers are
-// skipped. Never reads past `size`. What the JPEG readers share.
+// SOI, in order, up to and including the first scan header (SOS: its
+// entropy-coded data starts at payload + payload_size), until visit returns
+// false, EOI, or malformed or truncated data. Standalone markers (SOI, RSTn,
+// TEM) are visited with no payload; fill bytes are skipped. Never reads past
+// `size`. What the JPEG readers share.
 void walk_jpeg_segments(const std::uint8_t* data, std::size_t size,
                         const std::function<bool(int marker, const std::uint8_t* payload, std::size_t size)>& visit);
 

@@ -3,6 +3,8 @@
 #include <array>
 #include <cstring>
 
+#include "src/io/jpeg_layout.hpp"
+
 namespace imgpar {
 
 namespace {
@@ -339,40 +341,22 @@ bool read_sos(Header& h, const std::uint8_t* p, std::size_t n) {
     return tail[0] == 0 && tail[1] == 63 && tail[2] == 0;  // sequential: the whole band, no approximation
 }
 
-// The markers from SOI to the scan; false for anything not laid out as
-// jpeg_scan_is_clean takes it.
+// The markers from SOI to the scan (src/io/jpeg_layout.hpp's walk); false
+// for anything not laid out as jpeg_scan_is_clean takes it.
 bool read_header(const std::uint8_t* d, std::size_t size, Header& h) {
-    if (size < 4 || d[0] != 0xFF || d[1] != 0xD8) return false;
-    std::size_t i = 2;
-    for (;;) {
-        if (i + 2 > size || d[i] != 0xFF) return false;
-        while (i + 1 < size && d[i + 1] == 0xFF) ++i;
-        if (i + 4 > size) return false;
-        const int marker = d[i + 1];
-        if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {  // standalone
-            i += 2;
-            continue;
-        }
-        if (marker == 0xD8 || marker == 0xD9 || marker == 0x00) return false;
-        const std::size_t length = static_cast<std::size_t>(be16(d + i + 2));
-        if (length < 2 || i + 2 + length > size) return false;
-        const std::uint8_t* p = d + i + 4;
-        const std::size_t n = length - 2;
-        bool ok = true;
+    bool ok = true;
+    walk_jpeg_segments(d, size, [&](int marker, const std::uint8_t* p, std::size_t n) {
         if (marker == 0xC4) ok = read_dht(h, p, n);
         else if (marker == 0xDB) ok = read_dqt(h, p, n);
         else if (marker == 0xDD) ok = n == 2 && ((h.restart_interval = be16(p)), true);
         else if (marker == 0xC0 || marker == 0xC1) ok = read_sof(h, p, n);
-        else if (marker >= 0xC2 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) ok = false;
-        else if (marker == 0xDC) ok = false;  // DNL: the height comes after the scan
-        else if (marker == 0xDA) {
-            if (!read_sos(h, p, n)) return false;
-            h.scan_data = i + 2 + length;
-            return true;
-        }
-        if (!ok) return false;
-        i += 2 + length;
-    }
+        else if (marker >= 0xC2 && marker <= 0xCF && marker != 0xC8 && marker != 0xCC) ok = false;  // other frames
+        else if (marker == 0xD8 || marker == 0xDC || marker == 0x00) ok = false;  // a second SOI; DNL; not a marker
+        else if (marker == 0xDA && read_sos(h, p, n)) h.scan_data = static_cast<std::size_t>(p + n - d);
+        else if (marker == 0xDA) ok = false;
+        return ok;
+    });
+    return ok && h.scan_data != 0;
 }
 
 bool block(BitReader& r, const HuffmanTable& dc, const HuffmanTable& ac) {
