@@ -67,12 +67,7 @@ std::string with_npy_extension(const std::string& path) {
     return (has_ext ? path.substr(0, dot) : path) + kExtension;
 }
 
-JsonObject record(const Invocation& inv, const BatchItem& item) {
-    JsonObject o;
-    o.add("schema", "imgpar.array_op/1").add("command", inv.command).add("input", item.name).add(
-        "output", item.output == "-" ? "<stdout>" : item.output);
-    return o;
-}
+constexpr const char* kJsonSchema = "imgpar.array_op/1";
 
 }  // namespace
 
@@ -106,7 +101,7 @@ int run_array_files(Invocation& inv, const ArrayJob& job) {
         ItemResult r;
         if (skip_existing && item.output != "-" && fs::exists(fs::path(item.output))) {
             diag.info(inv.command + ": " + item.output + " exists: skipped");
-            if (report == ReportFormat::Json) r.text = record(inv, item).add("ok", true).add("skipped", true).str() + "\n";
+            r.text = output_skipped(inv, item, report, kJsonSchema);
             r.skipped = true;
             return r;
         }
@@ -138,7 +133,7 @@ int run_array_files(Invocation& inv, const ArrayJob& job) {
                   ": " + job.describe() + "; backend " + used.describe() + "; kernel " + notes.kernel +
                   "; stages: read+decode " + ms_text(decode_ms) + ", compute " + ms_text(ms) + ", write " + ms_text(write_ms));
         if (report == ReportFormat::Json) {
-            JsonObject o = record(inv, item);
+            JsonObject o = output_record(inv, item, kJsonSchema);
             o.add("ok", true).add("width", header.width).add("height", header.height).add("channels", header.channels);
             add_run_members(o, job.details(), notes, used);
             o.add("elapsed_ms", ms).add("decode_ms", decode_ms).add("write_ms", write_ms);
@@ -147,8 +142,7 @@ int run_array_files(Invocation& inv, const ArrayJob& job) {
         return r;
     };
     const auto failure = [&](const BatchItem& item, const Error& e) {
-        if (report != ReportFormat::Json) return std::string();
-        return record(inv, item).add("ok", false).add("error", e.what()).str() + "\n";
+        return output_failure(inv, item, e, report, kJsonSchema);
     };
     const BatchSummary summary = run_batch(plan.items, settings, backend, memory, diag, inv.out, process, failure);
     return finish_batch(inv, summary, "written", plan.many);

@@ -41,14 +41,7 @@ constexpr int kMaxGpuSessions = 16;
 // from this many files on.
 constexpr std::size_t kMinFilesForGpuDecode = 32;
 
-std::string output_name(const std::string& out) { return out == "-" ? "<stdout>" : out; }
-
-JsonObject record(const Invocation& inv, const BatchItem& item) {
-    JsonObject o;
-    o.add("schema", "imgpar.image_op/2").add("command", inv.command).add("input", item.name).add("output",
-                                                                                                 output_name(item.output));
-    return o;
-}
+constexpr const char* kJsonSchema = "imgpar.image_op/2";
 
 // Starts a GPU service of the run (the hardware JPEG decoder) on a thread:
 // with --device gpu at once, on the GPU the run will use, while its session
@@ -144,7 +137,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
         ItemResult r;
         if (skip_existing && item.output != "-" && fs::exists(fs::path(item.output))) {
             diag.info(inv.command + ": " + item.output + " exists: skipped");
-            if (report == ReportFormat::Json) r.text = record(inv, item).add("ok", true).add("skipped", true).str() + "\n";
+            r.text = output_skipped(inv, item, report, kJsonSchema);
             r.skipped = true;
             return r;
         }
@@ -213,7 +206,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
                       (f == ImageFormat::Jpeg ? ", quality " + std::to_string(save.quality) : std::string()) + ")");
         }
         if (report == ReportFormat::Json) {
-            JsonObject o = record(inv, item);
+            JsonObject o = output_record(inv, item, kJsonSchema);
             o.add("ok", true)
                 .add("width", header.width)
                 .add("height", header.height)
@@ -229,8 +222,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
         return r;
     };
     const auto failure = [&](const BatchItem& item, const Error& e) {
-        if (report != ReportFormat::Json) return std::string();
-        return record(inv, item).add("ok", false).add("error", e.what()).str() + "\n";
+        return output_failure(inv, item, e, report, kJsonSchema);
     };
     const BatchSummary summary = run_batch(plan.items, settings, backend, memory, diag, inv.out, process, failure);
     return finish_batch(inv, summary, "written", plan.many);

@@ -189,4 +189,23 @@ OutputPlan plan_outputs(const Invocation& inv, int single_max,
     return plan;
 }
 
+std::string output_name(const std::string& output) { return output == "-" ? "<stdout>" : output; }
+
+JsonObject output_record(const Invocation& inv, const BatchItem& item, const std::string& schema) {
+    JsonObject o;
+    o.add("schema", schema).add("command", inv.command).add("input", item.name).add("output", output_name(item.output));
+    return o;
+}
+
+std::string output_skipped(const Invocation& inv, const BatchItem& item, ReportFormat report, const std::string& schema) {
+    if (report != ReportFormat::Json) return std::string();
+    return output_record(inv, item, schema).add("ok", true).add("skipped", true).str() + "\n";
+}
+
+std::string output_failure(const Invocation& inv, const BatchItem& item, const Error& error, ReportFormat report,
+                           const std::string& schema) {
+    if (report != ReportFormat::Json) return std::string();
+    return output_record(inv, item, schema).add("ok", false).add("error", error.what()).str() + "\n";
+}
+
 }  // namespace imgpar::cli

@@ -11,7 +11,10 @@
 
 #include "cli/batch_runner.hpp"
 #include "cli/command.hpp"
+#include "src/error.hpp"
 #include "src/io/image_format.hpp"
+#include "src/report/format.hpp"
+#include "src/report/json.hpp"
 
 namespace imgpar::cli {
 
@@ -61,5 +64,21 @@ OutputPlan plan_outputs(const Invocation& inv, int single_max,
 // Creates the folder `output` is to be written in, if missing. Throws
 // imgpar::Error (output) naming it.
 void make_output_folder(const std::string& output);
+
+// An output as messages and --json name it: "<stdout>" for -.
+std::string output_name(const std::string& output);
+
+// The first members of a --json line for one file a run writes: `schema`,
+// the command, the input and the output.
+JsonObject output_record(const Invocation& inv, const BatchItem& item, const std::string& schema);
+
+// What run_batch prints for a file --skip-existing skipped: under --json its
+// record with "ok": true and "skipped": true, else nothing.
+std::string output_skipped(const Invocation& inv, const BatchItem& item, ReportFormat report, const std::string& schema);
+
+// What run_batch prints for a file that failed: under --json its record
+// with "ok": false and the reason, else nothing.
+std::string output_failure(const Invocation& inv, const BatchItem& item, const Error& error, ReportFormat report,
+                           const std::string& schema);
 
 }  // namespace imgpar::cli
