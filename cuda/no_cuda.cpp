@@ -10,6 +10,7 @@
 #include "src/gpu/session.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/ops/adaptive_threshold.hpp"
+#include "src/ops/compare.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/filter.hpp"
 #include "src/ops/histogram.hpp"
@@ -66,6 +67,9 @@ void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::stri
 int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
 void integral(Session&, ConstDeviceViewU8, const SumTableView&, std::string*) { unavailable(); }
 void adaptive_threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const AdaptiveSpec&, std::string*) {
+    unavailable();
+}
+Comparison compare(Session&, ConstDeviceViewU8, ConstDeviceViewU8, const CompareOptions&, std::string*) {
     unavailable();
 }
 

@@ -1,0 +1,130 @@
+// The arithmetic of SSIM (src/ops/ssim.hpp), one definition for the CPU
+// reference and the CUDA kernels, so both compute every pixel's value with
+// the same double-precision operations in the same order, each product and
+// sum rounded on its own (no fused multiply-add on either side: the device
+// side spells its roundings with __dmul_rn/__dadd_rn/__ddiv_rn, the host
+// file is compiled with -ffp-contract=off). Equal per-pixel values, then an
+// exact integer sum of them (ssim_quantize), make the mean the same bits on
+// both backends.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "src/hd.hpp"
+
+namespace imgpar {
+
+// Wang et al. 2004 as scikit-image's structural_similarity(gaussian_weights=
+// True, sigma=1.5, use_sample_covariance=False, data_range=255) computes it:
+// a Gaussian window of sigma 1.5 truncated at radius int(3.5 sigma + 0.5) = 5
+// (11 x 11), K1 = 0.01, K2 = 0.03.
+constexpr int kSsimRadius = 5;
+constexpr int kSsimWindow = 2 * kSsimRadius + 1;
+constexpr double kSsimSigma = 1.5;
+constexpr double kSsimK1 = 0.01;
+constexpr double kSsimK2 = 0.03;
+constexpr double kSsimDataRange = 255;
+// Per-pixel values are summed as integers in units of 2^-52 (exact, so in
+// any order; a double near 1 has that resolution): each value q, |q| <= 2^52
+// (|SSIM| <= 1), is split into q = hi 2^26 + lo with 0 <= lo < 2^26, and a
+// row's sums of hi and of lo (rows of up to 2^31 pixels) fit in 64 bits.
+constexpr double kSsimQuantum = 4503599627370496.0;  // 2^52
+constexpr int kSsimSplitBits = 26;
+
+// The window's 1-D taps: w[0] the centre, w[k] at distance k (the window is
+// symmetric), normalised to sum 1 over -5..5 (ssim_taps() fills it on the
+// host; kernels receive it by value). c1 = (K1 R)^2, c2 = (K2 R)^2.
+struct SsimTaps {
+    double w[kSsimRadius + 1];
+    double c1, c2;
+};
+
+IMGPAR_HD double ssim_mul(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+IMGPAR_HD double ssim_add(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+IMGPAR_HD double ssim_sub(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __dsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+IMGPAR_HD double ssim_div(double a, double b) {
+#if defined(__CUDA_ARCH__)
+    return __ddiv_rn(a, b);
+#else
+    return a / b;
+#endif
+}
+
+// Index i of a line of n samples under scipy.ndimage's 'reflect' mode (the
+// one scikit-image's SSIM filters with): the edge sample repeated,
+// dcba|abcd|dcba, for any distance outside (n >= 1).
+IMGPAR_HD int ssim_reflect(int i, int n) {
+    const int period = 2 * n;
+    i %= period;
+    if (i < 0) i += period;
+    return i < n ? i : period - 1 - i;
+}
+
+// The window's weighted sum along one axis: centre value p0 and the sums of
+// the two samples at distance k, pair[k - 1], k = 1..5:
+//   ((((w0 p0 + w1 pair1) + w2 pair2) + w3 pair3) + w4 pair4) + w5 pair5
+IMGPAR_HD double ssim_window_sum(const SsimTaps& t, double p0, const double pair[kSsimRadius]) {
+    double acc = ssim_mul(t.w[0], p0);
+    for (int k = 1; k <= kSsimRadius; ++k) acc = ssim_add(acc, ssim_mul(t.w[k], pair[k - 1]));
+    return acc;
+}
+
+// One pixel's SSIM from its window's weighted moments (means ux, uy; mean
+// squares uxx, uyy; mean product uxy), with population covariance and in
+// scikit-image's order of operations:
+//   vx = uxx - ux ux, vy = uyy - uy uy, vxy = uxy - ux uy
+//   S = ((2 ux) uy + c1) (2 vxy + c2) / (((ux ux + uy uy) + c1) ((vx + vy) + c2))
+IMGPAR_HD double ssim_value(const SsimTaps& t, double ux, double uy, double uxx, double uyy, double uxy) {
+    const double vx = ssim_sub(uxx, ssim_mul(ux, ux));
+    const double vy = ssim_sub(uyy, ssim_mul(uy, uy));
+    const double vxy = ssim_sub(uxy, ssim_mul(ux, uy));
+    const double a1 = ssim_add(ssim_mul(ssim_mul(2.0, ux), uy), t.c1);
+    const double a2 = ssim_add(ssim_mul(2.0, vxy), t.c2);
+    const double b1 = ssim_add(ssim_add(ssim_mul(ux, ux), ssim_mul(uy, uy)), t.c1);
+    const double b2 = ssim_add(ssim_add(vx, vy), t.c2);
+    return ssim_div(ssim_mul(a1, a2), ssim_mul(b1, b2));
+}
+
+// A pixel's value in units of 2^-52, rounded to nearest (ties to even): the
+// term of the exact sums the mean is made of.
+IMGPAR_HD long long ssim_quantize(double s) {
+#if defined(__CUDA_ARCH__)
+    return __double2ll_rn(__dmul_rn(s, kSsimQuantum));
+#else
+    // Scaling by a power of two is exact; nearbyint rounds ties to even in
+    // the default rounding mode, as the device's conversion does.
+    return static_cast<long long>(std::nearbyint(s * kSsimQuantum));
+#endif
+}
+// Its two parts: q = ssim_high(q) 2^26 + ssim_low(q), 0 <= low < 2^26.
+IMGPAR_HD long long ssim_high(long long q) { return q >> kSsimSplitBits; }  // arithmetic: floor
+IMGPAR_HD long long ssim_low(long long q) { return q & ((1LL << kSsimSplitBits) - 1); }
+
+// A pixel of the 8-bit SSIM map: round(255 S) for 0 <= S <= 1, negative
+// values (anti-correlated windows) 0.
+IMGPAR_HD int ssim_map_value(double s) {
+    if (!(s > 0.0)) return 0;
+    if (s >= 1.0) return 255;
+    return static_cast<int>(ssim_add(ssim_mul(s, 255.0), 0.5));
+}
+
+}  // namespace imgpar
