@@ -1,9 +1,8 @@
 // GPU summed-area tables (cuda/integral.hpp): host dispatch -> thin kernels
-// -> the tile scan helpers below. Exact integer arithmetic throughout, so
-// the table equals the CPU's byte for byte.
+// -> the strip helpers below. Exact integer arithmetic throughout, so the
+// table equals the CPU's byte for byte.
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 
 #include "cuda/check.hpp"
 #include "cuda/integral.hpp"
@@ -13,251 +12,398 @@
 namespace imgpar::cuda {
 namespace {
 
-constexpr int kTile = IntegralPolicy::tile;
-constexpr int kThreads = IntegralPolicy::threads;
-constexpr int kWarps = kThreads / 32;
+constexpr int kRows = IntegralPolicy::tile_rows;
+constexpr int kWarps = IntegralPolicy::warps;
+constexpr int kThreads = kWarps * 32;
 constexpr unsigned kFull = 0xffffffffu;
-// Rows of the boundary scan down the tiles loaded before any is stored, so
-// each thread has that many loads in flight.
-constexpr int kDownBatch = 8;
+// Rows of a boundary scan loaded before any is stored, so each thread has
+// that many loads in flight.
+constexpr int kBatch = 16;
 
-// Where the scratch arrays live, in elements of the sum type Acc:
-//   col_totals  [tiles_y][W * C]        each tile row's column totals
-//   row_totals  [tiles_x][H * C]        each tile column's row totals
-//   top         [tiles_y][(W + 1) * C]  S(X, ty * 32) for every X
-//   left        [tiles_x][(H + 1) * C]  S(tx * 32, Y) for every Y
-struct Layout {
-    int width, height, channels, tiles_x, tiles_y;
-    std::size_t col_totals, row_totals, top, left, total;  // offsets, and the element count
+// A tile is one warp wide: each lane holds `pixels` neighbouring pixels of a
+// row (16 bytes, 12 for RGB), so a tile row is one 512- or 384-byte load.
+template <int C>
+struct Strip {
+    static constexpr int pixels = C == 3 ? 4 : 16 / C;
+    static constexpr int samples = pixels * C;      // per lane
+    static constexpr int words = samples / 4;       // 32-bit words per lane
+    static constexpr int width = 32 * pixels;       // tile width, pixels
+    static constexpr int row_samples = 32 * samples;
 };
 
-Layout layout_of(int width, int height, int channels) {
-    Layout l{width, height, channels, (width + kTile - 1) / kTile, (height + kTile - 1) / kTile, 0, 0, 0, 0, 0};
-    const std::size_t C = static_cast<std::size_t>(channels);
+// Local sums (a tile's, or a part of one) stay in 32 bits: the largest, a
+// whole tile of squares, is 512 * 64 * 255^2 < 2^31.
+static_assert(static_cast<long long>(32 * 16) * kRows * 255 * 255 < (1LL << 32), "tile sums must fit in 32 bits");
+
+std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
+
+// Where the scratch arrays live (byte offsets; Acc = the table's sum type):
+//   col_totals  u32 [tiles_y][W * C]        each tile's column totals
+//   row_totals  u32 [tiles_x][H * C]        each tile's row totals
+//   corners     Acc [tiles_y][tiles_x][C]   each tile's S(x0, y0)
+//   above       Acc [tiles_y][W * C]        sum of column x over the rows above tile row ty
+//   left        Acc [tiles_x][H * C]        sum of row y over the columns left of tile column tx
+//   tile_totals u64 [tiles_y][tiles_x][C]   each tile's total
+struct Layout {
+    int tiles_x, tiles_y;
+    std::size_t col_totals, row_totals, corners, above, left, tile_totals, total;
+};
+
+Layout layout_of(int width, int height, int channels, std::size_t acc_bytes) {
+    const int tile_width = channels == 3 ? 128 : 32 * 16 / channels;
+    Layout l{};
+    l.tiles_x = (width + tile_width - 1) / tile_width;
+    l.tiles_y = (height + kRows - 1) / kRows;
+    const std::size_t C = static_cast<std::size_t>(channels), W = static_cast<std::size_t>(width) * C,
+                      H = static_cast<std::size_t>(height) * C;
+    const std::size_t tx = static_cast<std::size_t>(l.tiles_x), ty = static_cast<std::size_t>(l.tiles_y);
     l.col_totals = 0;
-    l.row_totals = l.col_totals + static_cast<std::size_t>(l.tiles_y) * width * C;
-    l.top = l.row_totals + static_cast<std::size_t>(l.tiles_x) * height * C;
-    l.left = l.top + static_cast<std::size_t>(l.tiles_y) * (width + 1) * C;
-    l.total = l.left + static_cast<std::size_t>(l.tiles_x) * (height + 1) * C;
+    l.row_totals = l.col_totals + align_up(ty * W * 4);
+    l.corners = l.row_totals + align_up(tx * H * 4);
+    l.above = l.corners + align_up(ty * tx * C * acc_bytes);
+    l.left = l.above + align_up(ty * W * acc_bytes);
+    l.tile_totals = l.left + align_up(tx * H * acc_bytes);
+    l.total = l.tile_totals + ty * tx * C * 8;
     return l;
 }
 
-// --- Block and warp helpers ---------------------------------------------------
-
-template <typename Acc>
-__device__ __forceinline__ Acc warp_inclusive_sum(Acc v, int lane) {
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-        const Acc up = __shfl_up_sync(kFull, v, d);
-        if (lane >= d) v += up;
-    }
-    return v;
-}
-
-// The tile's pixels (values, or their squares) scanned in shared memory:
-// afterwards tile[r * stride + px * C + c] is the sum over the tile's pixels
-// (px' <= px, r' <= r) of channel c. Pixels outside the image count 0. Rows
-// are scanned by warps (lane = pixel), then columns (lane = row).
-template <typename Acc, int C, bool Square>
-__device__ void scan_tile(const std::uint8_t* src, std::size_t pitch, int width, int height, int x0, int y0, Acc* tile) {
-    constexpr int kStride = kTile * C + 1;  // +1: columns of a row fall in different banks
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const int x = x0 + lane;
-    for (int r = warp; r < kTile; r += kWarps) {
-        const int y = y0 + r;
-        const bool inside = x < width && y < height;
-        const std::uint8_t* p = src + static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * C;
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-            const Acc v = inside ? static_cast<Acc>(p[c]) : Acc(0);
-            tile[r * kStride + lane * C + c] = warp_inclusive_sum<Acc>(Square ? v * v : v, lane);
-        }
-    }
-    __syncthreads();
-    for (int s = warp; s < kTile * C; s += kWarps) {
-        const Acc v = tile[lane * kStride + s];
-        tile[lane * kStride + s] = warp_inclusive_sum<Acc>(v, lane);
-    }
-    __syncthreads();
-}
-
-struct TileGrid {
-    int width, height, tiles_x;
-    __device__ int tx() const { return static_cast<int>(blockIdx.x % static_cast<unsigned>(tiles_x)); }
-    __device__ int ty() const { return static_cast<int>(blockIdx.x / static_cast<unsigned>(tiles_x)); }
+struct Grid {
+    const std::uint8_t* src;
+    std::size_t pitch;
+    int width, height, tiles_x, tiles_y;
 };
 
-// --- Thin kernels -------------------------------------------------------------
+// --- Warp helpers ---------------------------------------------------------------
 
-// 1. Each tile's row totals and column totals, from its scan: the last
-// column and the last row of a 2-D scan hold running totals, so a row's
-// total is the difference of two neighbours there (and a column's likewise).
-template <typename Acc, int C, bool Square>
-__global__ void __launch_bounds__(kThreads) tile_totals_kernel(const std::uint8_t* src, std::size_t pitch, TileGrid g,
-                                                             Acc* col_totals, Acc* row_totals) {
-    constexpr int kStride = kTile * C + 1;
-    __shared__ Acc tile[kTile * kStride];
-    const int tx = g.tx(), ty = g.ty(), x0 = tx * kTile, y0 = ty * kTile;
-    scan_tile<Acc, C, Square>(src, pitch, g.width, g.height, x0, y0, tile);
-    const Acc* last_row = tile + (kTile - 1) * kStride;
-    for (int i = threadIdx.x; i < kTile * C; i += kThreads) {
-        // i as a sample column (px, c) for the column totals ...
-        if (x0 + i / C < g.width)
-            col_totals[static_cast<std::size_t>(ty) * g.width * C + static_cast<std::size_t>(x0) * C + i] =
-                last_row[i] - (i >= C ? last_row[i - C] : Acc(0));
-        // ... and as (row, c) for the row totals.
-        const int r = i / C, c = i % C;
-        const Acc* last_column = tile + (kTile - 1) * C + c;
-        if (y0 + r < g.height)
-            row_totals[static_cast<std::size_t>(tx) * g.height * C + static_cast<std::size_t>(y0 + r) * C + c] =
-                last_column[r * kStride] - (r > 0 ? last_column[(r - 1) * kStride] : Acc(0));
+template <typename T>
+__device__ __forceinline__ T warp_exclusive_sum(T v, int lane) {
+    T inclusive = v;
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+        const T up = __shfl_up_sync(kFull, inclusive, d);
+        if (lane >= d) inclusive += up;
+    }
+    return inclusive - v;
+}
+
+// One lane's part of a tile row as raw words: a vector load where the row
+// is aligned and the lane's pixels all lie inside the image, else bytes
+// (zero past the right edge).
+template <int C, bool Vector>
+__device__ __forceinline__ void load_strip(const std::uint8_t* row, int lane, int cols,
+                                           std::uint32_t (&w)[Strip<C>::words]) {
+    constexpr int P = Strip<C>::pixels, S = Strip<C>::samples;
+    const std::uint8_t* p = row + lane * S;
+    if (Vector && lane * P + P <= cols) {
+        if constexpr (C == 3) {
+#pragma unroll
+            for (int k = 0; k < 3; ++k) w[k] = __ldg(reinterpret_cast<const std::uint32_t*>(p) + k);
+        } else {
+            const uint4 v = __ldg(reinterpret_cast<const uint4*>(p));
+            w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+        }
+        return;
+    }
+#pragma unroll
+    for (int k = 0; k < Strip<C>::words; ++k) w[k] = 0;
+    const int inside = max(0, min(P, cols - lane * P)) * C;
+    for (int k = 0; k < inside; ++k) w[k / 4] |= static_cast<std::uint32_t>(p[k]) << (8 * (k % 4));
+}
+
+// The words' samples (or their squares), in row order.
+template <int C, bool Square>
+__device__ __forceinline__ void unpack(const std::uint32_t (&w)[Strip<C>::words], std::uint32_t (&s)[Strip<C>::samples]) {
+#pragma unroll
+    for (int k = 0; k < Strip<C>::samples; ++k) {
+        const std::uint32_t v = (w[k / 4] >> (8 * (k % 4))) & 0xffu;
+        s[k] = Square ? v * v : v;
     }
 }
 
-// 2a. Exclusive prefix down the rows of a rows x cols array, in place: one
-// thread per column, kDownBatch rows loaded before they are stored.
-template <typename Acc>
-__global__ void __launch_bounds__(kThreads) exclusive_down_kernel(Acc* a, int rows, std::size_t cols) {
-    const std::size_t j = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
-    if (j >= cols) return;
+// --- Thin kernels -----------------------------------------------------------------
+
+// 1. Each tile's column totals, row totals and total: the image read once.
+// One warp per tile, walking down its rows.
+template <int C, bool Square, bool Vector>
+__global__ void __launch_bounds__(kThreads) tile_totals_kernel(Grid g, std::uint32_t* col_totals,
+                                                               std::uint32_t* row_totals, unsigned long long* tile_totals) {
+    constexpr int S = Strip<C>::samples;
+    const int lane = threadIdx.x & 31;
+    const int tile = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x >> 5);
+    if (tile >= g.tiles_x * g.tiles_y) return;
+    const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
+    const int x0 = tx * Strip<C>::width, y0 = ty * kRows;
+    const int cols = min(Strip<C>::width, g.width - x0), rows = min(kRows, g.height - y0);
+    std::uint32_t column[S] = {};
+    std::uint32_t total[C] = {};
+#pragma unroll 4
+    for (int r = 0; r < rows; ++r) {
+        std::uint32_t w[Strip<C>::words], s[S];
+        load_strip<C, Vector>(g.src + static_cast<std::size_t>(y0 + r) * g.pitch + static_cast<std::size_t>(x0) * C,
+                              lane, cols, w);
+        unpack<C, Square>(w, s);
+        std::uint32_t part[C] = {};
+#pragma unroll
+        for (int k = 0; k < S; ++k) {
+            column[k] += s[k];
+            part[k % C] += s[k];
+        }
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            const std::uint32_t row_total = __reduce_add_sync(kFull, part[c]);
+            total[c] += row_total;
+            if (lane == 0)
+                row_totals[static_cast<std::size_t>(tx) * g.height * C + static_cast<std::size_t>(y0 + r) * C + c] = row_total;
+        }
+    }
+    std::uint32_t* out = col_totals + static_cast<std::size_t>(ty) * g.width * C + static_cast<std::size_t>(x0) * C;
+#pragma unroll
+    for (int k = 0; k < S; ++k)
+        if (lane * Strip<C>::pixels + k / C < cols) out[lane * S + k] = column[k];
+#pragma unroll
+    for (int c = 0; c < C; ++c)
+        if (lane == c) tile_totals[(static_cast<std::size_t>(ty) * g.tiles_x + tx) * C + c] = total[c];
+}
+
+// Exclusive prefix over n entries `stride` apart, from `in` into `out` (which
+// may be `in`): kBatch entries loaded before any is stored, so a thread has
+// that many loads in flight.
+template <typename In, typename Acc>
+__device__ void exclusive_strided(const In* in, Acc* out, int n, std::size_t stride) {
     Acc run = 0;
-    for (int r0 = 0; r0 < rows; r0 += kDownBatch) {
-        Acc v[kDownBatch];
+    for (int i0 = 0; i0 < n; i0 += kBatch) {
+        Acc v[kBatch];
 #pragma unroll
-        for (int k = 0; k < kDownBatch; ++k) v[k] = r0 + k < rows ? a[static_cast<std::size_t>(r0 + k) * cols + j] : Acc(0);
+        for (int k = 0; k < kBatch; ++k) v[k] = i0 + k < n ? static_cast<Acc>(in[static_cast<std::size_t>(i0 + k) * stride]) : Acc(0);
 #pragma unroll
-        for (int k = 0; k < kDownBatch; ++k) {
-            if (r0 + k < rows) a[static_cast<std::size_t>(r0 + k) * cols + j] = run;
+        for (int k = 0; k < kBatch; ++k) {
+            if (i0 + k < n) out[static_cast<std::size_t>(i0 + k) * stride] = run;
             run += v[k];
         }
     }
 }
 
-// 2b. Inclusive scan along each row of `in` (rows of n pixels of C
-// channels), written after a leading zero pixel: out row = (n + 1) * C. One
-// block per row, kThreads pixels a step, a carry between steps.
+// The tile totals turned into each tile's corner S(x0, y0): an exclusive
+// scan along every row of tiles, then down every column. One block.
+template <typename Acc>
+__device__ void corner_scan(const unsigned long long* totals, Acc* corners, int tiles_x, int tiles_y, int C) {
+    const std::size_t row = static_cast<std::size_t>(tiles_x) * C;
+    for (int i = threadIdx.x; i < tiles_y * C; i += kThreads) {
+        const std::size_t first = static_cast<std::size_t>(i / C) * row + i % C;
+        exclusive_strided(totals + first, corners + first, tiles_x, C);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < tiles_x * C; i += kThreads) exclusive_strided(corners + i, corners + i, tiles_y, row);
+}
+
+// 2. The boundaries, in one launch: the column totals scanned down the tile
+// rows (above), the row totals across the tile columns (left), and, in the
+// last block, the corners.
+template <typename Acc>
+__global__ void __launch_bounds__(kThreads) boundaries_kernel(const std::uint32_t* col_totals, Acc* above, int tiles_y,
+                                                              std::size_t col_items, unsigned col_blocks,
+                                                              const std::uint32_t* row_totals, Acc* left, int tiles_x,
+                                                              std::size_t row_items, unsigned row_blocks,
+                                                              const unsigned long long* tile_totals, Acc* corners, int C) {
+    if (blockIdx.x < col_blocks) {
+        const std::size_t j = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
+        if (j < col_items) exclusive_strided(col_totals + j, above + j, tiles_y, col_items);
+    } else if (blockIdx.x < col_blocks + row_blocks) {
+        const std::size_t j = static_cast<std::size_t>(blockIdx.x - col_blocks) * kThreads + threadIdx.x;
+        if (j < row_items) exclusive_strided(row_totals + j, left + j, tiles_x, row_items);
+    } else
+        corner_scan<Acc>(tile_totals, corners, tiles_x, tiles_y, C);
+}
+
+// The value of Acc registers indexed by a channel known only at run time,
+// without sending the array to local memory.
 template <typename Acc, int C>
-__global__ void __launch_bounds__(kThreads) scan_rows_kernel(const Acc* in, Acc* out, std::size_t n) {
-    __shared__ Acc warp_sums[kWarps][C];
-    __shared__ Acc carry[C];
-    const Acc* row_in = in + static_cast<std::size_t>(blockIdx.x) * n * C;
-    Acc* row_out = out + static_cast<std::size_t>(blockIdx.x) * (n + 1) * C;
+__device__ __forceinline__ Acc pick(const Acc (&v)[C], int c) {
+    Acc r = v[0];
+#pragma unroll
+    for (int i = 1; i < C; ++i)
+        if (c == i) r = v[i];
+    return r;
+}
+
+// Shared-memory index of sample k of a tile row: one pad word every 32, so
+// the lanes' blocked writes and striped reads fall in different banks.
+__device__ __forceinline__ int padded(int k) { return k + k / 32; }
+
+// 3. Each tile's part of the table, every entry written once:
+//   S(X, Y) = S(x0, y0) + above-part(X) + left-part(Y) + the tile's own sums,
+// X = x + 1, Y = y + 1. Each lane scans its own pixels of a row in registers,
+// the warp adds the lanes' totals (one shuffle scan per row), and the row's
+// sums go through shared memory so that lane k stores entries k, k + 32, ...:
+// every store instruction writes 32 neighbouring entries.
+template <typename Acc, typename Out, int C, bool Square, bool Vector>
+__global__ void __launch_bounds__(kThreads) tile_table_kernel(Grid g, const Acc* above_all, const Acc* left_all,
+                                                            const Acc* corners, unsigned char* table,
+                                                            std::size_t table_pitch) {
+    constexpr int S = Strip<C>::samples, RS = Strip<C>::row_samples;
+    __shared__ std::uint32_t exchange[kWarps][RS + RS / 32];
+    __shared__ Acc left_rows[kWarps][kRows * C];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    if (threadIdx.x < C) {
-        carry[threadIdx.x] = 0;
-        row_out[threadIdx.x] = 0;
-    }
-    for (std::size_t base = 0; base < n; base += kThreads) {
-        const std::size_t k = base + threadIdx.x;
-        Acc v[C];
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-            v[c] = warp_inclusive_sum<Acc>(k < n ? row_in[k * C + c] : Acc(0), lane);
-            if (lane == 31) warp_sums[warp][c] = v[c];
-        }
-        __syncthreads();
-#pragma unroll
-        for (int c = 0; c < C; ++c) {
-            Acc before = carry[c];
-            for (int w = 0; w < warp; ++w) before += warp_sums[w][c];
-            if (k < n) row_out[(k + 1) * C + c] = before + v[c];
-        }
-        __syncthreads();
-        if (threadIdx.x < C) {
-            Acc step = 0;
-            for (int w = 0; w < kWarps; ++w) step += warp_sums[w][threadIdx.x];
-            carry[threadIdx.x] += step;
-        }
-        __syncthreads();
-    }
-}
+    const int tile = static_cast<int>(blockIdx.x) * kWarps + warp;
+    if (tile >= g.tiles_x * g.tiles_y) return;
+    const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
+    const int x0 = tx * Strip<C>::width, y0 = ty * kRows;
+    const int cols = min(Strip<C>::width, g.width - x0), rows = min(kRows, g.height - y0);
+    const int samples_in = cols * C;
+    std::uint32_t* ex = exchange[warp];
 
-// 3. Each tile's part of the table: S(X, Y) = top(X) + left(Y) - top(x0) +
-// the tile's own scan, X = x0 + px + 1, Y = y0 + r + 1; the tiles on the top
-// and left edges also write the zero row and column.
-template <typename Acc, typename Out, int C, bool Square>
-__global__ void __launch_bounds__(kThreads) tile_table_kernel(const std::uint8_t* src, std::size_t pitch, TileGrid g,
-                                                            const Acc* top_all, const Acc* left_all,
-                                                            unsigned char* table, std::size_t table_pitch) {
-    constexpr int kStride = kTile * C + 1;
-    __shared__ Acc tile[kTile * kStride];
-    const int tx = g.tx(), ty = g.ty(), x0 = tx * kTile, y0 = ty * kTile;
-    scan_tile<Acc, C, Square>(src, pitch, g.width, g.height, x0, y0, tile);
-    const Acc* top = top_all + static_cast<std::size_t>(ty) * (g.width + 1) * C;
-    const Acc* left = left_all + static_cast<std::size_t>(tx) * (g.height + 1) * C;
-    const int cols = min(kTile, g.width - x0), rows = min(kTile, g.height - y0);
-    for (int i = threadIdx.x; i < kTile * kTile * C; i += kThreads) {
-        const int r = i / (kTile * C), s = i % (kTile * C), px = s / C, c = s % C;
-        if (px >= cols || r >= rows) continue;
-        const std::size_t X = static_cast<std::size_t>(x0 + px + 1), Y = static_cast<std::size_t>(y0 + r + 1);
-        const Acc v = top[X * C + c] + left[Y * C + c] - top[static_cast<std::size_t>(x0) * C + c] + tile[r * kStride + s];
-        reinterpret_cast<Out*>(table + Y * table_pitch)[X * C + c] = static_cast<Out>(v);
+    // The corner plus the part above the tile: a scan along the tile's
+    // columns of `above`, per channel, held striped in `base`.
+    Acc base[S];
+    {
+        const Acc* above = above_all + static_cast<std::size_t>(ty) * g.width * C + static_cast<std::size_t>(x0) * C;
+        Acc a[S];
+#pragma unroll
+        for (int k = 0; k < S; ++k) a[k] = lane * S + k < samples_in ? above[lane * S + k] : Acc(0);
+#pragma unroll
+        for (int k = C; k < S; ++k) a[k] += a[k - C];
+        Acc corner[C], before[C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            corner[c] = corners[(static_cast<std::size_t>(ty) * g.tiles_x + tx) * C + c];
+            before[c] = warp_exclusive_sum<Acc>(a[S - C + c], lane);
+        }
+#pragma unroll
+        for (int k = 0; k < S; ++k) a[k] += before[k % C] + corner[k % C];
+        // Blocked to striped through the 32-bit exchange, a word at a time.
+#pragma unroll
+        for (int j = 0; j < S; ++j) base[j] = 0;
+#pragma unroll
+        for (int half = 0; half < static_cast<int>(sizeof(Acc) / 4); ++half) {
+#pragma unroll
+            for (int k = 0; k < S; ++k) ex[padded(lane * S + k)] = static_cast<std::uint32_t>(static_cast<unsigned long long>(a[k]) >> (32 * half));
+            __syncwarp();
+#pragma unroll
+            for (int j = 0; j < S; ++j) base[j] |= static_cast<Acc>(static_cast<unsigned long long>(ex[padded(lane + 32 * j)]) << (32 * half));
+            __syncwarp();
+        }
+        const Acc* left = left_all + static_cast<std::size_t>(tx) * g.height * C + static_cast<std::size_t>(y0) * C;
+        for (int i = lane; i < rows * C; i += 32) left_rows[warp][i] = left[i];
+        __syncwarp();
     }
-    if (ty == 0)  // the zero row under this tile's columns (and the corner)
-        for (int s = threadIdx.x; s < (cols + (tx == 0 ? 1 : 0)) * C; s += kThreads)
-            reinterpret_cast<Out*>(table)[static_cast<std::size_t>(tx == 0 ? 0 : x0 + 1) * C + s] = Out(0);
-    if (tx == 0)  // the zero column beside this tile's rows
-        for (int i = threadIdx.x; i < rows * C; i += kThreads)
+
+    // The zero row and column of the table, where this tile borders them.
+    if (ty == 0) {
+        Out* zero = reinterpret_cast<Out*>(table);
+        for (int i = lane; i < samples_in + (tx == 0 ? C : 0); i += 32)
+            zero[(tx == 0 ? 0 : (x0 + 1) * C) + i] = Out(0);
+    }
+    if (tx == 0)
+        for (int i = lane; i < rows * C; i += 32)
             reinterpret_cast<Out*>(table + static_cast<std::size_t>(y0 + 1 + i / C) * table_pitch)[i % C] = Out(0);
+
+    std::uint32_t* row_sums = ex;
+    std::uint32_t down[S] = {};  // striped: the tile's own sums down to this row
+    Acc run_left[C] = {};
+    const std::uint8_t* src = g.src + static_cast<std::size_t>(y0) * g.pitch + static_cast<std::size_t>(x0) * C;
+    std::uint32_t next[Strip<C>::words];
+    load_strip<C, Vector>(src, lane, cols, next);
+    for (int r = 0; r < rows; ++r) {
+        std::uint32_t s[S];
+        unpack<C, Square>(next, s);
+        if (r + 1 < rows) load_strip<C, Vector>(src + static_cast<std::size_t>(r + 1) * g.pitch, lane, cols, next);
+        // The row's running sums along the tile, per channel.
+#pragma unroll
+        for (int k = C; k < S; ++k) s[k] += s[k - C];
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            const std::uint32_t before = warp_exclusive_sum<std::uint32_t>(s[S - C + c], lane);
+#pragma unroll
+            for (int k = c; k < S; k += C) s[k] += before;
+            run_left[c] += left_rows[warp][r * C + c];
+        }
+#pragma unroll
+        for (int k = 0; k < S; ++k) row_sums[padded(lane * S + k)] = s[k];
+        __syncwarp();
+        Out* out = reinterpret_cast<Out*>(table + static_cast<std::size_t>(y0 + r + 1) * table_pitch) +
+                   static_cast<std::size_t>(x0 + 1) * C;
+#pragma unroll
+        for (int j = 0; j < S; ++j) {
+            const int k = lane + 32 * j;
+            down[j] += row_sums[padded(k)];
+            if (k < samples_in) out[k] = static_cast<Out>(base[j] + pick<Acc, C>(run_left, k % C) + down[j]);
+        }
+        __syncwarp();
+    }
 }
 
-// --- Dispatch -----------------------------------------------------------------
+// --- Dispatch ---------------------------------------------------------------------
 
 unsigned blocks_for(std::size_t items, int per_block) {
     return static_cast<unsigned>((items + per_block - 1) / per_block);
 }
 
-// One plane (sums or squares) of the table: the three steps.
-template <typename Acc, typename Out, int C, bool Square>
-void table_plane(const ConstDeviceViewU8& src, unsigned char* plane, std::size_t pitch, Acc* scratch, cudaStream_t stream) {
-    const Layout l = layout_of(src.width, src.height, C);
-    const TileGrid g{src.width, src.height, l.tiles_x};
-    const unsigned tiles = static_cast<unsigned>(l.tiles_x) * static_cast<unsigned>(l.tiles_y);
-    tile_totals_kernel<Acc, C, Square>
-        <<<tiles, kThreads, 0, stream>>>(src.data, src.pitch, g, scratch + l.col_totals, scratch + l.row_totals);
+// One plane (sums or squares) of the table: the three launches.
+template <typename Acc, typename Out, int C, bool Square, bool Vector>
+void table_plane(const ConstDeviceViewU8& src, unsigned char* plane, std::size_t pitch, unsigned char* scratch,
+                 cudaStream_t stream) {
+    const Layout l = layout_of(src.width, src.height, C, sizeof(Acc));
+    const Grid g{src.data, src.pitch, src.width, src.height, l.tiles_x, l.tiles_y};
+    auto* col_totals = reinterpret_cast<std::uint32_t*>(scratch + l.col_totals);
+    auto* row_totals = reinterpret_cast<std::uint32_t*>(scratch + l.row_totals);
+    auto* corners = reinterpret_cast<Acc*>(scratch + l.corners);
+    auto* above = reinterpret_cast<Acc*>(scratch + l.above);
+    auto* left = reinterpret_cast<Acc*>(scratch + l.left);
+    auto* tile_totals = reinterpret_cast<unsigned long long*>(scratch + l.tile_totals);
+    const unsigned tile_blocks = blocks_for(static_cast<std::size_t>(l.tiles_x) * l.tiles_y, kWarps);
+    tile_totals_kernel<C, Square, Vector><<<tile_blocks, kThreads, 0, stream>>>(g, col_totals, row_totals, tile_totals);
     IMGPAR_CUDA_CHECK_LAUNCH("tile_totals_kernel");
     const std::size_t col_items = static_cast<std::size_t>(src.width) * C, row_items = static_cast<std::size_t>(src.height) * C;
-    exclusive_down_kernel<Acc><<<blocks_for(col_items, kThreads), kThreads, 0, stream>>>(scratch + l.col_totals, l.tiles_y, col_items);
-    IMGPAR_CUDA_CHECK_LAUNCH("exclusive_down_kernel (columns)");
-    exclusive_down_kernel<Acc><<<blocks_for(row_items, kThreads), kThreads, 0, stream>>>(scratch + l.row_totals, l.tiles_x, row_items);
-    IMGPAR_CUDA_CHECK_LAUNCH("exclusive_down_kernel (rows)");
-    scan_rows_kernel<Acc, C><<<l.tiles_y, kThreads, 0, stream>>>(scratch + l.col_totals, scratch + l.top, src.width);
-    IMGPAR_CUDA_CHECK_LAUNCH("scan_rows_kernel (top)");
-    scan_rows_kernel<Acc, C><<<l.tiles_x, kThreads, 0, stream>>>(scratch + l.row_totals, scratch + l.left, src.height);
-    IMGPAR_CUDA_CHECK_LAUNCH("scan_rows_kernel (left)");
-    tile_table_kernel<Acc, Out, C, Square>
-        <<<tiles, kThreads, 0, stream>>>(src.data, src.pitch, g, scratch + l.top, scratch + l.left, plane, pitch);
+    const unsigned col_blocks = blocks_for(col_items, kThreads), row_blocks = blocks_for(row_items, kThreads);
+    boundaries_kernel<Acc><<<col_blocks + row_blocks + 1, kThreads, 0, stream>>>(
+        col_totals, above, l.tiles_y, col_items, col_blocks, row_totals, left, l.tiles_x, row_items, row_blocks,
+        tile_totals, corners, C);
+    IMGPAR_CUDA_CHECK_LAUNCH("boundaries_kernel");
+    tile_table_kernel<Acc, Out, C, Square, Vector>
+        <<<tile_blocks, kThreads, 0, stream>>>(g, above, left, corners, plane, pitch);
     IMGPAR_CUDA_CHECK_LAUNCH("tile_table_kernel");
 }
 
-template <typename Acc, typename Out, int C>
-void table_planes(const ConstDeviceViewU8& src, const SumTableView& t, void* scratch, cudaStream_t stream) {
+template <typename Acc, typename Out, int C, bool Vector>
+void table_planes(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, cudaStream_t stream) {
     unsigned char* base = static_cast<unsigned char*>(t.data);
-    table_plane<Acc, Out, C, false>(src, base, t.pitch, static_cast<Acc*>(scratch), stream);
+    table_plane<Acc, Out, C, false, Vector>(src, base, t.pitch, scratch, stream);
     if (t.planes == 2)
-        table_plane<Acc, Out, C, true>(src, base + static_cast<std::size_t>(t.height) * t.pitch, t.pitch,
-                                       static_cast<Acc*>(scratch), stream);
+        table_plane<Acc, Out, C, true, Vector>(src, base + static_cast<std::size_t>(t.height) * t.pitch, t.pitch, scratch,
+                                               stream);
+}
+
+// Vector loads need 16-byte rows (4-byte for RGB, whose lanes load words).
+template <typename Acc, typename Out, int C>
+void by_alignment(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, cudaStream_t stream) {
+    const std::size_t align = C == 3 ? 4 : 16;
+    if (reinterpret_cast<std::uintptr_t>(src.data) % align == 0 && src.pitch % align == 0)
+        table_planes<Acc, Out, C, true>(src, t, scratch, stream);
+    else
+        table_planes<Acc, Out, C, false>(src, t, scratch, stream);
 }
 
 template <typename Acc, typename Out>
-void by_channels(const ConstDeviceViewU8& src, const SumTableView& t, void* scratch, cudaStream_t stream) {
+void by_channels(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, cudaStream_t stream) {
     switch (src.channels) {
-        case 1: return table_planes<Acc, Out, 1>(src, t, scratch, stream);
-        case 2: return table_planes<Acc, Out, 2>(src, t, scratch, stream);
-        case 3: return table_planes<Acc, Out, 3>(src, t, scratch, stream);
-        default: return table_planes<Acc, Out, 4>(src, t, scratch, stream);
+        case 1: return by_alignment<Acc, Out, 1>(src, t, scratch, stream);
+        case 2: return by_alignment<Acc, Out, 2>(src, t, scratch, stream);
+        case 3: return by_alignment<Acc, Out, 3>(src, t, scratch, stream);
+        default: return by_alignment<Acc, Out, 4>(src, t, scratch, stream);
     }
 }
 
 }  // namespace
 
 std::size_t integral_workspace_bytes(int width, int height, int channels, SumType type) {
-    return layout_of(width, height, channels).total * (type == SumType::U32 ? 4 : 8);
+    return layout_of(width, height, channels, type == SumType::U32 ? 4 : 8).total;
 }
 
 std::string integral_kernel_name(const SumTableView& t) {
-    return std::string("2-D tiled scan: 32x32 tile totals, boundary scans, one table pass (") + sum_type_name(t.type) +
-           ", " + std::to_string(t.channels) + " channel" + (t.channels == 1 ? "" : "s") +
+    const int tile_width = t.channels == 3 ? 128 : 512 / t.channels;
+    return "2-D tiled scan: " + std::to_string(tile_width) + "x" + std::to_string(kRows) +
+           " tiles a warp each, tile totals, boundary scans, one table pass (" + sum_type_name(t.type) + ", " +
+           std::to_string(t.channels) + " channel" + (t.channels == 1 ? "" : "s") +
            (t.planes == 2 ? ", sums and squares)" : ")");
 }
 
@@ -270,7 +416,8 @@ void integral(const ConstDeviceViewU8& src, const SumTableView& t, IntegralWorks
     if (t.type == SumType::U32 &&
         integral_bound(src.width, src.height, t.planes == 2) > std::numeric_limits<std::uint32_t>::max())
         throw usage_error("integral", "a u32 table cannot hold this image's sums");
-    void* scratch = ws.reserve(integral_workspace_bytes(src.width, src.height, src.channels, t.type), stream);
+    auto* scratch = static_cast<unsigned char*>(
+        ws.reserve(integral_workspace_bytes(src.width, src.height, src.channels, t.type), stream));
     switch (t.type) {
         case SumType::U32: return by_channels<std::uint32_t, std::uint32_t>(src, t, scratch, stream);
         case SumType::U64: return by_channels<unsigned long long, unsigned long long>(src, t, scratch, stream);

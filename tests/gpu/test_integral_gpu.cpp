@@ -58,9 +58,11 @@ const SumType kTypes[] = {SumType::U32, SumType::U64, SumType::F64};
 
 TEST_CASE("gpu integral: every type, squares, channel count and awkward size gives the CPU's table") {
     std::vector<std::pair<int, int>> sizes = test::awkward_sizes();
-    for (int n : {31, 32, 33, 63, 64, 65, 95, 96, 97, 257}) {
-        sizes.push_back({n, 33});
-        sizes.push_back({33, n});
+    // Tile edges: 64 rows; 128 (RGB, RGBA), 256 (two channels) and 512
+    // (gray) pixels wide; a lane's 4, 8 or 16 pixels.
+    for (int n : {3, 4, 5, 15, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1025}) {
+        sizes.push_back({n, 65});
+        sizes.push_back({65, n});
     }
     sizes.push_back({1, 5003});  // long single columns and rows: the boundary scans' loops
     sizes.push_back({5003, 1});
@@ -70,6 +72,34 @@ TEST_CASE("gpu integral: every type, squares, channel count and awkward size giv
         check_same(img.view(), test::cpu_table(img.view(), type, squared), gpu_table(img.view(), type, squared, ws));
     });
     MESSAGE(runs, " tables compared");
+}
+
+TEST_CASE("gpu integral: an image whose rows are not 16-byte aligned (byte loads) gives the CPU's table") {
+    // Rows packed (pitch = width * channels) and the first byte at an odd
+    // address: the tiles read bytes instead of 16-byte vectors.
+    cuda::IntegralWorkspace ws;
+    for (int channels = 1; channels <= 4; ++channels)
+        for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {513, 67}, {1021, 130}, {130, 1021}}) {
+            CAPTURE(channels);
+            CAPTURE(w);
+            CAPTURE(h);
+            const ImageU8 img = test::photo_like_image(w, h, channels, 11);
+            const std::size_t row = static_cast<std::size_t>(w) * channels;
+            cuda::DeviceBuffer<std::uint8_t> packed(row * h + 1);
+            IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(packed.get() + 1, row, img.view().data, img.view().stride, row, h,
+                                                cudaMemcpyHostToDevice, test::stream()));
+            const ConstDeviceViewU8 in{packed.get() + 1, w, h, channels, row};
+            test::HostTable t = test::host_table(w, h, channels, SumType::U64, true);
+            cuda::DeviceBuffer<unsigned char> device(t.bytes.size());
+            SumTableView d = t.view;
+            d.data = device.get();
+            cuda::integral(in, d, ws, test::stream());
+            IMGPAR_CUDA_CHECK(cudaMemcpyAsync(t.bytes.data(), device.get(), t.bytes.size(), cudaMemcpyDeviceToHost,
+                                              test::stream()));
+            IMGPAR_CUDA_CHECK(cudaStreamSynchronize(test::stream()));
+            t.view.data = t.bytes.data();
+            check_same(img.view(), test::cpu_table(img.view(), SumType::U64, true), t);
+        }
 }
 
 TEST_CASE("gpu integral: a 16 MP image, every type, with squares; white at the 32-bit limit") {
