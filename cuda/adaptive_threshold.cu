@@ -13,6 +13,106 @@ namespace {
 
 constexpr int kThreads = 256;
 
+// --- Fused: window sums in shared memory, no tables -----------------------------
+
+using Fused = AdaptiveFusedPolicy;
+constexpr int kSpan = Fused::tile_width + 2 * Fused::max_radius;  // window columns a tile reads
+static_assert(Fused::tile_width + 2 * Fused::max_radius <= kThreads, "a thread per window column");
+static_assert(Fused::band_rows * (Fused::tile_width / Fused::run) == kThreads, "a thread per run of a band");
+// Every window sum of the fused kernel fits in 32 bits: 63^2 * 255^2 < 2^32.
+static_assert(static_cast<long long>(2 * Fused::max_radius + 1) * (2 * Fused::max_radius + 1) * 255 * 255 < (1LL << 32),
+              "fused window sums must fit in 32 bits");
+
+// Where position i of an axis of `size` samples reads from: the edge sample
+// (replicate) or the mirror about it (reflect-101); i within radius < size of
+// the axis, as axis_ranges counts it.
+__device__ __forceinline__ int edge_index(int i, int size, bool replicate) {
+    if (replicate) return min(max(i, 0), size - 1);
+    if (i < 0) return -i;
+    if (i >= size) return 2 * (size - 1) - i;
+    return i;
+}
+
+__device__ __forceinline__ std::uint32_t intensity_at(const ConstDeviceViewU8& src, int x, int y) {
+    return static_cast<std::uint32_t>(
+        intensity_of(src.data + static_cast<std::size_t>(y) * src.pitch + static_cast<std::size_t>(x) * src.channels, src.channels));
+}
+
+// One block per tile of tile_width x tile_rows pixels, in bands of band_rows
+// rows: each thread keeps the running sums of v and v^2 down one window
+// column (adding the row entering the window, subtracting the one leaving),
+// writes them for the band into shared memory, then each thread slides the
+// window along a run of `run` pixels of one row and decides them. The sums
+// equal the tables' window sums (the same samples: the border positions read
+// the samples axis_ranges counts), so the decisions are the CPU's.
+__global__ void __launch_bounds__(kThreads) fused_kernel(ConstDeviceViewU8 src, AdaptiveParams p, int radius,
+                                                         bool replicate, DeviceViewU8 dst) {
+    __shared__ std::uint32_t band_sums[Fused::band_rows][kSpan];
+    __shared__ std::uint32_t band_squares[Fused::band_rows][kSpan];
+    const int x0 = static_cast<int>(blockIdx.x) * Fused::tile_width;
+    const int y0 = static_cast<int>(blockIdx.y) * Fused::tile_rows;
+    const int span = Fused::tile_width + 2 * radius;
+    const int rows = min(Fused::tile_rows, src.height - y0);
+
+    // This thread's window column: image column x0 - radius + j, read at its
+    // border position (columns past the image's right border plus the radius
+    // feed no output; they read the last column).
+    const int j = static_cast<int>(threadIdx.x);
+    const bool column_thread = j < span;
+    const int cx = edge_index(min(x0 - radius + j, src.width - 1 + radius), src.width, replicate);
+    std::uint32_t sum = 0, squares = 0;
+    if (column_thread)
+        for (int k = -radius; k <= radius; ++k) {
+            const std::uint32_t v = intensity_at(src, cx, edge_index(y0 + k, src.height, replicate));
+            sum += v;
+            squares += v * v;
+        }
+
+    const int run_row = j / (Fused::tile_width / Fused::run);
+    const int run_x = (j % (Fused::tile_width / Fused::run)) * Fused::run;
+    for (int b0 = 0; b0 < rows; b0 += Fused::band_rows) {
+        const int band = min(Fused::band_rows, rows - b0);
+        if (column_thread)
+            for (int i = 0; i < band; ++i) {
+                const int y = y0 + b0 + i;
+                if (b0 + i > 0) {  // slide down one row
+                    const std::uint32_t in = intensity_at(src, cx, edge_index(y + radius, src.height, replicate));
+                    const std::uint32_t out = intensity_at(src, cx, edge_index(y - radius - 1, src.height, replicate));
+                    sum += in - out;
+                    squares += in * in - out * out;
+                }
+                band_sums[i][j] = sum;
+                band_squares[i][j] = squares;
+            }
+        __syncthreads();
+        const int y = y0 + b0 + run_row;
+        if (run_row < band) {
+            std::uint32_t s1 = 0, s2 = 0;
+            for (int k = 0; k <= 2 * radius; ++k) {
+                s1 += band_sums[run_row][run_x + k];
+                s2 += band_squares[run_row][run_x + k];
+            }
+            std::uint8_t* d = dst.data + static_cast<std::size_t>(y) * dst.pitch;
+            const std::uint8_t* s = src.data + static_cast<std::size_t>(y) * src.pitch;
+#pragma unroll
+            for (int q = 0; q < Fused::run; ++q) {
+                const int x = x0 + run_x + q;
+                if (x >= src.width) break;
+                if (q > 0) {
+                    s1 += band_sums[run_row][run_x + q + 2 * radius] - band_sums[run_row][run_x + q - 1];
+                    s2 += band_squares[run_row][run_x + q + 2 * radius] - band_squares[run_row][run_x + q - 1];
+                }
+                const int v = intensity_of(s + static_cast<std::size_t>(x) * src.channels, src.channels);
+                d[static_cast<std::size_t>(x) * dst.channels] = static_cast<std::uint8_t>(adaptive_decision_fast(v, s1, s2, p));
+                if (dst.channels == 2) d[static_cast<std::size_t>(x) * 2 + 1] = s[static_cast<std::size_t>(x) * src.channels + src.channels - 1];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+// --- Tables: windows too wide for the fused kernel --------------------------------
+
 __global__ void __launch_bounds__(kThreads) intensity_kernel(ConstDeviceViewU8 src, std::uint8_t* out) {
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * kThreads + threadIdx.x;
     const std::size_t w = static_cast<std::size_t>(src.width);
@@ -33,20 +133,14 @@ __global__ void __launch_bounds__(kThreads) decide_kernel(ConstDeviceViewU8 src,
     const AxisRanges xs = axis_ranges(x, radius, src.width, replicate);
     const AxisRanges ys = axis_ranges(y, radius, src.height, replicate);
     std::uint8_t* d = dst.data + static_cast<std::size_t>(y) * dst.pitch + static_cast<std::size_t>(x) * dst.channels;
-    d[0] = static_cast<std::uint8_t>(adaptive_decision(intensity[i], window_sum(sums, xs, ys), window_sum(squares, xs, ys), p));
+    d[0] = static_cast<std::uint8_t>(
+        adaptive_decision_fast(intensity[i], window_sum(sums, xs, ys), window_sum(squares, xs, ys), p));
     if (dst.channels == 2)
         d[1] = src.data[static_cast<std::size_t>(y) * src.pitch + static_cast<std::size_t>(x) * src.channels + src.channels - 1];
 }
 
-}  // namespace
-
-void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec,
-                        AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream) {
-    check_image_shape(src.width, src.height, src.channels);
-    if (dst.width != src.width || dst.height != src.height || dst.channels != threshold_output_channels(src.channels))
-        throw usage_error("threshold", "the output must have the input's size and its threshold channels");
-    check_adaptive_spec(spec);
-    check_adaptive_window(spec, src.width, src.height);
+void through_tables(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec,
+                    AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream) {
     const std::size_t pixels = static_cast<std::size_t>(src.width) * src.height;
     ws.intensity.reserve(pixels, stream);
     const SumTableView t0 = sum_table_view(nullptr, SumType::U64, src.width, src.height, 1, true);
@@ -64,6 +158,26 @@ void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, c
     IMGPAR_CUDA_CHECK_LAUNCH("decide_kernel");
 }
 
+}  // namespace
+
+void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec,
+                        AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream) {
+    check_image_shape(src.width, src.height, src.channels);
+    if (dst.width != src.width || dst.height != src.height || dst.channels != threshold_output_channels(src.channels))
+        throw usage_error("threshold", "the output must have the input's size and its threshold channels");
+    check_adaptive_spec(spec);
+    check_adaptive_window(spec, src.width, src.height);
+    const int radius = spec.window / 2;
+    if (radius > AdaptiveFusedPolicy::max_radius) return through_tables(src, dst, spec, ws, integrals, stream);
+    const dim3 grid((src.width + AdaptiveFusedPolicy::tile_width - 1) / AdaptiveFusedPolicy::tile_width,
+                    (src.height + AdaptiveFusedPolicy::tile_rows - 1) / AdaptiveFusedPolicy::tile_rows);
+    fused_kernel<<<grid, kThreads, 0, stream>>>(src, adaptive_params(spec), radius,
+                                                 spec.method == AdaptiveMethod::Mean, dst);
+    IMGPAR_CUDA_CHECK_LAUNCH("fused_kernel");
+}
+
+bool adaptive_threshold_fused(int window) { return window / 2 <= AdaptiveFusedPolicy::max_radius; }
+
 }  // namespace imgpar::cuda
 
 namespace imgpar::gpu {
@@ -73,8 +187,10 @@ void adaptive_threshold(Session& session, ConstDeviceViewU8 src, DeviceViewU8 ds
     const cudaStream_t stream = cuda::enter(session);
     cuda::adaptive_threshold(src, dst, spec, session.impl().adaptive, session.impl().integrals, stream);
     if (kernel)
-        *kernel = "intensity plane, its tables of sums and squares (2-D tiled scan, u64), one pixel per thread from "
-                  "its window's sums";
+        *kernel = cuda::adaptive_threshold_fused(spec.window)
+                      ? "fused: window sums of v and v^2 slid down columns and along rows in shared memory, no tables"
+                      : "intensity plane, its tables of sums and squares (2-D tiled scan, u64), one pixel per thread "
+                        "from its window's sums";
 }
 
 }  // namespace imgpar::gpu

@@ -4,7 +4,9 @@
 // levels are the formulas of the contract, and bad windows are usage errors.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "src/error.hpp"
@@ -22,6 +24,15 @@ namespace {
 int border_index(int i, int size, bool replicate) {
     if (replicate) return i < 0 ? 0 : i >= size ? size - 1 : i;
     return i < 0 ? -i : i >= size ? 2 * (size - 1) - i : i;
+}
+
+AdaptiveParams params(AdaptiveMethod method, double k, double offset = 0) {
+    AdaptiveSpec spec;
+    spec.method = method;
+    spec.window = 3;  // n = 9
+    spec.k = k;
+    spec.offset = offset;
+    return adaptive_params(spec);
 }
 
 // Every pixel from sums over its window, read sample by sample.
@@ -61,8 +72,46 @@ TEST_CASE("adaptive threshold: the tables' window sums are the window's, at ever
     CHECK(runs > 200);
 }
 
+TEST_CASE("adaptive threshold: the single-precision shortcut decides every pixel as the reference does") {
+    // Windows of real samples (so the sums are consistent), every v, and
+    // levels pushed onto integers (k = 0: the level is the mean, an integer
+    // whenever the sum is a multiple of n): where the shortcut's estimate is
+    // too close to call it must defer to the double reference.
+    std::uint32_t state = 12345;
+    const auto next = [&state] { return state = state * 1664525u + 1013904223u; };
+    long long compared = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const int window = 1 + 2 * static_cast<int>(next() % 32);  // 1 .. 63
+        const int n = window * window;
+        const int base = static_cast<int>(next() % 256), spread = static_cast<int>(next() % 256);
+        unsigned long long sum = 0, squares = 0;
+        for (int i = 0; i < n; ++i) {
+            const int v = std::min(255, base + static_cast<int>(next() % (spread + 1)) * (trial % 3 == 0 ? 0 : 1));
+            sum += static_cast<unsigned long long>(v);
+            squares += static_cast<unsigned long long>(v) * static_cast<unsigned long long>(v);
+        }
+        for (AdaptiveMethod m : {AdaptiveMethod::Mean, AdaptiveMethod::Sauvola, AdaptiveMethod::Niblack})
+            for (double k : {0.0, 0.2, -0.3, 0.5, 2.0, -10.0, 10.0}) {
+                AdaptiveSpec spec;
+                spec.method = m;
+                spec.window = window;
+                spec.k = k;
+                spec.offset = trial % 7 - 3;
+                const AdaptiveParams p = adaptive_params(spec);
+                for (int v = 0; v < 256; ++v) {
+                    if (adaptive_decision_fast(v, sum, squares, p) != adaptive_decision(v, sum, squares, p)) {
+                        FAIL_CHECK("v=" << v << " sum=" << sum << " squares=" << squares << " n=" << n << " k=" << k
+                                        << " method=" << adaptive_method_name(m));
+                    }
+                    ++compared;
+                }
+            }
+    }
+    CHECK(compared == 3000LL * 3 * 7 * 256);
+}
+
 TEST_CASE("adaptive threshold: the levels are OpenCV's mean - C and scikit-image's Sauvola and Niblack") {
-    AdaptiveParams p{AdaptiveMethod::Mean, 9, 3, 0.2, 128};
+    AdaptiveParams p = params(AdaptiveMethod::Mean, 0.2, 3);
     // mean 103 (927 / 9): level 100 with C = 3 (and C = 2.5, rounded up as OpenCV does).
     CHECK(adaptive_decision(100, 927, 0, p) == 0);
     CHECK(adaptive_decision(101, 927, 0, p) == 255);
@@ -79,9 +128,9 @@ TEST_CASE("adaptive threshold: the levels are OpenCV's mean - C and scikit-image
                 for (int v = 0; v < 256; ++v) {
                     CAPTURE(v);
                     if (std::fabs(v - niblack) > 1e-6)
-                        CHECK(adaptive_decision(v, sum, squares, {AdaptiveMethod::Niblack, 9, 0, k, 128}) == (v > niblack ? 255 : 0));
+                        CHECK(adaptive_decision(v, sum, squares, params(AdaptiveMethod::Niblack, k)) == (v > niblack ? 255 : 0));
                     if (std::fabs(v - sauvola) > 1e-6)
-                        CHECK(adaptive_decision(v, sum, squares, {AdaptiveMethod::Sauvola, 9, 0, k, 128}) == (v > sauvola ? 255 : 0));
+                        CHECK(adaptive_decision(v, sum, squares, params(AdaptiveMethod::Sauvola, k)) == (v > sauvola ? 255 : 0));
                 }
             }
 }

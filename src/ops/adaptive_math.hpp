@@ -92,6 +92,8 @@ struct AdaptiveParams {
     long long n;    // samples in a window: window^2
     int offset;     // mean: ceil(C), as OpenCV rounds it
     double k, r;    // Sauvola, Niblack
+    // adaptive_decision_fast's single-precision constants: 1/n, 1/n^2, 1/r, k.
+    float inv_n, inv_n2, inv_r, k_single;
 };
 
 // 255 when intensity v is above the window's level, else 0. `sum`, `squares`:
@@ -104,7 +106,13 @@ struct AdaptiveParams {
 IMGPAR_HD int adaptive_decision(int v, unsigned long long sum, unsigned long long squares, const AdaptiveParams& p) {
     const unsigned long long n = static_cast<unsigned long long>(p.n);
     if (p.method == AdaptiveMethod::Mean) {
-        const long long mean = static_cast<long long>((2 * sum + n) / (2 * n));  // n odd: never a tie
+        // round(sum / n), n odd: never a tie. In 32 bits where it fits (the
+        // same quotient; a 64-bit division costs the GPU several times more).
+        const long long mean =
+            sum < (1ull << 30) && n < (1ull << 15)
+                ? static_cast<long long>((2u * static_cast<unsigned>(sum) + static_cast<unsigned>(n)) /
+                                         (2u * static_cast<unsigned>(n)))
+                : static_cast<long long>((2 * sum + n) / (2 * n));
         return v > mean - p.offset ? 255 : 0;
     }
     const double m = static_cast<double>(sum) / static_cast<double>(n);
@@ -117,6 +125,38 @@ IMGPAR_HD int adaptive_decision(int v, unsigned long long sum, unsigned long lon
     else
         level = mul_rn(m, add_rn(1.0, mul_rn(p.k, add_rn(s / p.r, -1.0))));
     return static_cast<double>(v) > level ? 255 : 0;
+}
+
+// adaptive_decision's result, for most pixels without its double-precision
+// arithmetic: the level estimated in single precision is at most
+// 14 * 2^-24 * (|m| + |k| m (s/r + 1)) from the exact level (Sauvola; m +
+// |k| s for Niblack: a few roundings of 2^-24 each, relative to the terms'
+// magnitudes), and the double level far closer still. Where v lies more
+// than 64 * 2^-24 times those magnitudes from the estimate, both levels are
+// on the same side of v; only nearer pixels (a small fraction on photos)
+// run the reference. Fused multiply-adds only shrink the estimate's error.
+IMGPAR_HD int adaptive_decision_fast(int v, unsigned long long sum, unsigned long long squares, const AdaptiveParams& p) {
+    if (p.method == AdaptiveMethod::Mean) return adaptive_decision(v, sum, squares, p);
+    const unsigned long long n = static_cast<unsigned long long>(p.n);
+    const float m = static_cast<float>(sum) * p.inv_n;
+    const long long spread = static_cast<long long>(n * squares) - static_cast<long long>(sum * sum);
+    const float variance = static_cast<float>(spread) * p.inv_n2;
+    const float s = sqrtf(variance > 0 ? variance : 0.0f);
+    const float k = p.k_single, abs_k = k < 0 ? -k : k;
+    constexpr float kTolerance = 64.0f / 16777216.0f;  // 64 * 2^-24
+    float level, bound;
+    if (p.method == AdaptiveMethod::Niblack) {
+        level = m - k * s;
+        bound = kTolerance * (m + abs_k * s);
+    } else {
+        const float t = s * p.inv_r;
+        level = m * (1.0f + k * (t - 1.0f));
+        bound = kTolerance * m * (1.0f + abs_k * (t + 1.0f));
+    }
+    const float d = static_cast<float>(v) - level;
+    if (d > bound) return 255;
+    if (d < -bound) return 0;
+    return adaptive_decision(v, sum, squares, p);
 }
 
 }  // namespace imgpar

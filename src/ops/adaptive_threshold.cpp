@@ -52,6 +52,10 @@ AdaptiveParams adaptive_params(const AdaptiveSpec& s) {
     p.offset = static_cast<int>(std::ceil(s.offset));
     p.k = s.k;
     p.r = s.r;
+    p.inv_n = static_cast<float>(1.0 / static_cast<double>(p.n));
+    p.inv_n2 = static_cast<float>(1.0 / (static_cast<double>(p.n) * static_cast<double>(p.n)));
+    p.inv_r = static_cast<float>(1.0 / s.r);
+    p.k_single = static_cast<float>(s.k);
     return p;
 }
 
