@@ -141,6 +141,16 @@ TEST_CASE("parameters: a given value is checked against its declaration, naming 
     CHECK(v.given("sigma"));
 }
 
+TEST_CASE("parameters: an option given twice keeps its last value; all() has every value, in order") {
+    const std::vector<ParamSpec> specs = blur_like();
+    const ParamValues v(specs, {{"offset", "1"}, {"sigma", "3"}, {"offset", "-2"}, {"offset", "5"}});
+    CHECK(v.real("offset") == 5);
+    CHECK(v.all("offset") == std::vector<std::string>{"1", "-2", "5"});
+    CHECK(v.all("sigma") == std::vector<std::string>{"3"});
+    CHECK(v.all("radius").empty());  // a default is not given
+    CHECK(has(usage_message([&] { ParamValues(specs, {{"offset", "1"}, {"offset", "x"}}); }), "--offset"));
+}
+
 TEST_CASE("parameters: options with no effect beside the others given") {
     const std::vector<ParamSpec> specs = {
         ParamSpec::path("plot", "OUT", "Plot"),

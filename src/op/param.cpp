@@ -246,6 +246,7 @@ void ParamValues::set(const std::string& name, std::string value) {
     auto it = values_.find(name);
     if (it == values_.end()) throw usage_error(option(name), "is not a parameter of this operation");
     check_declared(*it->second.spec, value);
+    it->second.all.push_back(value);
     it->second.text = std::move(value);
     it->second.given = true;
 }
@@ -291,6 +292,8 @@ const ParamValues::Value& ParamValues::at(const std::string& name) const {
 bool ParamValues::has(const std::string& name) const { return values_.count(name) > 0; }
 
 bool ParamValues::given(const std::string& name) const { return at(name).given; }
+
+const std::vector<std::string>& ParamValues::all(const std::string& name) const { return at(name).all; }
 
 bool ParamValues::flag(const std::string& name) const { return at(name).given; }
 

@@ -99,6 +99,9 @@ public:
     const std::string& text(const std::string& name) const;  // also Choice and Path
     std::optional<double> optional_real(const std::string& name) const;
     std::optional<long long> optional_integer(const std::string& name) const;
+    // Every value given for `name`, in the order given: for an option that
+    // may be repeated (compare --fail-above), where text() keeps the last.
+    const std::vector<std::string>& all(const std::string& name) const;
     // Sets a value as if the user had given it (a positional argument that
     // stands for options, such as blur's RxS geometry), checked likewise.
     void set(const std::string& name, std::string value);
@@ -112,6 +115,7 @@ private:
         const ParamSpec* spec = nullptr;
         std::optional<std::string> text;
         bool given = false;
+        std::vector<std::string> all;  // every value given, in order
     };
     const Value& at(const std::string& name) const;
     std::map<std::string, Value> values_;

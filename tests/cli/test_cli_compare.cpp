@@ -1,0 +1,335 @@
+// End-to-end: imgpar compare as a user runs it: text, CSV and JSON; --diff
+// and --ssim-map; --fail-above / --fail-below exit codes; folders and file
+// lists compared by name; images of different shapes, too small for SSIM,
+// missing or unreadable; outputs that would replace an input; and, where
+// python3 has scikit-image, the numbers against structural_similarity,
+// peak_signal_noise_ratio and mean_squared_error (tests/cli/compare_skimage.py).
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "src/io/load.hpp"
+#include "src/io/save.hpp"
+#include "tests/support/cli_runner.hpp"
+#include "tests/support/json_check.hpp"
+#include "tests/support/python_peer.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+using test::has;
+using test::lines;
+using test::run_imgpar;
+using test::TempDir;
+
+namespace {
+
+void save(const std::string& path, const ImageU8& image) {
+    std::vector<std::string> warnings;
+    save_image(path, image.view(), SaveOptions{}, warnings);
+}
+
+// chelsea.png and a copy with a patch changed: 300 samples of the red
+// channel raised by 40 (max 255), the rest equal.
+struct Pair {
+    TempDir dir;
+    std::string a, b;
+    Pair() : a(dir.file("a.png")), b(dir.file("b.png")) {
+        ImageU8 x = test::load_sample("chelsea.png");
+        save(a, x);
+        for (int y = 100; y < 110; ++y)
+            for (int i = 0; i < 30; ++i) {
+                std::uint8_t& v = x.at(200 + i, y, 0);
+                v = static_cast<std::uint8_t>(std::min(255, v + 40));
+            }
+        save(b, x);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("cli compare: text report per channel and overall; identical images say so") {
+    Pair p;
+    auto r = run_imgpar({"compare", p.a, p.b});
+    REQUIRE(r.exit_code == 0);
+    const auto rows = lines(r.out);
+    REQUIRE(rows.size() == 6);  // the pair, the heading, red, green, blue, all
+    CHECK(has(rows[0], "a.png vs "));
+    CHECK(has(rows[0], "451x300 RGB"));
+    CHECK(has(rows[0], "samples differ"));
+    for (const char* column : {"max_abs", "differ", "share", "MAE", "MSE", "RMSE", "PSNR dB", "SSIM"})
+        CHECK(has(rows[1], column));
+    CHECK(rows[2].rfind("  red", 0) == 0);
+    CHECK(has(rows[3], "  green          0             0"));
+    CHECK(rows[5].rfind("  all", 0) == 0);
+    CHECK(r.err.empty());
+
+    r = run_imgpar({"compare", p.a, p.a});
+    REQUIRE(r.exit_code == 0);
+    CHECK(has(lines(r.out)[0], "identical"));
+    CHECK(has(r.out, "inf"));
+    CHECK(has(r.out, "1.000000"));
+    r = run_imgpar({"compare", test::sample_path("camera.png"), test::sample_path("camera.png")});
+    CHECK(lines(r.out).size() == 3);  // gray: no "all" row
+}
+
+TEST_CASE("cli compare: CSV rows and JSON records; PSNR of identical images is inf in CSV, null in JSON") {
+    Pair p;
+    auto r = run_imgpar({"compare", "--csv", p.a, p.b});
+    REQUIRE(r.exit_code == 0);
+    auto rows = lines(r.out);
+    REQUIRE(rows.size() == 5);
+    CHECK(rows[0] == "a,b,channel,max_abs,differ,differ_share,mae,mse,rmse,psnr,ssim");
+    CHECK(has(rows[1], ",red,40,300,"));
+    CHECK(has(rows[2], ",green,0,0,0,0,0,0,inf,1"));
+    CHECK(has(rows[4], ",all,40,300,"));
+
+    r = run_imgpar({"compare", "--json", p.a, p.b});
+    REQUIRE(r.exit_code == 0);
+    std::string why;
+    REQUIRE_MESSAGE(test::is_valid_json(r.out, &why), why);
+    auto m = test::json_members(r.out);
+    CHECK(m["schema"] == "\"imgpar.compare/1\"");
+    CHECK(m["ok"] == "true");
+    CHECK(m["identical"] == "false");
+    CHECK(m["pixels_differ"] == "300");
+    CHECK(m["backend"] == "\"cpu\"");
+    auto all = test::json_members(m["all"]);
+    CHECK(all["max_abs"] == "40");
+    CHECK(all["differ"] == "300");
+    CHECK(all["samples"] == "405900");
+    CHECK(all["mse"] == "1.1825572801182558");  // 300 x 40^2 / 405900, as numpy computes it
+    CHECK(has(m["per_channel"], "\"name\":\"blue\""));
+    CHECK(has(m["ssim"], "\"window\":11"));
+
+    r = run_imgpar({"compare", "--json", p.a, p.a});
+    m = test::json_members(r.out);
+    CHECK(m["identical"] == "true");
+    all = test::json_members(m["all"]);
+    CHECK(all["psnr"] == "null");
+    CHECK(all["ssim"] == "1");
+    CHECK_FALSE(has(r.out, "inf"));
+    CHECK_FALSE(has(r.out, "nan"));
+
+    r = run_imgpar({"compare", "--json", "--csv", p.a, p.b});
+    CHECK(r.exit_code == 2);
+}
+
+TEST_CASE("cli compare: --diff writes |A - B|, --ssim-map round(255 SSIM); both atomically, never over an input") {
+    Pair p;
+    auto r = run_imgpar({"compare", p.a, p.b, "--diff", p.dir.file("d.png"), "--ssim-map", p.dir.file("m.png")});
+    REQUIRE(r.exit_code == 0);
+    const ImageU8 a = load_image(p.a).image, b = load_image(p.b).image;
+    const ImageU8 d = load_image(p.dir.file("d.png")).image;
+    REQUIRE(d.channels() == 3);
+    bool exact = true;
+    for (std::size_t i = 0; i < d.sample_count(); ++i) exact = exact && d.data()[i] == std::abs(a.data()[i] - b.data()[i]);
+    CHECK(exact);
+    const ImageU8 map = load_image(p.dir.file("m.png")).image;
+    CHECK(map.width() == 451);
+    CHECK(map.at(0, 0, 1) == 255);    // green is equal everywhere: SSIM 1
+    CHECK(map.at(215, 105, 0) < 255);  // inside the changed patch
+    auto json = test::json_members(run_imgpar({"compare", p.a, p.b, "--json", "--diff", p.dir.file("d2.png")}).out);
+    CHECK(has(json["diff"], "d2.png"));
+    CHECK(json["ssim_map"] == "null");
+
+    // Onto an input, by name or through another name: refused before anything is written.
+    const std::string before = test::read_bytes(p.a);
+    for (const std::string& out : {p.a, p.dir.path() + "/./a.png", p.b}) {
+        r = run_imgpar({"compare", p.a, p.b, "--diff", out});
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, "never replaces its inputs"));
+    }
+    r = run_imgpar({"compare", p.a, p.b, "--ssim-map", p.a});
+    CHECK(r.exit_code == 2);
+    CHECK(test::read_bytes(p.a) == before);
+    r = run_imgpar({"compare", p.a, p.b, "--diff", "-"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "standard output"));
+    r = run_imgpar({"compare", p.a, p.b, "--diff", p.dir.file("d.tiff")});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "extension"));
+    r = run_imgpar({"compare", p.a, p.b, "--diff", p.dir.file("same.png"), "--ssim-map", p.dir.file("same.png")});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "written twice"));
+    r = run_imgpar({"compare", p.a, p.b, "--ssim-map", p.dir.file("m.png"), "--no-ssim"});
+    CHECK(r.exit_code == 2);
+    // A folder that does not exist: the write fails (exit 1), nothing is left behind.
+    r = run_imgpar({"compare", p.a, p.b, "--diff", p.dir.file("no/such/d.png")});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "d.png"));
+    for (const std::string& e : p.dir.entries()) CHECK(e.find(".imgpar-") == std::string::npos);
+}
+
+TEST_CASE("cli compare: --fail-above / --fail-below exit 1 with a one-line reason; passing checks exit 0") {
+    Pair p;
+    auto r = run_imgpar({"compare", p.a, p.b, "--fail-above", "max_abs=39"});
+    CHECK(r.exit_code == 1);
+    REQUIRE(lines(r.err).size() == 1);
+    CHECK(has(r.err, "max_abs 40 is above 39 (--fail-above max_abs=39)"));
+    CHECK(lines(r.out).size() == 6);  // the report is still printed
+    r = run_imgpar({"compare", p.a, p.b, "--fail-above", "max_abs=40", "--fail-below", "ssim=0.9", "--fail-below",
+                    "psnr=40", "--fail-above", "pixels_differ=300"});
+    CHECK(r.exit_code == 0);
+    CHECK(r.err.empty());
+    // Repeated: every violation on the one line.
+    r = run_imgpar({"compare", p.a, p.b, "--fail-below", "psnr=60", "--fail-below", "ssim=0.99999", "--fail-above",
+                    "differ_share=0"});
+    CHECK(r.exit_code == 1);
+    REQUIRE(lines(r.err).size() == 1);
+    CHECK(has(r.err, "psnr "));
+    CHECK(has(r.err, "is below 60"));
+    CHECK(has(r.err, "--fail-below ssim=0.99999"));
+    CHECK(has(r.err, "--fail-above differ_share=0"));
+    // Identical images: PSNR is infinite, above any bound.
+    CHECK(run_imgpar({"compare", p.a, p.a, "--fail-below", "psnr=100"}).exit_code == 0);
+    CHECK(run_imgpar({"compare", p.a, p.a, "--fail-above", "psnr=100"}).exit_code == 1);
+    auto json = test::json_members(run_imgpar({"compare", p.a, p.b, "--json", "--fail-above", "mse=1"}).out);
+    CHECK(has(json["limits"], "\"passed\":false"));
+    CHECK(has(json["limits"], "mse 1.18"));
+    // Mistakes are usage errors.
+    for (const std::vector<std::string>& bad :
+         {std::vector<std::string>{"--fail-above", "psnr"}, {"--fail-above", "snr=3"}, {"--fail-below", "ssim=high"},
+          {"--fail-below", "ssim=0.9", "--no-ssim"}, {"--fail-above", "mse=1e999"}}) {
+        std::vector<std::string> args{"compare", p.a, p.b};
+        args.insert(args.end(), bad.begin(), bad.end());
+        CAPTURE(bad[1]);
+        r = run_imgpar(args);
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, bad[0]));
+    }
+    CHECK(has(run_imgpar({"compare", p.a, p.b, "--fail-above", "snr=3"}).err, "allowed: max_abs, differ"));
+}
+
+TEST_CASE("cli compare: folders are compared by file name; a file on one side only fails that pair") {
+    TempDir dir;
+    const std::string exp = dir.file("expected"), act = dir.file("actual");
+    REQUIRE(std::system(("mkdir -p '" + exp + "/sub' '" + act + "'").c_str()) == 0);
+    const ImageU8 gray = test::photo_like_image(40, 30, 1, 1), rgb = test::photo_like_image(40, 30, 3, 2);
+    save(exp + "/1.png", gray);
+    save(act + "/1.png", gray);
+    save(exp + "/2.png", rgb);
+    save(act + "/2.png", test::photo_like_image(40, 30, 3, 3));
+    save(exp + "/3.png", rgb);            // no 3.png in actual/
+    save(act + "/4.png", rgb);            // no 4.png in expected/
+    save(exp + "/.hidden.png", rgb);      // not compared
+    save(exp + "/sub/5.png", rgb);        // subfolders are not compared
+    test::write_bytes(act + "/5.png", "not an image at all");  // only in actual/: fails as missing
+    auto r = run_imgpar({"compare", "--json", exp, act});
+    CHECK(r.exit_code == 1);
+    auto rows = lines(r.out);
+    REQUIRE(rows.size() == 5);
+    CHECK(has(rows[0], "expected/1.png\",\"b\":\"" + act + "/1.png"));
+    CHECK(has(rows[0], "\"identical\":true"));
+    CHECK(has(rows[1], "\"identical\":false"));
+    CHECK(has(rows[2], "\"ok\":false"));
+    CHECK(has(rows[2], "actual/3.png: no such file (3.png is in " + exp + " only)"));
+    CHECK(has(rows[3], "expected/4.png: no such file"));
+    CHECK(has(rows[4], "\"ok\":false"));
+    CHECK(has(r.err, "compare: 2 compared, 3 failed; 5 files"));
+    // FILE... DIR: each file with DIR's file of its name; --files-from adds files.
+    r = run_imgpar({"compare", exp + "/1.png", exp + "/2.png", act});
+    CHECK(r.exit_code == 0);
+    CHECK(lines(r.out).size() == 3 + 1 + 6 + 1);  // gray block, RGB block, a blank line after each
+    test::write_bytes(dir.file("list.txt"), exp + "/2.png\n");
+    r = run_imgpar({"compare", "--csv", "--files-from", dir.file("list.txt"), exp + "/1.png", act});
+    CHECK(r.exit_code == 0);
+    CHECK(lines(r.out).size() == 1 + 2 + 4);  // the header, gray and all, red to blue and all
+    r = run_imgpar({"compare", act, exp + "/1.png"});  // DIR FILE
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "identical"));
+    // --shard takes every N-th pair.
+    r = run_imgpar({"compare", "--csv", "--shard", "1/2", exp, act});
+    CHECK(r.exit_code == 1);
+    CHECK(lines(r.out).size() == 1 + 2);  // pairs 1 (gray), 3 and 5 (missing: no rows)
+    // Outputs for many pairs are named by template; one name for all is refused.
+    r = run_imgpar({"compare", exp + "/1.png", exp + "/2.png", act, "--diff", dir.file("diffs/{stem}-diff.png")});
+    CHECK(r.exit_code == 0);
+    CHECK(test::file_exists(dir.file("diffs/1-diff.png")));
+    CHECK(test::file_exists(dir.file("diffs/2-diff.png")));
+    r = run_imgpar({"compare", exp + "/1.png", exp + "/2.png", act, "--diff", dir.file("one.png")});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "written twice"));
+    // Arguments that name no pairs.
+    CHECK(run_imgpar({"compare", exp + "/1.png"}).exit_code == 2);
+    CHECK(run_imgpar({"compare", exp + "/1.png", exp + "/2.png", exp + "/3.png"}).exit_code == 2);
+    CHECK(run_imgpar({"compare", "--files-from", dir.file("list.txt"), exp + "/1.png"}).exit_code == 2);
+    REQUIRE(std::system(("mkdir -p '" + dir.file("empty1") + "' '" + dir.file("empty2") + "'").c_str()) == 0);
+    r = run_imgpar({"compare", dir.file("empty1"), dir.file("empty2")});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "nothing to compare"));
+}
+
+TEST_CASE("cli compare: different sizes or layouts, missing and corrupt files: an error naming both, exit 1") {
+    TempDir dir;
+    save(dir.file("a.png"), test::photo_like_image(40, 30, 3, 1));
+    save(dir.file("wide.png"), test::photo_like_image(41, 30, 3, 1));
+    save(dir.file("rgba.png"), test::photo_like_image(40, 30, 4, 1));
+    test::write_bytes(dir.file("bad.png"), "\x89PNG\r\n\x1a\n broken");
+    auto r = run_imgpar({"compare", dir.file("a.png"), dir.file("wide.png")});
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.empty());
+    CHECK(has(r.err, "a.png is 40x30 RGB"));
+    CHECK(has(r.err, "wide.png is 41x30 RGB"));
+    CHECK(has(r.err, "different sizes"));
+    r = run_imgpar({"compare", dir.file("a.png"), dir.file("rgba.png")});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "different channel layouts"));
+    CHECK(has(r.err, "rgba.png is 40x30 RGBA"));
+    r = run_imgpar({"compare", "--json", dir.file("a.png"), dir.file("rgba.png")});
+    CHECK(has(r.out, "\"ok\":false"));
+    CHECK(test::is_valid_json(r.out));
+    r = run_imgpar({"compare", dir.file("a.png"), dir.file("missing.png")});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "missing.png"));
+    r = run_imgpar({"compare", dir.file("bad.png"), dir.file("a.png")});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "bad.png"));
+}
+
+TEST_CASE("cli compare: images under 11x11 have no SSIM, said plainly; a check on it fails; 1x1 works") {
+    TempDir dir;
+    save(dir.file("a.png"), test::photo_like_image(7, 7, 3, 1));
+    save(dir.file("b.png"), test::photo_like_image(7, 7, 3, 2));
+    auto r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png")});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "SSIM: none, the image is smaller than the 11x11 window"));
+    auto m = test::json_members(run_imgpar({"compare", "--json", dir.file("a.png"), dir.file("b.png")}).out);
+    CHECK(test::json_members(m["all"])["ssim"] == "null");
+    CHECK(has(m["ssim"], "smaller than the 11x11 window"));
+    r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png"), "--fail-below", "ssim=0.5"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "ssim has no value (the image is smaller than the 11x11 window)"));
+    r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png"), "--ssim-map", dir.file("m.png")});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "--ssim-map"));
+    CHECK_FALSE(test::file_exists(dir.file("m.png")));
+    save(dir.file("one.png"), test::constant_image(1, 1, 1, 7));
+    save(dir.file("other.png"), test::constant_image(1, 1, 1, 9));
+    r = run_imgpar({"compare", "--csv", dir.file("one.png"), dir.file("other.png")});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, ",gray,2,1,1,2,4,2,"));
+    // --no-ssim: no SSIM column values and no reason line.
+    r = run_imgpar({"compare", "--no-ssim", test::sample_path("camera.png"), test::sample_path("camera.png")});
+    CHECK(r.exit_code == 0);
+    CHECK_FALSE(has(r.out, "SSIM: none"));
+    CHECK(has(lines(r.out)[2], "inf         -"));
+}
+
+TEST_CASE("cli compare: SSIM, PSNR and MSE agree with scikit-image on photos, blurred and JPEG versions") {
+    const std::string python = test::python_with("import numpy, skimage");
+    if (python.empty()) {
+        MESSAGE("python3 with numpy and skimage not installed: this check needs python3-skimage");
+        return;
+    }
+    TempDir dir;
+    const std::string script = std::string(IMGPAR_SAMPLES_DIR) + "/../tests/cli/compare_skimage.py";
+    const std::string cmd = python + " '" + script + "' '" + IMGPAR_BINARY + "' '" + dir.path() + "' > '" +
+                            dir.file("said.txt") + "' 2>&1";
+    const int status = std::system(cmd.c_str());
+    const std::string said = test::read_bytes(dir.file("said.txt"));
+    CHECK_MESSAGE(status == 0, said);
+    MESSAGE(lines(said).back());
+    CHECK(has(said, "14 pairs, 0 failed"));
+}
