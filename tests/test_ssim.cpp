@@ -173,16 +173,22 @@ TEST_CASE("ssim: images smaller than the 11x11 window have none (scikit-image ra
     const Comparison r = cpu::compare(tiny.view(), tiny.view(), CompareOptions{});
     CHECK(!r.ssim.defined);
     CHECK(difference_metrics(r.sums, -1).mse == 0);
-    CHECK(!ssim_from_row_sums({}, 6, 6, 1).defined);  // too small: nothing to average
+    CHECK(!ssim_from_sums(SsimSums{}, 6, 6, 1).defined);  // too small: nothing to average
 }
 
 TEST_CASE("ssim: the mean is the exact sum of the quantized values, whatever the threads") {
-    // Row sums by hand: a 12 x 11 image counts 2 x 1 pixels (one row); high
-    // parts 2^26 (one pixel's 1.0) and 0, low parts 0 and 2^25: 1 + 2^-27.
-    const SsimResult r = ssim_from_row_sums({std::int64_t{1} << 26, std::int64_t{1} << 25}, 12, 11, 1);
+    // Sums by hand: a 12 x 11 image counts 2 x 1 pixels; high parts 2^26
+    // (one pixel's 1.0) and low parts 2^25: (1 + 2^-27) / 2.
+    SsimSums sums;
+    sums.high[0] = std::int64_t{1} << 26;
+    sums.low[0] = std::int64_t{1} << 25;
+    const SsimResult r = ssim_from_sums(sums, 12, 11, 1);
     CHECK(r.pixels == 2);
     CHECK(r.mean == (1.0 + std::ldexp(1.0, -27)) / 2);
-    CHECK_THROWS(ssim_from_row_sums({1, 2, 3, 4}, 12, 11, 1));
+    // A total past 64 bits (2^82 quanta: 2^30 pixels of 1.0) combines exactly.
+    sums.high[0] = std::int64_t{1} << 56;
+    sums.low[0] = 0;
+    CHECK(ssim_from_sums(sums, 1024 * 1024 + 10, 1024 + 10, 1).mean == 1.0);  // 2^82 / 2^52 / 2^30 pixels
     CHECK(ssim_high(-1) == -1);
     CHECK(ssim_low(-1) == (1 << 26) - 1);
     CHECK(ssim_quantize(1.0) == std::int64_t{1} << 52);

@@ -8,8 +8,9 @@
 
 #include <climits>
 #include <cmath>
-#include <stdexcept>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "src/error.hpp"
 #include "src/parallel.hpp"
@@ -89,25 +90,15 @@ const SsimTaps& ssim_taps() {
 
 bool ssim_fits(int width, int height) { return width >= kSsimWindow && height >= kSsimWindow; }
 
-SsimResult ssim_from_row_sums(const std::vector<std::int64_t>& row_sums, int width, int height, int channels) {
+SsimResult ssim_from_sums(const SsimSums& sums, int width, int height, int channels) {
     SsimResult r;
     if (!ssim_fits(width, height)) return r;
-    const int rows = height - 2 * kSsimRadius;
-    if (row_sums.size() != static_cast<std::size_t>(rows) * channels * 2)
-        throw std::logic_error("ssim_from_row_sums: " + std::to_string(row_sums.size()) + " sums for " +
-                               std::to_string(rows) + " rows of " + std::to_string(channels) + " channels");
     r.defined = true;
     r.channels = channels;
-    r.pixels = static_cast<std::uint64_t>(width - 2 * kSsimRadius) * static_cast<std::uint64_t>(rows);
+    r.pixels = static_cast<std::uint64_t>(width - 2 * kSsimRadius) * static_cast<std::uint64_t>(height - 2 * kSsimRadius);
     double total = 0;
     for (int c = 0; c < channels; ++c) {
-        // The exact total in 128 bits (2^31 rows of 2^57 each at most).
-        Int128 high = 0, low = 0;
-        for (int y = 0; y < rows; ++y) {
-            high += row_sums[(static_cast<std::size_t>(y) * channels + c) * 2];
-            low += row_sums[(static_cast<std::size_t>(y) * channels + c) * 2 + 1];
-        }
-        const Int128 sum = high * (Int128{1} << kSsimSplitBits) + low;
+        const Int128 sum = static_cast<Int128>(sums.high[c]) * (Int128{1} << kSsimSplitBits) + sums.low[c];
         r.channel[c] = static_cast<double>(sum) / (kSsimQuantum * static_cast<double>(r.pixels));
         total += r.channel[c];
     }
@@ -126,9 +117,11 @@ SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map) {
     const SsimTaps& t = ssim_taps();
     const int w = a.width, h = a.height, ch = a.channels;
     const std::size_t n = a.row_samples();
-    std::vector<std::int64_t> row_sums(static_cast<std::size_t>(h - 2 * kSsimRadius) * ch * 2, 0);
+    SsimSums sums;
+    std::mutex mutex;
 
     parallel_for(h, 32, [&](int y0, int y1) {
+        SsimSums band;
         // The ring: slot v mod 11 holds the filtered row at virtual row v
         // (v outside 0..H-1 is the reflected row), its 5 moments n apart.
         std::vector<double> ring(static_cast<std::size_t>(kSsimWindow) * kMoments * n);
@@ -158,7 +151,6 @@ SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map) {
             const double* mu_bb = mu_aa + n;
             const double* mu_ab = mu_bb + n;
             const bool counted_row = y >= kSsimRadius && y < h - kSsimRadius;
-            std::int64_t high[kMaxChannels] = {}, low[kMaxChannels] = {};
             std::uint8_t* out = map ? map->row(y) : nullptr;
             for (int x = 0; x < w; ++x) {
                 const bool counted = counted_row && x >= kSsimRadius && x < w - kSsimRadius;
@@ -168,20 +160,19 @@ SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map) {
                     if (out) out[s] = static_cast<std::uint8_t>(ssim_map_value(v));
                     if (counted) {
                         const long long q = ssim_quantize(v);
-                        high[c] += ssim_high(q);
-                        low[c] += ssim_low(q);
+                        band.high[c] += ssim_high(q);
+                        band.low[c] += ssim_low(q);
                     }
                 }
             }
-            if (counted_row)
-                for (int c = 0; c < ch; ++c) {
-                    const std::size_t i = (static_cast<std::size_t>(y - kSsimRadius) * ch + c) * 2;
-                    row_sums[i] = high[c];
-                    row_sums[i + 1] = low[c];
-                }
+        }
+        std::lock_guard<std::mutex> lock(mutex);
+        for (int c = 0; c < ch; ++c) {  // integers: the order of the bands does not matter
+            sums.high[c] += band.high[c];
+            sums.low[c] += band.low[c];
         }
     });
-    return ssim_from_row_sums(row_sums, w, h, ch);
+    return ssim_from_sums(sums, w, h, ch);
 }
 
 }  // namespace cpu

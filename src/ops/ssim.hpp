@@ -21,7 +21,7 @@
 //     border rule does not reach it; the image's SSIM is the mean of its
 //     channels'.
 // The mean is exact up to rounding each S to a multiple of 2^-52: the values
-// are summed as integers (rows as int64 pairs, their total in 128 bits),
+// are summed as integers (two int64 sums per channel, combined in 128 bits),
 // which no order of summation changes. Images narrower or shorter than the 11-pixel window
 // have no SSIM (scikit-image raises an error): ssim_fits() says so, and
 // cpu::ssim refuses them.
@@ -32,7 +32,6 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
 
 #include "src/image.hpp"
 #include "src/ops/ssim_math.hpp"
@@ -55,12 +54,15 @@ struct SsimResult {
     double mean = 0;          // the mean of the channels' values
 };
 
-// The result from the exact per-row sums of the quantized values
-// (ssim_quantize), split in two (ssim_high, ssim_low): row_sums[2 (r C + c)]
-// the sum of the high parts and [2 (r C + c) + 1] of the low parts, of
-// channel c over the columns x = 5 .. W - 6, for the rows y = 5 .. H - 6
-// (r = y - 5). Both backends end here.
-SsimResult ssim_from_row_sums(const std::vector<std::int64_t>& row_sums, int width, int height, int channels);
+// The exact sums of the quantized values (ssim_quantize) of each channel's
+// counted pixels (5 <= x < W - 5, 5 <= y < H - 5), split in two (ssim_high,
+// ssim_low). Both backends fill one and end in ssim_from_sums.
+struct SsimSums {
+    std::int64_t high[kMaxChannels] = {};
+    std::int64_t low[kMaxChannels] = {};
+};
+
+SsimResult ssim_from_sums(const SsimSums& sums, int width, int height, int channels);
 
 namespace cpu {
 // SSIM of a and b (same shape, ssim_fits). `map`, when given, is a view of

@@ -27,8 +27,8 @@ constexpr double kSsimK2 = 0.03;
 constexpr double kSsimDataRange = 255;
 // Per-pixel values are summed as integers in units of 2^-52 (exact, so in
 // any order; a double near 1 has that resolution): each value q, |q| <= 2^52
-// (|SSIM| <= 1), is split into q = hi 2^26 + lo with 0 <= lo < 2^26, and a
-// row's sums of hi and of lo (rows of up to 2^31 pixels) fit in 64 bits.
+// (|SSIM| <= 1), is split into q = hi 2^26 + lo with 0 <= lo < 2^26, and the
+// sums of hi and of lo over a channel fit in 64 bits up to 2^37 pixels.
 constexpr double kSsimQuantum = 4503599627370496.0;  // 2^52
 constexpr int kSsimSplitBits = 26;
 
