@@ -10,6 +10,7 @@
 
 #include "cuda/adaptive_threshold.hpp"
 #include "cuda/buffers.hpp"
+#include "cuda/compare.hpp"
 #include "cuda/filter.hpp"
 #include "cuda/histogram.hpp"
 #include "cuda/integral.hpp"
@@ -27,6 +28,7 @@ struct Session::Impl {
     cuda::HistogramWorkspace histograms;
     cuda::IntegralWorkspace integrals;
     cuda::AdaptiveWorkspace adaptive;
+    cuda::CompareWorkspace compare;
     cuda::DeviceBuffer<std::uint8_t> slots[2];  // Session::Slot::Input, Output
     // Staging: host pixels pass through two pinned buffers in turn, so the
     // host copy of one piece overlaps the DMA of the other; staged[k] marks

@@ -73,6 +73,7 @@ IMGPAR_HD double ssim_div(double a, double b) {
 // one scikit-image's SSIM filters with): the edge sample repeated,
 // dcba|abcd|dcba, for any distance outside (n >= 1).
 IMGPAR_HD int ssim_reflect(int i, int n) {
+    if (i >= 0 && i < n) return i;  // inside: no division
     const int period = 2 * n;
     i %= period;
     if (i < 0) i += period;

@@ -1,0 +1,26 @@
+// NPP's image-quality functions as benchmark peers of imgpar compare: MSE
+// (nppiMSE, the peer of the difference pass, which also finds the largest
+// difference, the differing samples and MAE) and SSIM (nppiSSIM). Compiled
+// only where the toolkit has NPP (IMGPAR_HAVE_NPP) and these functions (NPP
+// 12 and later); elsewhere the peer reports itself unavailable. Gray and RGB
+// only, as NPP has them.
+#pragma once
+
+#include <string>
+
+#include "bench/bench.hpp"
+
+namespace imgpar::bench {
+
+struct NppCompareRun {
+    bool available = false;
+    std::string name;  // "NPP SSIM_8u_C3R"
+    Timing timing;
+    std::string note;  // why it did not run, or the value it gave
+};
+
+// `ssim` false: nppiMSE_8u_C{1,3}R_Ctx; true: nppiSSIM_8u_C{1,3}R_Ctx. On
+// ctx's stream; the scratch buffer is allocated outside the timed region.
+NppCompareRun time_npp_compare(Context& ctx, const DeviceViewU8& a, const DeviceViewU8& b, bool ssim);
+
+}  // namespace imgpar::bench
