@@ -49,24 +49,43 @@ __device__ __forceinline__ unsigned lane_mask(int w, int c) {
     return m;
 }
 
+// Words of a group whose bytes hold the same channels: every word for 1,
+// 2 and 4 channels, every third for RGB.
+template <int C>
+constexpr int pattern_words() {
+    return C == 3 ? 3 : 1;
+}
+
 template <int C>
 struct Totals {
-    unsigned max[C];  // C == 1..4; per channel, bytewise maxima (the largest byte is the maximum)
+    static constexpr int P = pattern_words<C>();
+    unsigned max[P];  // bytewise maxima per word position (channels resolved at the end)
     unsigned long long differ[C], sum_abs[C], sum_sq[C];
     unsigned long long pixels;
 
     __device__ void clear() {
 #pragma unroll
-        for (int c = 0; c < C; ++c) max[c] = 0, differ[c] = 0, sum_abs[c] = 0, sum_sq[c] = 0;
+        for (int p = 0; p < P; ++p) max[p] = 0;
+#pragma unroll
+        for (int c = 0; c < C; ++c) differ[c] = 0, sum_abs[c] = 0, sum_sq[c] = 0;
         pixels = 0;
     }
 
     // One group: W words of each image (16 or 48 bytes from a row start + k
-    // groups), so byte 4w + j is sample 4w + j of whole pixels.
+    // groups), so byte 4w + j is sample 4w + j of whole pixels. Maxima and
+    // the counts of differing bytes are kept per word position (one SIMD
+    // operation a word), squares and sums per channel (dp4a under a mask).
     template <int W>
     __device__ void group(const unsigned (&aw)[W], const unsigned (&bw)[W], unsigned (&dw)[W]) {
+        unsigned count[P];  // per byte lane: differing samples in this group (at most W / P < 256)
 #pragma unroll
-        for (int w = 0; w < W; ++w) dw[w] = __vabsdiffu4(aw[w], bw[w]);
+        for (int p = 0; p < P; ++p) count[p] = 0;
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+            dw[w] = __vabsdiffu4(aw[w], bw[w]);
+            max[w % P] = __vmaxu4(max[w % P], dw[w]);
+            count[w % P] += __vcmpne4(dw[w], 0u) & 0x01010101u;  // lanes cannot carry: W / P <= 4
+        }
 #pragma unroll
         for (int c = 0; c < C; ++c) {
             unsigned sq = 0, ab = 0, nz = 0;  // at most 48 samples: no overflow
@@ -77,12 +96,12 @@ struct Totals {
                 const unsigned dm = dw[w] & m;
                 sq = __dp4a(dm, dw[w], sq);
                 ab = __dp4a(dm, 0x01010101u, ab);
-                max[c] = __vmaxu4(max[c], dm);
-                nz += __popc(__vcmpne4(dm, 0u));
             }
+#pragma unroll
+            for (int p = 0; p < P; ++p) nz = __dp4a(count[p] & lane_mask<C>(p, c), 0x01010101u, nz);
             sum_sq[c] += sq;
             sum_abs[c] += ab;
-            differ[c] += nz >> 3;  // 8 bits per differing byte
+            differ[c] += nz;
         }
         if constexpr (C == 2) {
 #pragma unroll
@@ -102,28 +121,45 @@ struct Totals {
         // One channel: the pixels that differ are the samples (the host's).
     }
 
-    // One pixel of a row's tail, sample by sample.
+    // One pixel of a row's tail (which starts at a group's end, so at word
+    // position 0), sample by sample: sample c goes to lane c of position 0.
     __device__ void pixel(const std::uint8_t* a, const std::uint8_t* b, std::uint8_t* d) {
         bool any = false;
+        unsigned lanes = 0;
 #pragma unroll
         for (int c = 0; c < C; ++c) {
             const int x = a[c], y = b[c];
             const unsigned v = static_cast<unsigned>(x > y ? x - y : y - x);
-            max[c] = __vmaxu4(max[c], v);  // v in byte 0 of the bytewise maxima
+            lanes |= v << (8 * c);
             differ[c] += v != 0;
             sum_abs[c] += v;
             sum_sq[c] += v * v;
             any = any || v != 0;
             if (d) d[c] = static_cast<std::uint8_t>(v);
         }
+        max[0] = __vmaxu4(max[0], lanes);
         pixels += any;
     }
+
+    // The largest difference of channel c.
+    __device__ unsigned channel_max(int c) const;
 };
 
 __device__ __forceinline__ unsigned byte_max(unsigned v) {
     const unsigned m = __vmaxu4(v, v >> 16);
     const unsigned lo = m & 0xFFu, hi = (m >> 8) & 0xFFu;
     return lo > hi ? lo : hi;
+}
+
+template <int C>
+__device__ unsigned Totals<C>::channel_max(int c) const {
+    unsigned m = 0;
+#pragma unroll
+    for (int p = 0; p < P; ++p) {
+        const unsigned v = byte_max(max[p] & lane_mask<C>(p, c));
+        m = v > m ? v : m;
+    }
+    return m;
 }
 
 template <int C>
@@ -163,7 +199,7 @@ __global__ void __launch_bounds__(kThreads) difference_kernel(DiffArgs g) {
     unsigned long long v[4 * C + 1];
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-        v[4 * c] = byte_max(t.max[c]);
+        v[4 * c] = t.channel_max(c);
         v[4 * c + 1] = t.differ[c];
         v[4 * c + 2] = t.sum_abs[c];
         v[4 * c + 3] = t.sum_sq[c];
