@@ -5,6 +5,7 @@
 // two), the CPU reference, and NPP's MSE and SSIM where the toolkit has
 // them. Every row checks its result against the CPU's (exact sums, SSIM's
 // bits) and says so in the note.
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -27,6 +28,29 @@ ImageU8 disturbed(const ImageU8& a) {
 }
 
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
+
+// SSIM with a single window over the whole image (population statistics),
+// per channel: the quantity NPP's nppiSSIM appears to report, printed beside
+// its values so the two can be told apart from the windowed mean.
+std::string one_window_ssim(const ImageU8& a, const ImageU8& b) {
+    std::string out = "one-window SSIM:";
+    const SsimTaps& t = ssim_taps();
+    for (int c = 0; c < a.channels(); ++c) {
+        unsigned long long sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+        for (std::size_t i = static_cast<std::size_t>(c); i < a.sample_count(); i += static_cast<std::size_t>(a.channels())) {
+            const unsigned long long x = a.data()[i], y = b.data()[i];
+            sa += x, sb += y, saa += x * x, sbb += y * y, sab += x * y;
+        }
+        const double n = static_cast<double>(a.pixel_count());
+        const double ma = sa / n, mb = sb / n;
+        const double va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb;
+        const double s = (2 * ma * mb + t.c1) * (2 * cov + t.c2) / ((ma * ma + mb * mb + t.c1) * (va + vb + t.c2));
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " %.6f", s);
+        out += buf;
+    }
+    return out;
+}
 
 void compare_cases(Context& ctx) {
     const cudaStream_t s = ctx.stream();
@@ -99,7 +123,7 @@ void compare_cases(Context& ctx) {
             r.peer = npp.name;
             r.peer_ms = npp.timing.median_ms;
         }
-        r.note += "; " + npp.note;
+        r.note += "; " + npp.note + " (" + one_window_ssim(a, b) + ")";
         ctx.add(r);
     }
 }
