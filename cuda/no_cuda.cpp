@@ -15,6 +15,7 @@
 #include "src/ops/filter.hpp"
 #include "src/ops/histogram.hpp"
 #include "src/ops/integral.hpp"
+#include "src/ops/stats.hpp"
 #include "src/ops/threshold.hpp"
 
 namespace imgpar {
@@ -63,6 +64,7 @@ std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, C
 // --- one line per entry point of src/ops/*.hpp -------------------------------
 void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
 Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailable(); }
+ImageStats stats(Session&, ConstDeviceViewU8, const ConstDeviceViewU8*, std::string*) { unavailable(); }
 void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }
 int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
 void integral(Session&, ConstDeviceViewU8, const SumTableView&, std::string*) { unavailable(); }

@@ -14,6 +14,7 @@
 #include "cuda/filter.hpp"
 #include "cuda/histogram.hpp"
 #include "cuda/integral.hpp"
+#include "cuda/stats.hpp"
 #include "src/gpu/session.hpp"
 
 namespace imgpar::gpu {
@@ -29,6 +30,7 @@ struct Session::Impl {
     cuda::IntegralWorkspace integrals;
     cuda::AdaptiveWorkspace adaptive;
     cuda::CompareWorkspace compare;
+    cuda::StatsWorkspace statistics;
     cuda::DeviceBuffer<std::uint8_t> slots[2];  // Session::Slot::Input, Output
     // Staging: host pixels pass through two pinned buffers in turn, so the
     // host copy of one piece overlaps the DMA of the other; staged[k] marks

@@ -1,0 +1,73 @@
+// GPU image statistics: cpu::stats (src/ops/stats.hpp, whose header holds
+// the contract) as one pass over all channels (cuda/stats.cu):
+//   - each thread walks tiles of 16-64 pixels (64 bytes at most, read with
+//     16-byte loads) with a grid stride, summing in 32-bit registers with
+//     byte dot products (dp4a: four samples' sum or sum of squares in one
+//     instruction), counting non-zero bytes with a carry-free bit trick and
+//     keeping minima and maxima in 16-bit pairs; a tile's extremes that beat
+//     the thread's best are remembered with the tile, whose pixels are read
+//     again once at the end to find the first position;
+//   - warp shuffles, then shared memory, combine a block's threads; minima
+//     and maxima travel as 64-bit keys (value << 56 | pixel index; 255 - value
+//     for maxima), so the smallest key is the extreme at the first pixel in
+//     row-major order;
+//   - each block writes its totals to a buffer, and the last block to finish
+//     adds them all up: the same integers every run.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda/buffers.hpp"
+#include "src/image.hpp"
+#include "src/ops/stats.hpp"
+
+namespace imgpar::cuda {
+
+// Launch shape (cuda/stats.cu): 256 threads a block, as many blocks as are
+// co-resident (a grid-stride walk: each block combines once), fewer for a
+// small image. No register cap: capping at 64 (4 blocks an SM) spilled and
+// was slower on the H100 (7680x4320 RGB 63.5 -> 68.2 us, 8192^2 gray 39.5 ->
+// 41.2 us). Not yet tuned by a sweep.
+struct StatsPolicy {
+    static constexpr int threads = 256;
+    static constexpr int min_blocks_per_sm = 1;  // __launch_bounds__'s: what caps the registers
+    // 64-bit totals per block and in the result: sum, squares, non-zero,
+    // min key, max key for each of 4 channels, then the selected pixels.
+    static constexpr int fields = 5 * kMaxChannels + 1;
+};
+
+// Device memory for one reduction at a time: the blocks' totals, the
+// finishing counter, the result and its pinned host copy. Not thread-safe;
+// one workspace per stream.
+class StatsWorkspace {
+public:
+    // Room for `blocks` blocks' totals, in `stream`'s order.
+    void reserve(int blocks, cudaStream_t stream);
+    unsigned long long* partials() const { return partials_.get(); }
+    unsigned long long* result() const { return result_.get(); }  // StatsPolicy::fields, on the device
+    unsigned* counter() const { return counter_.get(); }
+    unsigned long long* host_result() const { return host_.get(); }
+
+private:
+    DeviceBuffer<unsigned long long> partials_;
+    DeviceBuffer<unsigned long long> result_;
+    DeviceBuffer<unsigned> counter_;
+    PinnedBuffer<unsigned long long> host_;
+};
+
+// The device form: reduces `image` (over the pixels where `mask`, if given,
+// one channel of the image's size, is non-zero) into ws.result(), on
+// `stream`, growing `ws` in stream order the first time an image needs more
+// blocks; allocates nothing after that (the benchmark times this form).
+// Throws imgpar::Error (usage) on a bad view or a mask of another shape.
+void stats(const ConstDeviceViewU8& image, const ConstDeviceViewU8* mask, StatsWorkspace& ws, cudaStream_t stream);
+// The result of the last stats() on `ws` for this image, copied to the host
+// (waits for it).
+ImageStats stats_result(const ConstDeviceViewU8& image, bool masked, StatsWorkspace& ws, cudaStream_t stream);
+// What runs, for -v and --json.
+std::string stats_kernel_name(int channels, bool masked);
+
+}  // namespace imgpar::cuda
