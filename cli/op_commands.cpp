@@ -68,6 +68,7 @@ int run_report_operation(const Operation& op, Invocation& inv) {
     job->check_inputs(inputs);
     const std::vector<BatchItem> items = batch_items(inputs);
     const LoadOptions load = load_options(inv.global, op.peak_images);
+    job->read_option_files(load);
 
     const Diagnostics& diag = inv.diag;
     DeviceRequest device = inv.global.device;

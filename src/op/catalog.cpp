@@ -4,13 +4,14 @@
 #include "src/ops/filter_ops.hpp"
 #include "src/ops/histogram_ops.hpp"
 #include "src/ops/integral_ops.hpp"
+#include "src/ops/stats_ops.hpp"
 
 namespace imgpar {
 
 const std::vector<Operation>& operations() {
     static const std::vector<Operation> list = {
         blur_operation(),  box_operation(),   sharpen_operation(),  edges_operation(),
-        convolve_operation(), histo_operation(), equalize_operation(), threshold_operation(),
+        convolve_operation(), histo_operation(), stats_operation(), equalize_operation(), threshold_operation(),
         integral_operation(),
     };
     return list;

@@ -21,6 +21,7 @@
 
 #include "src/backend.hpp"
 #include "src/image.hpp"
+#include "src/io/load.hpp"
 #include "src/io/npy.hpp"
 #include "src/op/param.hpp"
 #include "src/report/format.hpp"
@@ -88,6 +89,9 @@ public:
     virtual ~ReportJob() = default;
     // Usage errors that depend on the inputs (histo --plot draws one).
     virtual void check_inputs(const std::vector<std::string>& inputs) const { (void)inputs; }
+    // Reads the files its options name (stats --mask) with the run's limits,
+    // once, before any input; throws imgpar::Error (input) naming the file.
+    virtual void read_option_files(const LoadOptions& load) { (void)load; }
     // Printed once before the rows of --csv.
     virtual std::string csv_header() const = 0;
     // The "schema" of its --json records, failures' included.

@@ -1,0 +1,145 @@
+// The declaration of stats (a report). No pixel arithmetic here: that is
+// src/ops/stats.cpp and cuda/stats.cu; the reports are src/report/stats_report.cpp.
+#include "src/ops/stats_ops.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "src/error.hpp"
+#include "src/gpu/session.hpp"
+#include "src/io/load.hpp"
+#include "src/ops/stats.hpp"
+#include "src/report/stats_report.hpp"
+
+namespace imgpar {
+namespace {
+
+std::string size_text(int width, int height) { return std::to_string(width) + "x" + std::to_string(height); }
+
+class StatsJob final : public ReportJob {
+public:
+    explicit StatsJob(const ParamValues& v) : channel_spec_(v.text("channel")) {
+        check_stats_channels(channel_spec_);
+        if (v.given("mask")) {
+            mask_path_ = v.text("mask");
+            if (mask_path_->empty()) throw usage_error("--mask", "is empty: name an image file");
+        }
+    }
+
+    void check_inputs(const std::vector<std::string>& inputs) const override {
+        if (!mask_path_ || *mask_path_ != "-") return;
+        for (const std::string& in : inputs)
+            if (in == "-")
+                throw usage_error("--mask", "and an input cannot both be standard input (-): name one of them by file");
+    }
+
+    void read_option_files(const LoadOptions& load) override {
+        if (!mask_path_) return;
+        LoadOptions one = load;
+        one.images = 2;  // the mask image and the plane made of it
+        LoadedImage m = load_image(*mask_path_, one);
+        mask_ = mask_plane(m.image.view());
+    }
+
+    std::string csv_header() const override { return stats_csv_header(); }
+    std::string json_schema() const override { return kStatsJsonSchema; }
+
+    // Unmasked: the mask is a real file's, of a real file's size.
+    void probe_cpu(ConstViewU8 image) const override {
+        RunNotes ignored;
+        compute(BackendChoice{}, image, nullptr, ignored);
+    }
+
+    std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image, ReportFormat format,
+                    RunNotes& notes) const override {
+        const ConstViewU8* mask = nullptr;
+        ConstViewU8 mask_view;
+        if (mask_path_) {
+            if (!mask_) throw usage_error("--mask", "the mask was not read (read_option_files comes first)");
+            mask_view = mask_->view();
+            if (mask_view.width != image.width || mask_view.height != image.height)
+                throw input_error(source.file, "is " + size_text(image.width, image.height) + " but the mask " +
+                                                   mask_name() + " is " + size_text(mask_view.width, mask_view.height) +
+                                                   ": a mask must have the image's width and height");
+            mask = &mask_view;
+        }
+        const std::vector<int> channels = channels_of(source.file, image.channels);
+        const ImageStats st = compute(backend, image, mask, notes);
+        const StatsSource src{source.file, mask_path_ ? mask_name() : std::string(), source.backend, notes.kernel};
+        switch (format) {
+            case ReportFormat::Csv: return stats_csv_rows(src, st, channels);
+            case ReportFormat::Json: return stats_json(src, st, channels);
+            case ReportFormat::Text: break;
+        }
+        return stats_text(src, st, channels);
+    }
+
+private:
+    std::string mask_name() const { return *mask_path_ == "-" ? std::string("<stdin>") : *mask_path_; }
+
+    // The --channel channels of this file. A name valid for some images but
+    // not this one ("red" of a gray file) fails this file only, as a file
+    // that cannot be decoded does: the others are still reported.
+    std::vector<int> channels_of(const std::string& file, int image_channels) const {
+        try {
+            return select_stats_channels(image_channels, channel_spec_);
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::Usage) throw;
+            throw input_error(file, "--channel: " + e.reason());
+        }
+    }
+
+    static ImageStats compute(const BackendChoice& backend, ConstViewU8 image, const ConstViewU8* mask,
+                              RunNotes& notes) {
+        if (backend.backend != Backend::Gpu) {
+            notes.kernel = cpu::stats_kernel_name();
+            return cpu::stats(image, mask);
+        }
+        gpu::Session& s = *backend.session;
+        const DeviceViewU8 d = s.image<std::uint8_t>(gpu::Session::Slot::Input, image.width, image.height, image.channels);
+        s.upload(image, d);
+        if (!mask) return gpu::stats(s, d, nullptr, &notes.kernel);
+        // stats writes no image: the Output slot holds the mask.
+        const DeviceViewU8 m = s.image<std::uint8_t>(gpu::Session::Slot::Output, mask->width, mask->height, 1);
+        s.upload(*mask, m);
+        const ConstDeviceViewU8 cm = m;
+        return gpu::stats(s, d, &cm, &notes.kernel);
+    }
+
+    std::string channel_spec_;
+    std::optional<std::string> mask_path_;
+    std::optional<ImageU8> mask_;  // the mask's plane: 1 where it selects, 0 elsewhere
+};
+
+}  // namespace
+
+Operation stats_operation() {
+    Operation op;
+    op.name = "stats";
+    op.peak_images = 1;  // the decoded image; a mask is read once, for every file
+    op.summary = "Statistics per channel: count, min, max and where, sum, sum of squares, mean, deviation";
+    op.description =
+        "Reduces every channel of the image in one pass: the number of samples, min and max with the (x, y) of\n"
+        "the first of each in row-major order, sum, sum of squares, mean, POPULATION standard deviation (divides\n"
+        "by the count) and the number of non-zero samples, per channel and for all of them together (the row\n"
+        "'all'). Sums are exact 64-bit integers, and the mean and deviation are derived from them the same way\n"
+        "on the CPU and the GPU, so both print the same digits. --mask M counts only the pixels where the mask\n"
+        "image (of the same size) is non-zero in any of its channels. Text output is a table; --csv prints one\n"
+        "row per file and channel; --json one object per input (JSON Lines for several inputs). A file that\n"
+        "fails is reported on stderr and the others are still processed; the exit code is then 1.";
+    op.group = "Statistics";
+    op.kind = OperationKind::ImagesToReport;
+    op.params = {
+        ParamSpec::text("channel", "LIST", "Channels to report; the row 'all' combines them",
+                        "all, or a comma-separated list of gray, red, green, blue, alpha (or r, g, b, a, or channel "
+                        "indices)")
+            .defaults("all"),
+        ParamSpec::path("mask", "M", "Count only the pixels where this image (the input's size) is non-zero in any "
+                                     "channel")};
+    op.examples = {{"all channels", {}}, {"channel 0", {{"channel", "0"}}, false}};
+    op.make_report_job = [](const ParamValues& v) -> std::unique_ptr<ReportJob> { return std::make_unique<StatsJob>(v); };
+    return op;
+}
+
+}  // namespace imgpar
