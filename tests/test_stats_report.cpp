@@ -38,28 +38,6 @@ std::vector<std::string> split_csv(const std::string& row) {
     return out;
 }
 
-// The objects of a JSON array's raw text ("[{..},{..}]"), each as raw text.
-std::vector<std::string> array_objects(const std::string& array) {
-    std::vector<std::string> out;
-    int depth = 0;
-    bool in_string = false;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < array.size(); ++i) {
-        const char c = array[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"') in_string = true;
-        if (c == '{' && depth++ == 0) start = i;
-        if (c == '}' && --depth == 0) out.push_back(array.substr(start, i - start + 1));
-    }
-    return out;
-}
-
 ImageStats stats_with_mask(const ImageU8& img, const ImageU8& mask) {
     ConstViewU8 mv = mask.view();
     return cpu::stats(img.view(), &mv);
@@ -88,7 +66,7 @@ TEST_CASE("stats JSON: one valid line, schema-versioned, every field, 'all' last
     CHECK(j["backend"] == "\"gpu\"");
     CHECK(j["kernel"] == "\"one pass\"");
     CHECK(j["stddev"] == "\"population\"");
-    const std::vector<std::string> rows = array_objects(j["stats"]);
+    const std::vector<std::string> rows = test::json_array_objects(j["stats"]);
     REQUIRE(rows.size() == 5);
     const char* names[] = {"\"red\"", "\"green\"", "\"blue\"", "\"alpha\"", "\"all\""};
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -124,7 +102,7 @@ TEST_CASE("stats reports: an empty mask selection prints absent values, never Na
     CHECK(j["mask"] == "\"m.png\"");
     CHECK(j["selected_pixels"] == "0");
     CHECK(j["kernel"] == "null");
-    for (const std::string& row : array_objects(j["stats"])) {
+    for (const std::string& row : test::json_array_objects(j["stats"])) {
         auto r = test::json_members(row);
         CHECK(r["count"] == "0");
         for (const char* key : {"min", "min_x", "min_y", "max", "max_x", "max_y", "mean", "stddev_population"})

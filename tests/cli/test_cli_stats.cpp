@@ -20,28 +20,6 @@ using test::TempDir;
 
 namespace {
 
-// The objects of a JSON array's raw text, each as raw text.
-std::vector<std::string> array_objects(const std::string& array) {
-    std::vector<std::string> out;
-    int depth = 0;
-    bool in_string = false;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < array.size(); ++i) {
-        const char c = array[i];
-        if (in_string) {
-            if (c == '\\')
-                ++i;
-            else if (c == '"')
-                in_string = false;
-            continue;
-        }
-        if (c == '"') in_string = true;
-        if (c == '{' && depth++ == 0) start = i;
-        if (c == '}' && --depth == 0) out.push_back(array.substr(start, i - start + 1));
-    }
-    return out;
-}
-
 // Writes images with numpy (generated cases, a JPEG sample decoded by imgpar
 // itself into a PNG) beside the PNG samples, runs `imgpar stats --json` on
 // each, unmasked and with a random mask, and compares every field with numpy:
@@ -152,7 +130,7 @@ TEST_CASE("cli stats --json: JSON Lines; a bad file has its record in its place 
     auto chelsea = test::json_members(rows[2]);
     CHECK(chelsea["width"] == "451");
     CHECK(chelsea["stddev"] == "\"population\"");
-    CHECK(array_objects(chelsea["stats"]).size() == 4);
+    CHECK(test::json_array_objects(chelsea["stats"]).size() == 4);
 }
 
 TEST_CASE("cli stats --channel: the listed channels and their 'all'; a channel a file lacks fails that file only") {
@@ -188,7 +166,7 @@ TEST_CASE("cli stats --mask: counts the selected pixels; a mask of another size 
     auto j = test::json_members(lines(r.out).at(0));
     CHECK(j["selected_pixels"] == "262143");
     CHECK(has(j["mask"], "camera.png"));
-    auto gray = test::json_members(array_objects(j["stats"]).at(0));
+    auto gray = test::json_members(test::json_array_objects(j["stats"]).at(0));
     CHECK(gray["count"] == "262143");
     CHECK(gray["min"] != "0");
     CHECK(gray["nonzero"] == "262143");
@@ -231,7 +209,7 @@ TEST_CASE("cli stats --mask: an empty selection prints absent values (null, '-',
     CHECK_FALSE(has(r.out, "nan"));
     auto j = test::json_members(lines(r.out).at(0));
     CHECK(j["selected_pixels"] == "0");
-    for (const std::string& row : array_objects(j["stats"])) {
+    for (const std::string& row : test::json_array_objects(j["stats"])) {
         auto m = test::json_members(row);
         CHECK(m["count"] == "0");
         CHECK(m["mean"] == "null");

@@ -193,4 +193,25 @@ std::map<std::string, std::string> json_members(const std::string& text) {
     }
 }
 
+std::vector<std::string> json_array_objects(const std::string& array) {
+    std::vector<std::string> out;
+    int depth = 0;
+    bool in_string = false;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i < array.size(); ++i) {
+        const char c = array[i];
+        if (in_string) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                in_string = false;
+            continue;
+        }
+        if (c == '"') in_string = true;
+        if (c == '{' && depth++ == 0) start = i;
+        if (c == '}' && --depth == 0) out.push_back(array.substr(start, i - start + 1));
+    }
+    return out;
+}
+
 }  // namespace imgpar::test
