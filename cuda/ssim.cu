@@ -118,7 +118,7 @@ __global__ void __launch_bounds__(kThreads) ssim_kernel(SsimArgs g) {
                 const double* col = h + (m * kRows + r + kRadius) * kTileSamples + k;
                 double pair[kRadius];
 #pragma unroll
-                for (int d = 1; d <= kRadius; ++d) pair[d - 1] = ssim_add(col[-d * kTileSamples], col[d * kTileSamples]);
+                for (int d = 1; d <= kRadius; ++d) pair[d - 1] = add_rn(col[-d * kTileSamples], col[d * kTileSamples]);
                 mom[m] = ssim_window_sum(g.taps, col[0], pair);
             }
             const double v = ssim_value(g.taps, mom[0], mom[1], mom[2], mom[3], mom[4]);

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "src/hd.hpp"
+#include "src/ops/rounded_math.hpp"
 
 namespace imgpar {
 
@@ -69,22 +70,6 @@ IMGPAR_HD unsigned long long window_sum(const PlaneTable& t, const AxisRanges& x
             sum += static_cast<unsigned long long>(xs.weight[i]) * static_cast<unsigned long long>(ys.weight[j]) *
                    t.rect(xs.lo[i], xs.hi[i], ys.lo[j], ys.hi[j]);
     return sum;
-}
-
-// Products and differences rounded one at a time, on the device as on the host.
-IMGPAR_HD double mul_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-    return __dmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-IMGPAR_HD double add_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-    return __dadd_rn(a, b);
-#else
-    return a + b;
-#endif
 }
 
 struct AdaptiveParams {

@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "src/hd.hpp"
+#include "src/ops/rounded_math.hpp"
 
 namespace imgpar {
 
@@ -40,35 +41,6 @@ struct SsimTaps {
     double c1, c2;
 };
 
-IMGPAR_HD double ssim_mul(double a, double b) {
-#if defined(__CUDA_ARCH__)
-    return __dmul_rn(a, b);
-#else
-    return a * b;
-#endif
-}
-IMGPAR_HD double ssim_add(double a, double b) {
-#if defined(__CUDA_ARCH__)
-    return __dadd_rn(a, b);
-#else
-    return a + b;
-#endif
-}
-IMGPAR_HD double ssim_sub(double a, double b) {
-#if defined(__CUDA_ARCH__)
-    return __dsub_rn(a, b);
-#else
-    return a - b;
-#endif
-}
-IMGPAR_HD double ssim_div(double a, double b) {
-#if defined(__CUDA_ARCH__)
-    return __ddiv_rn(a, b);
-#else
-    return a / b;
-#endif
-}
-
 // Index i of a line of n samples under scipy.ndimage's 'reflect' mode (the
 // one scikit-image's SSIM filters with): the edge sample repeated,
 // dcba|abcd|dcba, for any distance outside (n >= 1).
@@ -84,8 +56,8 @@ IMGPAR_HD int ssim_reflect(int i, int n) {
 // the two samples at distance k, pair[k - 1], k = 1..5:
 //   ((((w0 p0 + w1 pair1) + w2 pair2) + w3 pair3) + w4 pair4) + w5 pair5
 IMGPAR_HD double ssim_window_sum(const SsimTaps& t, double p0, const double pair[kSsimRadius]) {
-    double acc = ssim_mul(t.w[0], p0);
-    for (int k = 1; k <= kSsimRadius; ++k) acc = ssim_add(acc, ssim_mul(t.w[k], pair[k - 1]));
+    double acc = mul_rn(t.w[0], p0);
+    for (int k = 1; k <= kSsimRadius; ++k) acc = add_rn(acc, mul_rn(t.w[k], pair[k - 1]));
     return acc;
 }
 
@@ -95,14 +67,14 @@ IMGPAR_HD double ssim_window_sum(const SsimTaps& t, double p0, const double pair
 //   vx = uxx - ux ux, vy = uyy - uy uy, vxy = uxy - ux uy
 //   S = ((2 ux) uy + c1) (2 vxy + c2) / (((ux ux + uy uy) + c1) ((vx + vy) + c2))
 IMGPAR_HD double ssim_value(const SsimTaps& t, double ux, double uy, double uxx, double uyy, double uxy) {
-    const double vx = ssim_sub(uxx, ssim_mul(ux, ux));
-    const double vy = ssim_sub(uyy, ssim_mul(uy, uy));
-    const double vxy = ssim_sub(uxy, ssim_mul(ux, uy));
-    const double a1 = ssim_add(ssim_mul(ssim_mul(2.0, ux), uy), t.c1);
-    const double a2 = ssim_add(ssim_mul(2.0, vxy), t.c2);
-    const double b1 = ssim_add(ssim_add(ssim_mul(ux, ux), ssim_mul(uy, uy)), t.c1);
-    const double b2 = ssim_add(ssim_add(vx, vy), t.c2);
-    return ssim_div(ssim_mul(a1, a2), ssim_mul(b1, b2));
+    const double vx = sub_rn(uxx, mul_rn(ux, ux));
+    const double vy = sub_rn(uyy, mul_rn(uy, uy));
+    const double vxy = sub_rn(uxy, mul_rn(ux, uy));
+    const double a1 = add_rn(mul_rn(mul_rn(2.0, ux), uy), t.c1);
+    const double a2 = add_rn(mul_rn(2.0, vxy), t.c2);
+    const double b1 = add_rn(add_rn(mul_rn(ux, ux), mul_rn(uy, uy)), t.c1);
+    const double b2 = add_rn(add_rn(vx, vy), t.c2);
+    return div_rn(mul_rn(a1, a2), mul_rn(b1, b2));
 }
 
 // A pixel's value in units of 2^-52, rounded to nearest (ties to even): the
@@ -125,7 +97,7 @@ IMGPAR_HD long long ssim_low(long long q) { return q & ((1LL << kSsimSplitBits) 
 IMGPAR_HD int ssim_map_value(double s) {
     if (!(s > 0.0)) return 0;
     if (s >= 1.0) return 255;
-    return static_cast<int>(ssim_add(ssim_mul(s, 255.0), 0.5));
+    return static_cast<int>(add_rn(mul_rn(s, 255.0), 0.5));
 }
 
 }  // namespace imgpar
