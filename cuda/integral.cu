@@ -22,12 +22,15 @@ constexpr int kBatch = 16;
 
 // A tile is one warp wide: each lane holds `pixels` neighbouring pixels of a
 // row (16 bytes, 12 for RGB), so a tile row is one 512- or 384-byte load.
+__host__ __device__ constexpr int lane_pixels(int channels) { return channels == 3 ? 4 : 16 / channels; }
+__host__ __device__ constexpr int tile_width(int channels) { return 32 * lane_pixels(channels); }
+
 template <int C>
 struct Strip {
-    static constexpr int pixels = C == 3 ? 4 : 16 / C;
+    static constexpr int pixels = lane_pixels(C);
     static constexpr int samples = pixels * C;      // per lane
     static constexpr int words = samples / 4;       // 32-bit words per lane
-    static constexpr int width = 32 * pixels;       // tile width, pixels
+    static constexpr int width = tile_width(C);     // pixels
     static constexpr int row_samples = 32 * samples;
 };
 
@@ -50,9 +53,8 @@ struct Layout {
 };
 
 Layout layout_of(int width, int height, int channels, std::size_t acc_bytes) {
-    const int tile_width = channels == 3 ? 128 : 32 * 16 / channels;
     Layout l{};
-    l.tiles_x = (width + tile_width - 1) / tile_width;
+    l.tiles_x = (width + tile_width(channels) - 1) / tile_width(channels);
     l.tiles_y = (height + kRows - 1) / kRows;
     const std::size_t C = static_cast<std::size_t>(channels), W = static_cast<std::size_t>(width) * C,
                       H = static_cast<std::size_t>(height) * C;
@@ -400,8 +402,7 @@ std::size_t integral_workspace_bytes(int width, int height, int channels, SumTyp
 }
 
 std::string integral_kernel_name(const SumTableView& t) {
-    const int tile_width = t.channels == 3 ? 128 : 512 / t.channels;
-    return "2-D tiled scan: " + std::to_string(tile_width) + "x" + std::to_string(kRows) +
+    return "2-D tiled scan: " + std::to_string(tile_width(t.channels)) + "x" + std::to_string(kRows) +
            " tiles a warp each, tile totals, boundary scans, one table pass (" + sum_type_name(t.type) + ", " +
            std::to_string(t.channels) + " channel" + (t.channels == 1 ? "" : "s") +
            (t.planes == 2 ? ", sums and squares)" : ")");
