@@ -115,6 +115,29 @@ struct Running {
     }
 };
 
+// N words (a multiple of 4) from 16-byte loads at p (16-byte aligned).
+template <int N>
+__device__ __forceinline__ void load_words(const std::uint8_t* p, unsigned (&w)[N]) {
+    static_assert(N % 4 == 0, "whole 16-byte loads");
+#pragma unroll
+    for (int v = 0; v < N / 4; ++v) {
+        const uint4 q = __ldg(reinterpret_cast<const uint4*>(p) + v);
+        w[4 * v] = q.x;
+        w[4 * v + 1] = q.y;
+        w[4 * v + 2] = q.z;
+        w[4 * v + 3] = q.w;
+    }
+}
+
+// 0xFF in each byte of sample word i whose pixel counts, from the mask's
+// per-pixel bytes kb (0xFF or 0) of a tile of P pixels of C channels.
+template <int C, int P>
+__device__ __forceinline__ unsigned sample_keep(const unsigned (&kb)[P / 4], int i) {
+    const int first = (4 * i / C) / 4;
+    const int second = first + 1 < P / 4 ? first + 1 : first;
+    return __byte_perm(kb[first], kb[second], mask_selector(C, i));
+}
+
 // A whole tile from 16-byte loads (the rows and the mask 16-byte aligned).
 template <int C, bool kMasked>
 __device__ __forceinline__ void add_tile_vector(const std::uint8_t* p, const std::uint8_t* m, unsigned tile,
@@ -123,26 +146,12 @@ __device__ __forceinline__ void add_tile_vector(const std::uint8_t* p, const std
     constexpr int W = P * C / 4;  // words
     constexpr int K = word_classes<C>();
     unsigned w[W];
-#pragma unroll
-    for (int v = 0; v < W / 4; ++v) {
-        const uint4 q = __ldg(reinterpret_cast<const uint4*>(p) + v);
-        w[4 * v] = q.x;
-        w[4 * v + 1] = q.y;
-        w[4 * v + 2] = q.z;
-        w[4 * v + 3] = q.w;
-    }
+    load_words(p, w);
     unsigned keep[W];  // 0xFF per sample that counts
     int selected = P;
     if constexpr (kMasked) {
         unsigned kb[P / 4];
-#pragma unroll
-        for (int v = 0; v < P / 16; ++v) {
-            const uint4 q = __ldg(reinterpret_cast<const uint4*>(m) + v);
-            kb[4 * v] = q.x;
-            kb[4 * v + 1] = q.y;
-            kb[4 * v + 2] = q.z;
-            kb[4 * v + 3] = q.w;
-        }
+        load_words(m, kb);
         selected = 0;
 #pragma unroll
         for (int j = 0; j < P / 4; ++j) {
@@ -152,9 +161,7 @@ __device__ __forceinline__ void add_tile_vector(const std::uint8_t* p, const std
         }
 #pragma unroll
         for (int i = 0; i < W; ++i) {
-            const int first = (4 * i / C) / 4;
-            const int second = first + 1 < P / 4 ? first + 1 : first;
-            keep[i] = __byte_perm(kb[first], kb[second], mask_selector(C, i));
+            keep[i] = sample_keep<C, P>(kb, i);
         }
         r.selected += static_cast<unsigned>(selected);
     }
@@ -325,24 +332,10 @@ __device__ __forceinline__ int first_in_tile(const std::uint8_t* p, const std::u
     constexpr int W = P * C / 4;
     constexpr int K = word_classes<C>();
     unsigned w[W];
-#pragma unroll
-    for (int v = 0; v < W / 4; ++v) {
-        const uint4 q = __ldg(reinterpret_cast<const uint4*>(p) + v);
-        w[4 * v] = q.x;
-        w[4 * v + 1] = q.y;
-        w[4 * v + 2] = q.z;
-        w[4 * v + 3] = q.w;
-    }
+    load_words(p, w);
     unsigned kb[P / 4];
     if constexpr (kMasked) {
-#pragma unroll
-        for (int v = 0; v < P / 16; ++v) {
-            const uint4 q = __ldg(reinterpret_cast<const uint4*>(m) + v);
-            kb[4 * v] = q.x;
-            kb[4 * v + 1] = q.y;
-            kb[4 * v + 2] = q.z;
-            kb[4 * v + 3] = q.w;
-        }
+        load_words(m, kb);
 #pragma unroll
         for (int j = 0; j < P / 4; ++j) kb[j] = (nonzero_bytes(kb[j]) >> 7) * 0xFFu;
     }
@@ -352,9 +345,7 @@ __device__ __forceinline__ int first_in_tile(const std::uint8_t* p, const std::u
     for (int i = W - 1; i >= 0; --i) {  // backwards: the last match written is the first
         unsigned equal = ~nonzero_bytes(w[i] ^ pattern) & 0x80808080u & (channel_weights(C, i % K, c) * 0x80u);
         if constexpr (kMasked) {
-            const int first = (4 * i / C) / 4;
-            const int second = first + 1 < P / 4 ? first + 1 : first;
-            equal &= __byte_perm(kb[first], kb[second], mask_selector(C, i));
+            equal &= sample_keep<C, P>(kb, i);
         }
         if (equal) found = (4 * i + (__ffs(static_cast<int>(equal)) - 1) / 8) / C;
     }
