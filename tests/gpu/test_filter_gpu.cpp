@@ -1,5 +1,5 @@
 // GPU convolution filters against the CPU reference: every filter kind, every
-// border rule, 1-4 channels (alpha images included), awkward and 8K sizes,
+// border rule, 1-4 channels (alpha images: test_filter_alpha_gpu.cpp), awkward and 8K sizes,
 // constant images, pitched / packed / misaligned device layouts, both
 // Gaussian implementations and the no-allocation form reused across calls.
 // Every comparison is exact; a mismatch reports (x, y, channel, cpu, gpu).
@@ -20,184 +20,19 @@
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
 #include "tests/support/filter_support.hpp"
+#include "tests/support/gpu_filter_bench.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
+using namespace imgpar::test::gpu_filters;
 using cuda::CustomPath;
 using cuda::SeparablePath;
-
-namespace {
-
-// How a device image is laid out: cudaMallocPitch rows (pitch > row bytes,
-// 16-byte aligned), tightly packed rows, or rows at an odd address with an
-// odd pitch (no vector access possible anywhere).
-enum class Layout { Pitched, Packed, Misaligned };
-
-const char* layout_name(Layout l) {
-    switch (l) {
-        case Layout::Pitched: return "pitched";
-        case Layout::Packed: return "packed";
-        case Layout::Misaligned: return "misaligned";
-    }
-    return "?";
-}
-
-struct DevImage {
-    cuda::DeviceImageU8 pitched;
-    cuda::DeviceBuffer<std::uint8_t> raw;
-    DeviceViewU8 ref;
-};
-
-DevImage make_device(int w, int h, int c, Layout layout) {
-    DevImage d;
-    if (layout == Layout::Pitched) {
-        d.pitched = cuda::DeviceImageU8(w, h, c);
-        d.ref = d.pitched.view();
-        REQUIRE(d.ref.pitch >= static_cast<std::size_t>(w) * c);
-        return d;
-    }
-    const std::size_t row = static_cast<std::size_t>(w) * c;
-    const std::size_t pitch = layout == Layout::Packed ? row : row + 7;
-    const std::size_t offset = layout == Layout::Packed ? 0 : 3;
-    // Exactly the bytes the image covers, so a read past the end is out of bounds.
-    d.raw = cuda::DeviceBuffer<std::uint8_t>(offset + pitch * static_cast<std::size_t>(h - 1) + row);
-    d.ref = {d.raw.get() + offset, w, h, c, pitch};
-    return d;
-}
-
-using test::stream;
-
-void upload(const DevImage& d, const ImageU8& img) {
-    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(d.ref.data, d.ref.pitch, img.data(), img.stride(), img.row_bytes(),
-                                        static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice, stream()));
-}
-
-// Fills the destination with a pattern so pixels the GPU never wrote show up.
-int poison_counter = 0;
-void poison(const DevImage& d) {
-    const int value = (poison_counter++ & 1) ? 0xA7 : 0x5C;
-    IMGPAR_CUDA_CHECK(cudaMemset2DAsync(d.ref.data, d.ref.pitch, value,
-                                        static_cast<std::size_t>(d.ref.width) * d.ref.channels,
-                                        static_cast<std::size_t>(d.ref.height), stream()));
-}
-
-ImageU8 download(const DevImage& d) {
-    ImageU8 img(d.ref.width, d.ref.height, d.ref.channels);
-    IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(img.data(), img.stride(), d.ref.data, d.ref.pitch, img.row_bytes(),
-                                        static_cast<std::size_t>(img.height()), cudaMemcpyDeviceToHost, stream()));
-    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream()));
-    return img;
-}
-
-// One source on the device, filtered with many plans into poisoned outputs
-// through the no-allocation form and one shared workspace.
-class GpuBench {
-public:
-    explicit GpuBench(const ImageU8& src, Layout layout = Layout::Pitched)
-        : src_(src), layout_(layout), d_src_(make_device(src.width(), src.height(), src.channels(), layout)) {
-        upload(d_src_, src_);
-    }
-
-    ImageU8 run(const FilterPlan& plan, SeparablePath path = SeparablePath::Auto, CustomPath custom = CustomPath::Auto) {
-        const int oc = plan.output_channels(src_.channels());
-        DevImage& dst = oc == src_.channels() ? d_same_ : d_gray_;
-        if (dst.ref.data == nullptr) dst = make_device(src_.width(), src_.height(), oc, layout_);
-        poison(dst);
-        ws_.set_separable_path(path);
-        ws_.set_custom_path(custom);
-        cuda::apply_filter(plan, d_src_.ref, dst.ref, ws_, stream());
-        return download(dst);
-    }
-
-    // CPU reference vs GPU, exactly.
-    void check(const FilterPlan& plan, const std::string& what, SeparablePath path = SeparablePath::Auto,
-               CustomPath custom = CustomPath::Auto) {
-        const ImageU8 expect = cpu::apply_filter(plan, src_.view());
-        const ImageU8 got = run(plan, path, custom);
-        INFO(what, " | ", plan.describe(), " | ", src_.width(), "x", src_.height(), " ",
-             std::string(channel_layout_name(src_.channels())), " | ", std::string(layout_name(layout_)), " | path ",
-             std::string(plan.kind == FilterKind::Custom ? custom_path_name(custom) : path_name(path)));
-        IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
-    }
-
-    // Gaussian and unsharp go through both implementations (the
-    // register-chained one where it supports the plan: radius up to 64,
-    // sigma above ~0.8). Images with alpha have one, the wide kernels.
-    void check_all_paths(const FilterPlan& plan, const std::string& what) {
-        if (has_alpha(src_.channels())) return check(plan, what);
-        if (cuda::separable_path_available(plan, src_.channels(), SeparablePath::HalfMma))
-            check(plan, what, SeparablePath::HalfMma);
-        check(plan, what, SeparablePath::ByteMma);
-    }
-
-    // Custom kernels through both implementations (the FP16 one where the
-    // coefficients are exact FP16 values).
-    void check_custom(const FilterPlan& plan, const std::string& what) {
-        if (has_alpha(src_.channels())) return check(plan, what);
-        if (cuda::custom_path_available(plan, src_.channels(), CustomPath::HalfMma))
-            check(plan, what, SeparablePath::Auto, CustomPath::HalfMma);
-        check(plan, what, SeparablePath::Auto, CustomPath::Fp32);
-    }
-
-    static const char* custom_path_name(CustomPath path) {
-        switch (path) {
-            case CustomPath::HalfMma: return "fp16 mma";
-            case CustomPath::Fp32: return "fp32";
-            default: return "auto";
-        }
-    }
-
-    static const char* path_name(SeparablePath path) {
-        switch (path) {
-            case SeparablePath::HalfMma: return "fp16 mma";
-            case SeparablePath::ByteMma: return "u8 mma";
-            default: return "auto";
-        }
-    }
-
-
-    cuda::FilterWorkspace& workspace() { return ws_; }
-
-private:
-    const ImageU8& src_;
-    Layout layout_;
-    DevImage d_src_;
-    DevImage d_same_;
-    DevImage d_gray_;
-    cuda::FilterWorkspace ws_;
-};
-
-std::vector<Border> all_borders() {
-    return {{BorderMode::Replicate, 0}, {BorderMode::Reflect, 0},     {BorderMode::Reflect101, 0},
-            {BorderMode::Wrap, 0},      {BorderMode::Constant, 0},    {BorderMode::Constant, 77},
-            {BorderMode::Constant, 255}};
-}
-
 using test::constant_image;
+using test::matrix;
+using test::stream;
 using test::test_image;
 
-using test::matrix;
-
-// A w x h kernel of small integers and halves/quarters, both signs, not separable.
-KernelMatrix random_matrix(int w, int h, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::vector<double> v;
-    for (int i = 0; i < w * h; ++i) v.push_back(static_cast<int>(rng() % 7) - 3 + 0.25 * static_cast<int>(rng() % 4));
-    return matrix(w, h, v);
-}
-
-CustomKernelOptions options(bool normalize = false, std::optional<double> scale = {}, std::optional<double> offset = {},
-                            bool flip = false) {
-    CustomKernelOptions o;
-    o.normalize = normalize;
-    o.scale = scale;
-    o.offset = offset;
-    o.flip = flip;
-    return o;
-}
-
-}  // namespace
 
 TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") {
     for (auto [w, h] : test::awkward_sizes()) {
@@ -537,93 +372,5 @@ TEST_CASE("GPU and CPU accept and reject the same plans: one validator (box radi
         INFO(p->describe());
         CHECK_THROWS_AS(cpu::apply_filter(*p, src.view()), Error);
         CHECK_THROWS_AS(gpu::apply_filter(test::session(), *p, d_src.view(), d_dst.view()), Error);
-    }
-}
-
-// Images with alpha run the wide integer kernels (cuda/filter_wide.cu):
-// every filter kind against the CPU at the alphas that stress the way back
-// (0, 1, 2, 255, random, low random), on constant images and on sizes around
-// the 32 x 8 blocks and 32-sample box runs, through every border rule.
-namespace {
-
-// Alpha everywhere `alpha` (0..255), or random (-1), or random in 1..3 (-2).
-ImageU8 alpha_variant(int w, int h, int c, int alpha, unsigned seed) {
-    ImageU8 img = test::random_image(w, h, c, seed);
-    std::mt19937 rng(seed);
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            int a = alpha;
-            if (alpha == -1) a = static_cast<int>(rng() % 256);
-            if (alpha == -2) a = 1 + static_cast<int>(rng() % 3);
-            img.at(x, y, c - 1) = static_cast<std::uint8_t>(a);
-        }
-    return img;
-}
-
-std::vector<FilterPlan> alpha_plans(const Border& b) {
-    return {make_gaussian(1.0, 0, b),
-            make_gaussian(2.0, 0, b),
-            make_gaussian(20.0, 0, b),
-            make_unsharp(1.5, 0, 1.2, 0.02, b),
-            make_unsharp(1.0, 0, 20.0, 0.0, b),
-            make_box(1, b),
-            make_box(15, b),
-            make_box(40, b),
-            make_edges(EdgeOperator::Sobel, false, b),
-            make_edges(EdgeOperator::Scharr, true, b),
-            make_edges(EdgeOperator::Laplacian, false, b),
-            make_edges(EdgeOperator::Laplacian, true, b),
-            make_custom(matrix(3, 3, {1, -2, 0.5, 3, 1, -1, 0, 2, 1}), options(false, 2.0, 5.0), b),
-            make_custom(random_matrix(4, 6, 11), options(true), b),
-            make_custom(random_matrix(7, 7, 12), options(false, -3.0, 100.0, true), b)};
-}
-
-}  // namespace
-
-TEST_CASE("GPU filters on images with alpha: every kind, alphas 0/1/2/255/random, every border, odd sizes") {
-    const std::vector<std::pair<int, int>> sizes = {{1, 1},  {1, 9},  {9, 1},   {2, 3},  {7, 5},   {31, 7},
-                                                    {32, 8}, {33, 9}, {63, 17}, {65, 15}, {97, 61}, {1, 130}};
-    for (int c : {2, 4})
-        for (int alpha : {0, 1, 2, 255, -1, -2})
-            for (auto [w, h] : sizes) {
-                const ImageU8 src = alpha_variant(w, h, c, alpha, static_cast<unsigned>(w * 31 + h + c + alpha + 7));
-                GpuBench gpu(src);
-                for (const Border& b : all_borders())
-                    for (const FilterPlan& p : alpha_plans(b)) gpu.check(p, "alpha " + std::to_string(alpha));
-            }
-}
-
-TEST_CASE("GPU filters on images with alpha: constant images, large radii, misaligned rows, the kernel's name") {
-    for (int c : {2, 4})
-        for (int value : {0, 1, 2, 200, 255}) {
-            const ImageU8 src = test::constant_image(45, 37, c, value);
-            GpuBench gpu(src);
-            for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 2},
-                                    Border{BorderMode::Constant, 255}})
-                for (const FilterPlan& p : alpha_plans(b)) gpu.check(p, "constant " + std::to_string(value));
-        }
-    for (int c : {2, 4}) {
-        const ImageU8 src = alpha_variant(301, 203, c, -1, 5);
-        GpuBench gpu(src);
-        for (const Border& b : {Border{BorderMode::Reflect101, 0}, Border{BorderMode::Constant, 9}}) {
-            gpu.check(make_gaussian(50.0, 150, b), "gaussian radius 150");
-            gpu.check(make_box(1000, b), "box r=1000");
-            gpu.check(make_box(129, b), "box r=129");
-            gpu.check(make_custom(random_matrix(63, 63, 6), options(false, 900.0, 128.0), b), "custom 63x63");
-        }
-        const ImageU8 odd = alpha_variant(97, 61, c, -2, 6);
-        GpuBench misaligned(odd, Layout::Misaligned);
-        for (const FilterPlan& p : alpha_plans({BorderMode::Reflect, 0})) misaligned.check(p, "misaligned");
-    }
-    const ImageU8 src = alpha_variant(64, 48, 4, -2, 3);
-    for (const FilterPlan& plan : alpha_plans({})) {
-        std::string kernel;
-        const ImageU8 got = gpu::run_on_images(test::session(), src.view(), plan.output_channels(4),
-                                               [&](ConstDeviceViewU8 in, DeviceViewU8 out) {
-                                                   gpu::apply_filter(test::session(), plan, in, out, &kernel);
-                                               });
-        INFO(plan.describe(), " ran ", kernel);
-        IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, src.view()), got);
-        CHECK(kernel.find("wide integer") != std::string::npos);
     }
 }
