@@ -126,14 +126,8 @@ std::string compare_json(const CompareSource& src, const Comparison& c) {
         ssim.add("skipped", src.no_ssim);
     }
     o.add("ssim", ssim);
-    if (src.diff.empty())
-        o.add_null("diff");
-    else
-        o.add("diff", src.diff);
-    if (src.ssim_map.empty())
-        o.add_null("ssim_map");
-    else
-        o.add("ssim_map", src.ssim_map);
+    o.add_text_or_null("diff", src.diff);
+    o.add_text_or_null("ssim_map", src.ssim_map);
     if (src.limits) {
         JsonArray violations;
         for (const std::string& v : src.violations) violations.push(v);
@@ -142,10 +136,7 @@ std::string compare_json(const CompareSource& src, const Comparison& c) {
         o.add("limits", limits);
     }
     o.add("backend", src.backend);
-    if (src.device.empty())
-        o.add_null("device");
-    else
-        o.add("device", src.device);
+    o.add_text_or_null("device", src.device);
     o.add("kernel", src.kernel).add("elapsed_ms", src.elapsed_ms).add("decode_ms", src.decode_ms);
     return o.str() + "\n";
 }

@@ -115,14 +115,8 @@ std::string histogram_json(const HistogramSource& src, const Histogram& h, const
     o.add("channels", h.channels);
     o.add("layout", channel_layout_name(h.channels));
     o.add("pixels", static_cast<unsigned long long>(h.pixels));
-    if (src.backend.empty())
-        o.add_null("backend");
-    else
-        o.add("backend", src.backend);
-    if (src.kernel.empty())
-        o.add_null("kernel");
-    else
-        o.add("kernel", src.kernel);
+    o.add_text_or_null("backend", src.backend);
+    o.add_text_or_null("kernel", src.kernel);
     o.add("bins", opt.bins);
     o.add("bin_width", kHistogramValues / opt.bins);
     JsonArray planes;

@@ -17,6 +17,10 @@ class JsonObject {
 public:
     JsonObject& add(const std::string& key, const std::string& value);
     JsonObject& add(const std::string& key, const char* value);
+    // `value`, or null where it is empty (a field that does not apply).
+    JsonObject& add_text_or_null(const std::string& key, const std::string& value) {
+        return value.empty() ? add_null(key) : add(key, value);
+    }
     JsonObject& add(const std::string& key, bool value);
     JsonObject& add(const std::string& key, int value) { return add_signed(key, value); }
     JsonObject& add(const std::string& key, long value) { return add_signed(key, value); }

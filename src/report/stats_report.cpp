@@ -119,14 +119,8 @@ std::string stats_json(const StatsSource& src, const ImageStats& st, const Stats
     else
         o.add_null("mask");
     o.add("selected_pixels", static_cast<unsigned long long>(st.selected));
-    if (src.backend.empty())
-        o.add_null("backend");
-    else
-        o.add("backend", src.backend);
-    if (src.kernel.empty())
-        o.add_null("kernel");
-    else
-        o.add("kernel", src.kernel);
+    o.add_text_or_null("backend", src.backend);
+    o.add_text_or_null("kernel", src.kernel);
     o.add("stddev", "population");
     JsonArray list;
     for (const StatsRow& r : report_rows(st, channels)) {
