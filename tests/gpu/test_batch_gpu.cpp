@@ -58,6 +58,31 @@ TEST_CASE("gpu batch: --device gpu with 8 workers writes the CPU's bytes for eve
     }
 }
 
+TEST_CASE("gpu batch: a run on the GPU with a bad file prints every line, the summary and exit 1") {
+    TempDir dir;
+    std::vector<std::string> args = {"blur", "--sigma", "1", "--device", "gpu", "--jobs", "3", "--out-dir", "g", "--json"};
+    for (int i = 0; i < 5; ++i) {
+        const std::string name = "in" + std::to_string(i) + ".png";
+        std::vector<std::string> warnings;
+        save_image(dir.file(name), test::photo_like_image(64 + i, 48, 3, i).view(), SaveOptions{}, warnings);
+        args.push_back(name);
+    }
+    test::write_bytes(dir.file("bad.png"), std::string("\x89PNG\r\n\x1a\n\0\0", 10));
+    args.push_back("bad.png");
+    const test::RunResult r = run_imgpar(args, dir.path());
+    CHECK(r.exit_code == 1);
+    const std::vector<std::string> lines = test::lines(r.out);
+    REQUIRE(lines.size() == 6);
+    CHECK(test::has(lines[5], "\"ok\":false"));
+    CHECK(test::has(r.err, "5 written, 1 failed; 6 files"));
+    for (int i = 0; i < 5; ++i) CHECK(std::filesystem::file_size(dir.file("g/in" + std::to_string(i) + ".png")) > 0);
+
+    const test::RunResult one = run_imgpar({"blur", "--sigma", "1", "--device", "gpu", "in0.png", "one.png"}, dir.path());
+    CHECK(one.exit_code == 0);
+    CHECK(std::filesystem::file_size(dir.file("one.png")) > 0);
+    CHECK(run_imgpar({"blur", "--device", "gpu", "missing.png", "x.png"}, dir.path()).exit_code == 1);
+}
+
 TEST_CASE("gpu batch: a warmed-up session and pooled sessions on several threads compute the CPU's result") {
     const Operation* blur = find_operation("blur");
     REQUIRE(blur);
