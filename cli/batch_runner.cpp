@@ -75,7 +75,8 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
     BatchSummary summary;
     summary.total = items.size();
     const int workers = static_cast<int>(std::min<std::size_t>(std::max(settings.jobs, 1), items.size()));
-    const int threads_each = workers > 0 ? std::max(1, settings.jobs / workers) : 1;
+    // The CPU threads (--threads) shared out among the files worked on at once.
+    const int threads_each = workers > 0 ? std::max(1, cpu_thread_count() / workers) : 1;
 
     OrderedOutput ordered(out, items.size());
     std::atomic<std::size_t> next{0}, done{0}, skipped{0}, failed{0};

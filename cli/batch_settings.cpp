@@ -15,7 +15,7 @@ OptionGroup many_files_options(bool writes_images) {
     OptionGroup g{"Many files", {}};
     if (writes_images) g.params = output_plan_options().params;
     for (ParamSpec& p : input_list_options().params) g.params.push_back(std::move(p));
-    ParamSpec jobs = ParamSpec::integer("jobs", "N", "Files worked on at once (default: one per core)", 1, 1024)
+    ParamSpec jobs = ParamSpec::integer("jobs", "N", "Files worked on at once (default: --threads, else one per core)", 1, 1024)
                          .abbreviated("j");
     g.params.push_back(std::move(jobs));
     g.params.push_back(ParamSpec::flag("progress", "Show a progress bar on stderr even when it is not a terminal"));

@@ -26,6 +26,7 @@ struct GlobalOptions {
     std::uint64_t max_pixels = 0;
     std::uint64_t max_memory = 0;  // bytes one file may need (--max-memory)
     bool allow_partial = false;    // decode image data that ends early (--allow-partial)
+    int threads = 0;               // CPU threads (--threads); 0: every core
 };
 
 // What a command's run function gets.

@@ -36,6 +36,8 @@ OptionGroup common_options() {
              ParamSpec::flag("verbose", "Say what runs where: backend, kernel, kernel size, timings").abbreviated("v"),
              max_pixels_param(),
              max_memory_param(),
+             ParamSpec::integer("threads", "N", "CPU threads to compute with (default: all cores; --jobs defaults to it)",
+                                1, 1024),
              ParamSpec::flag("allow-partial", "Decode image data that ends early (a cut file) as far as it goes, "
                                               "with a warning, instead of failing"),
              ParamSpec::flag("help", "Show this help").abbreviated("h")}};
@@ -52,6 +54,11 @@ GlobalOptions read_global_options(const ParamValues& values) {
     g.max_pixels = static_cast<std::uint64_t>(max_pixels);
     g.max_memory = parse_byte_size("--max-memory", values.text("max-memory"), kMinMaxMemory, kMaxMaxMemory);
     g.allow_partial = values.flag("allow-partial");
+    if (values.given("threads")) {
+        g.threads = static_cast<int>(values.integer("threads"));
+        if (g.threads < 1 || g.threads > 1024)
+            throw usage_error("--threads", std::to_string(g.threads) + " is out of range (allowed: 1 to 1024)");
+    }
     return g;
 }
 

@@ -16,6 +16,7 @@
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/op/command_line.hpp"
+#include "src/parallel.hpp"
 #include "src/io/jpeg_codec.hpp"
 
 using namespace imgpar;
@@ -34,7 +35,7 @@ void print_overview(std::ostream& os) {
     for (const auto& c : command_table())
         os << "  " << c.name << std::string(width + 2 - c.name.size(), ' ') << c.summary << "\n";
     os << "\nEvery command takes the global options --device auto|cpu|gpu[:N], -q/--quiet, -v/--verbose,\n"
-          "--max-pixels N, --max-memory SIZE and --allow-partial, before or after its name.\n"
+          "--max-pixels N, --max-memory SIZE, --threads N and --allow-partial, before or after its name.\n"
           "'-' as a file name reads standard input or writes standard output.\n"
           "Exit codes: 0 success, 1 an input or output failed, 2 usage error.\n";
 }
@@ -140,6 +141,7 @@ int run_command(const Command& cmd, const std::vector<std::string>& args) {
 
         const ParamValues values(specs, line.given);
         GlobalOptions global = read_global_options(values);
+        set_cpu_thread_count(global.threads);
         Diagnostics diag(std::cerr, global.quiet, global.verbose);
         for (const std::string& unused : values.unused_options()) diag.warning(cmd.name + ": " + unused);
         Invocation inv{cmd.name, values, positionals, global, diag, std::cout};

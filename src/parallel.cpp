@@ -1,6 +1,7 @@
 #include "src/parallel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -11,12 +12,13 @@ namespace imgpar {
 
 namespace {
 thread_local int thread_limit = 0;  // 0: none
+std::atomic<int> chosen_count{0};   // 0: the default
 }  // namespace
 
 CpuThreadLimit::CpuThreadLimit(int threads) : previous_(thread_limit) { thread_limit = std::max(threads, 1); }
 CpuThreadLimit::~CpuThreadLimit() { thread_limit = previous_; }
 
-int cpu_thread_count() {
+int default_cpu_thread_count() {
     static const int count = [] {
         if (const char* env = std::getenv("IMGPAR_THREADS")) {
             int n = std::atoi(env);
@@ -25,6 +27,14 @@ int cpu_thread_count() {
         unsigned hc = std::thread::hardware_concurrency();
         return hc == 0 ? 1 : static_cast<int>(hc);
     }();
+    return count;
+}
+
+void set_cpu_thread_count(int threads) { chosen_count = std::clamp(threads, 0, 256); }
+
+int cpu_thread_count() {
+    const int chosen = chosen_count.load(std::memory_order_relaxed);
+    const int count = chosen > 0 ? chosen : default_cpu_thread_count();
     return thread_limit > 0 ? std::min(count, thread_limit) : count;
 }
 

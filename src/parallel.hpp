@@ -7,9 +7,16 @@
 namespace imgpar {
 
 // Number of worker threads the CPU backend uses (hardware concurrency, at
-// least 1; IMGPAR_THREADS in the environment overrides it), or fewer on a
-// thread that set a limit (below).
+// least 1; IMGPAR_THREADS in the environment or set_cpu_thread_count
+// overrides it), or fewer on a thread that set a limit (below).
 int cpu_thread_count();
+
+// Sets the process's CPU thread count (--threads); 0 goes back to the
+// default. Call it before work starts, not while a parallel_for runs.
+void set_cpu_thread_count(int threads);
+
+// The default: IMGPAR_THREADS when set, else every core.
+int default_cpu_thread_count();
 
 // Limits cpu_thread_count() on the calling thread while it lives: a batch
 // that already runs one file per core does each file's work on one thread

@@ -225,3 +225,20 @@ TEST_CASE("cli histo: text bars follow the locale's character set; --ascii force
         CHECK(ascii_only(forced.out));
     }
 }
+
+TEST_CASE("cli parsing: --threads sets the CPU threads, changes no byte, and takes 1 to 1024") {
+    TempDir dir;
+    const std::string in = test::sample_path("chelsea.png");
+    for (const std::string t : {"1", "2", "3"}) {
+        const auto r = run_imgpar({"--threads", t, "blur", "--device", "cpu", in, "b" + t + ".png", "--sigma", "3"}, dir.path());
+        CHECK(r.exit_code == 0);
+    }
+    CHECK(test::read_bytes(dir.file("b1.png")) == test::read_bytes(dir.file("b2.png")));
+    CHECK(test::read_bytes(dir.file("b1.png")) == test::read_bytes(dir.file("b3.png")));
+    for (const std::string bad : {"0", "1025", "-2", "two"}) {
+        CAPTURE(bad);
+        const auto r = run_imgpar({"box", "--threads", bad, in, "x.png"}, dir.path());
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, "--threads"));
+    }
+}
