@@ -29,6 +29,8 @@ declare -A probes=(
     [doctest-dev]=/usr/include/doctest/doctest.h
     [libjpeg-dev]=/usr/include/jpeglib.h
     [libpng-dev]=/usr/include/png.h
+    # The CPU filters' SIMD with runtime dispatch (Google Highway).
+    [libhwy-dev]=/usr/include/hwy/highway.h
     # For the tests only: every file imgpar writes must decode to the same
     # pixels in libvips (tests/cli/test_cli_vips.cpp).
     [libvips-tools]=/usr/bin/vips
@@ -38,7 +40,7 @@ declare -A probes=(
     [python3-opencv]=/usr/lib/python3/dist-packages/cv2
 )
 missing=()
-for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev libvips-tools \
+for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev libhwy-dev libvips-tools \
            python3-numpy python3-opencv; do
     [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
 done

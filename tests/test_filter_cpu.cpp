@@ -10,6 +10,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
+#include "src/parallel.hpp"
 #include "tests/support/filter_reference.hpp"
 #include "tests/support/filter_support.hpp"
 #include "tests/support/test_images.hpp"
@@ -103,6 +104,35 @@ TEST_CASE("gaussian: exact on the awkward sizes and on a whole photo (several ro
         INFO("border ", border);
         IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(camera, p), cpu::apply_filter(p, camera.view()));
     }
+}
+
+TEST_CASE("gaussian: the vectorised passes equal the contract at every width residue, across bands and column chunks") {
+    // Every residue of the row length modulo the widest vector (16 lanes).
+    for (int ch : {1, 3})
+        for (int w = 1; w <= 40; ++w) {
+            FilterPlan p = make_gaussian(1.1, 0, parse_border(w % 2 ? "reflect101" : "constant:7"));
+            ImageU8 src = test_image(w, 3, ch, static_cast<unsigned>(w));
+            INFO("width ", w, " channels ", ch);
+            IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(src, p), cpu::apply_filter(p, src.view()));
+        }
+    // Several threads: bands whose rings restart inside the image, with the
+    // border rows of every rule (wrap reads the far end of the image).
+    set_cpu_thread_count(4);
+    const ImageU8 tall = test::photo_like_image(37, 700, 3, 4);
+    for (Border b : all_borders()) {
+        FilterPlan p = make_gaussian(2.0, 0, b);
+        INFO("tall, border ", border_name(b));
+        IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(tall, p), cpu::apply_filter(p, tall.view()));
+    }
+    // Rows longer than a column chunk of the vertical pass (sigma 20: 2048
+    // values), and heights that are not a multiple of its row group.
+    const ImageU8 wide = test::photo_like_image(2100, 29, 3, 6);
+    for (const char* border : {"wrap", "constant:90"}) {
+        FilterPlan p = make_gaussian(20.0, 0, parse_border(border));
+        INFO("wide, border ", border);
+        IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(wide, p), cpu::apply_filter(p, wide.view()));
+    }
+    set_cpu_thread_count(0);
 }
 
 // ---------------------------------------------------------------------------

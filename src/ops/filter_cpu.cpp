@@ -12,6 +12,7 @@
 #include "src/ops/filter_cpu_detail.hpp"
 #include "src/ops/filter_math.hpp"
 #include "src/ops/wide_math.hpp"
+#include "src/ops/simd/weighted_rows.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu {
@@ -200,7 +201,10 @@ std::string filter_kernel_name(const FilterPlan& plan) {
     std::string what;
     switch (plan.kind) {
         case FilterKind::Gaussian:
-        case FilterKind::Unsharp: what = "separable passes (rows, then columns; symmetric taps paired)"; break;
+        case FilterKind::Unsharp:
+            what = "separable passes, cache-blocked (rows into a ring, then columns; symmetric taps paired; " +
+                   simd::simd_target_name() + ")";
+            break;
         case FilterKind::Box: what = "box running sums (rows, then columns)"; break;
         case FilterKind::Custom: what = "2-D correlation on a padded copy (one shifted row per coefficient)"; break;
         case FilterKind::Edges: what = "3x3 operator pair on a padded copy"; break;

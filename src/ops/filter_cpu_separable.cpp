@@ -8,10 +8,14 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "src/ops/filter_cpu_detail.hpp"
 #include "src/ops/filter_math.hpp"
+#include "src/ops/simd/weighted_rows.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu::detail {
@@ -22,40 +26,27 @@ bool symmetric(const std::vector<std::int32_t>& taps) {
     return std::equal(taps.begin(), taps.begin() + taps.size() / 2, taps.rbegin());
 }
 
-// acc[t] = sum_i taps[i] * rows[i][t] for t in [0, n). Pairs rows i and
-// 2r-i when the taps are symmetric (half the multiplies; integer sums, so
-// the grouping cannot change the result). Contiguous in t, so it vectorises.
-template <typename T>
-void weighted_sum(const std::vector<std::int32_t>& taps, const T* const* rows, int* acc, std::size_t n) {
-    const int r = static_cast<int>(taps.size() / 2);
-    const T* mid = rows[r];
-    const int tc = taps[static_cast<std::size_t>(r)];
-    for (std::size_t t = 0; t < n; ++t) acc[t] = tc * mid[t];
-    if (symmetric(taps)) {
-        for (int i = 0; i < r; ++i) {
-            const int ti = taps[static_cast<std::size_t>(i)];
-            if (ti == 0) continue;
-            const T* a = rows[i];
-            const T* b = rows[2 * r - i];
-            for (std::size_t t = 0; t < n; ++t) acc[t] += ti * (a[t] + b[t]);
-        }
-    } else {
-        for (int i = 0; i <= 2 * r; ++i) {
-            const int ti = taps[static_cast<std::size_t>(i)];
-            if (i == r || ti == 0) continue;
-            const T* a = rows[i];
-            for (std::size_t t = 0; t < n; ++t) acc[t] += ti * a[t];
-        }
-    }
-}
-
 // Row y of the source, channels [0, K), extended by `pad` samples on each
 // side according to the border rule: out[(x + pad) * K + c] = s(x, y, c).
 template <typename D, typename T = typename D::Sample>
 void padded_row(const Domain<D>& in, int y, int pad, const std::vector<int>& cols, std::vector<T>& out) {
     const int C = in.image.channels, K = in.count;
     const std::uint8_t* s = in.image.row(y);
-    const int n = in.image.width + 2 * pad;
+    const int w = in.image.width, n = w + 2 * pad;
+    if constexpr (std::is_same_v<D, Narrow>) {
+        if (K == C) {  // the row itself between the borders: one copy
+            std::memcpy(&out[static_cast<std::size_t>(pad) * K], s, static_cast<std::size_t>(w) * K);
+            const auto border = [&](int px) {
+                const int m = cols[static_cast<std::size_t>(px)];
+                T* o = &out[static_cast<std::size_t>(px) * K];
+                for (int c = 0; c < K; ++c)
+                    o[c] = static_cast<T>(m < 0 ? in.outside[static_cast<std::size_t>(c)] : s[static_cast<std::size_t>(m) * C + c]);
+            };
+            for (int px = 0; px < pad; ++px) border(px);
+            for (int px = pad + w; px < n; ++px) border(px);
+            return;
+        }
+    }
     for (int px = 0; px < n; ++px) {
         const int m = cols[static_cast<std::size_t>(px)];
         T* o = &out[static_cast<std::size_t>(px) * K];
@@ -77,11 +68,18 @@ std::vector<int> column_map(int width, int pad, BorderMode mode) {
 
 // The Gaussian's roundings per domain (filter.hpp): 3 fractional bits in H
 // for 8-bit samples, the wide scale itself for wide ones.
-int h_round(Narrow, int sum) { return gaussian_h_round(sum); }
-int v_round(Narrow, int sum) { return gaussian_v_round(sum); }
+// The roundings as (sum + add) >> shift: gaussian_h_round, gaussian_v_round
+// (filter_math.hpp) and gaussian_round_wide (wide_math.hpp) written as the
+// vector code takes them.
+std::int32_t h_round_add(Narrow) { return 256; }
+int h_round_shift(Narrow) { return 9; }
+std::int32_t v_round_add(Narrow) { return 16384; }
+int v_round_shift(Narrow) { return 15; }
+std::int32_t h_round_add(Wide) { return 2048; }
+int h_round_shift(Wide) { return 12; }
+std::int32_t v_round_add(Wide) { return 2048; }
+int v_round_shift(Wide) { return 12; }
 int h_constant(Narrow, int v) { return gaussian_h_constant(v); }
-int h_round(Wide, int sum) { return gaussian_round_wide(sum); }
-int v_round(Wide, int sum) { return gaussian_round_wide(sum); }
 int h_constant(Wide, int v) { return v; }
 
 }  // namespace
@@ -94,50 +92,96 @@ int row_grain(int width, int channels) {
 // Gaussian, per filter.hpp:
 //   H(x,y) = h_round(sum_i t[i] s(x+i-r, y))
 //   out    = v_round(sum_j t[j] H(x, y+j-r))
+// Each thread takes a band of output rows and keeps the 2r + 1 intermediate
+// rows its current output row reads in a ring, computing each in-image row's
+// H once as the band moves down (cache-blocked: the ring stays in L2 for
+// small radii). Rows outside the image read the H of the row the border rule
+// names: rows near an edge (reflect) or at the far end (wrap) are computed
+// once per band into a small cache of their own; the constant border's row
+// is H of the constant. Both sums run in src/ops/simd/weighted_rows.
 template <typename D>
 void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, const RowSink& out) {
     using T = typename D::Sample;
     using Mid = typename D::Mid;
     const int w = in.image.width, h = in.image.height, K = in.count;
     const int r = static_cast<int>(taps.size() / 2);
+    const int window = 2 * r + 1;
     const std::size_t n = static_cast<std::size_t>(w) * K;
-    const int grain = row_grain(w, K);
     const BorderMode mode = in.border.mode;
-
-    // Horizontal pass: every image row, into H (0..2040 fits 16 bits; the
-    // wide domain's 0..520200 does not).
-    std::vector<Mid> mid(n * static_cast<std::size_t>(h));
     const std::vector<int> cols = column_map(w, r, mode);
-    parallel_for(h, grain, [&](int y0, int y1) {
-        std::vector<T> pad(static_cast<std::size_t>(w + 2 * r) * K);
-        std::vector<const T*> rows(taps.size());
-        std::vector<int> acc(n);
-        for (int i = 0; i <= 2 * r; ++i) rows[static_cast<std::size_t>(i)] = pad.data() + static_cast<std::size_t>(i) * K;
-        for (int y = y0; y < y1; ++y) {
-            padded_row(in, y, r, cols, pad);
-            weighted_sum(taps, rows.data(), acc.data(), n);
-            Mid* hrow = &mid[static_cast<std::size_t>(y) * n];
-            for (std::size_t t = 0; t < n; ++t) hrow[t] = static_cast<Mid>(h_round(D{}, acc[t]));
-        }
-    });
+    const bool sym = symmetric(taps);
+    const simd::WeightedRows h_sum{taps.data(), r, sym, h_round_add(D{}), h_round_shift(D{})};
+    const simd::WeightedRows v_sum{taps.data(), r, sym, v_round_add(D{}), v_round_shift(D{})};
 
     // A row of constant border, as the horizontal pass would have produced it.
     std::vector<Mid> outside_row(n);
     for (std::size_t t = 0; t < n; ++t)
         outside_row[t] = static_cast<Mid>(h_constant(D{}, in.outside[t % static_cast<std::size_t>(K)]));
 
-    // Vertical pass over the intermediate rows the border rule names.
-    parallel_for(h, grain, [&](int y0, int y1) {
-        std::vector<const Mid*> rows(taps.size());
-        std::vector<int> acc(n);
-        for (int y = y0; y < y1; ++y) {
-            for (int j = 0; j <= 2 * r; ++j) {
-                const int m = border_index(y + j - r, h, mode);
-                rows[static_cast<std::size_t>(j)] = m < 0 ? outside_row.data() : &mid[static_cast<std::size_t>(m) * n];
+    // One band per thread: each band computes the 2r rows above and below it
+    // again, so fewer, taller bands waste least.
+    const int threads = std::max(1, cpu_thread_count());
+    const int min_band = std::max(16, 4 * window);
+    const int bands = std::max(1, std::min(threads, h / min_band));
+    parallel_for(bands, 1, [&](int b0, int b1) {
+        std::vector<T> pad(static_cast<std::size_t>(w + 2 * r) * K);
+        std::vector<const T*> h_rows(static_cast<std::size_t>(window));
+        for (int i = 0; i < window; ++i) h_rows[static_cast<std::size_t>(i)] = pad.data() + static_cast<std::size_t>(i) * K;
+        const auto horizontal = [&](int m, Mid* dst) {
+            padded_row(in, m, r, cols, pad);
+            simd::weighted_rows(h_sum, h_rows.data(), n, dst);
+        };
+        // The vertical pass takes `group` output rows at a time, column chunk
+        // by column chunk, so the rows a chunk reads (window + group - 1 of
+        // them) stay in L2 while every output row of the group reads them:
+        // a wide RGB row (24 KB of intermediate) times 121 rows (sigma 20)
+        // would not.
+        constexpr int group = 8;
+        const int ring_rows = window + group - 1;
+        const std::size_t chunk =
+            std::max<std::size_t>(256, (std::size_t{512} << 10) / (static_cast<std::size_t>(ring_rows) * sizeof(Mid)) / 64 * 64);
+        std::vector<Mid> ring(static_cast<std::size_t>(ring_rows) * n);
+        std::vector<std::pair<int, std::vector<Mid>>> edge_rows;  // (source row, its H)
+        const auto edge_row = [&](int m) -> const Mid* {
+            for (const auto& e : edge_rows)
+                if (e.first == m) return e.second.data();
+            edge_rows.emplace_back(m, std::vector<Mid>(n));
+            horizontal(m, edge_rows.back().second.data());
+            return edge_rows.back().second.data();
+        };
+        const auto ring_row = [&](int p) { return &ring[static_cast<std::size_t>(p % ring_rows) * n]; };
+        std::vector<const Mid*> v_rows(static_cast<std::size_t>(group) * window);
+        std::vector<const Mid*> chunk_rows(static_cast<std::size_t>(window));
+        std::vector<std::int32_t> values(static_cast<std::size_t>(group) * n);
+        for (int b = b0; b < b1; ++b) {
+            const int y0 = static_cast<int>(static_cast<long long>(h) * b / bands);
+            const int y1 = static_cast<int>(static_cast<long long>(h) * (b + 1) / bands);
+            int next = std::max(0, y0 - r);  // the next in-image row to compute into the ring
+            for (int y = y0; y < y1; y += group) {
+                const int rows = std::min(group, y1 - y);
+                for (; next <= std::min(h - 1, y + rows - 1 + r); ++next) horizontal(next, ring_row(next));
+                for (int k = 0; k < rows; ++k)
+                    for (int j = 0; j < window; ++j) {
+                        const int p = y + k + j - r;
+                        const Mid* row;
+                        if (p >= 0 && p < h) {
+                            row = ring_row(p);
+                        } else {
+                            const int m = border_index(p, h, mode);
+                            row = m < 0 ? outside_row.data() : edge_row(m);
+                        }
+                        v_rows[static_cast<std::size_t>(k * window + j)] = row;
+                    }
+                for (std::size_t c0 = 0; c0 < n; c0 += chunk) {
+                    const std::size_t len = std::min(chunk, n - c0);
+                    for (int k = 0; k < rows; ++k) {
+                        for (int j = 0; j < window; ++j)
+                            chunk_rows[static_cast<std::size_t>(j)] = v_rows[static_cast<std::size_t>(k * window + j)] + c0;
+                        simd::weighted_rows(v_sum, chunk_rows.data(), len, &values[static_cast<std::size_t>(k) * n + c0]);
+                    }
+                }
+                for (int k = 0; k < rows; ++k) out(y + k, &values[static_cast<std::size_t>(k) * n]);
             }
-            weighted_sum(taps, rows.data(), acc.data(), n);
-            for (std::size_t t = 0; t < n; ++t) acc[t] = v_round(D{}, acc[t]);
-            out(y, acc.data());
         }
     });
 }

@@ -1,0 +1,40 @@
+// The inner loop of the separable Gaussian on the CPU, vectorised for the
+// host's SIMD width with runtime dispatch (Google Highway: SSE4, AVX2,
+// AVX-512, NEON, ... whichever the machine has), or plain loops where imgpar
+// was built without Highway.
+//
+//   out[t] = (sum_i taps[i] * rows[i][t] + add) >> shift     for t in [0, n)
+//
+// with 2r + 1 taps and rows. Every sum is exact in 32-bit integers (the
+// Gaussian's contract, filter.hpp: taps sum to 4096, samples at most 65025),
+// so the vector code gives the scalar code's values bit for bit, whatever
+// the width or grouping. The horizontal pass passes rows[i] = padded row + i
+// * channels; the vertical pass the intermediate rows the border rule names.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace imgpar::simd {
+
+struct WeightedRows {
+    const std::int32_t* taps = nullptr;  // 2r + 1 entries
+    int radius = 0;                      // r
+    bool symmetric = false;              // taps[i] == taps[2r - i]: rows i and 2r - i are added first
+    std::int32_t add = 0;                // rounding term
+    int shift = 0;
+};
+
+// One overload per (sample, result) pair the Gaussian uses: 8-bit samples
+// into the 16-bit intermediate, 16-bit (wide) samples into it, and the
+// intermediate into final values.
+void weighted_rows(const WeightedRows& w, const std::uint8_t* const* rows, std::size_t n, std::uint16_t* out);
+void weighted_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::size_t n, std::uint16_t* out);
+void weighted_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::size_t n, std::int32_t* out);
+
+// The instruction set the calls above run with on this machine, e.g. "AVX3"
+// (AVX-512) or "AVX2"; "scalar" in a build without Highway.
+std::string simd_target_name();
+
+}  // namespace imgpar::simd
