@@ -1,7 +1,7 @@
 // imgpar's entry point: reads the global options that may come before the
 // command, finds the command, reads its options against their declarations
 // (src/op/command_line.hpp; cxxopts only lays out --help), runs it, and turns
-// errors into messages and exit codes (0 ok, 1 a file failed, 2 usage).
+// errors into messages and exit codes (0 ok, 1 a file failed, 2 usage, 3 GPU).
 // Nothing below main exits the process.
 #include <cxxopts.hpp>
 
@@ -37,7 +37,8 @@ void print_overview(std::ostream& os) {
     os << "\nEvery command takes the global options --device auto|cpu|gpu[:N], -q/--quiet, -v/--verbose,\n"
           "--max-pixels N, --max-memory SIZE, --threads N and --allow-partial, before or after its name.\n"
           "'-' as a file name reads standard input or writes standard output.\n"
-          "Exit codes: 0 success, 1 an input or output failed, 2 usage error.\n";
+          "Exit codes: 0 success, 1 an input or output failed, 2 usage error, 3 the requested GPU is\n"
+          "unavailable or failed (retry elsewhere).\n";
 }
 
 void print_version(std::ostream& os) {
