@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/photo_like.hpp"
 #include "src/gpu/session.hpp"
 #include "src/image.hpp"
 
@@ -81,10 +82,6 @@ struct ImageShape {
     const char* label;
 };
 inline constexpr ImageShape kImageShapes[] = {{7680, 4320, 3, "7680x4320 RGB"}, {8192, 8192, 1, "8192x8192 gray"}};
-
-// Test images: photo-like content (smooth gradients, texture and edges, from
-// a fixed seed) so timings are not taken on zeros or constants.
-ImageU8 make_photo_like(int width, int height, int channels, unsigned seed = 1);
 
 using CaseFn = void (*)(Context&);
 // Cases run, and their rows print, in the order of `rank`.

@@ -1,0 +1,51 @@
+// imgpar's side of each case. Filters and equalize run through their
+// caller-buffer forms (cpu::apply_filter, cpu::equalize into an image made
+// once), as OpenCV's peers write into a cv::Mat made once: the table times
+// the work, not a 48-95 MiB allocation and its zero fill. Other operations
+// have no such form on the CPU and run as `imgpar` runs them
+// (ImageJob::run_cpu), which allocates its output each time (and frees the
+// last one); the note says so.
+#include <memory>
+
+#include "bench/cpu/cpu_bench.hpp"
+#include "src/ops/equalize.hpp"
+#include "src/ops/filter_ops.hpp"
+#include "src/ops/histogram.hpp"
+
+namespace imgpar::cpu_bench {
+
+PreparedRun prepare_imgpar(const BenchCase& c, ConstViewU8 src) {
+    PreparedRun p;
+    if (c.operation == "histo") {
+        const bool luma = c.histogram_luma;
+        p.run = [src, luma] { (void)cpu::histogram(src, luma); };
+        p.note = cpu::histogram_kernel_name();
+        return p;
+    }
+    const ImageJob& job = *c.job;
+    if (const auto* filter = dynamic_cast<const FilterJob*>(&job)) {
+        auto dst = std::make_shared<ImageU8>(src.width, src.height, job.output_channels(src.channels));
+        p.output = [dst] { return dst->cview(); };
+        const FilterPlan plan = filter->plan();
+        p.run = [plan, src, dst] { cpu::apply_filter(plan, src, dst->view()); };
+        p.note = cpu::filter_kernel_name(plan);
+    } else if (c.operation == "equalize") {
+        auto dst = std::make_shared<ImageU8>(src.width, src.height, src.channels);
+        p.output = [dst] { return dst->cview(); };
+        const EqualizeMode mode = parse_equalize_mode(c.values->text("mode"));
+        p.run = [mode, src, dst] { cpu::equalize(src, dst->view(), mode); };
+        p.note = job.describe();
+    } else {
+        std::shared_ptr<const ImageJob> owned = c.job;
+        auto result = std::make_shared<ImageU8>();
+        p.run = [owned, src, result] {
+            RunNotes ignored;
+            *result = owned->run_cpu(src, ignored);
+        };
+        p.output = [result] { return result->cview(); };
+        p.note = job.describe() + "; allocates its output each run";
+    }
+    return p;
+}
+
+}  // namespace imgpar::cpu_bench
