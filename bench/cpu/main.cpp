@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <exception>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "bench/cpu/cpu_bench.hpp"
@@ -39,19 +41,31 @@ int parse_count(const std::string& text, int max) {
     return n <= max ? n : 0;
 }
 
-// Median of `runs` calls after one untimed call (first touch of the output,
-// caches, thread start-up).
-double median_ms(const std::function<void()>& fn, int runs) {
+double elapsed_ms(const std::function<void()>& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
     fn();
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-        const auto t0 = std::chrono::steady_clock::now();
-        fn();
-        const auto t1 = std::chrono::steady_clock::now();
-        ms.push_back(std::chrono::duration<double, std::milli>(t1 - t0).count());
-    }
+    const auto t1 = std::chrono::steady_clock::now();
+    return std::chrono::duration<double, std::milli>(t1 - t0).count();
+}
+
+double median(std::vector<double> ms) {
     std::sort(ms.begin(), ms.end());
     return ms[ms.size() / 2];
+}
+
+// The medians of `runs` calls of `mine` and of `peer` (-1 when it is empty),
+// each after one untimed call (first touch of the output, caches,
+// thread start-up). The calls alternate, so that a change in the load of a
+// shared machine falls on both sides instead of on one.
+std::pair<double, double> median_ms(const std::function<void()>& mine, const std::function<void()>& peer, int runs) {
+    mine();
+    if (peer) peer();
+    std::vector<double> mine_ms, peer_ms;
+    for (int i = 0; i < runs; ++i) {
+        mine_ms.push_back(elapsed_ms(mine));
+        if (peer) peer_ms.push_back(elapsed_ms(peer));
+    }
+    return {median(mine_ms), peer ? median(peer_ms) : -1.0};
 }
 
 // The largest difference between two images of one shape, or -1 when their
@@ -73,11 +87,10 @@ ResultRow time_case(const BenchCase& c, const BenchImage& image, ConstViewU8 src
     row.image = image.label;
     row.megapixels = static_cast<double>(image.width) * image.height / 1e6;
     const PreparedRun mine = prepare_imgpar(c, src);
-    row.imgpar_ms = median_ms(mine.run, runs);
-    row.note = mine.note;
     const PreparedRun peer = prepare_opencv(c, src);
+    std::tie(row.imgpar_ms, row.opencv_ms) = median_ms(mine.run, peer.run, runs);
+    row.note = mine.note;
     if (peer.run) {
-        row.opencv_ms = median_ms(peer.run, runs);
         row.note += "; OpenCV: " + peer.note;
         if (peer.output && mine.output) {
             const int diff = max_difference(mine.output(), peer.output());

@@ -35,7 +35,8 @@ std::string ms_text(double ms) { return fixed(ms, ms < 1 ? 3 : ms < 100 ? 1 : 0)
 
 void print_header(const Options& options, int threads) {
     const std::string opencv = opencv_version();
-    std::printf("# imgpar_cpu_bench on %s, %u cores, %d threads, %s; median of %d runs after one warm-up%s\n\n",
+    std::printf("# imgpar_cpu_bench on %s, %u cores, %d threads, %s; median of %d runs after one warm-up, "
+                "imgpar's and OpenCV's alternating%s\n\n",
                 cpu_model().c_str(), std::thread::hardware_concurrency(), threads,
                 opencv.empty() ? "OpenCV not found" : opencv.c_str(), options.runs,
                 options.quick ? " [--quick: not for reporting]" : "");
