@@ -1,8 +1,18 @@
 #include "cuda/device_image.hpp"
 
+#include <string>
 #include <utility>
 
 namespace imgpar::cuda {
+
+void check_device_view(const ConstDeviceViewU8& v, const char* what) {
+    check_image_shape(v.width, v.height, v.channels);
+    if (!v.data) throw usage_error(what, "the device image has no pixels (null pointer)");
+    const std::size_t row = static_cast<std::size_t>(v.width) * v.channels;
+    if (v.pitch < row)
+        throw usage_error(what, "the device image's pitch " + std::to_string(v.pitch) + " is below its row size " +
+                                    std::to_string(row));
+}
 
 template <typename T>
 DeviceImage<T>::DeviceImage(int width, int height, int channels) {

@@ -14,6 +14,10 @@
 
 namespace imgpar::cuda {
 
+// Throws imgpar::Error (usage, naming `what`) unless `v` is a valid 8-bit
+// device image: a shape imgpar accepts, pixels, and a pitch that holds a row.
+void check_device_view(const ConstDeviceViewU8& v, const char* what);
+
 template <typename T>
 class DeviceImage {
 public:

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cuda/check.hpp"
+#include "cuda/device_image.hpp"
 #include "cuda/histogram.hpp"
 #include "cuda/histogram_launch.hpp"
 #include "cuda/histogram_policy.hpp"
@@ -19,12 +20,7 @@ namespace imgpar::cuda {
 namespace hist {
 
 void check_device_image(const ConstDeviceViewU8& ref, const char* what) {
-    check_image_shape(ref.width, ref.height, ref.channels);
-    if (!ref.data) throw usage_error(what, "the device image has no pixels (null pointer)");
-    const std::size_t row = static_cast<std::size_t>(ref.width) * ref.channels;
-    if (ref.pitch < row)
-        throw usage_error(what, "the device image's pitch " + std::to_string(ref.pitch) + " is below its row size " +
-                                    std::to_string(row));
+    check_device_view(ref, what);
     const unsigned long long cpr = (static_cast<unsigned long long>(ref.width) + kChunkPixels - 1) / kChunkPixels;
     if (cpr * static_cast<unsigned long long>(ref.height) >= (1ull << 31))
         throw usage_error(what, "the image is too large for the GPU path (at most 2^31 chunks of 16 pixels)");

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "cuda/check.hpp"
+#include "cuda/device_image.hpp"
 #include "cuda/occupancy.hpp"
 #include "cuda/session.hpp"
 #include "cuda/stats.hpp"
@@ -16,15 +17,6 @@ namespace {
 using stats_detail::Args;
 using stats_detail::kFields;
 using stats_detail::kNoKey;
-
-void check_view(const ConstDeviceViewU8& v, const char* what) {
-    check_image_shape(v.width, v.height, v.channels);
-    if (!v.data) throw usage_error(what, "the device image has no pixels (null pointer)");
-    const std::size_t row = static_cast<std::size_t>(v.width) * v.channels;
-    if (v.pitch < row)
-        throw usage_error(what, "the device image's pitch " + std::to_string(v.pitch) + " is below its row size " +
-                                    std::to_string(row));
-}
 
 bool aligned16(const void* data, std::size_t pitch) {
     return reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && pitch % 16 == 0;
@@ -77,9 +69,9 @@ void StatsWorkspace::reserve(int blocks, cudaStream_t stream) {
 }
 
 void stats(const ConstDeviceViewU8& image, const ConstDeviceViewU8* mask, StatsWorkspace& ws, cudaStream_t stream) {
-    check_view(image, "stats");
+    check_device_view(image, "stats");
     if (mask) {
-        check_view(*mask, "stats mask");
+        check_device_view(*mask, "stats mask");
         if (mask->width != image.width || mask->height != image.height || mask->channels != 1)
             throw usage_error("stats", "the mask is " + std::to_string(mask->width) + "x" +
                                            std::to_string(mask->height) + " with " + std::to_string(mask->channels) +
