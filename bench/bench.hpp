@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench/photo_like.hpp"
@@ -45,6 +46,18 @@ struct Row {
     double peer_ms = NAN;
     std::string note;
 };
+
+// The second row of a case timed against another peer: "NAME (vs LABEL)",
+// the same GPU time, no CPU column.
+inline Row vs_peer_row(const Row& r, const std::string& label, const std::string& peer, double peer_ms, std::string note) {
+    Row n = r;
+    n.name += " (vs " + label + ")";
+    n.cpu_ms = NAN;
+    n.peer = peer;
+    n.peer_ms = peer_ms;
+    n.note = std::move(note);
+    return n;
+}
 
 class Context {
 public:

@@ -66,14 +66,8 @@ void histogram_cases(Context& ctx) {
 
         NppHistogramRun npp = time_npp_histogram(ctx, d.view());
         if (npp.available) {
-            Row n = r;
-            n.name += " (vs NPP)";
-            n.cpu_ms = NAN;
-            n.peer = npp.name;
-            n.peer_ms = npp.timing.median_ms;
             const std::string nn = compare_counts(ref, npp.counts, "NPP");
-            n.note = nn.empty() ? "NPP counts = CPU" : nn;
-            ctx.add(n);
+            ctx.add(vs_peer_row(r, "NPP", npp.name, npp.timing.median_ms, nn.empty() ? "NPP counts = CPU" : nn));
         }
 
         if (shape.c >= 3) {

@@ -113,15 +113,7 @@ void integral_cases(Context& ctx) {
                 }
             }
             const NppIntegralRun npp = time_npp_integral(ctx, d.view(), k.squared, sums32.data());
-            if (npp.available) {
-                Row n = r;
-                n.name += " (vs NPP)";
-                n.cpu_ms = NAN;
-                n.peer = npp.name;
-                n.peer_ms = npp.timing.median_ms;
-                n.note = check + "; " + npp.note;
-                ctx.add(n);
-            }
+            if (npp.available) ctx.add(vs_peer_row(r, "NPP", npp.name, npp.timing.median_ms, check + "; " + npp.note));
         }
     }
 }

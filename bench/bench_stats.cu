@@ -109,15 +109,7 @@ void stats_cases(Context& ctx) {
         ctx.add(r);
 
         const NppStatsRun npp = time_npp_stats(ctx, d.view());
-        if (npp.available) {
-            Row n = r;
-            n.name += " (vs NPP)";
-            n.cpu_ms = NAN;
-            n.peer = npp.name;
-            n.peer_ms = npp.timing.median_ms;
-            n.note = check_npp(npp, ref);
-            ctx.add(n);
-        }
+        if (npp.available) ctx.add(vs_peer_row(r, "NPP", npp.name, npp.timing.median_ms, check_npp(npp, ref)));
 
         // Under a mask that keeps half the pixels at random: the mask's bytes are read too.
         const ImageU8 mask = half_mask(shape.w, shape.h);
