@@ -16,16 +16,6 @@ HWY_BEFORE_NAMESPACE();
 namespace imgpar::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// One lane of the sum, for the tail shorter than a vector.
-template <typename T>
-HWY_INLINE std::int32_t scalar_sum(const WeightedRows& w, const T* const* rows, std::size_t t) {
-    const int r = w.radius;
-    std::int32_t acc = w.taps[r] * static_cast<std::int32_t>(rows[r][t]);
-    for (int i = 0; i <= 2 * r; ++i)
-        if (i != r) acc += w.taps[i] * static_cast<std::int32_t>(rows[i][t]);
-    return (acc + w.add) >> w.shift;
-}
-
 // The sums of out[t0, t0 + len) (len a multiple of the vector's lanes),
 // rounded, handed to store(t, vector). Term by term over a block short
 // enough to stay in L1, so each term streams through one or two rows: term
@@ -68,7 +58,7 @@ HWY_INLINE void all_sums(const WeightedRows& w, const T* const* rows, std::size_
     HWY_ALIGN std::int32_t acc[kBlock];
     const std::size_t full = n / lanes * lanes;
     for (std::size_t t0 = 0; t0 < full; t0 += kBlock) block_sums(d32, w, rows, t0, std::min(kBlock, full - t0), acc, store);
-    for (std::size_t t = full; t < n; ++t) out[t] = static_cast<Out>(scalar_sum(w, rows, t));
+    for (std::size_t t = full; t < n; ++t) out[t] = static_cast<Out>(weighted_lane(w, rows, t));
 }
 
 template <typename T>
@@ -126,13 +116,7 @@ namespace {
 
 template <typename T, typename Out>
 void plain_rows(const WeightedRows& w, const T* const* rows, std::size_t n, Out* out) {
-    const int r = w.radius;
-    for (std::size_t t = 0; t < n; ++t) {
-        std::int32_t acc = w.taps[r] * static_cast<std::int32_t>(rows[r][t]);
-        for (int i = 0; i <= 2 * r; ++i)
-            if (i != r) acc += w.taps[i] * static_cast<std::int32_t>(rows[i][t]);
-        out[t] = static_cast<Out>((acc + w.add) >> w.shift);
-    }
+    for (std::size_t t = 0; t < n; ++t) out[t] = static_cast<Out>(weighted_lane(w, rows, t));
 }
 
 }  // namespace

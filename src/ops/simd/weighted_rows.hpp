@@ -26,6 +26,17 @@ struct WeightedRows {
     int shift = 0;
 };
 
+// One lane of the sum: the vector code's tail and the whole of a build
+// without Highway.
+template <typename T>
+inline std::int32_t weighted_lane(const WeightedRows& w, const T* const* rows, std::size_t t) {
+    const int r = w.radius;
+    std::int32_t acc = w.taps[r] * static_cast<std::int32_t>(rows[r][t]);
+    for (int i = 0; i <= 2 * r; ++i)
+        if (i != r) acc += w.taps[i] * static_cast<std::int32_t>(rows[i][t]);
+    return (acc + w.add) >> w.shift;
+}
+
 // One overload per (sample, result) pair the Gaussian uses: 8-bit samples
 // into the 16-bit intermediate, 16-bit (wide) samples into it, and the
 // intermediate into final values.
