@@ -68,17 +68,17 @@ std::vector<int> column_map(int width, int pad, BorderMode mode) {
 
 // The Gaussian's roundings per domain (filter.hpp): 3 fractional bits in H
 // for 8-bit samples, the wide scale itself for wide ones.
-// The roundings as (sum + add) >> shift: gaussian_h_round, gaussian_v_round
-// (filter_math.hpp) and gaussian_round_wide (wide_math.hpp) written as the
-// vector code takes them.
-std::int32_t h_round_add(Narrow) { return 256; }
-int h_round_shift(Narrow) { return 9; }
-std::int32_t v_round_add(Narrow) { return 16384; }
-int v_round_shift(Narrow) { return 15; }
-std::int32_t h_round_add(Wide) { return 2048; }
-int h_round_shift(Wide) { return 12; }
-std::int32_t v_round_add(Wide) { return 2048; }
-int v_round_shift(Wide) { return 12; }
+// The roundings per domain (gaussian_h_round and gaussian_v_round, or
+// gaussian_round_wide for both) as the vector sums take them.
+simd::WeightedRows rounded(simd::WeightedRows w, int add, int shift) {
+    w.add = add;
+    w.shift = shift;
+    return w;
+}
+simd::WeightedRows h_rounding(Narrow, const simd::WeightedRows& w) { return rounded(w, kGaussianHAdd, kGaussianHShift); }
+simd::WeightedRows v_rounding(Narrow, const simd::WeightedRows& w) { return rounded(w, kGaussianVAdd, kGaussianVShift); }
+simd::WeightedRows h_rounding(Wide, const simd::WeightedRows& w) { return rounded(w, kGaussianWideAdd, kGaussianWideShift); }
+simd::WeightedRows v_rounding(Wide, const simd::WeightedRows& w) { return h_rounding(Wide{}, w); }
 int h_constant(Narrow, int v) { return gaussian_h_constant(v); }
 int h_constant(Wide, int v) { return v; }
 
@@ -109,9 +109,8 @@ void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, c
     const std::size_t n = static_cast<std::size_t>(w) * K;
     const BorderMode mode = in.border.mode;
     const std::vector<int> cols = column_map(w, r, mode);
-    const bool sym = symmetric(taps);
-    const simd::WeightedRows h_sum{taps.data(), r, sym, h_round_add(D{}), h_round_shift(D{})};
-    const simd::WeightedRows v_sum{taps.data(), r, sym, v_round_add(D{}), v_round_shift(D{})};
+    const simd::WeightedRows sums{taps.data(), r, symmetric(taps)};
+    const simd::WeightedRows h_sum = h_rounding(D{}, sums), v_sum = v_rounding(D{}, sums);
 
     // A row of constant border, as the horizontal pass would have produced it.
     std::vector<Mid> outside_row(n);

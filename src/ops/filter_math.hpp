@@ -13,8 +13,12 @@ namespace imgpar {
 
 // The Gaussian intermediate keeps 3 fractional bits (0..2040): small enough
 // to be an exact FP16 integer, so the GPU can feed it to FP16 tensor cores.
-IMGPAR_HD int gaussian_h_round(int sum) { return (sum + 256) >> 9; }
-IMGPAR_HD int gaussian_v_round(int sum) { return (sum + 16384) >> 15; }
+// Each rounding is (sum + add) >> shift; the constants serve code that takes
+// them apart (the CPU's vector sums, src/ops/simd/weighted_rows.hpp).
+constexpr int kGaussianHAdd = 256, kGaussianHShift = 9;
+constexpr int kGaussianVAdd = 16384, kGaussianVShift = 15;
+IMGPAR_HD int gaussian_h_round(int sum) { return (sum + kGaussianHAdd) >> kGaussianHShift; }
+IMGPAR_HD int gaussian_v_round(int sum) { return (sum + kGaussianVAdd) >> kGaussianVShift; }
 // Intermediate value of a constant-border row in the vertical pass.
 IMGPAR_HD int gaussian_h_constant(int v) { return (4096 * v + 256) >> 9; }
 

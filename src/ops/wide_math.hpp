@@ -71,7 +71,8 @@ IMGPAR_HD int wide_constant_lane(int lane, int colours, int v) { return wide_lan
 // Gaussian: the intermediate keeps the wide scale, H = (sum + 2048) >> 12
 // (0..65025, 16 bits), and out = (sum t * H + 2048) >> 12; every sum stays
 // below 4096 * 65025 < 2^31. A constant row's H is the constant itself.
-IMGPAR_HD int gaussian_round_wide(int sum) { return (sum + 2048) >> 12; }
+constexpr int kGaussianWideAdd = 2048, kGaussianWideShift = 12;
+IMGPAR_HD int gaussian_round_wide(int sum) { return (sum + kGaussianWideAdd) >> kGaussianWideShift; }
 
 // Box: S (int64, up to 65025 * 2001^2) over n samples, rounded half up.
 IMGPAR_HD int box_output_wide(std::int64_t sum, int n) { return static_cast<int>((sum + n / 2) / n); }
