@@ -66,13 +66,16 @@ void run_narrow(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     const bool unsharp = plan.kind == FilterKind::Unsharp;
     const int amount_q8 = plan.amount_q8, threshold_level = plan.threshold_level;
     const detail::RowSink out = [&src, &dst, n, unsharp, amount_q8, threshold_level](int y, const int* v) {
+        // A local count: the byte stores could alias the captured n, and the
+        // loops would not vectorise.
+        const std::size_t count = n;
         std::uint8_t* o = dst.row(y);
         if (!unsharp) {
-            for (std::size_t i = 0; i < n; ++i) o[i] = static_cast<std::uint8_t>(v[i]);
+            for (std::size_t i = 0; i < count; ++i) o[i] = static_cast<std::uint8_t>(v[i]);
             return;
         }
         const std::uint8_t* s = src.row(y);
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = 0; i < count; ++i)
             o[i] = static_cast<std::uint8_t>(unsharp_output(s[i], v[i], amount_q8, threshold_level));
     };
     switch (plan.kind) {
@@ -205,7 +208,7 @@ std::string filter_kernel_name(const FilterPlan& plan) {
             what = "separable passes, cache-blocked (rows into a ring, then columns; symmetric taps paired; " +
                    simd::simd_target_name() + ")";
             break;
-        case FilterKind::Box: what = "box running sums (rows, then columns)"; break;
+        case FilterKind::Box: what = "box running sums (columns, then rows)"; break;
         case FilterKind::Custom: what = "2-D correlation on a padded copy (one shifted row per coefficient)"; break;
         case FilterKind::Edges: what = "3x3 operator pair on a padded copy"; break;
     }
