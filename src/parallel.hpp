@@ -1,5 +1,5 @@
-// A small thread pool-free parallel loop for the CPU backend: the CPU paths
-// are real fallbacks, so they use every core.
+// The CPU backend's parallel loop, over a pool of threads that persist for
+// the process: the CPU paths are real fallbacks, so they use every core.
 #pragma once
 
 #include <functional>
@@ -33,8 +33,10 @@ private:
 };
 
 // Calls body(begin, end) on disjoint chunks covering [0, count), spread over
-// cpu_thread_count() threads. Chunks are at least `grain` long. An exception
-// thrown by any chunk is rethrown on the calling thread after all finish.
+// cpu_thread_count() threads (the caller and pool threads). Chunks are at
+// least `grain` long. An exception thrown by any chunk is rethrown on the
+// calling thread after all finish. Calls may nest and may come from several
+// threads at once.
 void parallel_for(int count, int grain, const std::function<void(int begin, int end)>& body);
 
 }  // namespace imgpar
