@@ -1,17 +1,27 @@
 // The direct 2-D CPU filters: edge operators and custom kernels.
 //
-// The source is first extended by the border rule into a padded copy, so the
-// correlation itself is a plain loop with no border logic: padded(x + i, y + j)
-// is s(x + i - anchor_x, y + j - anchor_y). Each kernel coefficient then adds
-// one shifted padded row into an accumulator row, which vectorises well and
-// skips zero coefficients.
+// Images without alpha (8-bit samples, the common case): each thread takes a
+// band of output rows and keeps a ring of the source rows the kernel reaches,
+// each extended by the border rule, so the correlation has no border logic
+// and its rows stay in cache; one output row at a time goes through the
+// vector code of src/ops/simd/ (edge_rows, custom_rows).
+//
+// The wide domain (alpha images, 16-bit premultiplied samples, 64-bit sums):
+// the source is first extended by the border rule into a padded copy, and
+// each kernel coefficient adds one shifted padded row into an accumulator
+// row, which vectorises well and skips zero coefficients.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "src/ops/filter_cpu_detail.hpp"
 #include "src/ops/filter_math.hpp"
+#include "src/ops/simd/custom_rows.hpp"
+#include "src/ops/simd/edge_rows.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu::detail {
@@ -119,6 +129,118 @@ int edge_output(EdgeOperator op, int gx, int gy) {
 int edge_value(Narrow, EdgeOperator op, int gx, int gy) { return edge_output(op, gx, gy); }
 int edge_value(Wide, EdgeOperator op, int gx, int gy) { return edge_output_wide(op, gx, gy); }
 
+// Source rows of the narrow domain extended by `left` and `right` pixels by
+// the border rule; any row index, the border rule naming the row.
+class RowPadder {
+public:
+    RowPadder(const Domain<Narrow>& in, int left, int right) : in_(in), left_(left) {
+        const int w = in.image.width;
+        for (int px = 0; px < left + w + right; ++px)
+            if (px < left || px >= left + w) pads_.push_back({px, border_index(px - left, w, in.border.mode)});
+    }
+    std::size_t length() const { return (static_cast<std::size_t>(in_.image.width) + pads_.size()) * in_.count; }
+
+    void build(int y, std::uint8_t* out) const {
+        const int K = in_.count, w = in_.image.width;
+        const int m = border_index(y, in_.image.height, in_.border.mode);
+        if (m < 0) {
+            for (std::size_t t = 0; t < length(); ++t)
+                out[t] = static_cast<std::uint8_t>(in_.outside[t % static_cast<std::size_t>(K)]);
+            return;
+        }
+        const std::uint8_t* src = in_.image.row(m);
+        std::memcpy(out + static_cast<std::size_t>(left_) * K, src, static_cast<std::size_t>(w) * K);
+        for (const Pad& pad : pads_)
+            for (int c = 0; c < K; ++c)
+                out[static_cast<std::size_t>(pad.px) * K + c] = static_cast<std::uint8_t>(
+                    pad.mx < 0 ? in_.outside[static_cast<std::size_t>(c)] : src[static_cast<std::size_t>(pad.mx) * K + c]);
+    }
+
+private:
+    struct Pad {
+        int px, mx;  // padded column, source column (-1: outside)
+    };
+    const Domain<Narrow>& in_;
+    int left_;
+    std::vector<Pad> pads_;
+};
+
+// The `count` padded rows a band's output row needs, rows first - 0 ..
+// first + count - 1 of the source, each built once as the band moves down.
+class RowRing {
+public:
+    RowRing(const RowPadder& padder, int count) : padder_(padder), count_(count), data_(padder.length() * count), rows_(count) {}
+
+    // Points rows() at source rows first .. first + count - 1, building those
+    // not built yet (the band only moves down, one row at a time).
+    void move_to(int first) {
+        for (int y = std::max(first, next_); y < first + count_; ++y) padder_.build(y, slot(y));
+        next_ = std::max(next_, first + count_);
+        for (int j = 0; j < count_; ++j) rows_[static_cast<std::size_t>(j)] = slot(first + j);
+    }
+    const std::uint8_t* const* rows() const { return rows_.data(); }
+
+private:
+    std::uint8_t* slot(int y) {
+        const int s = ((y % count_) + count_) % count_;
+        return data_.data() + static_cast<std::size_t>(s) * padder_.length();
+    }
+    const RowPadder& padder_;
+    int count_;
+    int next_ = -(1 << 30);  // rows below this one are built
+    std::vector<std::uint8_t> data_;
+    std::vector<const std::uint8_t*> rows_;
+};
+
+// Narrow custom kernels: the band's kernel rows through simd::custom_rows.
+void custom_narrow(const Domain<Narrow>& in, const FilterPlan& plan, const CustomRounding& rounding, const RowSink& out) {
+    const int w = in.image.width, h = in.image.height, K = in.count;
+    const int kw = plan.kernel_width, kh = plan.kernel_height;
+    const RowPadder padder(in, plan.anchor_x, kw - 1 - plan.anchor_x);
+    std::vector<simd::CustomTap> taps;
+    for (const Tap& tap : nonzero_taps(plan.coeffs, kw, kh))
+        taps.push_back({static_cast<std::size_t>(tap.i) * K, tap.j, tap.k});
+    simd::CustomRows c;
+    c.taps = taps.data();
+    c.tap_count = taps.size();
+    c.denominator = rounding.denominator;
+    c.offset = rounding.offset[0];
+    c.top = rounding.top[0];
+    parallel_for(h, row_grain(w * kw, K), [&](int y0, int y1) {
+        RowRing ring(padder, kh);
+        std::vector<std::int32_t> values(static_cast<std::size_t>(w) * K);
+        for (int y = y0; y < y1; ++y) {
+            ring.move_to(y - plan.anchor_y);
+            simd::custom_rows(c, ring.rows(), values.size(), values.data());
+            out(y, values.data());
+        }
+    });
+}
+
+// Narrow edges: rows y - 1 .. y + 1 through simd::edge_rows.
+void edges_narrow(const Domain<Narrow>& in, EdgeOperator op, const RowSink& out) {
+    const int w = in.image.width, h = in.image.height, K = in.count;
+    const RowPadder padder(in, 1, 1);
+    parallel_for(h, row_grain(w * 9, K), [&](int y0, int y1) {
+        RowRing ring(padder, 3);
+        std::vector<std::int32_t> values(static_cast<std::size_t>(w) * K);
+        for (int y = y0; y < y1; ++y) {
+            ring.move_to(y - 1);
+            simd::edge_rows(op, ring.rows(), K, values.size(), values.data());
+            out(y, values.data());
+        }
+    });
+}
+
+// The narrow paths read the pixel's own bytes: one lane per channel, and
+// custom kernels with one offset and top for every channel.
+bool narrow_layout(const Domain<Narrow>& in) { return in.count == in.image.channels; }
+bool uniform_rounding(const CustomRounding& r, int count) {
+    for (int c = 1; c < count; ++c)
+        if (r.offset[static_cast<std::size_t>(c)] != r.offset[0] || r.top[static_cast<std::size_t>(c)] != r.top[0]) return false;
+    return true;
+}
+
 }  // namespace
 
 // Custom, per filter.hpp: S = sum coeffs[j*kw+i] * s(x+i-ax, y+j-ay),
@@ -127,6 +249,9 @@ int edge_value(Wide, EdgeOperator op, int gx, int gy) { return edge_output_wide(
 template <typename D>
 void custom_pass(const Domain<D>& in, const FilterPlan& plan, const CustomRounding& rounding, const RowSink& out) {
     using Sum = typename D::Sum;
+    if constexpr (std::is_same_v<D, Narrow>) {
+        if (narrow_layout(in) && uniform_rounding(rounding, in.count)) return custom_narrow(in, plan, rounding, out);
+    }
     const int w = in.image.width, h = in.image.height, K = in.count;
     const int kw = plan.kernel_width, kh = plan.kernel_height;
     const auto p = pad_source(in, plan.anchor_x, kw - 1 - plan.anchor_x, plan.anchor_y, kh - 1 - plan.anchor_y);
@@ -150,6 +275,9 @@ void custom_pass(const Domain<D>& in, const FilterPlan& plan, const CustomRoundi
 // fit int in both domains (at most 32 * 65025).
 template <typename D>
 void edges_pass(const Domain<D>& in, EdgeOperator op, const RowSink& out) {
+    if constexpr (std::is_same_v<D, Narrow>) {
+        if (narrow_layout(in)) return edges_narrow(in, op, out);
+    }
     const int w = in.image.width, h = in.image.height, K = in.count;
     const auto p = pad_source(in, 1, 1, 1, 1);
 

@@ -1,0 +1,128 @@
+// src/ops/simd/custom_rows.hpp, compiled once per instruction set Highway
+// targets (foreach_target.h re-includes this file), the best one chosen at
+// run time. Without Highway (IMGPAR_HAVE_HWY undefined), the same sums and
+// custom_value in plain loops.
+#include "src/ops/simd/custom_rows.hpp"
+
+#if IMGPAR_HAVE_HWY
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/ops/simd/custom_rows.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace imgpar::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// custom_value in double lanes, step by step as filter_math.hpp writes it:
+// q = S / denominator, v = q + offset, r = v >= 0 ? floor(v + 0.5) : ceil(v
+// - 0.5), clamped to [0, top]. r is an integer, so clamping it in double and
+// truncating to int gives the scalar code's comparisons and cast.
+HWY_INLINE void round_sums(const CustomRows& c, const std::int32_t* HWY_RESTRICT sums, std::size_t len,
+                           std::int32_t* HWY_RESTRICT out) {
+    const hn::ScalableTag<double> df;
+    const hn::Rebind<std::int32_t, decltype(df)> di;
+    const auto denominator = hn::Set(df, c.denominator), offset = hn::Set(df, c.offset);
+    const auto zero = hn::Zero(df), half = hn::Set(df, 0.5), top = hn::Set(df, static_cast<double>(c.top));
+    for (std::size_t t = 0; t < len; t += hn::Lanes(df)) {
+        const auto s = hn::PromoteTo(df, hn::LoadU(di, sums + t));
+        const auto v = hn::Add(hn::Div(s, denominator), offset);
+        const auto r = hn::IfThenElse(v >= zero, hn::Floor(hn::Add(v, half)), hn::Ceil(hn::Sub(v, half)));
+        hn::StoreU(hn::DemoteTo(di, hn::Min(hn::Max(r, zero), top)), di, out + t);
+    }
+}
+
+// Sums of out[t, t + 4 * lanes): four accumulators in registers, every tap
+// added to all four, so each tap's weight is set once per 4 vectors and the
+// sums never leave registers until rounded.
+HWY_INLINE void four_vectors(const CustomRows& c, const std::uint8_t* const* rows, std::size_t t,
+                             std::int32_t* HWY_RESTRICT sums) {
+    const hn::ScalableTag<std::int32_t> d32;
+    const hn::Rebind<std::uint8_t, decltype(d32)> du8;
+    const std::size_t lanes = hn::Lanes(d32);
+    auto s0 = hn::Zero(d32), s1 = hn::Zero(d32), s2 = hn::Zero(d32), s3 = hn::Zero(d32);
+    for (std::size_t k = 0; k < c.tap_count; ++k) {
+        const CustomTap& tap = c.taps[k];
+        const std::uint8_t* p = rows[tap.row] + tap.offset + t;
+        const auto w = hn::Set(d32, tap.weight);
+        s0 = hn::Add(s0, hn::Mul(w, hn::PromoteTo(d32, hn::LoadU(du8, p))));
+        s1 = hn::Add(s1, hn::Mul(w, hn::PromoteTo(d32, hn::LoadU(du8, p + lanes))));
+        s2 = hn::Add(s2, hn::Mul(w, hn::PromoteTo(d32, hn::LoadU(du8, p + 2 * lanes))));
+        s3 = hn::Add(s3, hn::Mul(w, hn::PromoteTo(d32, hn::LoadU(du8, p + 3 * lanes))));
+    }
+    hn::Store(s0, d32, sums);
+    hn::Store(s1, d32, sums + lanes);
+    hn::Store(s2, d32, sums + 2 * lanes);
+    hn::Store(s3, d32, sums + 3 * lanes);
+}
+
+HWY_INLINE void one_vector(const CustomRows& c, const std::uint8_t* const* rows, std::size_t t,
+                           std::int32_t* HWY_RESTRICT sums) {
+    const hn::ScalableTag<std::int32_t> d32;
+    const hn::Rebind<std::uint8_t, decltype(d32)> du8;
+    auto s = hn::Zero(d32);
+    for (std::size_t k = 0; k < c.tap_count; ++k) {
+        const CustomTap& tap = c.taps[k];
+        s = hn::Add(s, hn::Mul(hn::Set(d32, tap.weight), hn::PromoteTo(d32, hn::LoadU(du8, rows[tap.row] + tap.offset + t))));
+    }
+    hn::Store(s, d32, sums);
+}
+
+void CustomRowsImpl(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
+    const hn::ScalableTag<std::int32_t> d32;
+    const std::size_t lanes = hn::Lanes(d32);
+    const std::size_t full = n / lanes * lanes;
+    HWY_ALIGN std::int32_t sums[4 * HWY_MAX_BYTES / sizeof(std::int32_t)];
+    std::size_t t = 0;
+    for (; t + 4 * lanes <= full; t += 4 * lanes) {
+        four_vectors(c, rows, t, sums);
+        round_sums(c, sums, 4 * lanes, out + t);
+    }
+    for (; t < full; t += lanes) {
+        one_vector(c, rows, t, sums);
+        round_sums(c, sums, lanes, out + t);
+    }
+    for (; t < n; ++t)
+        out[t] = custom_value(static_cast<double>(custom_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+}
+
+void CustomRound(const CustomRows& c, const std::int32_t* sums, std::size_t n, std::int32_t* out) {
+    const hn::ScalableTag<double> df;
+    const std::size_t full = n / hn::Lanes(df) * hn::Lanes(df);
+    round_sums(c, sums, full, out);
+    for (std::size_t t = full; t < n; ++t) out[t] = custom_value(static_cast<double>(sums[t]), c.denominator, c.offset, c.top);
+}
+
+}  // namespace imgpar::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace imgpar::simd {
+
+HWY_EXPORT(CustomRowsImpl);
+HWY_EXPORT(CustomRound);
+
+void custom_rows(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
+    HWY_DYNAMIC_DISPATCH(CustomRowsImpl)(c, rows, n, out);
+}
+void custom_round(const CustomRows& c, const std::int32_t* sums, std::size_t n, std::int32_t* out) {
+    HWY_DYNAMIC_DISPATCH(CustomRound)(c, sums, n, out);
+}
+
+}  // namespace imgpar::simd
+#endif  // HWY_ONCE
+
+#else  // no Highway: the same sums and custom_value, one sample at a time
+
+namespace imgpar::simd {
+
+void custom_rows(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
+    for (std::size_t t = 0; t < n; ++t)
+        out[t] = custom_value(static_cast<double>(custom_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+}
+void custom_round(const CustomRows& c, const std::int32_t* sums, std::size_t n, std::int32_t* out) {
+    for (std::size_t t = 0; t < n; ++t) out[t] = custom_value(static_cast<double>(sums[t]), c.denominator, c.offset, c.top);
+}
+
+}  // namespace imgpar::simd
+#endif
