@@ -101,6 +101,12 @@ std::vector<FilterPlan> test_kernels(const Border& b) {
     far.anchor_x = 4;
     far.anchor_y = 0;
     plans.push_back(far);
+    // A weight past 16 bits (10 in 12 fractional bits, as 0.1 needs: 40960): the
+    // one-tap-at-a-time path instead of pairs.
+    plans.push_back(make_custom(matrix(2, 2, {10, 0, 0, 0.1}), norm, b));
+    plans.push_back(make_custom(matrix(3, 1, {-40000, 1, 2}), shifted, b));
+    // No tap at all: every sample is the offset.
+    plans.push_back(make_custom(matrix(3, 3, std::vector<double>(9, 0.0)), shifted, b));
     return plans;
 }
 
@@ -168,6 +174,11 @@ TEST_CASE("edges simd: the oracle's bytes at every width 1..70, single rows and 
 }
 
 TEST_CASE("custom simd: the oracle's bytes at every width 1..70, kernels of several shapes and anchors, every layout and border") {
+    // Both vector paths: pairs of 16-bit weights, and single 32-bit ones.
+    int wide_weights = 0;
+    for (const FilterPlan& p : test_kernels(Border{}))
+        wide_weights += std::any_of(p.coeffs.begin(), p.coeffs.end(), [](std::int32_t k) { return k < -32768 || k > 32767; });
+    CHECK(wide_weights == 2);
     unsigned seed = 5;
     for (const Border& b : all_borders())
         for (const FilterPlan& p : test_kernels(b))

@@ -4,6 +4,8 @@
 // custom_value in plain loops.
 #include "src/ops/simd/custom_rows.hpp"
 
+#include <cstring>
+
 #if IMGPAR_HAVE_HWY
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "src/ops/simd/custom_rows.cpp"
@@ -14,10 +16,12 @@ HWY_BEFORE_NAMESPACE();
 namespace imgpar::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// custom_value in double lanes, step by step as filter_math.hpp writes it:
-// q = S / denominator, v = q + offset, r = v >= 0 ? floor(v + 0.5) : ceil(v
-// - 0.5), clamped to [0, top]. r is an integer, so clamping it in double and
-// truncating to int gives the scalar code's comparisons and cast.
+// custom_value in double lanes: q = S / denominator and v = q + offset as
+// filter_math.hpp computes them, then clamp(floor(v + 0.5), 0, top). That is
+// custom_value's result for every v: where v >= 0 it is the same formula, and
+// where v < 0 custom_value's ceil(v - 0.5) is at most 0, clamped to 0, as is
+// floor(v + 0.5) <= 0. Clamping v + 0.5 to [0, top] before truncating to int
+// gives the same integer as clamping its floor.
 HWY_INLINE void round_sums(const CustomRows& c, const std::int32_t* HWY_RESTRICT sums, std::size_t len,
                            std::int32_t* HWY_RESTRICT out) {
     const hn::ScalableTag<double> df;
@@ -27,8 +31,7 @@ HWY_INLINE void round_sums(const CustomRows& c, const std::int32_t* HWY_RESTRICT
     for (std::size_t t = 0; t < len; t += hn::Lanes(df)) {
         const auto s = hn::PromoteTo(df, hn::LoadU(di, sums + t));
         const auto v = hn::Add(hn::Div(s, denominator), offset);
-        const auto r = hn::IfThenElse(v >= zero, hn::Floor(hn::Add(v, half)), hn::Ceil(hn::Sub(v, half)));
-        hn::StoreU(hn::DemoteTo(di, hn::Min(hn::Max(r, zero), top)), di, out + t);
+        hn::StoreU(hn::DemoteTo(di, hn::Min(hn::Max(hn::Add(v, half), zero), top)), di, out + t);
     }
 }
 
@@ -86,6 +89,90 @@ void CustomRowsImpl(const CustomRows& c, const std::uint8_t* const* rows, std::s
         out[t] = custom_value(static_cast<double>(custom_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
 }
 
+#if HWY_TARGET != HWY_SCALAR
+// The pair taps' sums of out[t, t + 4 * lanes), as four_vectors: each pair
+// row vector holds (s[x], s[x + channels]) per 32-bit lane, and one widening
+// multiply-add by (w0, w1) adds both taps' products into the lane. sum1
+// collects what targets other than x86 keep apart until the end.
+HWY_INLINE void four_pair_vectors(const CustomRows& c, const std::int16_t* const* rows, std::size_t t,
+                                  std::int32_t* HWY_RESTRICT sums) {
+    const hn::ScalableTag<std::int32_t> d32;
+    const hn::Repartition<std::int16_t, decltype(d32)> d16;
+    const std::size_t lanes = hn::Lanes(d32);
+    auto s0 = hn::Zero(d32), s1 = hn::Zero(d32), s2 = hn::Zero(d32), s3 = hn::Zero(d32);
+    auto e0 = hn::Zero(d32), e1 = hn::Zero(d32), e2 = hn::Zero(d32), e3 = hn::Zero(d32);
+    for (std::size_t k = 0; k < c.pair_count; ++k) {
+        const CustomPairTap& tap = c.pairs[k];
+        const std::int16_t* p = rows[tap.row] + 2 * (tap.offset + t);
+        std::int32_t packed;
+        std::memcpy(&packed, tap.weights, sizeof packed);  // lane 2m: weights[0], lane 2m + 1: weights[1]
+        const auto w = hn::BitCast(d16, hn::Set(d32, packed));
+        s0 = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, p), w, s0, e0);
+        s1 = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, p + 2 * lanes), w, s1, e1);
+        s2 = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, p + 4 * lanes), w, s2, e2);
+        s3 = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, p + 6 * lanes), w, s3, e3);
+    }
+    hn::Store(hn::RearrangeToOddPlusEven(s0, e0), d32, sums);
+    hn::Store(hn::RearrangeToOddPlusEven(s1, e1), d32, sums + lanes);
+    hn::Store(hn::RearrangeToOddPlusEven(s2, e2), d32, sums + 2 * lanes);
+    hn::Store(hn::RearrangeToOddPlusEven(s3, e3), d32, sums + 3 * lanes);
+}
+
+HWY_INLINE void one_pair_vector(const CustomRows& c, const std::int16_t* const* rows, std::size_t t,
+                                std::int32_t* HWY_RESTRICT sums) {
+    const hn::ScalableTag<std::int32_t> d32;
+    const hn::Repartition<std::int16_t, decltype(d32)> d16;
+    auto s = hn::Zero(d32), e = hn::Zero(d32);
+    for (std::size_t k = 0; k < c.pair_count; ++k) {
+        const CustomPairTap& tap = c.pairs[k];
+        std::int32_t packed;
+        std::memcpy(&packed, tap.weights, sizeof packed);
+        s = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, rows[tap.row] + 2 * (tap.offset + t)),
+                                          hn::BitCast(d16, hn::Set(d32, packed)), s, e);
+    }
+    hn::Store(hn::RearrangeToOddPlusEven(s, e), d32, sums);
+}
+
+#endif
+
+void CustomPairRows(const CustomRows& c, const std::int16_t* const* rows, std::size_t n, std::int32_t* out) {
+#if HWY_TARGET == HWY_SCALAR  // one lane: no pairs of 16-bit lanes in it
+    for (std::size_t t = 0; t < n; ++t)
+        out[t] = custom_value(static_cast<double>(custom_pair_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+#else
+    const hn::ScalableTag<std::int32_t> d32;
+    const std::size_t lanes = hn::Lanes(d32);
+    const std::size_t full = n / lanes * lanes;
+    HWY_ALIGN std::int32_t sums[4 * HWY_MAX_BYTES / sizeof(std::int32_t)];
+    std::size_t t = 0;
+    for (; t + 4 * lanes <= full; t += 4 * lanes) {
+        four_pair_vectors(c, rows, t, sums);
+        round_sums(c, sums, 4 * lanes, out + t);
+    }
+    for (; t < full; t += lanes) {
+        one_pair_vector(c, rows, t, sums);
+        round_sums(c, sums, lanes, out + t);
+    }
+    for (; t < n; ++t)
+        out[t] = custom_value(static_cast<double>(custom_pair_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+#endif
+}
+
+void PairSamples(const std::uint8_t* row, std::size_t n, std::size_t channels, std::int16_t* pairs) {
+    const hn::ScalableTag<std::uint16_t> d16;
+    const hn::Rebind<std::uint8_t, decltype(d16)> d8;
+    const std::size_t lanes = hn::Lanes(d16);
+    const std::size_t full = n / lanes * lanes;
+    auto* out = reinterpret_cast<std::uint16_t*>(pairs);  // samples 0..255: the same bits
+    for (std::size_t t = 0; t < full; t += lanes)
+        hn::StoreInterleaved2(hn::PromoteTo(d16, hn::LoadU(d8, row + t)), hn::PromoteTo(d16, hn::LoadU(d8, row + t + channels)),
+                              d16, out + 2 * t);
+    for (std::size_t t = full; t < n; ++t) {
+        pairs[2 * t] = row[t];
+        pairs[2 * t + 1] = row[t + channels];
+    }
+}
+
 void CustomRound(const CustomRows& c, const std::int32_t* sums, std::size_t n, std::int32_t* out) {
     const hn::ScalableTag<double> df;
     const std::size_t full = n / hn::Lanes(df) * hn::Lanes(df);
@@ -101,6 +188,15 @@ namespace imgpar::simd {
 
 HWY_EXPORT(CustomRowsImpl);
 HWY_EXPORT(CustomRound);
+HWY_EXPORT(CustomPairRows);
+HWY_EXPORT(PairSamples);
+
+void custom_pair_rows(const CustomRows& c, const std::int16_t* const* rows, std::size_t n, std::int32_t* out) {
+    HWY_DYNAMIC_DISPATCH(CustomPairRows)(c, rows, n, out);
+}
+void pair_samples(const std::uint8_t* row, std::size_t n, std::size_t channels, std::int16_t* pairs) {
+    HWY_DYNAMIC_DISPATCH(PairSamples)(row, n, channels, pairs);
+}
 
 void custom_rows(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
     HWY_DYNAMIC_DISPATCH(CustomRowsImpl)(c, rows, n, out);
@@ -122,6 +218,16 @@ void custom_rows(const CustomRows& c, const std::uint8_t* const* rows, std::size
 }
 void custom_round(const CustomRows& c, const std::int32_t* sums, std::size_t n, std::int32_t* out) {
     for (std::size_t t = 0; t < n; ++t) out[t] = custom_value(static_cast<double>(sums[t]), c.denominator, c.offset, c.top);
+}
+void custom_pair_rows(const CustomRows& c, const std::int16_t* const* rows, std::size_t n, std::int32_t* out) {
+    for (std::size_t t = 0; t < n; ++t)
+        out[t] = custom_value(static_cast<double>(custom_pair_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+}
+void pair_samples(const std::uint8_t* row, std::size_t n, std::size_t channels, std::int16_t* pairs) {
+    for (std::size_t t = 0; t < n; ++t) {
+        pairs[2 * t] = row[t];
+        pairs[2 * t + 1] = row[t + channels];
+    }
 }
 
 }  // namespace imgpar::simd

@@ -27,9 +27,19 @@ struct CustomTap {
     std::int32_t weight = 0; // non-zero
 };
 
+// Two taps of one kernel row at columns i and i + 1 (either weight may be 0),
+// for pair rows (below).
+struct CustomPairTap {
+    std::size_t offset = 0;  // column i, in samples: i * channels
+    int row = 0;
+    std::int16_t weights[2] = {0, 0};
+};
+
 struct CustomRows {
-    const CustomTap* taps = nullptr;
+    const CustomTap* taps = nullptr;  // custom_rows
     std::size_t tap_count = 0;
+    const CustomPairTap* pairs = nullptr;  // custom_pair_rows
+    std::size_t pair_count = 0;
     double denominator = 1.0;
     double offset = 0.0;
     int top = 255;
@@ -46,6 +56,23 @@ inline std::int32_t custom_lane_sum(const CustomRows& c, const std::uint8_t* con
 
 // out[t] for t in [0, n).
 void custom_rows(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out);
+
+// The same for kernels whose weights all fit 16 bits, on pair rows: one
+// 16 x 16 -> 32-bit multiply-add of two lanes (x86: pmaddwd) applies two taps
+// of a kernel row at once, where custom_rows multiplies and adds per tap.
+// pairs[2t] = row[t], pairs[2t + 1] = row[t + channels] for t in [0, n):
+// row holds n + channels samples.
+void pair_samples(const std::uint8_t* row, std::size_t n, std::size_t channels, std::int16_t* pairs);
+inline std::int32_t custom_pair_lane_sum(const CustomRows& c, const std::int16_t* const* rows, std::size_t t) {
+    std::int32_t sum = 0;
+    for (std::size_t k = 0; k < c.pair_count; ++k) {
+        const CustomPairTap& p = c.pairs[k];
+        const std::int16_t* s = rows[p.row] + 2 * (t + p.offset);
+        sum += p.weights[0] * static_cast<std::int32_t>(s[0]) + p.weights[1] * static_cast<std::int32_t>(s[1]);
+    }
+    return sum;
+}
+void custom_pair_rows(const CustomRows& c, const std::int16_t* const* rows, std::size_t n, std::int32_t* out);
 
 // The rounding step alone, as custom_rows computes it: out[t] =
 // custom_value(sums[t], c.denominator, c.offset, c.top). For its test.
