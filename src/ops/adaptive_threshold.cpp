@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 #include "src/error.hpp"
 #include "src/ops/histogram_math.hpp"
-#include "src/ops/integral.hpp"
+#include "src/ops/simd/intensity_rows.hpp"
+#include "src/ops/simd/window_rows.hpp"
 #include "src/ops/threshold.hpp"
 #include "src/parallel.hpp"
 
@@ -60,6 +62,85 @@ AdaptiveParams adaptive_params(const AdaptiveSpec& s) {
 }
 
 namespace cpu {
+namespace {
+
+// Index of position i of a line of `size` samples, outside mapped by the
+// method's border rule (axis_ranges' weights, position by position).
+int border_index(int i, int size, bool replicate) {
+    if (i < 0) return replicate ? 0 : -i;
+    if (i >= size) return replicate ? size - 1 : 2 * (size - 1) - i;
+    return i;
+}
+
+// out[x] = sum of columns[border_index(x + d)] for d in -r..r: a running sum
+// (one add and one subtract per pixel), border lookups only near the ends.
+// T is unsigned: a sum wraps on the way and comes out exact while the true
+// window sum fits T.
+template <typename T>
+void window_row(const std::uint32_t* columns, int width, int r, bool replicate, T* out) {
+    const auto at = [&](int i) { return static_cast<T>(columns[border_index(i, width, replicate)]); };
+    T sum = 0;
+    for (int i = -r; i <= r; ++i) sum += at(i);
+    out[0] = sum;
+    const int inner_begin = std::min(width, r + 1), inner_end = std::max(inner_begin, width - r);
+    int x = 1;
+    for (; x < inner_begin; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
+    for (; x < inner_end; ++x) out[x] = sum += static_cast<T>(columns[x + r]) - static_cast<T>(columns[x - r - 1]);
+    for (; x < width; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
+}
+
+// Rows y0..y1-1 of the output. The window slides down the band: the
+// intensities of the last W + 1 rows wait in a ring, each column's sum (and
+// sum of squares) over the window's rows moves by the row that enters and
+// the one that leaves, and each output row's window sums run along those
+// column sums. The sums are those of the summed-area tables the contract
+// names (the same integers; only the order of exact additions differs).
+// SquareSum: u32 while W^2 * 255^2 fits it, else u64.
+template <typename SquareSum>
+void adaptive_band(ConstViewU8 src, ViewU8 dst, const AdaptiveSpec& spec, const AdaptiveParams& p, int y0, int y1) {
+    const int width = src.width, height = src.height, C = src.channels, out_c = dst.channels;
+    const int window = spec.window, r = window / 2;
+    const bool mean = spec.method == AdaptiveMethod::Mean;
+    const std::size_t w = static_cast<std::size_t>(width);
+    std::vector<std::uint8_t> ring(static_cast<std::size_t>(window + 1) * w);
+    const auto ring_row = [&](int y) { return ring.data() + static_cast<std::size_t>(y % (window + 1)) * w; };
+    const auto load_row = [&](int y) { simd::intensity_row(src.row(y), C, w, ring_row(y)); };
+    const auto border = [&](int y) { return border_index(y, height, mean); };
+    std::vector<std::uint32_t> column_sums(w, 0), column_squares(mean ? 0 : w, 0), sums(w);
+    std::vector<SquareSum> squares(mean ? 0 : w);
+    std::vector<std::uint8_t> zeros(w, 0), decisions(out_c == 2 ? w : 0);
+    std::uint32_t* const squares_or_null = mean ? nullptr : column_squares.data();
+
+    const int first = std::max(0, y0 - r), last = std::min(height - 1, y0 + r);
+    for (int y = first; y <= last; ++y) load_row(y);
+    for (int d = -r; d <= r; ++d) simd::slide_columns(ring_row(border(y0 + d)), zeros.data(), w, column_sums.data(), squares_or_null);
+    for (int y = y0; y < y1; ++y) {
+        if (y > y0) {
+            if (y + r < height) load_row(y + r);
+            simd::slide_columns(ring_row(border(y + r)), ring_row(border(y - r - 1)), w, column_sums.data(), squares_or_null);
+        }
+        const std::uint8_t* v = ring_row(y);
+        std::uint8_t* out = out_c == 2 ? decisions.data() : dst.row(y);
+        window_row(column_sums.data(), width, r, mean, sums.data());
+        if (mean) {
+            simd::mean_decision_row(sums.data(), v, w, static_cast<std::int32_t>(p.n), p.offset, out);
+        } else {
+            window_row(column_squares.data(), width, r, false, squares.data());
+            for (std::size_t x = 0; x < w; ++x)
+                out[x] = static_cast<std::uint8_t>(adaptive_decision_fast(v[x], sums[x], squares[x], p));
+        }
+        if (out_c == 2) {
+            const std::uint8_t* s = src.row(y);
+            std::uint8_t* d = dst.row(y);
+            for (std::size_t x = 0; x < w; ++x) {
+                d[2 * x] = out[x];
+                d[2 * x + 1] = s[x * C + C - 1];  // alpha unchanged
+            }
+        }
+    }
+}
+
+}  // namespace
 
 void adaptive_threshold(ConstViewU8 src, ViewU8 dst, const AdaptiveSpec& spec) {
     check_image_shape(src.width, src.height, src.channels);
@@ -69,35 +150,22 @@ void adaptive_threshold(ConstViewU8 src, ViewU8 dst, const AdaptiveSpec& spec) {
                                            " channel(s)");
     check_adaptive_spec(spec);
     check_adaptive_window(spec, src.width, src.height);
-    // The intensity plane and its tables of sums and squares.
-    ImageU8 intensity(src.width, src.height, 1);
-    for (int y = 0; y < src.height; ++y) {
-        const std::uint8_t* s = src.row(y);
-        std::uint8_t* d = intensity.row(y);
-        for (int x = 0; x < src.width; ++x) d[x] = static_cast<std::uint8_t>(intensity_of(s + x * C, C));
-    }
-    std::vector<unsigned long long> tables(2 * static_cast<std::size_t>(src.width + 1) * (src.height + 1));
-    const SumTableView t = sum_table_view(tables.data(), SumType::U64, src.width, src.height, 1, true);
-    integral(intensity.view(), t);
-    const PlaneTable sums{tables.data(), t.pitch};
-    const PlaneTable squares{tables.data() + tables.size() / 2, t.pitch};
     const AdaptiveParams p = adaptive_params(spec);
-    const bool replicate = spec.method == AdaptiveMethod::Mean;
-    const int radius = spec.window / 2;
-    parallel_for(src.height, std::max(1, (1 << 14) / std::max(1, src.width)), [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const AxisRanges ys = axis_ranges(y, radius, src.height, replicate);
-            const std::uint8_t* v = intensity.row(y);
-            const std::uint8_t* s = src.row(y);
-            std::uint8_t* d = dst.row(y);
-            for (int x = 0; x < src.width; ++x) {
-                const AxisRanges xs = axis_ranges(x, radius, src.width, replicate);
-                d[x * out_c] = static_cast<std::uint8_t>(
-                    adaptive_decision(v[x], window_sum(sums, xs, ys), window_sum(squares, xs, ys), p));
-                if (out_c == 2) d[x * out_c + 1] = s[x * C + C - 1];  // alpha unchanged
-            }
-        }
+    // Each band starts by summing W rows: bands of at least 4 W rows keep
+    // that below a quarter of the work.
+    const int grain = std::max({1, 4 * spec.window, (1 << 14) / std::max(1, src.width)});
+    const bool narrow_squares = spec.window <= 257;  // 255^2 * 257^2 < 2^32
+    parallel_for(src.height, grain, [&](int y0, int y1) {
+        if (narrow_squares)
+            adaptive_band<std::uint32_t>(src, dst, spec, p, y0, y1);
+        else
+            adaptive_band<std::uint64_t>(src, dst, spec, p, y0, y1);
     });
+}
+
+std::string adaptive_threshold_kernel_name() {
+    return "a sliding window (running column sums, then running row sums), a level per pixel; " +
+           std::to_string(cpu_thread_count()) + " thread(s)";
 }
 
 }  // namespace cpu

@@ -56,6 +56,8 @@ AdaptiveParams adaptive_params(const AdaptiveSpec& spec);
 namespace cpu {
 // dst: src's size, threshold_output_channels(src.channels) channels.
 void adaptive_threshold(ConstViewU8 src, ViewU8 dst, const AdaptiveSpec& spec);
+// How the CPU computes it, for -v and --json.
+std::string adaptive_threshold_kernel_name();
 }  // namespace cpu
 
 namespace gpu {

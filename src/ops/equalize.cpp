@@ -1,9 +1,13 @@
 #include "src/ops/equalize.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
 #include "src/error.hpp"
 #include "src/ops/histogram_math.hpp"
+#include "src/ops/simd/intensity_rows.hpp"
+#include "src/ops/threshold.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar {
@@ -32,6 +36,20 @@ EqualizeLut equalize_lut(const HistogramCounts& counts) {
 }
 
 namespace cpu {
+namespace {
+
+// Every channel through its own table, alpha through the identity: one
+// loop per channel count, so the compiler keeps the tables' addresses in
+// registers and unrolls the channels.
+template <int C>
+void apply_tables(const std::uint8_t* const* tables, const std::uint8_t* s, std::size_t n, std::uint8_t* d) {
+    const std::uint8_t* t[C];
+    for (int c = 0; c < C; ++c) t[c] = tables[c];
+    for (std::size_t x = 0; x < n; ++x, s += C, d += C)
+        for (int c = 0; c < C; ++c) d[c] = t[c][s[c]];
+}
+
+}  // namespace
 
 void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode) {
     check_image_shape(src.width, src.height, src.channels);
@@ -39,31 +57,36 @@ void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode) {
         throw usage_error("equalize", "the output must have the input's size and channel count");
     const int C = src.channels;
     const bool luma_mode = mode == EqualizeMode::Luma && C >= 3;
-    // Histogram first (all of it) so an in-place call reads the original pixels.
-    const Histogram h = histogram(src, luma_mode);
+    // Counts first (all of them) so an in-place call reads the original
+    // pixels: luma mode needs the luma plane alone, channels mode the
+    // colour channels' planes.
     std::array<EqualizeLut, kMaxChannels> luts{};
     if (luma_mode) {
-        luts[0] = equalize_lut(h.counts[static_cast<std::size_t>(C)]);
+        luts[0] = equalize_lut(intensity_histogram(src));
     } else {
+        const Histogram h = histogram(src, false);
         for (int c = 0; c < C; ++c) luts[static_cast<std::size_t>(c)] = equalize_lut(h.counts[static_cast<std::size_t>(c)]);
+        if (has_alpha(C))
+            for (int v = 0; v < kHistogramValues; ++v)
+                luts[static_cast<std::size_t>(C - 1)][static_cast<std::size_t>(v)] = static_cast<std::uint8_t>(v);  // alpha unchanged
     }
-    const int colour = has_alpha(C) ? C - 1 : C;
+    const std::uint8_t* tables[kMaxChannels];
+    for (int c = 0; c < kMaxChannels; ++c) tables[c] = luts[static_cast<std::size_t>(c)].data();
+    const std::size_t w = static_cast<std::size_t>(src.width);
     const int grain = std::max(1, (1 << 16) / std::max(1, src.width));
     parallel_for(src.height, grain, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             const std::uint8_t* s = src.row(y);
             std::uint8_t* d = dst.row(y);
-            for (int x = 0; x < src.width; ++x, s += C, d += C) {
-                if (luma_mode) {
-                    int r = s[0], g = s[1], b = s[2];
-                    equalize_luma_pixel(luts[0].data(), r, g, b);
-                    d[0] = static_cast<std::uint8_t>(r);
-                    d[1] = static_cast<std::uint8_t>(g);
-                    d[2] = static_cast<std::uint8_t>(b);
-                } else {
-                    for (int c = 0; c < colour; ++c) d[c] = luts[static_cast<std::size_t>(c)][s[c]];
-                }
-                if (colour < C) d[C - 1] = s[C - 1];  // alpha unchanged
+            if (luma_mode) {
+                simd::equalize_luma_row(s, C, w, tables[0], d);
+                continue;
+            }
+            switch (C) {
+                case 1: apply_tables<1>(tables, s, w, d); break;
+                case 2: apply_tables<2>(tables, s, w, d); break;
+                case 3: apply_tables<3>(tables, s, w, d); break;
+                default: apply_tables<4>(tables, s, w, d); break;
             }
         }
     });

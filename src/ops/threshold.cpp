@@ -1,9 +1,12 @@
 #include "src/ops/threshold.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <vector>
 
 #include "src/error.hpp"
 #include "src/ops/histogram_math.hpp"
+#include "src/ops/simd/intensity_rows.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar {
@@ -57,6 +60,30 @@ int otsu_threshold(const Histogram& h) { return otsu_threshold(h.intensity()); }
 
 namespace cpu {
 
+HistogramCounts intensity_histogram(ConstViewU8 src) {
+    check_image_shape(src.width, src.height, src.channels);
+    HistogramCounts total{};
+    std::mutex merge;
+    const std::size_t w = static_cast<std::size_t>(src.width);
+    // Rows between flushes of the 32-bit counts into the 64-bit ones.
+    const int rows_per_flush = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 31) / w, 1, static_cast<std::size_t>(src.height)));
+    const int grain = std::max(1, (1 << 16) / std::max(1, src.width));
+    parallel_for(src.height, grain, [&](int y0, int y1) {
+        std::vector<std::uint32_t> counts(simd::kIntensitySubHistograms * kHistogramValues);
+        HistogramCounts local{};
+        for (int y = y0; y < y1; y += rows_per_flush) {
+            std::fill(counts.begin(), counts.end(), 0u);
+            for (int row = y; row < std::min(y1, y + rows_per_flush); ++row)
+                simd::count_intensity_row(src.row(row), src.channels, w, counts.data());
+            for (int v = 0; v < kHistogramValues; ++v)
+                for (int k = 0; k < simd::kIntensitySubHistograms; ++k) local[static_cast<std::size_t>(v)] += counts[static_cast<std::size_t>(k * kHistogramValues + v)];
+        }
+        std::lock_guard<std::mutex> lock(merge);
+        for (int v = 0; v < kHistogramValues; ++v) total[static_cast<std::size_t>(v)] += local[static_cast<std::size_t>(v)];
+    });
+    return total;
+}
+
 int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec) {
     check_image_shape(src.width, src.height, src.channels);
     const int C = src.channels;
@@ -65,17 +92,10 @@ int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec) {
         throw usage_error("threshold", "the output must have the input's size and " + std::to_string(out_c) +
                                            " channel(s)");
     if (!spec.otsu) threshold_at(spec.value);  // validates
-    const int t = spec.otsu ? otsu_threshold(histogram(src, true)) : spec.value;
+    const int t = spec.otsu ? otsu_threshold(intensity_histogram(src)) : spec.value;
     const int grain = std::max(1, (1 << 16) / std::max(1, src.width));
     parallel_for(src.height, grain, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* s = src.row(y);
-            std::uint8_t* d = dst.row(y);
-            for (int x = 0; x < src.width; ++x, s += C, d += out_c) {
-                d[0] = static_cast<std::uint8_t>(threshold_value(intensity_of(s, C), t));
-                if (out_c == 2) d[1] = s[C - 1];  // alpha unchanged
-            }
-        }
+        for (int y = y0; y < y1; ++y) simd::threshold_row(src.row(y), C, static_cast<std::size_t>(src.width), t, dst.row(y));
     });
     return t;
 }

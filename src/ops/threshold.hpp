@@ -53,6 +53,9 @@ struct ThresholdResult {
 };
 
 namespace cpu {
+// The counts of the intensity alone (Histogram::intensity, without the
+// channels' planes): what Otsu's level and luma-mode equalization need.
+HistogramCounts intensity_histogram(ConstViewU8 src);
 // Thresholds src into dst (same size, threshold_output_channels channels).
 // Returns the level used. Throws imgpar::Error (usage) on a shape mismatch.
 int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec);

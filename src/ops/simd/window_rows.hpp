@@ -1,0 +1,36 @@
+// Row loops of the adaptive threshold's sliding window on the CPU
+// (src/ops/adaptive_threshold.cpp), vectorised for the host's SIMD width
+// with runtime dispatch (Google Highway), or plain loops where imgpar was
+// built without Highway. Integer arithmetic only, so both give the same
+// values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace imgpar::simd {
+
+// Moves a window's column sums down one row: sums[x] += enter[x] - leave[x]
+// and, when squares is not null, squares[x] += enter[x]^2 - leave[x]^2
+// (arithmetic modulo 2^32: exact while the true sums fit).
+void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::size_t n, std::uint32_t* sums,
+                   std::uint32_t* squares);
+
+// The mean method's decision (adaptive_decision, AdaptiveMethod::Mean) from
+// a window sum s of n samples (n odd, n * 511 < 2^31) and offset ceil(C):
+//   v > round(s / n) - offset  <=>  2 s < n (2 t - 1),  t = v + offset
+// since round(s / n) = floor((2 s + n) / (2 n)) < t exactly when
+// 2 s + n < 2 n t. t is clamped to 0..256 first (the rounded mean lies in
+// 0..255, so that changes no answer) to keep the product within 31 bits.
+// out[x] = 255 or 0.
+void mean_decision_row(const std::uint32_t* sums, const std::uint8_t* v, std::size_t count, std::int32_t n,
+                       int offset, std::uint8_t* out);
+
+// The same decision for one pixel: the plain loop, and the tests' check.
+inline int mean_decision(std::uint32_t sum, int v, std::int32_t n, int offset) {
+    int t = v + offset;
+    t = t < 0 ? 0 : (t > 256 ? 256 : t);
+    return 2 * static_cast<std::int32_t>(sum) < n * (2 * t - 1) ? 255 : 0;
+}
+
+}  // namespace imgpar::simd
