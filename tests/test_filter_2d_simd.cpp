@@ -19,6 +19,7 @@
 #include "src/ops/filter_math.hpp"
 #include "src/ops/simd/custom_rows.hpp"
 #include "src/ops/simd/edge_rows.hpp"
+#include "src/ops/simd/weighted_rows.hpp"
 #include "src/parallel.hpp"
 #include "tests/support/filter_reference.hpp"
 #include "tests/support/filter_support.hpp"
@@ -155,6 +156,34 @@ TEST_CASE("custom simd: the rounding equals custom_value around every step, ties
                 CHECK(wrong == 0);
             }
         }
+}
+
+TEST_CASE("custom simd: float rounding is chosen only where it gives custom_value for every sum of the range") {
+    // Both outcomes occur: small ranges with simple denominators pass, and
+    // denominators whose float reciprocal is off near a tie fail.
+    int chosen = 0, refused = 0;
+    for (const double denominator : {16.0, 45.0, 3.0, 6.0, 10.0, 0.3, -2.0, 72.0 * 4096, 409.6 * 4096})
+        for (const double offset : {0.0, 12.5, -3.25, 0.1}) {
+            simd::CustomRows c;
+            c.denominator = denominator;
+            c.offset = offset;
+            const std::int32_t smin = -255 * 40, smax = 255 * 300;
+            (simd::choose_rounding(c, smin, smax) ? chosen : refused) += 1;
+            std::vector<std::int32_t> sums, got;
+            for (std::int32_t s = smin; s <= smax; ++s) sums.push_back(s);
+            got.resize(sums.size());
+            simd::custom_round(c, sums.data(), sums.size(), got.data());
+            long long wrong = 0;
+            for (std::size_t t = 0; t < sums.size(); ++t)
+                wrong += got[t] != custom_value(static_cast<double>(sums[t]), denominator, offset, 255);
+            INFO("denominator ", denominator, " offset ", offset, " float ", c.float_rounding);
+            CHECK(wrong == 0);
+        }
+    MESSAGE("float rounding chosen ", chosen, " times, refused ", refused);
+    if (simd::simd_target_name() != "scalar") {  // a build without Highway always refuses
+        CHECK(chosen > 0);
+        CHECK(refused > 0);
+    }
 }
 
 TEST_CASE("edges simd: the oracle's bytes at every width 1..70, single rows and columns, every layout and border") {

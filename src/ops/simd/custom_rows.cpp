@@ -4,6 +4,7 @@
 // custom_value in plain loops.
 #include "src/ops/simd/custom_rows.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #if IMGPAR_HAVE_HWY
@@ -22,8 +23,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // where v < 0 custom_value's ceil(v - 0.5) is at most 0, clamped to 0, as is
 // floor(v + 0.5) <= 0. Clamping v + 0.5 to [0, top] before truncating to int
 // gives the same integer as clamping its floor.
-HWY_INLINE void round_sums(const CustomRows& c, const std::int32_t* HWY_RESTRICT sums, std::size_t len,
-                           std::int32_t* HWY_RESTRICT out) {
+HWY_INLINE void round_sums_double(const CustomRows& c, const std::int32_t* sums, std::size_t len, std::int32_t* out) {
     const hn::ScalableTag<double> df;
     const hn::Rebind<std::int32_t, decltype(df)> di;
     const auto denominator = hn::Set(df, c.denominator), offset = hn::Set(df, c.offset);
@@ -33,6 +33,48 @@ HWY_INLINE void round_sums(const CustomRows& c, const std::int32_t* HWY_RESTRICT
         const auto v = hn::Add(hn::Div(s, denominator), offset);
         hn::StoreU(hn::DemoteTo(di, hn::Min(hn::Max(hn::Add(v, half), zero), top)), di, out + t);
     }
+}
+
+// The float candidate of choose_rounding. Not inlined: choose_rounding
+// checks this very code, whatever a compiler would fuse or reorder inlined.
+HWY_NOINLINE void round_sums_float(const CustomRows& c, const std::int32_t* sums, std::size_t len, std::int32_t* out) {
+    const hn::ScalableTag<float> df;
+    const hn::Rebind<std::int32_t, decltype(df)> di;
+    const auto inverse = hn::Set(df, static_cast<float>(1.0 / c.denominator));
+    const auto offset = hn::Set(df, static_cast<float>(c.offset));
+    const auto zero = hn::Zero(df), half = hn::Set(df, 0.5f), top = hn::Set(df, static_cast<float>(c.top));
+    for (std::size_t t = 0; t < len; t += hn::Lanes(df)) {
+        const auto v = hn::MulAdd(hn::ConvertTo(df, hn::LoadU(di, sums + t)), inverse, offset);
+        hn::StoreU(hn::ConvertTo(di, hn::Min(hn::Max(hn::Add(v, half), zero), top)), di, out + t);
+    }
+}
+
+// len: a multiple of the int32 vector's lanes.
+HWY_INLINE void round_sums(const CustomRows& c, const std::int32_t* sums, std::size_t len, std::int32_t* out) {
+    if (c.float_rounding)
+        round_sums_float(c, sums, len, out);
+    else
+        round_sums_double(c, sums, len, out);
+}
+
+bool ChooseRounding(CustomRows& c, std::int32_t smin, std::int32_t smax) {
+    c.float_rounding = false;
+    const hn::ScalableTag<std::int32_t> d32;
+    const std::size_t lanes = hn::Lanes(d32);
+    constexpr std::size_t kChunk = 4096;  // a multiple of every target's lanes
+    HWY_ALIGN std::int32_t sums[kChunk];
+    HWY_ALIGN std::int32_t got[kChunk];
+    CustomRows candidate = c;
+    for (std::int64_t s0 = smin; s0 <= smax; s0 += kChunk) {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::int64_t>(kChunk, smax - s0 + 1));
+        const std::size_t padded = (n + lanes - 1) / lanes * lanes;
+        for (std::size_t t = 0; t < padded; ++t) sums[t] = static_cast<std::int32_t>(s0 + static_cast<std::int64_t>(std::min(t, n - 1)));
+        round_sums_float(candidate, sums, padded, got);
+        for (std::size_t t = 0; t < n; ++t)
+            if (got[t] != custom_value(static_cast<double>(sums[t]), c.denominator, c.offset, c.top)) return false;
+    }
+    c.float_rounding = true;
+    return true;
 }
 
 // Sums of out[t, t + 4 * lanes): four accumulators in registers, every tap
@@ -53,10 +95,10 @@ HWY_INLINE void four_vectors(const CustomRows& c, const std::uint8_t* const* row
         s2 = hn::Add(s2, hn::Mul(w, hn::PromoteTo(d32, hn::LoadU(du8, p + 2 * lanes))));
         s3 = hn::Add(s3, hn::Mul(w, hn::PromoteTo(d32, hn::LoadU(du8, p + 3 * lanes))));
     }
-    hn::Store(s0, d32, sums);
-    hn::Store(s1, d32, sums + lanes);
-    hn::Store(s2, d32, sums + 2 * lanes);
-    hn::Store(s3, d32, sums + 3 * lanes);
+    hn::StoreU(s0, d32, sums);
+    hn::StoreU(s1, d32, sums + lanes);
+    hn::StoreU(s2, d32, sums + 2 * lanes);
+    hn::StoreU(s3, d32, sums + 3 * lanes);
 }
 
 HWY_INLINE void one_vector(const CustomRows& c, const std::uint8_t* const* rows, std::size_t t,
@@ -68,23 +110,17 @@ HWY_INLINE void one_vector(const CustomRows& c, const std::uint8_t* const* rows,
         const CustomTap& tap = c.taps[k];
         s = hn::Add(s, hn::Mul(hn::Set(d32, tap.weight), hn::PromoteTo(d32, hn::LoadU(du8, rows[tap.row] + tap.offset + t))));
     }
-    hn::Store(s, d32, sums);
+    hn::StoreU(s, d32, sums);
 }
 
 void CustomRowsImpl(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
     const hn::ScalableTag<std::int32_t> d32;
     const std::size_t lanes = hn::Lanes(d32);
     const std::size_t full = n / lanes * lanes;
-    HWY_ALIGN std::int32_t sums[4 * HWY_MAX_BYTES / sizeof(std::int32_t)];
     std::size_t t = 0;
-    for (; t + 4 * lanes <= full; t += 4 * lanes) {
-        four_vectors(c, rows, t, sums);
-        round_sums(c, sums, 4 * lanes, out + t);
-    }
-    for (; t < full; t += lanes) {
-        one_vector(c, rows, t, sums);
-        round_sums(c, sums, lanes, out + t);
-    }
+    for (; t + 4 * lanes <= full; t += 4 * lanes) four_vectors(c, rows, t, out + t);
+    for (; t < full; t += lanes) one_vector(c, rows, t, out + t);
+    round_sums(c, out, full, out);  // in place, once per row
     for (; t < n; ++t)
         out[t] = custom_value(static_cast<double>(custom_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
 }
@@ -112,10 +148,10 @@ HWY_INLINE void four_pair_vectors(const CustomRows& c, const std::int16_t* const
         s2 = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, p + 4 * lanes), w, s2, e2);
         s3 = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, p + 6 * lanes), w, s3, e3);
     }
-    hn::Store(hn::RearrangeToOddPlusEven(s0, e0), d32, sums);
-    hn::Store(hn::RearrangeToOddPlusEven(s1, e1), d32, sums + lanes);
-    hn::Store(hn::RearrangeToOddPlusEven(s2, e2), d32, sums + 2 * lanes);
-    hn::Store(hn::RearrangeToOddPlusEven(s3, e3), d32, sums + 3 * lanes);
+    hn::StoreU(hn::RearrangeToOddPlusEven(s0, e0), d32, sums);
+    hn::StoreU(hn::RearrangeToOddPlusEven(s1, e1), d32, sums + lanes);
+    hn::StoreU(hn::RearrangeToOddPlusEven(s2, e2), d32, sums + 2 * lanes);
+    hn::StoreU(hn::RearrangeToOddPlusEven(s3, e3), d32, sums + 3 * lanes);
 }
 
 HWY_INLINE void one_pair_vector(const CustomRows& c, const std::int16_t* const* rows, std::size_t t,
@@ -130,7 +166,7 @@ HWY_INLINE void one_pair_vector(const CustomRows& c, const std::int16_t* const* 
         s = hn::ReorderWidenMulAccumulate(d32, hn::LoadU(d16, rows[tap.row] + 2 * (tap.offset + t)),
                                           hn::BitCast(d16, hn::Set(d32, packed)), s, e);
     }
-    hn::Store(hn::RearrangeToOddPlusEven(s, e), d32, sums);
+    hn::StoreU(hn::RearrangeToOddPlusEven(s, e), d32, sums);
 }
 
 #endif
@@ -143,16 +179,10 @@ void CustomPairRows(const CustomRows& c, const std::int16_t* const* rows, std::s
     const hn::ScalableTag<std::int32_t> d32;
     const std::size_t lanes = hn::Lanes(d32);
     const std::size_t full = n / lanes * lanes;
-    HWY_ALIGN std::int32_t sums[4 * HWY_MAX_BYTES / sizeof(std::int32_t)];
     std::size_t t = 0;
-    for (; t + 4 * lanes <= full; t += 4 * lanes) {
-        four_pair_vectors(c, rows, t, sums);
-        round_sums(c, sums, 4 * lanes, out + t);
-    }
-    for (; t < full; t += lanes) {
-        one_pair_vector(c, rows, t, sums);
-        round_sums(c, sums, lanes, out + t);
-    }
+    for (; t + 4 * lanes <= full; t += 4 * lanes) four_pair_vectors(c, rows, t, out + t);
+    for (; t < full; t += lanes) one_pair_vector(c, rows, t, out + t);
+    round_sums(c, out, full, out);  // in place, once per row
     for (; t < n; ++t)
         out[t] = custom_value(static_cast<double>(custom_pair_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
 #endif
@@ -174,8 +204,8 @@ void PairSamples(const std::uint8_t* row, std::size_t n, std::size_t channels, s
 }
 
 void CustomRound(const CustomRows& c, const std::int32_t* sums, std::size_t n, std::int32_t* out) {
-    const hn::ScalableTag<double> df;
-    const std::size_t full = n / hn::Lanes(df) * hn::Lanes(df);
+    const hn::ScalableTag<std::int32_t> d32;
+    const std::size_t full = n / hn::Lanes(d32) * hn::Lanes(d32);
     round_sums(c, sums, full, out);
     for (std::size_t t = full; t < n; ++t) out[t] = custom_value(static_cast<double>(sums[t]), c.denominator, c.offset, c.top);
 }
@@ -190,6 +220,11 @@ HWY_EXPORT(CustomRowsImpl);
 HWY_EXPORT(CustomRound);
 HWY_EXPORT(CustomPairRows);
 HWY_EXPORT(PairSamples);
+HWY_EXPORT(ChooseRounding);
+
+bool choose_rounding(CustomRows& c, std::int32_t smin, std::int32_t smax) {
+    return HWY_DYNAMIC_DISPATCH(ChooseRounding)(c, smin, smax);
+}
 
 void custom_pair_rows(const CustomRows& c, const std::int16_t* const* rows, std::size_t n, std::int32_t* out) {
     HWY_DYNAMIC_DISPATCH(CustomPairRows)(c, rows, n, out);
@@ -228,6 +263,10 @@ void pair_samples(const std::uint8_t* row, std::size_t n, std::size_t channels, 
         pairs[2 * t] = row[t];
         pairs[2 * t + 1] = row[t + channels];
     }
+}
+bool choose_rounding(CustomRows& c, std::int32_t, std::int32_t) {
+    c.float_rounding = false;  // plain loops: custom_value itself
+    return false;
 }
 
 }  // namespace imgpar::simd

@@ -43,6 +43,8 @@ struct CustomRows {
     double denominator = 1.0;
     double offset = 0.0;
     int top = 255;
+    // Set by choose_rounding only: round in float lanes (below).
+    bool float_rounding = false;
 };
 
 // One sample's sum: the vector code's tail and the whole of a build without
@@ -74,8 +76,18 @@ inline std::int32_t custom_pair_lane_sum(const CustomRows& c, const std::int16_t
 }
 void custom_pair_rows(const CustomRows& c, const std::int16_t* const* rows, std::size_t n, std::int32_t* out);
 
-// The rounding step alone, as custom_rows computes it: out[t] =
-// custom_value(sums[t], c.denominator, c.offset, c.top). For its test.
+// custom_value's division is the slowest step of the vector code (a double
+// division per lane). Where a kernel's sums all lie in [smin, smax] and that
+// range is small, a float candidate, S * (1 / denominator) + offset rounded
+// half up and clamped in float lanes, is tried on every sum of the range
+// against custom_value, with the very code the rows then run; only if it
+// gives custom_value's integer for each does c.float_rounding become true.
+// Sums are below 2^24, so exact in float. Returns c.float_rounding.
+bool choose_rounding(CustomRows& c, std::int32_t smin, std::int32_t smax);
+
+// The rounding step alone, as custom_rows computes it (in float lanes where
+// c.float_rounding): out[t] = custom_value(sums[t], c.denominator, c.offset,
+// c.top). For its test.
 void custom_round(const CustomRows& c, const std::int32_t* sums, std::size_t n, std::int32_t* out);
 
 }  // namespace imgpar::simd
