@@ -126,8 +126,11 @@ void adaptive_band(ConstViewU8 src, ViewU8 dst, const AdaptiveSpec& spec, const 
             simd::mean_decision_row(sums.data(), v, w, static_cast<std::int32_t>(p.n), p.offset, out);
         } else {
             window_row(column_squares.data(), width, r, false, squares.data());
-            for (std::size_t x = 0; x < w; ++x)
-                out[x] = static_cast<std::uint8_t>(adaptive_decision_fast(v[x], sums[x], squares[x], p));
+            if constexpr (sizeof(SquareSum) == 4)
+                simd::level_decision_row(sums.data(), squares.data(), v, w, p, out);
+            else
+                for (std::size_t x = 0; x < w; ++x)
+                    out[x] = static_cast<std::uint8_t>(adaptive_decision_fast(v[x], sums[x], squares[x], p));
         }
         if (out_c == 2) {
             const std::uint8_t* s = src.row(y);
@@ -154,7 +157,7 @@ void adaptive_threshold(ConstViewU8 src, ViewU8 dst, const AdaptiveSpec& spec) {
     // Each band starts by summing W rows: bands of at least 4 W rows keep
     // that below a quarter of the work.
     const int grain = std::max({1, 4 * spec.window, (1 << 14) / std::max(1, src.width)});
-    const bool narrow_squares = spec.window <= 257;  // 255^2 * 257^2 < 2^32
+    const bool narrow_squares = spec.window <= simd::kMaxVectorLevelWindow;  // 255^2 * 257^2 < 2^32
     parallel_for(src.height, grain, [&](int y0, int y1) {
         if (narrow_squares)
             adaptive_band<std::uint32_t>(src, dst, spec, p, y0, y1);

@@ -25,6 +25,11 @@ inline void mean_lanes(const std::uint32_t* sums, const std::uint8_t* v, std::si
     for (std::size_t x = x0; x < x1; ++x) out[x] = static_cast<std::uint8_t>(mean_decision(sums[x], v[x], n, offset));
 }
 
+inline void level_lanes(const std::uint32_t* sums, const std::uint32_t* squares, const std::uint8_t* v,
+                        std::size_t x0, std::size_t x1, const AdaptiveParams& p, std::uint8_t* out) {
+    for (std::size_t x = x0; x < x1; ++x) out[x] = static_cast<std::uint8_t>(adaptive_decision_fast(v[x], sums[x], squares[x], p));
+}
+
 }  // namespace
 }  // namespace imgpar::simd
 #endif  // IMGPAR_SIMD_WINDOW_ROWS_PLAIN
@@ -81,6 +86,68 @@ void MeanDecisionRow(const std::uint32_t* sums, const std::uint8_t* v, std::size
     mean_lanes(sums, v, x, count, n, offset, out);
 }
 
+#if HWY_TARGET == HWY_SCALAR
+void LevelDecisionRow(const std::uint32_t* sums, const std::uint32_t* squares, const std::uint8_t* v,
+                      std::size_t count, const AdaptiveParams& p, std::uint8_t* out) {
+    level_lanes(sums, squares, v, 0, count, p, out);
+}
+#else
+// adaptive_decision_fast's estimate, lane by lane. The variance's numerator
+// n * squares - sum^2 is exact in doubles (both terms are integers below
+// 2^53 for windows up to 257), so narrowing it to float rounds once, as the
+// scalar code's conversion from 64-bit integers does.
+void LevelDecisionRow(const std::uint32_t* sums, const std::uint32_t* squares, const std::uint8_t* v,
+                      std::size_t count, const AdaptiveParams& p, std::uint8_t* out) {
+    const hn::ScalableTag<float> df;
+    const hn::RebindToSigned<decltype(df)> di;
+    const hn::Half<decltype(di)> dih;
+    const hn::Half<decltype(df)> dfh;
+    const hn::Repartition<double, decltype(df)> dd;
+    const hn::Rebind<std::uint8_t, decltype(df)> d8;
+    const std::size_t lanes = hn::Lanes(df);
+    const auto n = hn::Set(dd, static_cast<double>(p.n));
+    const auto two32 = hn::Set(dd, 4294967296.0);
+    // Exact n * squares - sum^2 of half the lanes; squares above 2^31 read
+    // as negative 32-bit integers and get 2^32 back.
+    const auto spread = [&](hn::Vec<decltype(dih)> sum, hn::Vec<decltype(dih)> squares_bits) {
+        const auto s = hn::PromoteTo(dd, sum);
+        auto q = hn::PromoteTo(dd, squares_bits);
+        q = hn::IfThenElse(hn::Lt(q, hn::Zero(dd)), hn::Add(q, two32), q);
+        return hn::DemoteTo(dfh, hn::Sub(hn::Mul(n, q), hn::Mul(s, s)));
+    };
+    const auto inv_n = hn::Set(df, p.inv_n), inv_n2 = hn::Set(df, p.inv_n2), inv_r = hn::Set(df, p.inv_r);
+    const float k_single = p.k_single;
+    const auto k = hn::Set(df, k_single), abs_k = hn::Set(df, k_single < 0 ? -k_single : k_single);
+    const auto one = hn::Set(df, 1.0f), tolerance = hn::Set(df, 64.0f / 16777216.0f), zero = hn::Zero(df);
+    const auto white = hn::Set(di, 255);
+    const bool niblack = p.method == AdaptiveMethod::Niblack;
+    std::size_t x = 0;
+    for (; x + lanes <= count; x += lanes) {
+        const auto sum = hn::LoadU(di, reinterpret_cast<const std::int32_t*>(sums + x));  // below 2^31
+        const auto squares_bits = hn::LoadU(di, reinterpret_cast<const std::int32_t*>(squares + x));
+        const auto numerator = hn::Combine(df, spread(hn::UpperHalf(dih, sum), hn::UpperHalf(dih, squares_bits)),
+                                           spread(hn::LowerHalf(dih, sum), hn::LowerHalf(dih, squares_bits)));
+        const auto m = hn::Mul(hn::ConvertTo(df, sum), inv_n);
+        const auto s = hn::Sqrt(hn::Max(hn::Mul(numerator, inv_n2), zero));
+        hn::Vec<decltype(df)> level, bound;
+        if (niblack) {
+            level = hn::Sub(m, hn::Mul(k, s));
+            bound = hn::Mul(tolerance, hn::Add(m, hn::Mul(abs_k, s)));
+        } else {
+            const auto t = hn::Mul(s, inv_r);
+            level = hn::Mul(m, hn::Add(one, hn::Mul(k, hn::Sub(t, one))));
+            bound = hn::Mul(hn::Mul(tolerance, m), hn::Add(one, hn::Mul(abs_k, hn::Add(t, one))));
+        }
+        const auto d = hn::Sub(hn::ConvertTo(df, hn::PromoteTo(di, hn::LoadU(d8, v + x))), level);
+        const auto above = hn::Gt(d, bound);
+        const auto below = hn::Lt(d, hn::Neg(bound));
+        hn::StoreU(hn::DemoteTo(d8, hn::IfThenElseZero(hn::RebindMask(di, above), white)), d8, out + x);
+        if (!hn::AllTrue(df, hn::Or(above, below))) level_lanes(sums, squares, v, x, x + lanes, p, out);
+    }
+    level_lanes(sums, squares, v, x, count, p, out);
+}
+#endif
+
 }  // namespace imgpar::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -89,6 +156,7 @@ namespace imgpar::simd {
 
 HWY_EXPORT(SlideColumns);
 HWY_EXPORT(MeanDecisionRow);
+HWY_EXPORT(LevelDecisionRow);
 
 void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::size_t n, std::uint32_t* sums,
                    std::uint32_t* squares) {
@@ -97,6 +165,10 @@ void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::si
 void mean_decision_row(const std::uint32_t* sums, const std::uint8_t* v, std::size_t count, std::int32_t n,
                        int offset, std::uint8_t* out) {
     HWY_DYNAMIC_DISPATCH(MeanDecisionRow)(sums, v, count, n, offset, out);
+}
+void level_decision_row(const std::uint32_t* sums, const std::uint32_t* squares, const std::uint8_t* v,
+                        std::size_t count, const AdaptiveParams& p, std::uint8_t* out) {
+    HWY_DYNAMIC_DISPATCH(LevelDecisionRow)(sums, squares, v, count, p, out);
 }
 
 }  // namespace imgpar::simd
@@ -113,6 +185,10 @@ void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::si
 void mean_decision_row(const std::uint32_t* sums, const std::uint8_t* v, std::size_t count, std::int32_t n,
                        int offset, std::uint8_t* out) {
     mean_lanes(sums, v, 0, count, n, offset, out);
+}
+void level_decision_row(const std::uint32_t* sums, const std::uint32_t* squares, const std::uint8_t* v,
+                        std::size_t count, const AdaptiveParams& p, std::uint8_t* out) {
+    level_lanes(sums, squares, v, 0, count, p, out);
 }
 
 }  // namespace imgpar::simd

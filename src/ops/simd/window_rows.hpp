@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "src/ops/adaptive_math.hpp"
+
 namespace imgpar::simd {
 
 // Moves a window's column sums down one row: sums[x] += enter[x] - leave[x]
@@ -32,5 +34,16 @@ inline int mean_decision(std::uint32_t sum, int v, std::int32_t n, int offset) {
     t = t < 0 ? 0 : (t > 256 ? 256 : t);
     return 2 * static_cast<std::int32_t>(sum) < n * (2 * t - 1) ? 255 : 0;
 }
+
+// Sauvola's or Niblack's decision per pixel, adaptive_decision's result:
+// out[x] = adaptive_decision_fast(v[x], sums[x], squares[x], p), the window
+// sums of a window of at most 257 x 257 (so that n * squares - sums^2 is
+// exact in doubles, and squares fit 32 bits). The single-precision estimate
+// runs in vectors with adaptive_decision_fast's operations; a vector with
+// any pixel too near its level runs those pixels through the scalar
+// function, which falls back to the double-precision reference.
+constexpr int kMaxVectorLevelWindow = 257;
+void level_decision_row(const std::uint32_t* sums, const std::uint32_t* squares, const std::uint8_t* v,
+                        std::size_t count, const AdaptiveParams& p, std::uint8_t* out);
 
 }  // namespace imgpar::simd
