@@ -59,28 +59,23 @@ void run_narrow(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     d.count = src.channels;
     d.border = plan.border;
     d.outside.fill(plan.border.value);
-    // The values are the output samples (unsharp: the blur b, replaced by
-    // unsharp_output(x, b)). Plain locals, so the byte stores cannot alias
-    // them and the copy vectorises.
+    // The values are the output samples (box, custom, edges; the Gaussian
+    // and unsharp write their bytes themselves).
     const std::size_t n = static_cast<std::size_t>(dst.width) * dst.channels;
-    const bool unsharp = plan.kind == FilterKind::Unsharp;
-    const int amount_q8 = plan.amount_q8, threshold_level = plan.threshold_level;
-    const detail::RowSink out = [&src, &dst, n, unsharp, amount_q8, threshold_level](int y, const int* v) {
+    const detail::RowSink out = [&dst, n](int y, const int* v) {
         // A local count: the byte stores could alias the captured n, and the
-        // loops would not vectorise.
+        // loop would not vectorise.
         const std::size_t count = n;
         std::uint8_t* o = dst.row(y);
-        if (!unsharp) {
-            for (std::size_t i = 0; i < count; ++i) o[i] = static_cast<std::uint8_t>(v[i]);
-            return;
-        }
-        const std::uint8_t* s = src.row(y);
-        for (std::size_t i = 0; i < count; ++i)
-            o[i] = static_cast<std::uint8_t>(unsharp_output(s[i], v[i], amount_q8, threshold_level));
+        for (std::size_t i = 0; i < count; ++i) o[i] = static_cast<std::uint8_t>(v[i]);
     };
     switch (plan.kind) {
         case FilterKind::Gaussian:
-        case FilterKind::Unsharp: detail::gaussian_pass(d, plan.taps, out); break;
+        case FilterKind::Unsharp: {
+            const detail::NarrowBytes bytes{dst, src, plan.kind == FilterKind::Unsharp, plan.amount_q8, plan.threshold_level};
+            detail::gaussian_pass_bytes(d, plan.taps, bytes);
+            break;
+        }
         case FilterKind::Box: detail::box_pass(d, plan.radius, out); break;
         case FilterKind::Custom: {
             detail::CustomRounding rounding;

@@ -68,6 +68,15 @@ int row_grain(int width, int channels);
 
 template <typename D>
 void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, const RowSink& out);
+// The 8-bit Gaussian written straight into the output bytes (a plain blur,
+// or unsharp: unsharp_output(src, blur)), without a RowSink's 32-bit values.
+struct NarrowBytes {
+    ViewU8 dst;
+    ConstViewU8 src;  // unsharp's x
+    bool unsharp = false;
+    int amount_q8 = 0, threshold_level = 0;
+};
+void gaussian_pass_bytes(const Domain<Narrow>& in, const std::vector<std::int32_t>& taps, const NarrowBytes& bytes);
 template <typename D>
 void box_pass(const Domain<D>& in, int radius, const RowSink& out);
 template <typename D>

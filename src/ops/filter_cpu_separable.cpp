@@ -89,6 +89,104 @@ int row_grain(int width, int channels) {
     return static_cast<int>(std::max<long long>(1, 65536 / std::max<long long>(1, per_row)));
 }
 
+namespace {
+
+// The horizontal pass of one row into the intermediate: the border's
+// samples through a padded copy; for 8-bit rows of every channel, the
+// interior read from the source row itself (no copy of the row first).
+template <typename D>
+class Horizontal {
+public:
+    using T = typename D::Sample;
+    using Mid = typename D::Mid;
+    Horizontal(const Domain<D>& in, const simd::WeightedRows& sum, const std::vector<int>& cols)
+        : in_(in), sum_(sum), cols_(cols), r_(sum.radius), K_(in.count),
+          pad_(static_cast<std::size_t>(in.image.width + 2 * r_) * K_), rows_(static_cast<std::size_t>(2 * r_ + 1)) {
+        direct_ = std::is_same_v<D, Narrow> && in.count == in.image.channels && in.image.width > 2 * r_;
+    }
+
+    void operator()(int y, Mid* dst) {
+        const std::size_t n = static_cast<std::size_t>(in_.image.width) * K_;
+        if (!direct_) {
+            padded_row(in_, y, r_, cols_, pad_);
+            sum_rows(pad_.data(), n, dst);
+            return;
+        }
+        // Outputs [0, rK) and [n - rK, n) read the border; the rest only the
+        // row. The edges' padded samples are copied into pad_ (3r pixels each).
+        const std::size_t edge = static_cast<std::size_t>(r_) * K_;
+        const int w = in_.image.width;
+        edge_samples(y, 0, pad_.data());
+        sum_rows(pad_.data(), edge, dst);
+        sum_rows(reinterpret_cast<const T*>(in_.image.row(y)), n - 2 * edge, dst + edge);
+        edge_samples(y, w - r_, pad_.data());
+        sum_rows(pad_.data(), edge, dst + n - edge);
+    }
+
+private:
+    // Padded pixels [px0, px0 + 3r) of row y (padded px = source x + r) into out.
+    void edge_samples(int y, int px0, T* out) const {
+        const std::uint8_t* s = in_.image.row(y);
+        for (int px = px0; px < px0 + 3 * r_; ++px) {
+            const int m = cols_[static_cast<std::size_t>(px)];
+            for (int c = 0; c < K_; ++c)
+                *out++ = static_cast<T>(m < 0 ? in_.outside[static_cast<std::size_t>(c)] : s[static_cast<std::size_t>(m) * K_ + c]);
+        }
+    }
+    // out[t] = the rounded sum of first[t + i K] over the taps i.
+    void sum_rows(const T* first, std::size_t n, Mid* out) {
+        for (int i = 0; i <= 2 * r_; ++i) rows_[static_cast<std::size_t>(i)] = first + static_cast<std::size_t>(i) * K_;
+        simd::weighted_rows(sum_, rows_.data(), n, out);
+    }
+
+    const Domain<D>& in_;
+    const simd::WeightedRows& sum_;
+    const std::vector<int>& cols_;
+    int r_, K_;
+    bool direct_ = false;
+    std::vector<T> pad_;
+    std::vector<const T*> rows_;
+};
+
+// How the vertical pass hands on its rows. Values: 32-bit values per row
+// for a RowSink (every domain). Bytes: the 8-bit image's output bytes
+// straight into the destination, blur or unsharp (NarrowBytes).
+template <typename Mid>
+class ValuesOut {
+public:
+    ValuesOut(const simd::WeightedRows& sum, std::size_t n, int group, const RowSink& out)
+        : sum_(sum), n_(n), out_(out), values_(static_cast<std::size_t>(group) * n) {}
+    void chunk(int k, int, const Mid* const* rows, std::size_t c0, std::size_t len) {
+        simd::weighted_rows(sum_, rows, len, &values_[static_cast<std::size_t>(k) * n_ + c0]);
+    }
+    void row_done(int k, int y) { out_(y, &values_[static_cast<std::size_t>(k) * n_]); }
+
+private:
+    const simd::WeightedRows& sum_;
+    std::size_t n_;
+    const RowSink& out_;
+    std::vector<std::int32_t> values_;
+};
+
+class BytesOut {
+public:
+    BytesOut(const simd::WeightedRows& sum, const NarrowBytes& bytes) : sum_(sum), bytes_(bytes) {}
+    void chunk(int, int y, const std::uint16_t* const* rows, std::size_t c0, std::size_t len) {
+        std::uint8_t* o = bytes_.dst.row(y) + c0;
+        if (!bytes_.unsharp) {
+            simd::weighted_rows(sum_, rows, len, o);
+            return;
+        }
+        const simd::UnsharpRows u{bytes_.src.row(y) + c0, bytes_.amount_q8, bytes_.threshold_level};
+        simd::unsharp_rows(sum_, rows, len, u, o);
+    }
+    void row_done(int, int) {}
+
+private:
+    const simd::WeightedRows& sum_;
+    const NarrowBytes& bytes_;
+};
+
 // Gaussian, per filter.hpp:
 //   H(x,y) = h_round(sum_i t[i] s(x+i-r, y))
 //   out    = v_round(sum_j t[j] H(x, y+j-r))
@@ -98,10 +196,10 @@ int row_grain(int width, int channels) {
 // small radii). Rows outside the image read the H of the row the border rule
 // names: rows near an edge (reflect) or at the far end (wrap) are computed
 // once per band into a small cache of their own; the constant border's row
-// is H of the constant. Both sums run in src/ops/simd/weighted_rows.
-template <typename D>
-void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, const RowSink& out) {
-    using T = typename D::Sample;
+// is H of the constant. Both sums run in src/ops/simd/weighted_rows;
+// make_out(v_sum, n, group) gives each band its output (ValuesOut, BytesOut).
+template <typename D, class MakeOut>
+void gaussian_bands(const Domain<D>& in, const std::vector<std::int32_t>& taps, const MakeOut& make_out) {
     using Mid = typename D::Mid;
     const int w = in.image.width, h = in.image.height, K = in.count;
     const int r = static_cast<int>(taps.size() / 2);
@@ -122,23 +220,17 @@ void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, c
     const int threads = std::max(1, cpu_thread_count());
     const int min_band = std::max(16, 4 * window);
     const int bands = std::max(1, std::min(threads, h / min_band));
+    // The vertical pass takes `group` output rows at a time, column chunk by
+    // column chunk, so the rows a chunk reads (window + group - 1 of them)
+    // stay in L2 while every output row of the group reads them: a wide RGB
+    // row (24 KB of intermediate) times 121 rows (sigma 20) would not.
+    constexpr int group = 8;
+    const int ring_rows = window + group - 1;
+    const std::size_t chunk =
+        std::max<std::size_t>(256, (std::size_t{512} << 10) / (static_cast<std::size_t>(ring_rows) * sizeof(Mid)) / 64 * 64);
     parallel_for(bands, 1, [&](int b0, int b1) {
-        std::vector<T> pad(static_cast<std::size_t>(w + 2 * r) * K);
-        std::vector<const T*> h_rows(static_cast<std::size_t>(window));
-        for (int i = 0; i < window; ++i) h_rows[static_cast<std::size_t>(i)] = pad.data() + static_cast<std::size_t>(i) * K;
-        const auto horizontal = [&](int m, Mid* dst) {
-            padded_row(in, m, r, cols, pad);
-            simd::weighted_rows(h_sum, h_rows.data(), n, dst);
-        };
-        // The vertical pass takes `group` output rows at a time, column chunk
-        // by column chunk, so the rows a chunk reads (window + group - 1 of
-        // them) stay in L2 while every output row of the group reads them:
-        // a wide RGB row (24 KB of intermediate) times 121 rows (sigma 20)
-        // would not.
-        constexpr int group = 8;
-        const int ring_rows = window + group - 1;
-        const std::size_t chunk =
-            std::max<std::size_t>(256, (std::size_t{512} << 10) / (static_cast<std::size_t>(ring_rows) * sizeof(Mid)) / 64 * 64);
+        Horizontal<D> horizontal(in, h_sum, cols);
+        auto out = make_out(v_sum, n, group);
         std::vector<Mid> ring(static_cast<std::size_t>(ring_rows) * n);
         std::vector<std::pair<int, std::vector<Mid>>> edge_rows;  // (source row, its H)
         const auto edge_row = [&](int m) -> const Mid* {
@@ -151,7 +243,6 @@ void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, c
         const auto ring_row = [&](int p) { return &ring[static_cast<std::size_t>(p % ring_rows) * n]; };
         std::vector<const Mid*> v_rows(static_cast<std::size_t>(group) * window);
         std::vector<const Mid*> chunk_rows(static_cast<std::size_t>(window));
-        std::vector<std::int32_t> values(static_cast<std::size_t>(group) * n);
         for (int b = b0; b < b1; ++b) {
             const int y0 = static_cast<int>(static_cast<long long>(h) * b / bands);
             const int y1 = static_cast<int>(static_cast<long long>(h) * (b + 1) / bands);
@@ -176,13 +267,26 @@ void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, c
                     for (int k = 0; k < rows; ++k) {
                         for (int j = 0; j < window; ++j)
                             chunk_rows[static_cast<std::size_t>(j)] = v_rows[static_cast<std::size_t>(k * window + j)] + c0;
-                        simd::weighted_rows(v_sum, chunk_rows.data(), len, &values[static_cast<std::size_t>(k) * n + c0]);
+                        out.chunk(k, y + k, chunk_rows.data(), c0, len);
                     }
                 }
-                for (int k = 0; k < rows; ++k) out(y + k, &values[static_cast<std::size_t>(k) * n]);
+                for (int k = 0; k < rows; ++k) out.row_done(k, y + k);
             }
         }
     });
+}
+
+}  // namespace
+
+template <typename D>
+void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, const RowSink& out) {
+    gaussian_bands(in, taps, [&](const simd::WeightedRows& v_sum, std::size_t n, int group) {
+        return ValuesOut<typename D::Mid>(v_sum, n, group, out);
+    });
+}
+
+void gaussian_pass_bytes(const Domain<Narrow>& in, const std::vector<std::int32_t>& taps, const NarrowBytes& bytes) {
+    gaussian_bands(in, taps, [&](const simd::WeightedRows& v_sum, std::size_t, int) { return BytesOut(v_sum, bytes); });
 }
 
 template void gaussian_pass<Narrow>(const Domain<Narrow>&, const std::vector<std::int32_t>&, const RowSink&);

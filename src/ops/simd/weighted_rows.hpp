@@ -44,6 +44,20 @@ void weighted_rows(const WeightedRows& w, const std::uint8_t* const* rows, std::
 void weighted_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::size_t n, std::uint16_t* out);
 void weighted_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::size_t n, std::int32_t* out);
 
+// The narrow domain's final rows as bytes: the vertical sums of an 8-bit
+// image's intermediate are 0..255, so the vertical pass writes the output
+// row itself instead of 32-bit values that a copy then narrows.
+void weighted_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::size_t n, std::uint8_t* out);
+
+// Unsharp's final rows: out[t] = unsharp_output(x[t], b[t], amount_q8,
+// threshold_level) (src/ops/filter_math.hpp), b[t] the vertical sum above.
+struct UnsharpRows {
+    const std::uint8_t* x = nullptr;  // the source row
+    int amount_q8 = 0, threshold_level = 0;
+};
+void unsharp_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::size_t n, const UnsharpRows& u,
+                  std::uint8_t* out);
+
 // The instruction set the calls above run with on this machine, e.g. "AVX3"
 // (AVX-512) or "AVX2"; "scalar" in a build without Highway.
 std::string simd_target_name();

@@ -1,0 +1,18 @@
+// The instruction sets the CPU's vector loops (src/ops/simd/) can run with on
+// this machine, for the tests: each vector loop is checked against its plain
+// reference under every one of them, not only under the best, which is the
+// one users get.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace imgpar::simd {
+
+// Calls body(name) once per instruction set that is compiled in and that
+// this machine supports (e.g. "AVX3", "AVX2", "SSE4"), with the vector loops
+// dispatched to it; the best one is restored afterwards. Without Highway,
+// once, as "scalar".
+void for_each_simd_target(const std::function<void(const std::string& name)>& body);
+
+}  // namespace imgpar::simd
