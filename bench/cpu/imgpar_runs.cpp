@@ -28,7 +28,7 @@ PreparedRun prepare_imgpar(const BenchCase& c, ConstViewU8 src) {
         p.output = [dst] { return dst->cview(); };
         const FilterPlan plan = filter->plan();
         p.run = [plan, src, dst] { cpu::apply_filter(plan, src, dst->view()); };
-        p.note = cpu::filter_kernel_name(plan);
+        p.note = cpu::filter_kernel_name(plan, src.channels);
     } else if (c.operation == "equalize") {
         auto dst = std::make_shared<ImageU8>(src.width, src.height, src.channels);
         p.output = [dst] { return dst->cview(); };

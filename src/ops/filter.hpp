@@ -190,8 +190,9 @@ namespace cpu {
 // a shape mismatch.
 void apply_filter(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst);
 ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src);
-// How the CPU computes this plan, for -v and --json ("separable passes, ...").
-std::string filter_kernel_name(const FilterPlan& plan);
+// How the CPU computes this plan on an image of `channels` channels, for -v
+// and --json ("separable passes, ...").
+std::string filter_kernel_name(const FilterPlan& plan, int channels);
 }  // namespace cpu
 
 namespace gpu {

@@ -195,17 +195,29 @@ ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src) {
     return out;
 }
 
-std::string filter_kernel_name(const FilterPlan& plan) {
+std::string filter_kernel_name(const FilterPlan& plan, int channels) {
+    // Images with alpha filter premultiplied 16-bit lanes (run_wide): the
+    // Gaussian and box in 32-bit vector lanes, edges and custom kernels in
+    // plain loops over a padded copy.
+    const bool wide = has_alpha(channels);
+    const std::string target = simd::simd_target_name();
     std::string what;
     switch (plan.kind) {
         case FilterKind::Gaussian:
         case FilterKind::Unsharp:
-            what = "separable passes, cache-blocked (rows into a ring, then columns; symmetric taps paired; " +
-                   simd::simd_target_name() + ")";
+            what = "separable passes, cache-blocked (rows into a ring, then columns; symmetric taps paired; ";
+            what += !wide && plan.taps.size() / 2 <= 8 ? "16-bit multiply-adds, " : "32-bit lanes, ";
+            what += target + ")";
             break;
         case FilterKind::Box: what = "box running sums (columns, then rows)"; break;
-        case FilterKind::Custom: what = "2-D correlation on a padded copy (one shifted row per coefficient)"; break;
-        case FilterKind::Edges: what = "3x3 operator pair on a padded copy"; break;
+        case FilterKind::Custom:
+            what = wide ? "2-D correlation on a padded copy (plain loops)"
+                        : "2-D correlation over a ring of border-extended rows (vector rows, " + target + ")";
+            break;
+        case FilterKind::Edges:
+            what = wide ? "3x3 operator pair on a padded copy (plain loops)"
+                        : "3x3 operator pair over a ring of border-extended rows (vector rows, " + target + ")";
+            break;
     }
     return what + ", " + std::to_string(cpu_thread_count()) + " thread" + (cpu_thread_count() == 1 ? "" : "s");
 }

@@ -15,7 +15,7 @@ std::string FilterJob::describe() const { return plan_.describe(); }
 JsonObject FilterJob::details() const { return filter_json(plan_); }
 
 ImageU8 FilterJob::run_cpu(ConstViewU8 src, RunNotes& notes) const {
-    notes.kernel = cpu::filter_kernel_name(plan_);
+    notes.kernel = cpu::filter_kernel_name(plan_, src.channels);
     return cpu::apply_filter(plan_, src);
 }
 
