@@ -4,7 +4,8 @@
 // edge operators can produce and for sums around every rounding step; the
 // whole filters against per-pixel oracles for every width residue of the
 // vector width, single rows and columns, every layout, border and operator,
-// kernels of several shapes and anchors, and bands of rows starting anywhere.
+// kernels of several shapes and anchors, and bands of rows starting anywhere;
+// each under every instruction set the machine runs (for_each_simd_target).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "src/ops/filter_math.hpp"
 #include "src/ops/simd/custom_rows.hpp"
 #include "src/ops/simd/edge_rows.hpp"
+#include "src/ops/simd/targets.hpp"
 #include "src/ops/simd/weighted_rows.hpp"
 #include "src/parallel.hpp"
 #include "tests/support/filter_reference.hpp"
@@ -114,130 +116,150 @@ std::vector<FilterPlan> test_kernels(const Border& b) {
 }  // namespace
 
 TEST_CASE("edges simd: the magnitude equals round_sqrt_div_u8 for every m Sobel and Scharr can produce") {
-    // |gx|, |gy| <= 4 * 255 (Sobel) or 16 * 255 (Scharr).
-    for (const auto& [d, g] : {std::pair<int, int>{4, 4 * 255}, std::pair<int, int>{16, 16 * 255}}) {
-        const std::int32_t last = 2 * g * g;
-        std::vector<std::int32_t> m(1 << 16), got(m.size());
-        long long wrong = 0;
-        for (std::int32_t m0 = 0; m0 <= last; m0 += static_cast<std::int32_t>(m.size())) {
-            const std::size_t n = std::min<std::size_t>(m.size(), static_cast<std::size_t>(last - m0) + 1);
-            for (std::size_t t = 0; t < n; ++t) m[t] = m0 + static_cast<std::int32_t>(t);
-            simd::edge_magnitudes(m.data(), n, d, got.data());
-            for (std::size_t t = 0; t < n; ++t) {
-                if (got[t] == round_sqrt_div_u8(m[t], d)) continue;
-                if (++wrong <= 5) FAIL_CHECK("d ", d, " m ", m[t], ": ", got[t], " instead of ", round_sqrt_div_u8(m[t], d));
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        // |gx|, |gy| <= 4 * 255 (Sobel) or 16 * 255 (Scharr).
+        for (const auto& [d, g] : {std::pair<int, int>{4, 4 * 255}, std::pair<int, int>{16, 16 * 255}}) {
+            const std::int32_t last = 2 * g * g;
+            std::vector<std::int32_t> m(1 << 16), got(m.size());
+            long long wrong = 0;
+            for (std::int32_t m0 = 0; m0 <= last; m0 += static_cast<std::int32_t>(m.size())) {
+                const std::size_t n = std::min<std::size_t>(m.size(), static_cast<std::size_t>(last - m0) + 1);
+                for (std::size_t t = 0; t < n; ++t) m[t] = m0 + static_cast<std::int32_t>(t);
+                simd::edge_magnitudes(m.data(), n, d, got.data());
+                for (std::size_t t = 0; t < n; ++t) {
+                    if (got[t] == round_sqrt_div_u8(m[t], d)) continue;
+                    if (++wrong <= 5) FAIL_CHECK("d ", d, " m ", m[t], ": ", got[t], " instead of ", round_sqrt_div_u8(m[t], d));
+                }
             }
+            CHECK(wrong == 0);
         }
-        CHECK(wrong == 0);
-    }
+    });
 }
 
 TEST_CASE("custom simd: the rounding equals custom_value around every step, ties, clamps and signs") {
-    simd::CustomRows c;
-    for (const double denominator : {1.0, 2.0, 3.0, 7.0, 16.0, 25.0, 0.3, -2.0, 6144.0, 409.6 * 4096})
-        for (const double offset : {0.0, 0.5, -0.5, 12.5, 128.0, -3.25, 1e-9}) {
-            c.denominator = denominator;
-            c.offset = offset;
-            for (const int top : {255, 65025}) {
-                c.top = top;
-                std::vector<std::int32_t> sums;
-                for (std::int32_t s = -70000; s <= 70000; ++s) sums.push_back(s);
-                for (const std::int32_t s : {65535 * 255, -65535 * 255, 65535 * 255 - 1, 1 << 24, -(1 << 24)}) sums.push_back(s);
-                std::vector<std::int32_t> got(sums.size());
-                simd::custom_round(c, sums.data(), sums.size(), got.data());
-                long long wrong = 0;
-                for (std::size_t t = 0; t < sums.size(); ++t) {
-                    const int want = custom_value(static_cast<double>(sums[t]), denominator, offset, top);
-                    if (got[t] == want) continue;
-                    if (++wrong <= 5)
-                        FAIL_CHECK("denominator ", denominator, " offset ", offset, " top ", top, " S ", sums[t], ": ",
-                                   got[t], " instead of ", want);
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        simd::CustomRows c;
+        for (const double denominator : {1.0, 2.0, 3.0, 7.0, 16.0, 25.0, 0.3, -2.0, 6144.0, 409.6 * 4096})
+            for (const double offset : {0.0, 0.5, -0.5, 12.5, 128.0, -3.25, 1e-9}) {
+                c.denominator = denominator;
+                c.offset = offset;
+                for (const int top : {255, 65025}) {
+                    c.top = top;
+                    std::vector<std::int32_t> sums;
+                    for (std::int32_t s = -70000; s <= 70000; ++s) sums.push_back(s);
+                    for (const std::int32_t s : {65535 * 255, -65535 * 255, 65535 * 255 - 1, 1 << 24, -(1 << 24)}) sums.push_back(s);
+                    std::vector<std::int32_t> got(sums.size());
+                    simd::custom_round(c, sums.data(), sums.size(), got.data());
+                    long long wrong = 0;
+                    for (std::size_t t = 0; t < sums.size(); ++t) {
+                        const int want = custom_value(static_cast<double>(sums[t]), denominator, offset, top);
+                        if (got[t] == want) continue;
+                        if (++wrong <= 5)
+                            FAIL_CHECK("denominator ", denominator, " offset ", offset, " top ", top, " S ", sums[t], ": ",
+                                       got[t], " instead of ", want);
+                    }
+                    CHECK(wrong == 0);
                 }
-                CHECK(wrong == 0);
             }
-        }
+    });
 }
 
 TEST_CASE("custom simd: float rounding is chosen only where it gives custom_value for every sum of the range") {
-    // Both outcomes occur: small ranges with simple denominators pass, and
-    // denominators whose float reciprocal is off near a tie fail.
-    int chosen = 0, refused = 0;
-    for (const double denominator : {16.0, 45.0, 3.0, 6.0, 10.0, 0.3, -2.0, 72.0 * 4096, 409.6 * 4096})
-        for (const double offset : {0.0, 12.5, -3.25, 0.1}) {
-            simd::CustomRows c;
-            c.denominator = denominator;
-            c.offset = offset;
-            const std::int32_t smin = -255 * 40, smax = 255 * 300;
-            (simd::choose_rounding(c, smin, smax) ? chosen : refused) += 1;
-            std::vector<std::int32_t> sums, got;
-            for (std::int32_t s = smin; s <= smax; ++s) sums.push_back(s);
-            got.resize(sums.size());
-            simd::custom_round(c, sums.data(), sums.size(), got.data());
-            long long wrong = 0;
-            for (std::size_t t = 0; t < sums.size(); ++t)
-                wrong += got[t] != custom_value(static_cast<double>(sums[t]), denominator, offset, 255);
-            INFO("denominator ", denominator, " offset ", offset, " float ", c.float_rounding);
-            CHECK(wrong == 0);
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        // Both outcomes occur: small ranges with simple denominators pass, and
+        // denominators whose float reciprocal is off near a tie fail.
+        int chosen = 0, refused = 0;
+        for (const double denominator : {16.0, 45.0, 3.0, 6.0, 10.0, 0.3, -2.0, 72.0 * 4096, 409.6 * 4096})
+            for (const double offset : {0.0, 12.5, -3.25, 0.1}) {
+                simd::CustomRows c;
+                c.denominator = denominator;
+                c.offset = offset;
+                const std::int32_t smin = -255 * 40, smax = 255 * 300;
+                (simd::choose_rounding(c, smin, smax) ? chosen : refused) += 1;
+                std::vector<std::int32_t> sums, got;
+                for (std::int32_t s = smin; s <= smax; ++s) sums.push_back(s);
+                got.resize(sums.size());
+                simd::custom_round(c, sums.data(), sums.size(), got.data());
+                long long wrong = 0;
+                for (std::size_t t = 0; t < sums.size(); ++t)
+                    wrong += got[t] != custom_value(static_cast<double>(sums[t]), denominator, offset, 255);
+                INFO("denominator ", denominator, " offset ", offset, " float ", c.float_rounding);
+                CHECK(wrong == 0);
+            }
+        MESSAGE("float rounding chosen ", chosen, " times, refused ", refused);
+        if (simd::simd_target_name() != "scalar") {  // a build without Highway always refuses
+            // Refusals depend on the instruction set: where MulAdd fuses (AVX2,
+            // AVX-512), the float candidate misses some ties; without FMA it
+            // may pass every denominator here. The bytes are checked either way.
+            CHECK(chosen > 0);
         }
-    MESSAGE("float rounding chosen ", chosen, " times, refused ", refused);
-    if (simd::simd_target_name() != "scalar") {  // a build without Highway always refuses
-        CHECK(chosen > 0);
-        CHECK(refused > 0);
-    }
+    });
 }
 
 TEST_CASE("edges simd: the oracle's bytes at every width 1..70, single rows and columns, every layout and border") {
-    unsigned seed = 11;
-    for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
-        for (const Border& b : all_borders())
-            for (int ch = 1; ch <= 4; ++ch) {
-                for (int w = 1; w <= 70; ++w) {
-                    check_edges(test_image(w, 3, ch, seed++), op, false, b);
-                    check_edges(extreme_image(w, 2, ch, seed++), op, false, b);
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        unsigned seed = 11;
+        for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
+            for (const Border& b : all_borders())
+                for (int ch = 1; ch <= 4; ++ch) {
+                    for (int w = 1; w <= 70; ++w) {
+                        check_edges(test_image(w, 3, ch, seed++), op, false, b);
+                        check_edges(extreme_image(w, 2, ch, seed++), op, false, b);
+                    }
+                    for (int h : {1, 2, 5, 37}) check_edges(test_image(1, h, ch, seed++), op, false, b);
+                    check_edges(test_image(67, 1, ch, seed++), op, false, b);
+                    check_edges(test_image(33, 9, ch, seed++), op, true, b);
+                    check_edges(extreme_image(35, 4, ch, seed++), op, true, b);
                 }
-                for (int h : {1, 2, 5, 37}) check_edges(test_image(1, h, ch, seed++), op, false, b);
-                check_edges(test_image(67, 1, ch, seed++), op, false, b);
-                check_edges(test_image(33, 9, ch, seed++), op, true, b);
-                check_edges(extreme_image(35, 4, ch, seed++), op, true, b);
-            }
+    });
 }
 
 TEST_CASE("custom simd: the oracle's bytes at every width 1..70, kernels of several shapes and anchors, every layout and border") {
-    // Both vector paths: pairs of 16-bit weights, and single 32-bit ones.
-    int wide_weights = 0;
-    for (const FilterPlan& p : test_kernels(Border{}))
-        wide_weights += std::any_of(p.coeffs.begin(), p.coeffs.end(), [](std::int32_t k) { return k < -32768 || k > 32767; });
-    CHECK(wide_weights == 2);
-    unsigned seed = 5;
-    for (const Border& b : all_borders())
-        for (const FilterPlan& p : test_kernels(b))
-            for (int ch = 1; ch <= 4; ++ch) {
-                for (int w = 1; w <= 70; ++w) check_custom(test_image(w, 2, ch, seed++), p);
-                for (int h : {1, 3, 8}) check_custom(test_image(1, h, ch, seed++), p);
-                check_custom(extreme_image(41, 6, ch, seed++), p);
-            }
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        // Both vector paths: pairs of 16-bit weights, and single 32-bit ones.
+        int wide_weights = 0;
+        for (const FilterPlan& p : test_kernels(Border{}))
+            wide_weights += std::any_of(p.coeffs.begin(), p.coeffs.end(), [](std::int32_t k) { return k < -32768 || k > 32767; });
+        CHECK(wide_weights == 2);
+        unsigned seed = 5;
+        for (const Border& b : all_borders())
+            for (const FilterPlan& p : test_kernels(b))
+                for (int ch = 1; ch <= 4; ++ch) {
+                    for (int w = 1; w <= 70; ++w) check_custom(test_image(w, 2, ch, seed++), p);
+                    for (int h : {1, 3, 8}) check_custom(test_image(1, h, ch, seed++), p);
+                    check_custom(extreme_image(41, 6, ch, seed++), p);
+                }
+    });
 }
 
 TEST_CASE("edges and custom simd: the oracle's bytes whatever rows each thread's band starts at") {
-    // 300 x 200: bands of a few dozen rows at least (row_grain), so several
-    // bands, each filling its ring of rows from its own first row.
-    const ImageU8 photo = photo_like_image(300, 200, 3, 3);
-    const ImageU8 gray = photo_like_image(301, 230, 1, 4);
-    for (const char* border : {"replicate", "reflect", "wrap", "constant:40"}) {
-        const Border b = parse_border(border);
-        const FilterPlan sobel = make_edges(EdgeOperator::Sobel, false, b);
-        const FilterPlan scharr = make_edges(EdgeOperator::Scharr, false, b);
-        const std::vector<FilterPlan> kernels = test_kernels(b);
-        const ImageU8 want_sobel = ref_edges(photo, sobel), want_scharr = ref_edges(gray, scharr);
-        const ImageU8 want_custom = custom_oracle(photo, kernels[5]), want_corner = custom_oracle(gray, kernels[6]);
-        for (int threads : {1, 2, 3, 7}) {
-            set_cpu_thread_count(threads);
-            INFO("border ", border, " threads ", threads);
-            IMGPAR_CHECK_IMAGES_EQUAL(want_sobel, cpu::apply_filter(sobel, photo.view()));
-            IMGPAR_CHECK_IMAGES_EQUAL(want_scharr, cpu::apply_filter(scharr, gray.view()));
-            IMGPAR_CHECK_IMAGES_EQUAL(want_custom, cpu::apply_filter(kernels[5], photo.view()));
-            IMGPAR_CHECK_IMAGES_EQUAL(want_corner, cpu::apply_filter(kernels[6], gray.view()));
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        // 300 x 200: bands of a few dozen rows at least (row_grain), so several
+        // bands, each filling its ring of rows from its own first row.
+        const ImageU8 photo = photo_like_image(300, 200, 3, 3);
+        const ImageU8 gray = photo_like_image(301, 230, 1, 4);
+        for (const char* border : {"replicate", "reflect", "wrap", "constant:40"}) {
+            const Border b = parse_border(border);
+            const FilterPlan sobel = make_edges(EdgeOperator::Sobel, false, b);
+            const FilterPlan scharr = make_edges(EdgeOperator::Scharr, false, b);
+            const std::vector<FilterPlan> kernels = test_kernels(b);
+            const ImageU8 want_sobel = ref_edges(photo, sobel), want_scharr = ref_edges(gray, scharr);
+            const ImageU8 want_custom = custom_oracle(photo, kernels[5]), want_corner = custom_oracle(gray, kernels[6]);
+            for (int threads : {1, 2, 3, 7}) {
+                set_cpu_thread_count(threads);
+                INFO("border ", border, " threads ", threads);
+                IMGPAR_CHECK_IMAGES_EQUAL(want_sobel, cpu::apply_filter(sobel, photo.view()));
+                IMGPAR_CHECK_IMAGES_EQUAL(want_scharr, cpu::apply_filter(scharr, gray.view()));
+                IMGPAR_CHECK_IMAGES_EQUAL(want_custom, cpu::apply_filter(kernels[5], photo.view()));
+                IMGPAR_CHECK_IMAGES_EQUAL(want_corner, cpu::apply_filter(kernels[6], gray.view()));
+            }
         }
-    }
-    set_cpu_thread_count(0);
+        set_cpu_thread_count(0);
+    });
 }
