@@ -36,21 +36,6 @@ EqualizeLut equalize_lut(const HistogramCounts& counts) {
 }
 
 namespace cpu {
-namespace {
-
-// Every channel through its own table, alpha through the identity: one
-// loop per channel count, so the compiler keeps the tables' addresses in
-// registers and unrolls the channels.
-template <int C>
-void apply_tables(const std::uint8_t* const* tables, const std::uint8_t* s, std::size_t n, std::uint8_t* d) {
-    const std::uint8_t* t[C];
-    for (int c = 0; c < C; ++c) t[c] = tables[c];
-    for (std::size_t x = 0; x < n; ++x, s += C, d += C)
-        for (int c = 0; c < C; ++c) d[c] = t[c][s[c]];
-}
-
-}  // namespace
-
 void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode) {
     check_image_shape(src.width, src.height, src.channels);
     if (!same_shape(src, dst))
@@ -82,12 +67,7 @@ void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode) {
                 simd::equalize_luma_row(s, C, w, tables[0], d);
                 continue;
             }
-            switch (C) {
-                case 1: apply_tables<1>(tables, s, w, d); break;
-                case 2: apply_tables<2>(tables, s, w, d); break;
-                case 3: apply_tables<3>(tables, s, w, d); break;
-                default: apply_tables<4>(tables, s, w, d); break;
-            }
+            simd::apply_tables_row(s, C, w, tables, d);
         }
     });
 }

@@ -59,6 +59,11 @@ inline void equalize_luma_lanes(const std::uint8_t* src, int channels, std::size
     }
 }
 
+inline void table_lanes(const std::uint8_t* src, int channels, std::size_t x0, std::size_t x1,
+                        const std::uint8_t* const* tables, std::uint8_t* dst) {
+    for (std::size_t i = x0 * channels; i < x1 * channels; ++i) dst[i] = tables[i % channels][src[i]];
+}
+
 }  // namespace
 }  // namespace imgpar::simd
 #endif  // IMGPAR_SIMD_INTENSITY_ROWS_PLAIN
@@ -182,9 +187,27 @@ void ThresholdRow(const std::uint8_t* src, int channels, std::size_t n, int t, s
     threshold_lanes(src, channels, done, n, t, dst);
 }
 
-// Three steps a block at a time: the lumas (vectors), their table entries
-// (one load each: no gather instruction beats it), then lut[Y] - Y added to
-// each colour channel, clamped by the saturating narrowing.
+// A 256-entry table as sixteen 16-byte pieces, each repeated in every
+// 128-bit block (byte shuffles index within a block).
+template <class D>
+struct Table256 {
+    hn::Vec<D> piece[16];
+    Table256(D d, const std::uint8_t* table) {
+        for (int k = 0; k < 16; ++k) piece[k] = hn::LoadDup128(d, table + 16 * k);
+    }
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> v) const {
+        const auto low = hn::And(v, hn::Set(d, 15));
+        const auto high = hn::ShiftRight<4>(v);
+        auto out = hn::TableLookupBytes(piece[0], low);
+        for (int k = 1; k < 16; ++k)
+            out = hn::IfThenElse(hn::Eq(high, hn::Set(d, static_cast<std::uint8_t>(k))), hn::TableLookupBytes(piece[k], low), out);
+        return out;
+    }
+};
+
+// Three steps a block at a time: the lumas, their table entries (Table256),
+// then lut[Y] - Y added to each colour channel, clamped by the saturating
+// narrowing.
 template <int C>
 HWY_INLINE std::size_t EqualizeLumaFull(const std::uint8_t* src, std::size_t n, const std::uint8_t* lut,
                                         std::uint8_t* dst) {
@@ -194,6 +217,9 @@ HWY_INLINE std::size_t EqualizeLumaFull(const std::uint8_t* src, std::size_t n, 
     constexpr std::size_t kBlock = 1024;
     HWY_ALIGN std::uint8_t luma[kBlock];
     HWY_ALIGN std::uint8_t mapped[kBlock];
+    const hn::ScalableTag<std::uint8_t> d8_full;
+    const std::size_t full_lanes = hn::Lanes(d8_full);
+    const Table256<decltype(d8_full)> table(d8_full, lut);
     const std::size_t full = n / lanes * lanes;
     for (std::size_t x0 = 0; x0 < full; x0 += kBlock) {
         const std::size_t len = std::min(kBlock, full - x0);
@@ -201,7 +227,9 @@ HWY_INLINE std::size_t EqualizeLumaFull(const std::uint8_t* src, std::size_t n, 
         std::uint8_t* d = dst + x0 * C;
         V8 alpha = hn::Zero(d8);
         for (std::size_t x = 0; x < len; x += lanes) hn::Store(hn::DemoteTo(d8, LoadIntensity<C>(s + x * C, alpha)), d8, luma + x);
-        for (std::size_t x = 0; x < len; ++x) mapped[x] = lut[luma[x]];
+        std::size_t x = 0;
+        for (; x + full_lanes <= len; x += full_lanes) hn::Store(table(d8_full, hn::Load(d8_full, luma + x)), d8_full, mapped + x);
+        for (; x < len; ++x) mapped[x] = lut[luma[x]];
         for (std::size_t x = 0; x < len; x += lanes) {
             const V16 delta = hn::Sub(hn::PromoteTo(di, hn::Load(d8, mapped + x)), hn::PromoteTo(di, hn::Load(d8, luma + x)));
             const auto shift = [&](V8 c) { return hn::DemoteTo(d8, hn::Add(hn::PromoteTo(di, c), delta)); };
@@ -223,6 +251,48 @@ void EqualizeLumaRow(const std::uint8_t* src, int channels, std::size_t n, const
     equalize_luma_lanes(src, channels, done, n, lut, dst);
 }
 
+template <int C>
+HWY_INLINE std::size_t TablesFull(const std::uint8_t* src, std::size_t n, const std::uint8_t* const* tables, std::uint8_t* dst) {
+    const hn::ScalableTag<std::uint8_t> d;
+    const std::size_t lanes = hn::Lanes(d);
+    const Table256<decltype(d)> t0(d, tables[0]);
+    std::size_t x = 0;
+    if constexpr (C == 1) {
+        for (; x + lanes <= n; x += lanes) hn::StoreU(t0(d, hn::LoadU(d, src + x)), d, dst + x);
+    } else if constexpr (C == 2) {
+        for (; x + lanes <= n; x += lanes) {
+            hn::Vec<decltype(d)> g, a;
+            hn::LoadInterleaved2(d, src + 2 * x, g, a);
+            hn::StoreInterleaved2(t0(d, g), a, d, dst + 2 * x);
+        }
+    } else {
+        const Table256<decltype(d)> t1(d, tables[1]), t2(d, tables[2]);
+        for (; x + lanes <= n; x += lanes) {
+            hn::Vec<decltype(d)> r, g, b, a;
+            if constexpr (C == 3) {
+                hn::LoadInterleaved3(d, src + 3 * x, r, g, b);
+                hn::StoreInterleaved3(t0(d, r), t1(d, g), t2(d, b), d, dst + 3 * x);
+            } else {
+                hn::LoadInterleaved4(d, src + 4 * x, r, g, b, a);
+                hn::StoreInterleaved4(t0(d, r), t1(d, g), t2(d, b), a, d, dst + 4 * x);
+            }
+        }
+    }
+    return x;
+}
+
+// Alpha is left as it is (its table is the identity).
+void ApplyTablesRow(const std::uint8_t* src, int channels, std::size_t n, const std::uint8_t* const* tables, std::uint8_t* dst) {
+    std::size_t done = 0;
+    switch (channels) {
+        case 1: done = TablesFull<1>(src, n, tables, dst); break;
+        case 2: done = TablesFull<2>(src, n, tables, dst); break;
+        case 3: done = TablesFull<3>(src, n, tables, dst); break;
+        default: done = TablesFull<4>(src, n, tables, dst); break;
+    }
+    table_lanes(src, channels, done, n, tables, dst);
+}
+
 }  // namespace imgpar::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -233,6 +303,7 @@ HWY_EXPORT(IntensityRow);
 HWY_EXPORT(CountIntensityRow);
 HWY_EXPORT(ThresholdRow);
 HWY_EXPORT(EqualizeLumaRow);
+HWY_EXPORT(ApplyTablesRow);
 
 void intensity_row(const std::uint8_t* src, int channels, std::size_t n, std::uint8_t* out) {
     HWY_DYNAMIC_DISPATCH(IntensityRow)(src, channels, n, out);
@@ -246,6 +317,10 @@ void threshold_row(const std::uint8_t* src, int channels, std::size_t n, int t, 
 void equalize_luma_row(const std::uint8_t* src, int channels, std::size_t n, const std::uint8_t* lut,
                        std::uint8_t* dst) {
     HWY_DYNAMIC_DISPATCH(EqualizeLumaRow)(src, channels, n, lut, dst);
+}
+void apply_tables_row(const std::uint8_t* src, int channels, std::size_t n, const std::uint8_t* const* tables,
+                      std::uint8_t* dst) {
+    HWY_DYNAMIC_DISPATCH(ApplyTablesRow)(src, channels, n, tables, dst);
 }
 
 }  // namespace imgpar::simd
@@ -273,6 +348,10 @@ void threshold_row(const std::uint8_t* src, int channels, std::size_t n, int t, 
 void equalize_luma_row(const std::uint8_t* src, int channels, std::size_t n, const std::uint8_t* lut,
                        std::uint8_t* dst) {
     equalize_luma_lanes(src, channels, 0, n, lut, dst);
+}
+void apply_tables_row(const std::uint8_t* src, int channels, std::size_t n, const std::uint8_t* const* tables,
+                      std::uint8_t* dst) {
+    table_lanes(src, channels, 0, n, tables, dst);
 }
 
 }  // namespace imgpar::simd

@@ -33,4 +33,11 @@ void threshold_row(const std::uint8_t* src, int channels, std::size_t n, int t, 
 void equalize_luma_row(const std::uint8_t* src, int channels, std::size_t n, const std::uint8_t* lut,
                        std::uint8_t* dst);
 
+// dst[x * channels + c] = tables[c][src[x * channels + c]]: each channel
+// through its own 256-entry table (channels mode; alpha through an identity
+// table). In vectors as sixteen 16-entry byte shuffles, each lane keeping
+// the one its high nibble selects. dst may be src.
+void apply_tables_row(const std::uint8_t* src, int channels, std::size_t n, const std::uint8_t* const* tables,
+                      std::uint8_t* dst);
+
 }  // namespace imgpar::simd
