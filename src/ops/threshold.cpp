@@ -60,8 +60,13 @@ int otsu_threshold(const Histogram& h) { return otsu_threshold(h.intensity()); }
 
 namespace cpu {
 
-HistogramCounts intensity_histogram(ConstViewU8 src) {
-    check_image_shape(src.width, src.height, src.channels);
+namespace {
+
+// The intensity counts of src; with `keep` (a gray image of src's size),
+// each row's intensities are also written there, from L1 as they are
+// counted, so that a later pass reads one byte per pixel instead of
+// computing luma again from three.
+HistogramCounts count_intensity(ConstViewU8 src, const ViewU8* keep) {
     HistogramCounts total{};
     std::mutex merge;
     const std::size_t w = static_cast<std::size_t>(src.width);
@@ -73,8 +78,14 @@ HistogramCounts intensity_histogram(ConstViewU8 src) {
         HistogramCounts local{};
         for (int y = y0; y < y1; y += rows_per_flush) {
             std::fill(counts.begin(), counts.end(), 0u);
-            for (int row = y; row < std::min(y1, y + rows_per_flush); ++row)
-                simd::count_intensity_row(src.row(row), src.channels, w, counts.data());
+            for (int row = y; row < std::min(y1, y + rows_per_flush); ++row) {
+                if (keep) {
+                    simd::intensity_row(src.row(row), src.channels, w, keep->row(row));
+                    simd::count_intensity_row(keep->row(row), 1, w, counts.data());
+                } else {
+                    simd::count_intensity_row(src.row(row), src.channels, w, counts.data());
+                }
+            }
             for (int v = 0; v < kHistogramValues; ++v)
                 for (int k = 0; k < simd::kIntensitySubHistograms; ++k) local[static_cast<std::size_t>(v)] += counts[static_cast<std::size_t>(k * kHistogramValues + v)];
         }
@@ -82,6 +93,13 @@ HistogramCounts intensity_histogram(ConstViewU8 src) {
         for (int v = 0; v < kHistogramValues; ++v) total[static_cast<std::size_t>(v)] += local[static_cast<std::size_t>(v)];
     });
     return total;
+}
+
+}  // namespace
+
+HistogramCounts intensity_histogram(ConstViewU8 src) {
+    check_image_shape(src.width, src.height, src.channels);
+    return count_intensity(src, nullptr);
 }
 
 int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec) {
@@ -92,10 +110,18 @@ int threshold(ConstViewU8 src, ViewU8 dst, const ThresholdSpec& spec) {
         throw usage_error("threshold", "the output must have the input's size and " + std::to_string(out_c) +
                                            " channel(s)");
     if (!spec.otsu) threshold_at(spec.value);  // validates
-    const int t = spec.otsu ? otsu_threshold(intensity_histogram(src)) : spec.value;
+    // RGB with Otsu: the counting pass leaves the lumas in dst (gray, the
+    // same size), and the threshold pass maps them in place.
+    const bool lumas_in_dst = spec.otsu && C == 3;
+    const int t = spec.otsu ? otsu_threshold(count_intensity(src, lumas_in_dst ? &dst : nullptr)) : spec.value;
     const int grain = std::max(1, (1 << 16) / std::max(1, src.width));
     parallel_for(src.height, grain, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) simd::threshold_row(src.row(y), C, static_cast<std::size_t>(src.width), t, dst.row(y));
+        for (int y = y0; y < y1; ++y) {
+            if (lumas_in_dst)
+                simd::threshold_row(dst.row(y), 1, static_cast<std::size_t>(src.width), t, dst.row(y));
+            else
+                simd::threshold_row(src.row(y), C, static_cast<std::size_t>(src.width), t, dst.row(y));
+        }
     });
     return t;
 }

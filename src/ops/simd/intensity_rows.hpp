@@ -26,6 +26,7 @@ void count_intensity_row(const std::uint8_t* src, int channels, std::size_t n, s
 
 // threshold_value(intensity, t) per pixel: gray out for 1 and 3 channels,
 // gray and the pixel's alpha for 2 and 4 (threshold_output_channels).
+// With 1 channel, dst may be src.
 void threshold_row(const std::uint8_t* src, int channels, std::size_t n, int t, std::uint8_t* dst);
 
 // equalize_luma_pixel with `lut` (256 entries) on a colour row (3 or 4
