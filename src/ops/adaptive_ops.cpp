@@ -27,8 +27,7 @@ public:
     }
     int output_channels(int input_channels) const override { return threshold_output_channels(input_channels); }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
-        notes.kernel = "summed-area tables of intensity and its square, a window level per pixel, " +
-                       std::to_string(cpu_thread_count()) + " thread(s)";
+        notes.kernel = cpu::adaptive_threshold_kernel_name();
         ImageU8 out(src.width, src.height, threshold_output_channels(src.channels));
         cpu::adaptive_threshold(src, out.view(), spec_);
         return out;
