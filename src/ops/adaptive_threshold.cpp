@@ -72,21 +72,44 @@ int border_index(int i, int size, bool replicate) {
     return i;
 }
 
-// out[x] = sum of columns[border_index(x + d)] for d in -r..r: a running sum
+// out[x] = sum of columns[border_index(x + d)] for d in -r..r: running sums
 // (one add and one subtract per pixel), border lookups only near the ends.
 // T is unsigned: a sum wraps on the way and comes out exact while the true
-// window sum fits T.
+// window sum fits T. Each running sum is a chain of dependent adds, so rows
+// wide enough run two, over the left and the right half, interleaved.
 template <typename T>
 void window_row(const std::uint32_t* columns, int width, int r, bool replicate, T* out) {
     const auto at = [&](int i) { return static_cast<T>(columns[border_index(i, width, replicate)]); };
-    T sum = 0;
-    for (int i = -r; i <= r; ++i) sum += at(i);
-    out[0] = sum;
-    const int inner_begin = std::min(width, r + 1), inner_end = std::max(inner_begin, width - r);
-    int x = 1;
-    for (; x < inner_begin; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
-    for (; x < inner_end; ++x) out[x] = sum += static_cast<T>(columns[x + r]) - static_cast<T>(columns[x - r - 1]);
-    for (; x < width; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
+    const auto direct = [&](int i) { return static_cast<T>(columns[i]); };
+    const auto start = [&](int x) {
+        T sum = 0;
+        for (int i = x - r; i <= x + r; ++i) sum += at(i);
+        return sum;
+    };
+    if (width < 4 * (r + 1) + 32) {
+        T sum = start(0);
+        out[0] = sum;
+        for (int x = 1; x < width; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
+        return;
+    }
+    const int half = width / 2, steps = width - half;  // left: x = i, right: x = half + i
+    T left = start(0), right = start(half);
+    out[0] = left;
+    out[half] = right;
+    int i = 1;
+    for (; i <= r; ++i) {  // the left sum at the image's left edge
+        out[i] = left += at(i + r) - at(i - r - 1);
+        out[half + i] = right += direct(half + i + r) - direct(half + i - r - 1);
+    }
+    const int inner_end = std::min(steps - r, half);
+    for (; i < inner_end; ++i) {
+        out[i] = left += direct(i + r) - direct(i - r - 1);
+        out[half + i] = right += direct(half + i + r) - direct(half + i - r - 1);
+    }
+    for (; i < steps; ++i) {  // the right sum at the image's right edge
+        if (i < half) out[i] = left += at(i + r) - at(i - r - 1);
+        out[half + i] = right += at(half + i + r) - at(half + i - r - 1);
+    }
 }
 
 // Rows y0..y1-1 of the output. The window slides down the band: the
