@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "src/error.hpp"
@@ -75,41 +76,34 @@ int border_index(int i, int size, bool replicate) {
 // out[x] = sum of columns[border_index(x + d)] for d in -r..r: running sums
 // (one add and one subtract per pixel), border lookups only near the ends.
 // T is unsigned: a sum wraps on the way and comes out exact while the true
-// window sum fits T. Each running sum is a chain of dependent adds, so rows
-// wide enough run two, over the left and the right half, interleaved.
+// window sum fits T. 32-bit sums run in vectors between the borders; 64-bit
+// ones (Sauvola's squares past W = 257, rare) one pixel at a time.
 template <typename T>
 void window_row(const std::uint32_t* columns, int width, int r, bool replicate, T* out) {
     const auto at = [&](int i) { return static_cast<T>(columns[border_index(i, width, replicate)]); };
-    const auto direct = [&](int i) { return static_cast<T>(columns[i]); };
     const auto start = [&](int x) {
         T sum = 0;
         for (int i = x - r; i <= x + r; ++i) sum += at(i);
         return sum;
     };
-    if (width < 4 * (r + 1) + 32) {
+    if constexpr (std::is_same_v<T, std::uint32_t>) {
+        // 32-bit sums: the interior in vectors (running_window_sums).
         T sum = start(0);
         out[0] = sum;
-        for (int x = 1; x < width; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
+        const int inner_begin = std::min(width, r + 1), inner_end = std::max(inner_begin, width - r);
+        int x = 1;
+        for (; x < inner_begin; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
+        if (inner_end > inner_begin) {
+            simd::running_window_sums(columns, r, static_cast<std::size_t>(inner_begin), static_cast<std::size_t>(inner_end), out);
+            sum = out[inner_end - 1];
+            x = inner_end;
+        }
+        for (; x < width; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
         return;
     }
-    const int half = width / 2, steps = width - half;  // left: x = i, right: x = half + i
-    T left = start(0), right = start(half);
-    out[0] = left;
-    out[half] = right;
-    int i = 1;
-    for (; i <= r; ++i) {  // the left sum at the image's left edge
-        out[i] = left += at(i + r) - at(i - r - 1);
-        out[half + i] = right += direct(half + i + r) - direct(half + i - r - 1);
-    }
-    const int inner_end = std::min(steps - r, half);
-    for (; i < inner_end; ++i) {
-        out[i] = left += direct(i + r) - direct(i - r - 1);
-        out[half + i] = right += direct(half + i + r) - direct(half + i - r - 1);
-    }
-    for (; i < steps; ++i) {  // the right sum at the image's right edge
-        if (i < half) out[i] = left += at(i + r) - at(i - r - 1);
-        out[half + i] = right += at(half + i + r) - at(half + i - r - 1);
-    }
+    T sum = start(0);
+    out[0] = sum;
+    for (int x = 1; x < width; ++x) out[x] = sum += at(x + r) - at(x - r - 1);
 }
 
 // Rows y0..y1-1 of the output. The window slides down the band: the

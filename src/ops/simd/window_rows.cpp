@@ -20,6 +20,11 @@ inline void slide_lanes(const std::uint8_t* enter, const std::uint8_t* leave, st
     }
 }
 
+inline void running_lanes(const std::uint32_t* columns, int r, std::size_t x0, std::size_t x1, std::uint32_t* out) {
+    std::uint32_t sum = out[x0 - 1];
+    for (std::size_t x = x0; x < x1; ++x) out[x] = sum += columns[x + r] - columns[x - r - 1];
+}
+
 inline void mean_lanes(const std::uint32_t* sums, const std::uint8_t* v, std::size_t x0, std::size_t x1,
                        std::int32_t n, int offset, std::uint8_t* out) {
     for (std::size_t x = x0; x < x1; ++x) out[x] = static_cast<std::uint8_t>(mean_decision(sums[x], v[x], n, offset));
@@ -63,6 +68,31 @@ void SlideColumns(const std::uint8_t* enter, const std::uint8_t* leave, std::siz
             hn::StoreU(hn::Add(hn::LoadU(d, squares + x), hn::Sub(hn::Mul(e, e), hn::Mul(l, l))), d, squares + x);
     }
     slide_lanes(enter, leave, x, n, sums, squares);
+}
+
+void RunningWindowSums(const std::uint32_t* columns, int r, std::size_t x0, std::size_t x1, std::uint32_t* out) {
+    const DU32 d;
+    const DI32 di;
+    const std::size_t lanes = hn::Lanes(d);
+    const auto iota = hn::Iota(di, 0);
+    const auto last = hn::IndicesFromVec(d, hn::Set(di, static_cast<std::int32_t>(lanes - 1)));
+    std::size_t x = x0;
+    if (x + lanes <= x1) {
+        auto carry = hn::Set(d, out[x0 - 1]);
+        for (; x + lanes <= x1; x += lanes) {
+            auto v = hn::Sub(hn::LoadU(d, columns + x + r), hn::LoadU(d, columns + x - r - 1));
+            for (std::size_t k = 1; k < lanes; k *= 2) {
+                const auto shift = hn::Sub(iota, hn::Set(di, static_cast<std::int32_t>(k)));
+                const auto from = hn::IndicesFromVec(d, hn::Max(shift, hn::Zero(di)));
+                const auto has = hn::RebindMask(d, hn::Gt(shift, hn::Set(di, -1)));
+                v = hn::Add(v, hn::IfThenElseZero(has, hn::TableLookupLanes(v, from)));
+            }
+            v = hn::Add(v, carry);
+            hn::StoreU(v, d, out + x);
+            carry = hn::TableLookupLanes(v, last);
+        }
+    }
+    running_lanes(columns, r, x, x1, out);
 }
 
 void MeanDecisionRow(const std::uint32_t* sums, const std::uint8_t* v, std::size_t count, std::int32_t n, int offset,
@@ -156,11 +186,15 @@ namespace imgpar::simd {
 
 HWY_EXPORT(SlideColumns);
 HWY_EXPORT(MeanDecisionRow);
+HWY_EXPORT(RunningWindowSums);
 HWY_EXPORT(LevelDecisionRow);
 
 void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::size_t n, std::uint32_t* sums,
                    std::uint32_t* squares) {
     HWY_DYNAMIC_DISPATCH(SlideColumns)(enter, leave, n, sums, squares);
+}
+void running_window_sums(const std::uint32_t* columns, int r, std::size_t x0, std::size_t x1, std::uint32_t* out) {
+    HWY_DYNAMIC_DISPATCH(RunningWindowSums)(columns, r, x0, x1, out);
 }
 void mean_decision_row(const std::uint32_t* sums, const std::uint8_t* v, std::size_t count, std::int32_t n,
                        int offset, std::uint8_t* out) {
@@ -181,6 +215,9 @@ namespace imgpar::simd {
 void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::size_t n, std::uint32_t* sums,
                    std::uint32_t* squares) {
     slide_lanes(enter, leave, 0, n, sums, squares);
+}
+void running_window_sums(const std::uint32_t* columns, int r, std::size_t x0, std::size_t x1, std::uint32_t* out) {
+    running_lanes(columns, r, x0, x1, out);
 }
 void mean_decision_row(const std::uint32_t* sums, const std::uint8_t* v, std::size_t count, std::int32_t n,
                        int offset, std::uint8_t* out) {

@@ -18,6 +18,14 @@ namespace imgpar::simd {
 void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::size_t n, std::uint32_t* sums,
                    std::uint32_t* squares);
 
+// The running window sums along a row's interior: for x in [x0, x1),
+// out[x] = out[x - 1] + columns[x + r] - columns[x - r - 1] (modulo 2^32),
+// given out[x0 - 1]; needs x0 > r and x1 + r <= the row's length. Vectors
+// add each one's differences as a prefix sum (log2(lanes) shifted adds) to
+// the previous vector's last sum, so the chain of dependent adds is one per
+// vector instead of one per pixel.
+void running_window_sums(const std::uint32_t* columns, int r, std::size_t x0, std::size_t x1, std::uint32_t* out);
+
 // The mean method's decision (adaptive_decision, AdaptiveMethod::Mean) from
 // a window sum s of n samples (n odd, n * 511 < 2^31) and offset ceil(C):
 //   v > round(s / n) - offset  <=>  2 s < n (2 t - 1),  t = v + offset
