@@ -188,9 +188,15 @@ void ThresholdRow(const std::uint8_t* src, int channels, std::size_t n, int t, s
 }
 
 // A 256-entry table as sixteen 16-byte pieces, each repeated in every
-// 128-bit block (byte shuffles index within a block).
+// 128-bit block (byte shuffles index within a block). Highway's one-lane
+// target has no 16-byte vector: it reads the table.
 template <class D>
 struct Table256 {
+#if HWY_TARGET == HWY_SCALAR
+    const std::uint8_t* table;
+    Table256(D, const std::uint8_t* t) : table(t) {}
+    HWY_INLINE hn::Vec<D> operator()(D d, hn::Vec<D> v) const { return hn::Set(d, table[hn::GetLane(v)]); }
+#else
     hn::Vec<D> piece[16];
     Table256(D d, const std::uint8_t* table) {
         for (int k = 0; k < 16; ++k) piece[k] = hn::LoadDup128(d, table + 16 * k);
@@ -203,6 +209,7 @@ struct Table256 {
             out = hn::IfThenElse(hn::Eq(high, hn::Set(d, static_cast<std::uint8_t>(k))), hn::TableLookupBytes(piece[k], low), out);
         return out;
     }
+#endif
 };
 
 // Three steps a block at a time: the lumas, their table entries (Table256),
