@@ -77,6 +77,8 @@ namespace cpu {
 // channels; two planes with squares). Throws imgpar::Error (usage) on a
 // shape mismatch or a type that cannot hold the bound.
 void integral(ConstViewU8 src, const SumTableView& table);
+// How the CPU computes the table of `src`, for -v and --json.
+std::string integral_kernel_name(ConstViewU8 src);
 }  // namespace cpu
 
 namespace gpu {

@@ -59,7 +59,7 @@ public:
         if (backend.backend == Backend::Gpu)
             run_gpu(*backend.session, src, table, file, notes);
         else {
-            notes.kernel = "row running sums plus the row above (1 thread)";
+            notes.kernel = cpu::integral_kernel_name(src);
             cpu::integral(src, table);
         }
         JsonArray shape;
