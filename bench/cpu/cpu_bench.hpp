@@ -29,18 +29,21 @@ struct BenchImage {
 inline constexpr BenchImage kBenchImages[] = {
     {4096, 4096, 3, "4096x4096 RGB"}, {4096, 4096, 1, "4096x4096 gray"}, {7680, 4320, 3, "7680x4320 RGB"}};
 
-// What is timed: a catalog operation at one of its examples, or the
-// histogram that `imgpar histo` counts.
+// What is timed: a catalog operation at one of its examples, or a report's
+// computation: the histogram that `imgpar histo` counts, the summed-area
+// table of `imgpar integral`, the figures of `imgpar stats`.
 struct BenchCase {
     std::string name;                     // "blur sigma=2", "histo channels"
-    std::string operation;                // the catalog's name: "blur", ..., "histo"
+    std::string operation;                // the catalog's name: "blur", ..., "histo", "integral", "stats"
     std::optional<ParamValues> values;    // the example's parameters (catalog cases)
     std::shared_ptr<const ImageJob> job;  // catalog cases
     bool histogram_luma = false;          // histo: also the luma plane, as `imgpar histo` counts
+    bool integral_squared = false;        // integral: also the table of squares (--squared)
 };
 
 // Every ImageToImage operation's examples marked for the benchmark, in the
-// catalog's order, then the histograms.
+// catalog's order, then the histograms, the summed-area tables and the
+// statistics.
 std::vector<BenchCase> bench_cases();
 
 // One case made ready on one image: its buffers are allocated, so `run`

@@ -5,12 +5,16 @@
 // have no such form on the CPU and run as `imgpar` runs them
 // (ImageJob::run_cpu), which allocates its output each time (and frees the
 // last one); the note says so.
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "bench/cpu/cpu_bench.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/filter_ops.hpp"
 #include "src/ops/histogram.hpp"
+#include "src/ops/integral.hpp"
+#include "src/ops/stats.hpp"
 
 namespace imgpar::cpu_bench {
 
@@ -20,6 +24,23 @@ PreparedRun prepare_imgpar(const BenchCase& c, ConstViewU8 src) {
         const bool luma = c.histogram_luma;
         p.run = [src, luma] { (void)cpu::histogram(src, luma); };
         p.note = cpu::histogram_kernel_name();
+        return p;
+    }
+    if (c.operation == "integral") {
+        // The table in --dtype auto's type, made once (as OpenCV's peer).
+        IntegralSpec spec;
+        spec.squared = c.integral_squared;
+        const SumType type = integral_type(spec, src.width, src.height, "bench");
+        SumTableView table = sum_table_view(nullptr, type, src.width, src.height, src.channels, spec.squared);
+        auto bytes = std::make_shared<std::vector<std::uint8_t>>(table.row_bytes() * table.height * table.planes);
+        table.data = bytes->data();
+        p.run = [src, table, bytes] { cpu::integral(src, table); };
+        p.note = std::string(sum_type_name(type)) + " table: " + cpu::integral_kernel_name(src);
+        return p;
+    }
+    if (c.operation == "stats") {
+        p.run = [src] { (void)cpu::stats(src); };
+        p.note = cpu::stats_kernel_name();
         return p;
     }
     const ImageJob& job = *c.job;

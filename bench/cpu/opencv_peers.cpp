@@ -11,6 +11,7 @@
 
 #include "bench/cpu/cpu_bench.hpp"
 #include "src/ops/filter_ops.hpp"
+#include "src/ops/integral.hpp"
 
 namespace imgpar::cpu_bench {
 namespace {
@@ -185,11 +186,58 @@ PreparedRun histogram_peer(bool with_luma, cv::Mat src) {
     return p;
 }
 
+// cv::integral in the depth of imgpar's --dtype auto table: 32-bit integers
+// for u32; OpenCV has no 64-bit integer table, so doubles for u64. With
+// squares, OpenCV's own default depths (sums in 32-bit integers, squares in
+// doubles), where imgpar writes both in the type the squares need.
+PreparedRun integral_peer(bool squared, cv::Mat src) {
+    PreparedRun p;
+    cv::Mat sum, squares;
+    if (squared) {
+        p.run = [=]() mutable { cv::integral(src, sum, squares); };
+        p.note = "cv::integral(src, sum, sqsum): sums in 32-bit integers, squares in doubles";
+        return p;
+    }
+    IntegralSpec spec;
+    const bool u32 = integral_type(spec, src.cols, src.rows, "bench") == SumType::U32;
+    const int depth = u32 ? CV_32S : CV_64F;
+    p.run = [=]() mutable { cv::integral(src, sum, depth); };
+    p.note = u32 ? "cv::integral into 32-bit integers" : "cv::integral into doubles (no 64-bit integer table)";
+    return p;
+}
+
+// cv::meanStdDev over every channel at once, then cv::minMaxLoc per channel
+// (it takes one channel: cv::extractChannel first for colour images). No
+// count of non-zero samples, which imgpar also makes.
+PreparedRun stats_peer(cv::Mat src) {
+    PreparedRun p;
+    cv::Mat plane(src.size(), CV_8UC1);
+    p.run = [=]() mutable {
+        cv::Scalar mean, stddev;
+        cv::meanStdDev(src, mean, stddev);
+        for (int c = 0; c < src.channels(); ++c) {
+            double lo = 0, hi = 0;
+            cv::Point lo_at, hi_at;
+            if (src.channels() == 1) {
+                cv::minMaxLoc(src, &lo, &hi, &lo_at, &hi_at);
+            } else {
+                cv::extractChannel(src, plane, c);
+                cv::minMaxLoc(plane, &lo, &hi, &lo_at, &hi_at);
+            }
+        }
+    };
+    p.note = src.channels() == 1 ? "cv::meanStdDev + cv::minMaxLoc"
+                                 : "cv::meanStdDev, then cv::extractChannel + cv::minMaxLoc per channel";
+    return p;
+}
+
 }  // namespace
 
 PreparedRun prepare_opencv(const BenchCase& c, ConstViewU8 src) {
     const cv::Mat mat = wrap(src);
     if (c.operation == "histo") return histogram_peer(c.histogram_luma, mat);
+    if (c.operation == "integral") return integral_peer(c.integral_squared, mat);
+    if (c.operation == "stats") return stats_peer(mat);
     if (has_alpha(src.channels)) return {};  // imgpar filters premultiplied; OpenCV has no such mode
     if (const auto* filter = dynamic_cast<const FilterJob*>(c.job.get())) return filter_peer(filter->plan(), mat);
     if (c.operation == "equalize") return equalize_peer(c.values->text("mode"), mat);
