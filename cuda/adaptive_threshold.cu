@@ -17,8 +17,14 @@ constexpr int kThreads = 256;
 
 using Fused = AdaptiveFusedPolicy;
 constexpr int kSpan = Fused::tile_width + 2 * Fused::max_radius;  // window columns a tile reads
-static_assert(Fused::tile_width + 2 * Fused::max_radius <= kThreads, "a thread per window column");
+constexpr int kRing = 64;                                          // intensity rows kept per window column
+static_assert(kSpan <= kThreads, "a thread per window column");
 static_assert(Fused::band_rows * (Fused::tile_width / Fused::run) == kThreads, "a thread per run of a band");
+// The ring holds the rows entering and leaving a window (2r + 2 of them)
+// and, after a band's column phase, the band's rows below the r rows written
+// after them (band_rows + r).
+static_assert(2 * Fused::max_radius + 2 <= kRing && Fused::max_radius + Fused::band_rows <= kRing,
+              "the intensity ring must hold a window and a band");
 // Every window sum of the fused kernel fits in 32 bits: 63^2 * 255^2 < 2^32.
 static_assert(static_cast<long long>(2 * Fused::max_radius + 1) * (2 * Fused::max_radius + 1) * 255 * 255 < (1LL << 32),
               "fused window sums must fit in 32 bits");
@@ -39,16 +45,23 @@ __device__ __forceinline__ std::uint32_t intensity_at(const ConstDeviceViewU8& s
 }
 
 // One block per tile of tile_width x tile_rows pixels, in bands of band_rows
-// rows: each thread keeps the running sums of v and v^2 down one window
-// column (adding the row entering the window, subtracting the one leaving),
-// writes them for the band into shared memory, then each thread slides the
-// window along a run of `run` pixels of one row and decides them. The sums
-// equal the tables' window sums (the same samples: the border positions read
-// the samples axis_ranges counts), so the decisions are the CPU's.
+// rows. Column phase: each thread keeps the running sums of v (and v^2 for
+// Sauvola and Niblack) down one window column, adding the row entering the
+// window and subtracting the one leaving; each intensity is computed once,
+// from the pixel's bytes, into a ring of the column's last rows, where the
+// leaving value and the decisions read it. Row phase: each thread slides the
+// window along a run of `run` pixels of one band row over the column sums in
+// shared memory and decides them; a gray output's run is one 8-byte store.
+// The sums equal the tables' window sums (the same samples: the border
+// positions read the samples axis_ranges counts), so the decisions are the
+// CPU's: adaptive_mean_decision is adaptive_decision's mean test without its
+// division, adaptive_decision_fast returns adaptive_decision's result.
+template <bool kSquares>
 __global__ void __launch_bounds__(kThreads) fused_kernel(ConstDeviceViewU8 src, AdaptiveParams p, int radius,
                                                          bool replicate, DeviceViewU8 dst) {
+    __shared__ std::uint8_t ring[kRing][kSpan];
     __shared__ std::uint32_t band_sums[Fused::band_rows][kSpan];
-    __shared__ std::uint32_t band_squares[Fused::band_rows][kSpan];
+    __shared__ std::uint32_t band_squares[kSquares ? Fused::band_rows : 1][kSquares ? kSpan : 1];
     const int x0 = static_cast<int>(blockIdx.x) * Fused::tile_width;
     const int y0 = static_cast<int>(blockIdx.y) * Fused::tile_rows;
     const int span = Fused::tile_width + 2 * radius;
@@ -56,55 +69,73 @@ __global__ void __launch_bounds__(kThreads) fused_kernel(ConstDeviceViewU8 src, 
 
     // This thread's window column: image column x0 - radius + j, read at its
     // border position (columns past the image's right border plus the radius
-    // feed no output; they read the last column).
+    // feed no output; they read the last column). Ring row of image row y:
+    // (y - y0 + radius) mod kRing.
     const int j = static_cast<int>(threadIdx.x);
     const bool column_thread = j < span;
     const int cx = edge_index(min(x0 - radius + j, src.width - 1 + radius), src.width, replicate);
+    const auto ring_row = [&](int y) { return (y - y0 + radius) & (kRing - 1); };
     std::uint32_t sum = 0, squares = 0;
     if (column_thread)
-        for (int k = -radius; k <= radius; ++k) {
-            const std::uint32_t v = intensity_at(src, cx, edge_index(y0 + k, src.height, replicate));
+        for (int y = y0 - radius; y <= y0 + radius; ++y) {
+            const std::uint32_t v = intensity_at(src, cx, edge_index(y, src.height, replicate));
+            ring[ring_row(y)][j] = static_cast<std::uint8_t>(v);
             sum += v;
-            squares += v * v;
+            if (kSquares) squares += v * v;
         }
 
     const int run_row = j / (Fused::tile_width / Fused::run);
     const int run_x = (j % (Fused::tile_width / Fused::run)) * Fused::run;
+    const std::int32_t n = static_cast<std::int32_t>(p.n);
     for (int b0 = 0; b0 < rows; b0 += Fused::band_rows) {
         const int band = min(Fused::band_rows, rows - b0);
-        if (column_thread)
+        if (column_thread) {
+#pragma unroll 4
             for (int i = 0; i < band; ++i) {
                 const int y = y0 + b0 + i;
                 if (b0 + i > 0) {  // slide down one row
                     const std::uint32_t in = intensity_at(src, cx, edge_index(y + radius, src.height, replicate));
-                    const std::uint32_t out = intensity_at(src, cx, edge_index(y - radius - 1, src.height, replicate));
+                    const std::uint32_t out = ring[ring_row(y - radius - 1)][j];
+                    ring[ring_row(y + radius)][j] = static_cast<std::uint8_t>(in);
                     sum += in - out;
-                    squares += in * in - out * out;
+                    if (kSquares) squares += in * in - out * out;
                 }
                 band_sums[i][j] = sum;
-                band_squares[i][j] = squares;
+                if (kSquares) band_squares[i][j] = squares;
             }
+        }
         __syncthreads();
         const int y = y0 + b0 + run_row;
         if (run_row < band) {
             std::uint32_t s1 = 0, s2 = 0;
             for (int k = 0; k <= 2 * radius; ++k) {
                 s1 += band_sums[run_row][run_x + k];
-                s2 += band_squares[run_row][run_x + k];
+                if (kSquares) s2 += band_squares[run_row][run_x + k];
             }
-            std::uint8_t* d = dst.data + static_cast<std::size_t>(y) * dst.pitch;
-            const std::uint8_t* s = src.data + static_cast<std::size_t>(y) * src.pitch;
+            const std::uint8_t* v_row = ring[ring_row(y)] + radius;
+            std::uint32_t packed[2] = {0, 0};
 #pragma unroll
             for (int q = 0; q < Fused::run; ++q) {
-                const int x = x0 + run_x + q;
-                if (x >= src.width) break;
                 if (q > 0) {
                     s1 += band_sums[run_row][run_x + q + 2 * radius] - band_sums[run_row][run_x + q - 1];
-                    s2 += band_squares[run_row][run_x + q + 2 * radius] - band_squares[run_row][run_x + q - 1];
+                    if (kSquares) s2 += band_squares[run_row][run_x + q + 2 * radius] - band_squares[run_row][run_x + q - 1];
                 }
-                const int v = intensity_of(s + static_cast<std::size_t>(x) * src.channels, src.channels);
-                d[static_cast<std::size_t>(x) * dst.channels] = static_cast<std::uint8_t>(adaptive_decision_fast(v, s1, s2, p));
-                if (dst.channels == 2) d[static_cast<std::size_t>(x) * 2 + 1] = s[static_cast<std::size_t>(x) * src.channels + src.channels - 1];
+                const int v = v_row[run_x + q];
+                const std::uint32_t decision = kSquares ? static_cast<std::uint32_t>(adaptive_decision_fast(v, s1, s2, p))
+                                                        : static_cast<std::uint32_t>(adaptive_mean_decision(s1, v, n, p.offset));
+                packed[q / 4] |= decision << (8 * (q % 4));
+            }
+            const int x = x0 + run_x;
+            std::uint8_t* d = dst.data + static_cast<std::size_t>(y) * dst.pitch;
+            if (dst.channels == 1 && x + Fused::run <= src.width && (reinterpret_cast<std::uintptr_t>(d + x) & 7) == 0) {
+                *reinterpret_cast<uint2*>(d + x) = make_uint2(packed[0], packed[1]);
+            } else {
+                const std::uint8_t* s = src.data + static_cast<std::size_t>(y) * src.pitch;
+                for (int q = 0; q < Fused::run && x + q < src.width; ++q) {
+                    d[static_cast<std::size_t>(x + q) * dst.channels] = static_cast<std::uint8_t>(packed[q / 4] >> (8 * (q % 4)));
+                    if (dst.channels == 2)  // alpha unchanged
+                        d[static_cast<std::size_t>(x + q) * 2 + 1] = s[static_cast<std::size_t>(x + q) * src.channels + src.channels - 1];
+                }
             }
         }
         __syncthreads();
@@ -171,8 +202,11 @@ void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, c
     if (radius > AdaptiveFusedPolicy::max_radius) return through_tables(src, dst, spec, ws, integrals, stream);
     const dim3 grid((src.width + AdaptiveFusedPolicy::tile_width - 1) / AdaptiveFusedPolicy::tile_width,
                     (src.height + AdaptiveFusedPolicy::tile_rows - 1) / AdaptiveFusedPolicy::tile_rows);
-    fused_kernel<<<grid, kThreads, 0, stream>>>(src, adaptive_params(spec), radius,
-                                                 spec.method == AdaptiveMethod::Mean, dst);
+    const bool mean = spec.method == AdaptiveMethod::Mean;
+    if (mean)
+        fused_kernel<false><<<grid, kThreads, 0, stream>>>(src, adaptive_params(spec), radius, true, dst);
+    else
+        fused_kernel<true><<<grid, kThreads, 0, stream>>>(src, adaptive_params(spec), radius, false, dst);
     IMGPAR_CUDA_CHECK_LAUNCH("fused_kernel");
 }
 
@@ -188,7 +222,11 @@ void adaptive_threshold(Session& session, ConstDeviceViewU8 src, DeviceViewU8 ds
     cuda::adaptive_threshold(src, dst, spec, session.impl().adaptive, session.impl().integrals, stream);
     if (kernel)
         *kernel = cuda::adaptive_threshold_fused(spec.window)
-                      ? "fused: window sums of v and v^2 slid down columns and along rows in shared memory, no tables"
+                      ? (spec.method == AdaptiveMethod::Mean
+                             ? "fused: window sums slid down columns and along rows in shared memory, no tables; "
+                               "integer mean test"
+                             : "fused: window sums of v and v^2 slid down columns and along rows in shared memory, "
+                               "no tables")
                       : "intensity plane, its tables of sums and squares (2-D tiled scan, u64), one pixel per thread "
                         "from its window's sums";
 }

@@ -21,14 +21,14 @@
 
 namespace imgpar::cuda {
 
-// The fused kernel's shapes: a block of 256 threads per 128 x 64 tile, in
+// The fused kernel's shapes: a block of 256 threads per 128 x 128 tile, in
 // bands of 16 rows; each thread decides a run of 8 pixels of a band row.
 // Windows up to 63 x 63 (most documents use 15-51), where the window's
 // columns (128 + 62) still take one thread each and its sums of v^2 fit 32
 // bits.
 struct AdaptiveFusedPolicy {
     static constexpr int tile_width = 128;
-    static constexpr int tile_rows = 64;
+    static constexpr int tile_rows = 128;
     static constexpr int band_rows = 16;
     static constexpr int run = 8;
     static constexpr int max_radius = 31;

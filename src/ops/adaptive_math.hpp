@@ -112,6 +112,18 @@ IMGPAR_HD int adaptive_decision(int v, unsigned long long sum, unsigned long lon
     return static_cast<double>(v) > level ? 255 : 0;
 }
 
+// The mean method's decision without a division, for window sums that fit
+// 31 bits: v > round(s / n) - offset  <=>  2 s < n (2 t - 1), t = v + offset,
+// since round(s / n) = floor((2 s + n) / (2 n)) < t exactly when
+// 2 s + n < 2 n t. t is clamped to 0..256 first (the rounded mean lies in
+// 0..255, so no answer changes) to keep n (2 t - 1) within 31 bits for
+// n * 511 < 2^31. Returns 255 or 0, as adaptive_decision does.
+IMGPAR_HD int adaptive_mean_decision(std::uint32_t sum, int v, std::int32_t n, int offset) {
+    int t = v + offset;
+    t = t < 0 ? 0 : (t > 256 ? 256 : t);
+    return 2 * static_cast<std::int32_t>(sum) < n * (2 * t - 1) ? 255 : 0;
+}
+
 // adaptive_decision's result, for most pixels without its double-precision
 // arithmetic: the level estimated in single precision is at most
 // 14 * 2^-24 * (|m| + |k| m (s/r + 1)) from the exact level (Sauvola; m +

@@ -27,20 +27,15 @@ void slide_columns(const std::uint8_t* enter, const std::uint8_t* leave, std::si
 void running_window_sums(const std::uint32_t* columns, int r, std::size_t x0, std::size_t x1, std::uint32_t* out);
 
 // The mean method's decision (adaptive_decision, AdaptiveMethod::Mean) from
-// a window sum s of n samples (n odd, n * 511 < 2^31) and offset ceil(C):
-//   v > round(s / n) - offset  <=>  2 s < n (2 t - 1),  t = v + offset
-// since round(s / n) = floor((2 s + n) / (2 n)) < t exactly when
-// 2 s + n < 2 n t. t is clamped to 0..256 first (the rounded mean lies in
-// 0..255, so that changes no answer) to keep the product within 31 bits.
+// a window sum s of n samples (n odd, n * 511 < 2^31) and offset ceil(C),
+// without a division: adaptive_mean_decision (adaptive_math.hpp) per pixel.
 // out[x] = 255 or 0.
 void mean_decision_row(const std::uint32_t* sums, const std::uint8_t* v, std::size_t count, std::int32_t n,
                        int offset, std::uint8_t* out);
 
 // The same decision for one pixel: the plain loop, and the tests' check.
 inline int mean_decision(std::uint32_t sum, int v, std::int32_t n, int offset) {
-    int t = v + offset;
-    t = t < 0 ? 0 : (t > 256 ? 256 : t);
-    return 2 * static_cast<std::int32_t>(sum) < n * (2 * t - 1) ? 255 : 0;
+    return adaptive_mean_decision(sum, v, n, offset);
 }
 
 // Sauvola's or Niblack's decision per pixel, adaptive_decision's result:
