@@ -13,6 +13,7 @@
 #include "src/ops/filter_math.hpp"
 #include "src/ops/wide_math.hpp"
 #include "src/ops/simd/weighted_rows.hpp"
+#include "src/ops/simd/wide_lanes.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu {
@@ -106,7 +107,8 @@ void run_narrow(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
 }
 
 // Images with alpha: the lanes of src/ops/wide_math.hpp, read from the
-// pixels as the passes go, each output row turned back into bytes at once.
+// pixels as the passes go, each output row turned back into bytes at once
+// (in vector lanes: src/ops/simd/wide_lanes.hpp).
 void run_wide(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     using detail::Wide;
     const int C = src.channels, colours = C - 1;
@@ -121,11 +123,7 @@ void run_wide(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
     if (with_alpha) {
         // Lanes P', A': c' = unpremultiply_filtered(P', A'), alpha = alpha_byte(A').
         const detail::RowSink out = [&](int y, const int* v) {
-            std::uint8_t* o = dst.row(y);
-            for (int x = 0; x < dst.width; ++x, o += C, v += C) {
-                for (int c = 0; c < colours; ++c) o[c] = static_cast<std::uint8_t>(unpremultiply_filtered(v[c], v[colours]));
-                o[colours] = static_cast<std::uint8_t>(alpha_byte(v[colours]));
-            }
+            simd::filtered_row_bytes(v, C, static_cast<std::size_t>(dst.width), dst.row(y));
         };
         switch (plan.kind) {
             case FilterKind::Gaussian: detail::gaussian_pass(d, plan.taps, out); break;
@@ -148,20 +146,14 @@ void run_wide(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
         d.count = 1;
         d.luma = colours == 3;  // gray+alpha: the gray lane itself
     }
-    const int L = d.count, D = dst.channels;
+    simd::KeptAlpha kept;
+    kept.lanes = d.count;
+    kept.channels = C;
+    kept.unsharp = plan.kind == FilterKind::Unsharp;
+    kept.amount_q8 = plan.amount_q8;
+    kept.threshold_level = plan.threshold_level;
     const detail::RowSink out = [&](int y, const int* v) {
-        std::uint8_t* o = dst.row(y);
-        const std::uint8_t* s = src.row(y);
-        for (int x = 0; x < dst.width; ++x, o += D, s += C, v += L) {
-            const int a = s[colours];
-            for (int c = 0; c < L; ++c) {
-                int p = v[c];
-                if (plan.kind == FilterKind::Unsharp)
-                    p = unsharp_output_wide(premultiply_wide(s[c], a), p, plan.amount_q8, plan.threshold_level);
-                o[c] = static_cast<std::uint8_t>(unpremultiply_wide(p, alpha_wide(a)));
-            }
-            o[L] = static_cast<std::uint8_t>(a);
-        }
+        simd::kept_row_bytes(kept, v, src.row(y), static_cast<std::size_t>(dst.width), dst.row(y));
     };
     if (plan.kind == FilterKind::Unsharp)
         detail::gaussian_pass(d, plan.taps, out);

@@ -1,0 +1,200 @@
+// The vector code of the wide domain (images with alpha): the way in
+// (src/ops/simd/wide_lanes: premultiplied 16-bit lanes) and out (the
+// unpremultiplying sinks) against the contract's functions of wide_math.hpp,
+// the division for every A around every quotient step and for every (P, a)
+// of the kept-alpha case; the 16-bit lane rows of edges and custom kernels
+// (src/ops/simd/wide_rows); and the whole filters on gray+alpha and RGBA
+// against the reference suite's oracles for widths 1..70, single rows and
+// columns, every border and alpha all 0, all 255 or mixed. Each under every
+// instruction set the machine runs (for_each_simd_target).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "src/ops/filter.hpp"
+#include "src/ops/simd/targets.hpp"
+#include "src/ops/simd/wide_lanes.hpp"
+#include "src/ops/wide_math.hpp"
+#include "tests/support/filter_reference.hpp"
+#include "tests/support/filter_support.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+using namespace imgpar::test;
+
+namespace {
+
+// Reports the first few differences and counts them.
+struct Mismatches {
+    long long count = 0;
+    template <typename... Args>
+    void add(const Args&... what) {
+        if (++count > 5) return;
+        std::ostringstream text;
+        (text << ... << what);
+        FAIL_CHECK(text.str());
+    }
+};
+
+// Alpha of every pixel 0, every pixel 255, or mixed (test_image: transparent,
+// opaque and partial regions, plus random alpha here and there).
+enum class AlphaMix { Zero, Opaque, Mixed };
+const char* mix_name(AlphaMix m) { return m == AlphaMix::Zero ? "alpha 0" : m == AlphaMix::Opaque ? "alpha 255" : "mixed alpha"; }
+
+ImageU8 alpha_case(int w, int h, int channels, AlphaMix mix, unsigned seed) {
+    ImageU8 img = test_image(w, h, channels, seed);
+    std::mt19937 rng(seed);
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            std::uint8_t& a = img.at(x, y, channels - 1);
+            if (mix == AlphaMix::Zero) a = 0;
+            else if (mix == AlphaMix::Opaque) a = 255;
+            else if (rng() % 5 == 0) a = static_cast<std::uint8_t>(rng() % 256);
+        }
+    return img;
+}
+
+}  // namespace
+
+TEST_CASE("wide simd: the sinks' division equals unpremultiply_filtered for every A at every quotient step") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        // Gray+alpha lanes (P, A): for each A, the P on either side of each
+        // step of (510 P + A) / (2 A) up to past the clip at 255, and the ends.
+        std::vector<std::int32_t> values;
+        std::vector<std::uint8_t> got, want;
+        Mismatches wrong;
+        for (int a = 0; a <= kWideTop; ++a) {
+            values.clear();
+            const auto add = [&](long long p) {
+                if (p < 0 || p > kWideTop) return;
+                values.push_back(static_cast<std::int32_t>(p));
+                values.push_back(a);
+            };
+            add(0);
+            add(kWideTop);
+            for (long long k = 0; k <= 258; ++k) {
+                const long long first = ((2 * k - 1) * a + 509) / 510;  // the least P with quotient >= k
+                add(first - 1);
+                add(first);
+            }
+            const std::size_t pixels = values.size() / 2;
+            got.assign(2 * pixels, 0);
+            want.assign(2 * pixels, 0);
+            simd::filtered_row_bytes(values.data(), 2, pixels, got.data());
+            for (std::size_t x = 0; x < pixels; ++x) simd::filtered_pixel_bytes(&values[2 * x], 2, &want[2 * x]);
+            for (std::size_t t = 0; t < got.size(); ++t)
+                if (got[t] != want[t]) wrong.add("A ", a, " P ", values[t & ~std::size_t{1}], ": byte ", t % 2, " ", int(got[t]), " instead of ", int(want[t]));
+        }
+        CHECK(wrong.count == 0);
+    });
+}
+
+TEST_CASE("wide simd: the kept-alpha division equals unpremultiply_wide for every P and alpha byte") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        simd::KeptAlpha k;
+        k.lanes = 1;
+        k.channels = 2;
+        std::vector<std::int32_t> values(kWideTop + 1);
+        for (int p = 0; p <= kWideTop; ++p) values[static_cast<std::size_t>(p)] = p;
+        std::vector<std::uint8_t> src(2 * values.size()), got(2 * values.size());
+        Mismatches wrong;
+        for (int a = 0; a <= 255; ++a) {
+            for (std::size_t x = 0; x < values.size(); ++x) {
+                src[2 * x] = static_cast<std::uint8_t>(x * 7);
+                src[2 * x + 1] = static_cast<std::uint8_t>(a);
+            }
+            simd::kept_row_bytes(k, values.data(), src.data(), values.size(), got.data());
+            for (std::size_t x = 0; x < values.size(); ++x) {
+                const int want = unpremultiply_wide(values[x], alpha_wide(a));
+                if (got[2 * x] != want || got[2 * x + 1] != a)
+                    wrong.add("a ", a, " P ", values[x], ": ", int(got[2 * x]), ",", int(got[2 * x + 1]), " instead of ", want);
+            }
+        }
+        CHECK(wrong.count == 0);
+    });
+}
+
+TEST_CASE("wide simd: rows of lanes and sinks equal the per-pixel functions at every length, layout and unsharp setting") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        std::mt19937 rng(7);
+        Mismatches wrong;
+        for (int channels : {2, 4})
+            for (std::size_t pixels = 1; pixels <= 70; ++pixels) {
+                std::vector<std::uint8_t> src(pixels * channels);
+                for (auto& b : src) b = static_cast<std::uint8_t>(rng() % 4 == 0 ? (rng() % 2) * 255 : rng() % 256);
+                // In: every lane layout.
+                for (simd::WideLanes lanes : {simd::WideLanes::Colours, simd::WideLanes::WithAlpha, simd::WideLanes::Luma}) {
+                    if (lanes == simd::WideLanes::Luma && channels != 4) continue;
+                    const int count = simd::wide_lane_count(lanes, channels);
+                    std::vector<std::uint16_t> got(pixels * count + 1, 7), want(pixels * count + 1, 7);
+                    simd::wide_lanes_row(lanes, src.data(), channels, pixels, got.data());
+                    for (std::size_t x = 0; x < pixels; ++x)
+                        simd::wide_pixel_lanes(lanes, &src[x * channels], channels, &want[x * count]);
+                    if (got != want) wrong.add("lanes ", int(lanes), " channels ", channels, " pixels ", pixels);
+                }
+                // Out, filtered: P' and A' anywhere in 0..65025, A' often small.
+                std::vector<std::int32_t> values(pixels * channels);
+                for (auto& v : values) v = static_cast<std::int32_t>(rng() % 3 == 0 ? rng() % 400 : rng() % (kWideTop + 1));
+                std::vector<std::uint8_t> got(pixels * channels + 1, 9), want(pixels * channels + 1, 9);
+                simd::filtered_row_bytes(values.data(), channels, pixels, got.data());
+                for (std::size_t x = 0; x < pixels; ++x)
+                    simd::filtered_pixel_bytes(&values[x * channels], channels, &want[x * channels]);
+                if (got != want) wrong.add("filtered channels ", channels, " pixels ", pixels);
+                // Out, kept alpha: edges (any lanes) and unsharp (colour lanes).
+                for (int lanes : {1, 3}) {
+                    if (lanes == 3 && channels != 4) continue;
+                    for (bool unsharp : {false, true}) {
+                        if (unsharp && lanes != channels - 1) continue;
+                        simd::KeptAlpha k;
+                        k.lanes = lanes;
+                        k.channels = channels;
+                        k.unsharp = unsharp;
+                        k.amount_q8 = static_cast<int>(rng() % 5121);
+                        k.threshold_level = static_cast<int>(rng() % 3 == 0 ? 0 : rng() % 256);
+                        std::vector<std::int32_t> v(pixels * lanes);
+                        for (auto& e : v) e = static_cast<std::int32_t>(rng() % (kWideTop + 1));
+                        std::vector<std::uint8_t> kg(pixels * (lanes + 1) + 1, 3), kw(pixels * (lanes + 1) + 1, 3);
+                        simd::kept_row_bytes(k, v.data(), src.data(), pixels, kg.data());
+                        for (std::size_t x = 0; x < pixels; ++x)
+                            simd::kept_pixel_bytes(k, &v[x * lanes], &src[x * channels], &kw[x * (lanes + 1)]);
+                        if (kg != kw)
+                            wrong.add("kept lanes ", lanes, " channels ", channels, " unsharp ", unsharp, " amount_q8 ", k.amount_q8,
+                                      " threshold ", k.threshold_level, " pixels ", pixels);
+                    }
+                }
+            }
+        CHECK(wrong.count == 0);
+    });
+}
+
+TEST_CASE("wide simd: Gaussian, box and unsharp on gray+alpha and RGBA equal the references at widths 1..70, every border and alpha") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        unsigned seed = 3;
+        for (const Border& b : all_borders()) {
+            const FilterPlan gauss = make_gaussian(1.2, 3, b), box = make_box(2, b);
+            const FilterPlan sharp = make_unsharp(1.0, 2, 1.5, 0.02, b);
+            for (int ch : {2, 4})
+                for (AlphaMix mix : {AlphaMix::Zero, AlphaMix::Opaque, AlphaMix::Mixed}) {
+                    std::vector<ImageU8> images;
+                    for (int w = 1; w <= 70; w += (mix == AlphaMix::Mixed ? 1 : 7)) images.push_back(alpha_case(w, 2, ch, mix, seed++));
+                    for (int h : {1, 5, 23}) images.push_back(alpha_case(1, h, ch, mix, seed++));
+                    images.push_back(alpha_case(45, 1, ch, mix, seed++));
+                    for (const ImageU8& img : images) {
+                        INFO("border ", border_name(b), " channels ", ch, " ", mix_name(mix), " size ", img.width(), "x", img.height());
+                        IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(img, gauss), cpu::apply_filter(gauss, img.view()));
+                        IMGPAR_CHECK_IMAGES_EQUAL(ref_box(img, box), cpu::apply_filter(box, img.view()));
+                        IMGPAR_CHECK_IMAGES_EQUAL(ref_unsharp(img, sharp), cpu::apply_filter(sharp, img.view()));
+                    }
+                }
+        }
+    });
+}
