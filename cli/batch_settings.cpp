@@ -5,6 +5,7 @@
 #include "cli/input_list.hpp"
 #include "cli/output_plan.hpp"
 #include "cli/progress.hpp"
+#include "cli/report_file.hpp"
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/parallel.hpp"
@@ -20,6 +21,7 @@ OptionGroup many_files_options(bool writes_images) {
     g.params.push_back(std::move(jobs));
     g.params.push_back(ParamSpec::flag("progress", "Show a progress bar on stderr even when it is not a terminal"));
     g.params.push_back(ParamSpec::flag("no-progress", "Never show the progress bar"));
+    g.params.push_back(json_file_param());
     return g;
 }
 

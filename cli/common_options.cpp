@@ -69,7 +69,8 @@ OptionGroup report_options(bool csv) {
 }
 
 ReportFormat read_report_format(const ParamValues& values) {
-    const bool json = values.given("json");
+    // --json-file (cli/report_file.hpp) writes the same lines to a file.
+    const bool json = values.given("json") || (values.has("json-file") && values.given("json-file"));
     const bool csv = values.has("csv") && values.given("csv");
     if (json && csv) throw usage_error("--json", "cannot be combined with --csv");
     return json ? ReportFormat::Json : csv ? ReportFormat::Csv : ReportFormat::Text;

@@ -80,6 +80,7 @@ std::vector<ComparePair> shard_of(std::vector<ComparePair> pairs, const ParamVal
     for (std::size_t i = 0; i < pairs.size(); ++i)
         if (static_cast<long long>(i % static_cast<std::size_t>(shard.count)) == shard.index - 1)
             mine.push_back(std::move(pairs[i]));
+    if (mine.empty()) throw EmptyShare{values.text("shard"), pairs.size()};
     return mine;
 }
 

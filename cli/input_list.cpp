@@ -1,6 +1,11 @@
 #include "cli/input_list.hpp"
 
+#include <algorithm>
+#include <cstdlib>
+#include <string_view>
+
 #include "cli/common_options.hpp"
+#include "cli/slurm_array.hpp"
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
 
@@ -10,13 +15,15 @@ OptionGroup input_list_options() {
     return {"Inputs",
             {ParamSpec::path("files-from", "FILE",
                              "Also read input names from FILE ('-': standard input), one per line or NUL-separated"),
-             ParamSpec::text("shard", "K/N", "Process only the K-th of N shares of the inputs (1 <= K <= N)",
-                             "K/N, e.g. 3/8: inputs number K, K+N, K+2N... of the list")}};
+             ParamSpec::text("shard", "K/N", "Process only the K-th of N shares of the inputs (1 <= K <= N), or the "
+                                             "share of this Slurm array task ('slurm')",
+                             "K/N, e.g. 3/8: inputs number K, K+N, K+2N... of the list sorted by name; or slurm")}};
 }
 
 Shard parse_shard(const std::string& text) {
+    if (text == "slurm") return slurm_array_shard([](const char* name) { return std::getenv(name); });
     const auto bad = [&] {
-        return usage_error("--shard", "'" + text + "' is not K/N with 1 <= K <= N (e.g. 1/4, 4/4)");
+        return usage_error("--shard", "'" + text + "' is not K/N with 1 <= K <= N (e.g. 1/4, 4/4) or slurm");
     };
     const std::size_t slash = text.find('/');
     if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) throw bad();
@@ -47,9 +54,19 @@ std::vector<std::string> split_file_list(const std::string& text) {
 }
 
 std::vector<std::string> take_shard(const std::vector<std::string>& names, const Shard& shard) {
+    // Ranks in the byte-wise sorted list of distinct names: a list's order
+    // may differ between the tasks (a glob sorted by each node's locale,
+    // find's directory order), its sorted set does not. A name given twice
+    // has one rank, so its copies stay together in one task.
+    std::vector<std::string_view> sorted(names.begin(), names.end());
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    const auto count = static_cast<std::size_t>(shard.count);
     std::vector<std::string> mine;
-    for (std::size_t i = 0; i < names.size(); ++i)
-        if (static_cast<long long>(i % static_cast<std::size_t>(shard.count)) == shard.index - 1) mine.push_back(names[i]);
+    for (const std::string& name : names) {
+        const auto rank = static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), name) - sorted.begin());
+        if (static_cast<long long>(rank % count) == shard.index - 1) mine.push_back(name);
+    }
     return mine;
 }
 
@@ -79,7 +96,12 @@ std::vector<std::string> gather_inputs(const std::vector<std::string>& positiona
         for (std::string& n : split_file_list(read_list(list))) names.push_back(std::move(n));
     }
     check_stdin_used_once(names);
-    if (values.given("shard")) names = take_shard(names, parse_shard(values.text("shard")));
+    if (names.empty()) throw usage_error("inputs", "no input files (name them, or give --files-from FILE)");
+    if (values.given("shard")) {
+        const std::size_t all = names.size();
+        names = take_shard(names, parse_shard(values.text("shard")));
+        if (names.empty()) throw EmptyShare{values.text("shard"), all};
+    }
     return names;
 }
 

@@ -8,11 +8,14 @@
 #include <algorithm>
 #include <iostream>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
+#include "cli/input_list.hpp"
+#include "cli/report_file.hpp"
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/op/command_line.hpp"
@@ -145,8 +148,17 @@ int run_command(const Command& cmd, const std::vector<std::string>& args) {
         set_cpu_thread_count(global.threads);
         Diagnostics diag(std::cerr, global.quiet, global.verbose);
         for (const std::string& unused : values.unused_options()) diag.warning(cmd.name + ": " + unused);
-        Invocation inv{cmd.name, values, positionals, global, diag, std::cout};
-        int code = cmd.run(inv);
+        std::optional<ReportFile> report = open_report_file(values);  // --json-file
+        Invocation inv{cmd.name, values, positionals, global, diag, report ? report->stream() : std::cout};
+        int code = kExitOk;
+        try {
+            code = cmd.run(inv);
+        } catch (const EmptyShare& empty) {
+            const std::string inputs = empty.inputs == 1 ? std::string("the only input is in another share")
+                                                         : "none of the " + std::to_string(empty.inputs) + " inputs is in this share";
+            diag.notice(cmd.name + ": --shard " + empty.shard + ": " + inputs + ": nothing to do");
+        }
+        if (report) report->commit();
         std::cout.flush();
         if (!std::cout) {
             std::cerr << "imgpar: error: <stdout>: write failed\n";
