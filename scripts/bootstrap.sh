@@ -38,10 +38,15 @@ declare -A probes=(
     # compared with OpenCV's cv2.integral (tests/cli/test_cli_integral.cpp).
     [python3-numpy]=/usr/lib/python3/dist-packages/numpy/__init__.py
     [python3-opencv]=/usr/lib/python3/dist-packages/cv2
+    # For the tests only: array jobs under a one-node Slurm that the test
+    # starts, and GNU parallel (tests/scale/).
+    [slurm-wlm]=/usr/sbin/slurmd
+    [munge]=/usr/sbin/munged
+    [parallel]=/usr/bin/parallel
 )
 missing=()
 for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev libhwy-dev libvips-tools \
-           python3-numpy python3-opencv; do
+           python3-numpy python3-opencv slurm-wlm munge parallel; do
     [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
 done
 
