@@ -57,7 +57,7 @@ __device__ __forceinline__ std::uint32_t intensity_at(const ConstDeviceViewU8& s
 // CPU's: adaptive_mean_decision is adaptive_decision's mean test without its
 // division, adaptive_decision_fast returns adaptive_decision's result.
 template <bool kSquares>
-__global__ void __launch_bounds__(kThreads) fused_kernel(ConstDeviceViewU8 src, AdaptiveParams p, int radius,
+__global__ void __launch_bounds__(kThreads, Fused::min_blocks) fused_kernel(ConstDeviceViewU8 src, AdaptiveParams p, int radius,
                                                          bool replicate, DeviceViewU8 dst) {
     __shared__ std::uint8_t ring[kRing][kSpan];
     __shared__ std::uint32_t band_sums[Fused::band_rows][kSpan];
