@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <sstream>
@@ -19,7 +20,9 @@
 #include "src/ops/filter.hpp"
 #include "src/ops/simd/targets.hpp"
 #include "src/ops/simd/wide_lanes.hpp"
+#include "src/ops/simd/wide_rows.hpp"
 #include "src/ops/wide_math.hpp"
+#include "src/parallel.hpp"
 #include "tests/support/filter_reference.hpp"
 #include "tests/support/filter_support.hpp"
 #include "tests/support/test_images.hpp"
@@ -57,6 +60,65 @@ ImageU8 alpha_case(int w, int h, int channels, AlphaMix mix, unsigned seed) {
             else if (rng() % 5 == 0) a = static_cast<std::uint8_t>(rng() % 256);
         }
     return img;
+}
+
+// The custom kernel's contract per pixel from the plan itself (anchors too),
+// in 64-bit sums: custom_value with the wide lane's offset and top.
+ImageU8 custom_oracle(const ImageU8& src, const FilterPlan& p) {
+    const Source s{src, p.border};
+    Plane out(src.width(), src.height(), s.lanes());
+    const double denominator = std::ldexp(p.scale, p.frac_bits);
+    const double offset = s.top() == 255 ? p.offset : 255.0 * p.offset;
+    for (int y = 0; y < src.height(); ++y)
+        for (int x = 0; x < src.width(); ++x)
+            for (int c = 0; c < s.lanes(); ++c) {
+                long long sum = 0;
+                for (int j = 0; j < p.kernel_height; ++j)
+                    for (int i = 0; i < p.kernel_width; ++i)
+                        sum += static_cast<long long>(p.coeffs[static_cast<std::size_t>(j) * p.kernel_width + i]) *
+                               s.at(x + i - p.anchor_x, y + j - p.anchor_y, c);
+                out.at(x, y, c) = custom_value(static_cast<double>(sum), denominator, offset, s.top());
+            }
+    return compose_filtered_alpha(out, src.channels());
+}
+
+// Kernels whose sums fit 32 bits on the wide scale and kernels that need 64
+// (sum |weights| * 65025 >= 2^31), several shapes and anchors, offsets that
+// clip both ways.
+std::vector<FilterPlan> wide_kernels(const Border& b) {
+    CustomKernelOptions none, norm, shifted;
+    norm.normalize = true;
+    shifted.scale = -3.0;
+    shifted.offset = 100.5;
+    std::vector<FilterPlan> plans;
+    plans.push_back(make_custom(matrix(1, 1, {2}), none, b));
+    plans.push_back(make_custom(matrix(3, 3, {0, -1, 0, -1, 5, -1, 0, -1, 0}), none, b));
+    plans.push_back(make_custom(matrix(2, 3, {1, -2, 0, 3.5, -0.25, 1}), shifted, b));
+    std::vector<double> five(25);
+    for (int t = 0; t < 25; ++t) five[static_cast<std::size_t>(t)] = (t * 7 % 5) - 1 + (t == 12 ? 20 : 0);
+    plans.push_back(make_custom(matrix(5, 5, five), norm, b));
+    FilterPlan corner = make_custom(matrix(3, 2, {1, 2, 3, -4, 5, -6}), shifted, b);
+    corner.anchor_x = 0;
+    corner.anchor_y = 1;
+    plans.push_back(corner);
+    plans.push_back(make_custom(matrix(2, 2, {10, 0, 0, 0.1}), norm, b));       // 40960 in 12 fractional bits
+    plans.push_back(make_custom(matrix(3, 1, {-40000, 1, 2}), shifted, b));    // 64-bit sums
+    plans.push_back(make_custom(matrix(3, 3, std::vector<double>(9, 0.0)), shifted, b));
+    return plans;
+}
+
+bool needs_64_bits(const FilterPlan& p) {
+    long long total = 0;
+    for (const std::int32_t k : p.coeffs) total += std::llabs(static_cast<long long>(k));
+    return total * kWideTop > 0x7fffffffLL;
+}
+
+std::vector<ImageU8> alpha_cases(int channels, AlphaMix mix, int height, unsigned& seed) {
+    std::vector<ImageU8> images;
+    for (int w = 1; w <= 70; w += (mix == AlphaMix::Mixed ? 1 : 7)) images.push_back(alpha_case(w, height, channels, mix, seed++));
+    for (int h : {1, 5, 23}) images.push_back(alpha_case(1, h, channels, mix, seed++));
+    images.push_back(alpha_case(45, 1, channels, mix, seed++));
+    return images;
 }
 
 }  // namespace
@@ -184,11 +246,7 @@ TEST_CASE("wide simd: Gaussian, box and unsharp on gray+alpha and RGBA equal the
             const FilterPlan sharp = make_unsharp(1.0, 2, 1.5, 0.02, b);
             for (int ch : {2, 4})
                 for (AlphaMix mix : {AlphaMix::Zero, AlphaMix::Opaque, AlphaMix::Mixed}) {
-                    std::vector<ImageU8> images;
-                    for (int w = 1; w <= 70; w += (mix == AlphaMix::Mixed ? 1 : 7)) images.push_back(alpha_case(w, 2, ch, mix, seed++));
-                    for (int h : {1, 5, 23}) images.push_back(alpha_case(1, h, ch, mix, seed++));
-                    images.push_back(alpha_case(45, 1, ch, mix, seed++));
-                    for (const ImageU8& img : images) {
+                    for (const ImageU8& img : alpha_cases(ch, mix, 2, seed)) {
                         INFO("border ", border_name(b), " channels ", ch, " ", mix_name(mix), " size ", img.width(), "x", img.height());
                         IMGPAR_CHECK_IMAGES_EQUAL(ref_gaussian(img, gauss), cpu::apply_filter(gauss, img.view()));
                         IMGPAR_CHECK_IMAGES_EQUAL(ref_box(img, box), cpu::apply_filter(box, img.view()));
@@ -196,5 +254,105 @@ TEST_CASE("wide simd: Gaussian, box and unsharp on gray+alpha and RGBA equal the
                     }
                 }
         }
+    });
+}
+
+TEST_CASE("wide simd: the edge magnitude equals edge_output_wide on both sides of every rounding boundary") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        std::mt19937 rng(13);
+        for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr}) {
+            const long long d = op == EdgeOperator::Scharr ? 16 : 4, g = d * kWideTop;  // the largest |gx|, |gy|
+            std::vector<std::int32_t> gx, gy;
+            const auto add = [&](long long x, long long y) {
+                gx.push_back(static_cast<std::int32_t>(x));
+                gy.push_back(static_cast<std::int32_t>(y));
+            };
+            // The boundaries: sqrt(m) = b = d (k - 1/2); m = b^2 (a tie, up),
+            // b^2 + 1, and the largest m below b^2 that is (b - 1)^2 + y^2.
+            for (long long k = 1; k <= kWideTop + 1; ++k) {
+                const long long b = d * (2 * k - 1) / 2;
+                add(b, 0);
+                add(-b, 1);
+                long long y = static_cast<long long>(std::sqrt(static_cast<double>(2 * b - 2)));
+                while ((b - 1) * (b - 1) + y * y >= b * b) --y;
+                while ((b - 1) * (b - 1) + (y + 1) * (y + 1) < b * b) ++y;
+                add(y, b - 1);
+            }
+            for (int i = 0; i < 200000; ++i) {
+                const long long x = static_cast<long long>(rng() % (2 * g + 1)) - g, y = static_cast<long long>(rng() % (2 * g + 1)) - g;
+                add(x, y);
+            }
+            add(g, g);
+            add(-g, -g);
+            std::vector<std::int32_t> got(gx.size());
+            simd::wide_edge_magnitudes(op, gx.data(), gy.data(), gx.size(), got.data());
+            Mismatches wrong;
+            for (std::size_t t = 0; t < gx.size(); ++t) {
+                const int want = edge_output_wide(op, gx[t], gy[t]);
+                if (got[t] != want) wrong.add(edge_operator_name(op), " gx ", gx[t], " gy ", gy[t], ": ", got[t], " instead of ", want);
+            }
+            CHECK(wrong.count == 0);
+        }
+    });
+}
+
+TEST_CASE("wide simd: edges on gray+alpha and RGBA equal the reference at widths 1..70, every operator, border and alpha") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        unsigned seed = 17;
+        for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
+            for (const Border& b : all_borders())
+                for (bool gray : {false, true}) {
+                    const FilterPlan p = make_edges(op, gray, b);
+                    for (int ch : {2, 4})
+                        for (AlphaMix mix : {AlphaMix::Zero, AlphaMix::Opaque, AlphaMix::Mixed})
+                            for (const ImageU8& img : alpha_cases(ch, mix, 3, seed)) {
+                                INFO(edge_operator_name(op), gray ? " gray" : "", " border ", border_name(b), " channels ", ch, " ",
+                                     mix_name(mix), " size ", img.width(), "x", img.height());
+                                IMGPAR_CHECK_IMAGES_EQUAL(ref_edges(img, p), cpu::apply_filter(p, img.view()));
+                            }
+                }
+    });
+}
+
+TEST_CASE("wide simd: custom kernels on gray+alpha and RGBA equal the oracle at widths 1..70, 32- and 64-bit sums, every border and alpha") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        int wide_sums = 0;
+        for (const FilterPlan& p : wide_kernels(Border{})) wide_sums += needs_64_bits(p);
+        CHECK(wide_sums == 2);  // both paths of wide_custom_rows
+        unsigned seed = 23;
+        for (const Border& b : all_borders())
+            for (const FilterPlan& p : wide_kernels(b))
+                for (int ch : {2, 4})
+                    for (AlphaMix mix : {AlphaMix::Zero, AlphaMix::Opaque, AlphaMix::Mixed})
+                        for (const ImageU8& img : alpha_cases(ch, mix, 2, seed)) {
+                            INFO("kernel ", p.kernel_width, "x", p.kernel_height, " anchor ", p.anchor_x, ",", p.anchor_y, " border ",
+                                 border_name(b), " channels ", ch, " ", mix_name(mix), " size ", img.width(), "x", img.height());
+                            IMGPAR_CHECK_IMAGES_EQUAL(custom_oracle(img, p), cpu::apply_filter(p, img.view()));
+                        }
+    });
+}
+
+TEST_CASE("wide simd: edges and custom kernels with alpha whatever rows each thread's band starts at") {
+    simd::for_each_simd_target([&](const std::string& target) {
+        INFO("instruction set ", target);
+        const ImageU8 rgba = photo_like_image(300, 200, 4, 3), ga = photo_like_image(301, 230, 2, 4);
+        for (const char* border : {"replicate", "reflect101", "wrap", "constant:40"}) {
+            const Border b = parse_border(border);
+            const FilterPlan sobel = make_edges(EdgeOperator::Sobel, false, b), scharr = make_edges(EdgeOperator::Scharr, true, b);
+            const FilterPlan kernel = wide_kernels(b)[3];
+            const ImageU8 want_sobel = ref_edges(rgba, sobel), want_scharr = ref_edges(ga, scharr);
+            const ImageU8 want_custom = custom_oracle(rgba, kernel);
+            for (int threads : {1, 2, 3, 7}) {
+                set_cpu_thread_count(threads);
+                INFO("border ", border, " threads ", threads);
+                IMGPAR_CHECK_IMAGES_EQUAL(want_sobel, cpu::apply_filter(sobel, rgba.view()));
+                IMGPAR_CHECK_IMAGES_EQUAL(want_scharr, cpu::apply_filter(scharr, ga.view()));
+                IMGPAR_CHECK_IMAGES_EQUAL(want_custom, cpu::apply_filter(kernel, rgba.view()));
+            }
+        }
+        set_cpu_thread_count(0);
     });
 }

@@ -189,8 +189,8 @@ ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src) {
 
 std::string filter_kernel_name(const FilterPlan& plan, int channels) {
     // Images with alpha filter premultiplied 16-bit lanes (run_wide): the
-    // Gaussian and box in 32-bit vector lanes, edges and custom kernels in
-    // plain loops over a padded copy.
+    // Gaussian and box in 32-bit vector lanes, edges and custom kernels over
+    // a ring of border-extended lane rows in vector rows, as 8-bit images.
     const bool wide = has_alpha(channels);
     const std::string target = simd::simd_target_name();
     std::string what;
@@ -203,12 +203,14 @@ std::string filter_kernel_name(const FilterPlan& plan, int channels) {
             break;
         case FilterKind::Box: what = "box running sums (columns, then rows)"; break;
         case FilterKind::Custom:
-            what = wide ? "2-D correlation on a padded copy (plain loops)"
-                        : "2-D correlation over a ring of border-extended rows (vector rows, " + target + ")";
+            what = "2-D correlation over a ring of border-extended rows (";
+            what += wide ? "premultiplied 16-bit lanes, vector rows, " : "vector rows, ";
+            what += target + ")";
             break;
         case FilterKind::Edges:
-            what = wide ? "3x3 operator pair on a padded copy (plain loops)"
-                        : "3x3 operator pair over a ring of border-extended rows (vector rows, " + target + ")";
+            what = "3x3 operator pair over a ring of border-extended rows (";
+            what += wide ? "premultiplied 16-bit lanes, vector rows, " : "vector rows, ";
+            what += target + ")";
             break;
     }
     return what + ", " + std::to_string(cpu_thread_count()) + " thread" + (cpu_thread_count() == 1 ? "" : "s");

@@ -1,15 +1,18 @@
 // The direct 2-D CPU filters: edge operators and custom kernels.
 //
-// Images without alpha (8-bit samples, the common case): each thread takes a
-// band of output rows and keeps a ring of the source rows the kernel reaches,
-// each extended by the border rule, so the correlation has no border logic
-// and its rows stay in cache; one output row at a time goes through the
-// vector code of src/ops/simd/ (edge_rows, custom_rows).
+// Each thread takes a band of output rows and keeps a ring of the source rows
+// the kernel reaches, each extended by the border rule, so the correlation
+// has no border logic and its rows stay in cache; one output row at a time
+// goes through the vector code of src/ops/simd/. Images without alpha: rows
+// of 8-bit samples (edge_rows, custom_rows). Images with alpha (the wide
+// domain): rows of premultiplied 16-bit lanes, made from each source row as
+// the ring reaches it (wide_lanes_row), through wide_rows (64-bit sums where
+// a custom kernel needs them).
 //
-// The wide domain (alpha images, 16-bit premultiplied samples, 64-bit sums):
-// the source is first extended by the border rule into a padded copy, and
-// each kernel coefficient adds one shifted padded row into an accumulator
-// row, which vectorises well and skips zero coefficients.
+// What the ring paths do not take (lanes that are not one per channel,
+// custom offsets that differ by lane: no caller makes these now) goes through
+// a padded copy of the source, each kernel coefficient adding one shifted
+// padded row into an accumulator row.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -23,6 +26,8 @@
 #include "src/ops/filter_math.hpp"
 #include "src/ops/simd/custom_rows.hpp"
 #include "src/ops/simd/edge_rows.hpp"
+#include "src/ops/simd/wide_lanes.hpp"
+#include "src/ops/simd/wide_rows.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu::detail {
@@ -130,38 +135,50 @@ int edge_output(EdgeOperator op, int gx, int gy) {
 int edge_value(Narrow, EdgeOperator op, int gx, int gy) { return edge_output(op, gx, gy); }
 int edge_value(Wide, EdgeOperator op, int gx, int gy) { return edge_output_wide(op, gx, gy); }
 
-// Source rows of the narrow domain extended by `left` and `right` pixels by
-// the border rule; any row index, the border rule naming the row.
+// The lanes a wide row becomes (count: the Domain's lanes per pixel).
+simd::WideLanes wide_lanes_of(const Domain<Wide>& in) {
+    if (in.luma) return simd::WideLanes::Luma;
+    return in.count == in.image.channels ? simd::WideLanes::WithAlpha : simd::WideLanes::Colours;
+}
+
+// Source rows extended by `left` and `right` pixels by the border rule; any
+// row index, the border rule naming the row. The row's own samples: its bytes
+// (narrow), or its premultiplied 16-bit lanes (wide, simd::wide_lanes_row);
+// the border's pixels are copies of those.
+template <typename D>
 class RowPadder {
 public:
-    RowPadder(const Domain<Narrow>& in, int left, int right) : in_(in), left_(left) {
+    using T = typename D::Sample;
+    RowPadder(const Domain<D>& in, int left, int right) : in_(in), left_(left) {
         const int w = in.image.width;
         for (int px = 0; px < left + w + right; ++px)
             if (px < left || px >= left + w) pads_.push_back({px, border_index(px - left, w, in.border.mode)});
     }
     std::size_t length() const { return (static_cast<std::size_t>(in_.image.width) + pads_.size()) * in_.count; }
 
-    void build(int y, std::uint8_t* out) const {
-        const int K = in_.count, w = in_.image.width;
+    void build(int y, T* out) const {
+        const std::size_t K = static_cast<std::size_t>(in_.count), w = static_cast<std::size_t>(in_.image.width);
         const int m = border_index(y, in_.image.height, in_.border.mode);
         if (m < 0) {
-            for (std::size_t t = 0; t < length(); ++t)
-                out[t] = static_cast<std::uint8_t>(in_.outside[t % static_cast<std::size_t>(K)]);
+            for (std::size_t t = 0; t < length(); ++t) out[t] = static_cast<T>(in_.outside[t % K]);
             return;
         }
-        const std::uint8_t* src = in_.image.row(m);
-        std::memcpy(out + static_cast<std::size_t>(left_) * K, src, static_cast<std::size_t>(w) * K);
+        T* row = out + static_cast<std::size_t>(left_) * K;
+        if constexpr (std::is_same_v<D, Narrow>)
+            std::memcpy(row, in_.image.row(m), w * K);
+        else
+            simd::wide_lanes_row(wide_lanes_of(in_), in_.image.row(m), in_.image.channels, w, row);
         for (const Pad& pad : pads_)
-            for (int c = 0; c < K; ++c)
-                out[static_cast<std::size_t>(pad.px) * K + c] = static_cast<std::uint8_t>(
-                    pad.mx < 0 ? in_.outside[static_cast<std::size_t>(c)] : src[static_cast<std::size_t>(pad.mx) * K + c]);
+            for (std::size_t c = 0; c < K; ++c)
+                out[static_cast<std::size_t>(pad.px) * K + c] =
+                    pad.mx < 0 ? static_cast<T>(in_.outside[c]) : row[static_cast<std::size_t>(pad.mx) * K + c];
     }
 
 private:
     struct Pad {
         int px, mx;  // padded column, source column (-1: outside)
     };
-    const Domain<Narrow>& in_;
+    const Domain<D>& in_;
     int left_;
     std::vector<Pad> pads_;
 };
@@ -229,7 +246,7 @@ std::vector<simd::CustomPairTap> pair_taps(const std::vector<std::int32_t>& coef
 void custom_narrow(const Domain<Narrow>& in, const FilterPlan& plan, const CustomRounding& rounding, const RowSink& out) {
     const int w = in.image.width, h = in.image.height, K = in.count;
     const int kw = plan.kernel_width, kh = plan.kernel_height;
-    const RowPadder padder(in, plan.anchor_x, kw - 1 - plan.anchor_x);
+    const RowPadder<Narrow> padder(in, plan.anchor_x, kw - 1 - plan.anchor_x);
     const std::size_t n = static_cast<std::size_t>(w) * K, length = padder.length();
     simd::CustomRows c;
     c.denominator = rounding.denominator;
@@ -283,13 +300,56 @@ void custom_narrow(const Domain<Narrow>& in, const FilterPlan& plan, const Custo
 // Narrow edges: rows y - 1 .. y + 1 through simd::edge_rows.
 void edges_narrow(const Domain<Narrow>& in, EdgeOperator op, const RowSink& out) {
     const int w = in.image.width, h = in.image.height, K = in.count;
-    const RowPadder padder(in, 1, 1);
+    const RowPadder<Narrow> padder(in, 1, 1);
     parallel_for(h, row_grain(w * 9, K), [&](int y0, int y1) {
         auto ring = make_ring<std::uint8_t>(3, padder.length(), [&](int y, std::uint8_t* slot) { padder.build(y, slot); });
         std::vector<std::int32_t> values(static_cast<std::size_t>(w) * K);
         for (int y = y0; y < y1; ++y) {
             ring.move_to(y - 1);
             simd::edge_rows(op, ring.rows(), K, values.size(), values.data());
+            out(y, values.data());
+        }
+    });
+}
+
+// Wide custom kernels: the band's kernel rows of 16-bit lanes through
+// simd::wide_custom_rows (sums in 32-bit lanes where they fit, else in
+// double lanes; see wide_rows.hpp).
+void custom_wide(const Domain<Wide>& in, const FilterPlan& plan, const CustomRounding& rounding, const RowSink& out) {
+    const int w = in.image.width, h = in.image.height, K = in.count;
+    const int kw = plan.kernel_width, kh = plan.kernel_height;
+    const RowPadder<Wide> padder(in, plan.anchor_x, kw - 1 - plan.anchor_x);
+    const std::size_t n = static_cast<std::size_t>(w) * K;
+    std::vector<simd::CustomTap> taps;
+    for (const Tap& tap : nonzero_taps(plan.coeffs, kw, kh))
+        taps.push_back({static_cast<std::size_t>(tap.i) * K, tap.j, tap.k});
+    simd::CustomRows c;
+    c.taps = taps.data();
+    c.tap_count = taps.size();
+    c.denominator = rounding.denominator;
+    c.offset = rounding.offset[0];
+    c.top = rounding.top[0];
+    parallel_for(h, row_grain(w * kw, K), [&](int y0, int y1) {
+        auto ring = make_ring<std::uint16_t>(kh, padder.length(), [&](int y, std::uint16_t* slot) { padder.build(y, slot); });
+        std::vector<std::int32_t> values(n);
+        for (int y = y0; y < y1; ++y) {
+            ring.move_to(y - plan.anchor_y);
+            simd::wide_custom_rows(c, ring.rows(), n, values.data());
+            out(y, values.data());
+        }
+    });
+}
+
+// Wide edges: rows y - 1 .. y + 1 of 16-bit lanes through simd::wide_edge_rows.
+void edges_wide(const Domain<Wide>& in, EdgeOperator op, const RowSink& out) {
+    const int w = in.image.width, h = in.image.height, K = in.count;
+    const RowPadder<Wide> padder(in, 1, 1);
+    parallel_for(h, row_grain(w * 9, K), [&](int y0, int y1) {
+        auto ring = make_ring<std::uint16_t>(3, padder.length(), [&](int y, std::uint16_t* slot) { padder.build(y, slot); });
+        std::vector<std::int32_t> values(static_cast<std::size_t>(w) * K);
+        for (int y = y0; y < y1; ++y) {
+            ring.move_to(y - 1);
+            simd::wide_edge_rows(op, ring.rows(), K, values.size(), values.data());
             out(y, values.data());
         }
     });
@@ -312,8 +372,12 @@ bool uniform_rounding(const CustomRounding& r, int count) {
 template <typename D>
 void custom_pass(const Domain<D>& in, const FilterPlan& plan, const CustomRounding& rounding, const RowSink& out) {
     using Sum = typename D::Sum;
-    if constexpr (std::is_same_v<D, Narrow>) {
-        if (narrow_layout(in) && uniform_rounding(rounding, in.count)) return custom_narrow(in, plan, rounding, out);
+    if (uniform_rounding(rounding, in.count)) {
+        if constexpr (std::is_same_v<D, Narrow>) {
+            if (narrow_layout(in)) return custom_narrow(in, plan, rounding, out);
+        } else {
+            return custom_wide(in, plan, rounding, out);
+        }
     }
     const int w = in.image.width, h = in.image.height, K = in.count;
     const int kw = plan.kernel_width, kh = plan.kernel_height;
@@ -340,6 +404,8 @@ template <typename D>
 void edges_pass(const Domain<D>& in, EdgeOperator op, const RowSink& out) {
     if constexpr (std::is_same_v<D, Narrow>) {
         if (narrow_layout(in)) return edges_narrow(in, op, out);
+    } else {
+        return edges_wide(in, op, out);
     }
     const int w = in.image.width, h = in.image.height, K = in.count;
     const auto p = pad_source(in, 1, 1, 1, 1);
