@@ -31,6 +31,17 @@ HWY_INLINE hn::Vec<D32> unpremultiply(D32 d32, hn::Vec<D32> p, hn::Vec<D32> a) {
     return hn::IfThenZeroElse(hn::Eq(a, zero), hn::Min(q, hn::Set(d32, 255)));
 }
 
+// unpremultiply_wide(p, 255 a) for alpha bytes a, given r = 1 / (2a) in float
+// (one division per pixel for all its lanes): the quotient is (2p + a) / (2a),
+// taken as trunc((2p + a + 1/4) * r) (why it is exact: wide_lanes.hpp).
+template <class D32>
+HWY_INLINE hn::Vec<D32> unpremultiply_by_byte(D32 d32, hn::Vec<D32> p, hn::Vec<D32> a, hn::Vec<hn::Rebind<float, D32>> r) {
+    const hn::Rebind<float, D32> df;
+    const auto num = hn::Add(hn::ConvertTo(df, hn::Add(hn::Add(p, p), a)), hn::Set(df, 0.25f));
+    const auto q = hn::ConvertTo(d32, hn::Min(hn::Mul(num, r), hn::Set(df, 255.0f)));
+    return hn::IfThenZeroElse(hn::Eq(a, hn::Zero(d32)), q);
+}
+
 // alpha_byte: (A + 127) / 255 as a multiply and shift, exact for A + 127 <
 // 65536 (the test goes through every A), and below 2^31 on the way.
 template <class D32>
@@ -146,7 +157,7 @@ void FilteredRowBytes(const std::int32_t* values, int channels, std::size_t pixe
 }
 
 // Kept alpha, `kLanes` lanes per pixel from `kChannels` source bytes.
-template <int kLanes, int kChannels>
+template <int kLanes, int kChannels, bool kUnsharp>
 HWY_INLINE void kept_vectors(const KeptAlpha& k, const std::int32_t* values, const std::uint8_t* src, std::size_t pixels,
                              std::uint8_t* out, std::size_t& x) {
     const hn::ScalableTag<std::int32_t> d32;
@@ -165,11 +176,12 @@ HWY_INLINE void kept_vectors(const KeptAlpha& k, const std::int32_t* values, con
             hn::LoadInterleaved3(d32, values + 3 * x, p[0], p[1], p[2]);
         else
             p[0] = hn::LoadU(d32, values + x);
-        const auto aw = hn::Mul(a, hn::Set(d32, 255));
+        const hn::Rebind<float, decltype(d32)> df;
+        const auto r = hn::Div(hn::Set(df, 1.0f), hn::ConvertTo(df, hn::Max(hn::Add(a, a), hn::Set(d32, 1))));
         hn::Vec<decltype(du8)> o[3];
         for (int c = 0; c < kLanes; ++c) {
-            if (k.unsharp) p[c] = unsharp(d32, hn::Mul(hn::PromoteTo(d32, s[c]), a), p[c], k);
-            o[c] = hn::DemoteTo(du8, unpremultiply(d32, p[c], aw));
+            if (kUnsharp) p[c] = unsharp(d32, hn::Mul(hn::PromoteTo(d32, s[c]), a), p[c], k);
+            o[c] = hn::DemoteTo(du8, unpremultiply_by_byte(d32, p[c], a, r));
         }
         if (kLanes == 3)
             hn::StoreInterleaved4(o[0], o[1], o[2], a8, du8, out + 4 * x);
@@ -182,11 +194,11 @@ void KeptRowBytes(const KeptAlpha& k, const std::int32_t* values, const std::uin
                   std::uint8_t* out) {
     std::size_t x = 0;
     if (k.lanes == 3)
-        kept_vectors<3, 4>(k, values, src, pixels, out, x);
+        k.unsharp ? kept_vectors<3, 4, true>(k, values, src, pixels, out, x) : kept_vectors<3, 4, false>(k, values, src, pixels, out, x);
     else if (k.channels == 4)
-        kept_vectors<1, 4>(k, values, src, pixels, out, x);
+        kept_vectors<1, 4, false>(k, values, src, pixels, out, x);  // gray edges
     else
-        kept_vectors<1, 2>(k, values, src, pixels, out, x);
+        k.unsharp ? kept_vectors<1, 2, true>(k, values, src, pixels, out, x) : kept_vectors<1, 2, false>(k, values, src, pixels, out, x);
     const std::size_t L = static_cast<std::size_t>(k.lanes), C = static_cast<std::size_t>(k.channels);
     for (; x < pixels; ++x) kept_pixel_bytes(k, values + x * L, src + x * C, out + x * (L + 1));
 }
