@@ -32,7 +32,7 @@ make_photos() {
         if ((i % 3 == 2)); then
             "$IMGPAR" convert -q "$src" "$dir/$name.png"
         else
-            q=$((60 + i))
+            q=$((60 + i % 40))
             "$IMGPAR" convert -q --quality "$q" "$src" "$dir/$name.jpg"
         fi
         i=$((i + 1))

@@ -10,10 +10,11 @@
 #      again (--resume-failed) completes the set.
 # Exit 77 (CTest: skipped) where GNU parallel is not installed.
 #
-#   tests/scale/gnu_parallel_test.sh path/to/imgpar
+#   tests/scale/gnu_parallel_test.sh path/to/imgpar [PHOTOS]
 set -euo pipefail
 
 IMGPAR=$(realpath "${1:?usage: gnu_parallel_test.sh IMGPAR}")
+PHOTOS=${2:-36}  # more for a timing run; the FIFO check needs 20 or more
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SAMPLES=$ROOT/samples
 # shellcheck source=tests/scale/common.sh
@@ -28,7 +29,7 @@ trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 export HOME=$WORK  # parallel keeps its state under ~/.parallel
 
-make_photos photos 36
+make_photos photos "$PHOTOS"
 find photos -type f >list.txt
 t0=$(now_ms)
 "$IMGPAR" blur --files-from list.txt --out-dir ref -q

@@ -10,10 +10,11 @@
 # Stops every daemon it started. Exit 77 (CTest: skipped, with the reason on
 # stdout) where Slurm is not installed or cannot start here.
 #
-#   tests/scale/slurm_array_test.sh path/to/imgpar
+#   tests/scale/slurm_array_test.sh path/to/imgpar [PHOTOS]
 set -euo pipefail
 
 IMGPAR=$(realpath "${1:?usage: slurm_array_test.sh IMGPAR}")
+PHOTOS=${2:-36}  # more for a timing run; the FIFO check needs 20 or more
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 SAMPLES=$ROOT/samples
 SCRIPT=$ROOT/examples/slurm_array.sbatch
@@ -114,7 +115,7 @@ note "Slurm $(sinfo -V | cut -d' ' -f2): node $node, $cpus CPUs, controller on p
 
 # --- the photos and the single-process reference ------------------------------
 cd "$WORK"
-make_photos photos 36
+make_photos photos "$PHOTOS"
 find photos -type f >list.txt
 t0=$(now_ms)
 "$IMGPAR" blur --files-from list.txt --out-dir ref --json-file ref.jsonl -q
