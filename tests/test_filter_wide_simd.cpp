@@ -101,16 +101,19 @@ std::vector<FilterPlan> wide_kernels(const Border& b) {
     corner.anchor_x = 0;
     corner.anchor_y = 1;
     plans.push_back(corner);
+    plans.push_back(make_custom(matrix(3, 2, {300, -50, 7, 1, 2, -3}), shifted, b));  // large 32-bit sums
     plans.push_back(make_custom(matrix(2, 2, {10, 0, 0, 0.1}), norm, b));       // 40960 in 12 fractional bits
     plans.push_back(make_custom(matrix(3, 1, {-40000, 1, 2}), shifted, b));    // 64-bit sums
     plans.push_back(make_custom(matrix(3, 3, std::vector<double>(9, 0.0)), shifted, b));
     return plans;
 }
 
-bool needs_64_bits(const FilterPlan& p) {
+// The sums' widest sample times sum |weights|: which path of wide_custom_rows
+// the kernel takes (32-bit lanes below 2^31, else double lanes).
+long long widest_sum(const FilterPlan& p) {
     long long total = 0;
     for (const std::int32_t k : p.coeffs) total += std::llabs(static_cast<long long>(k));
-    return total * kWideTop > 0x7fffffffLL;
+    return total * kWideTop;
 }
 
 std::vector<ImageU8> alpha_cases(int channels, AlphaMix mix, int height, unsigned& seed) {
@@ -319,9 +322,10 @@ TEST_CASE("wide simd: edges on gray+alpha and RGBA equal the reference at widths
 TEST_CASE("wide simd: custom kernels on gray+alpha and RGBA equal the oracle at widths 1..70, 32- and 64-bit sums, every border and alpha") {
     simd::for_each_simd_target([&](const std::string& target) {
         INFO("instruction set ", target);
-        int wide_sums = 0;
-        for (const FilterPlan& p : wide_kernels(Border{})) wide_sums += needs_64_bits(p);
-        CHECK(wide_sums == 2);  // both paths of wide_custom_rows
+        int int32_sums = 0, double_sums = 0;
+        for (const FilterPlan& p : wide_kernels(Border{})) (widest_sum(p) <= 0x7fffffffLL ? int32_sums : double_sums) += 1;
+        CHECK(int32_sums >= 5);  // both paths of wide_custom_rows
+        CHECK(double_sums == 2);
         unsigned seed = 23;
         for (const Border& b : all_borders())
             for (const FilterPlan& p : wide_kernels(b))
