@@ -16,6 +16,7 @@
 #include "src/ops/filter_cpu_detail.hpp"
 #include "src/ops/filter_math.hpp"
 #include "src/ops/simd/weighted_rows.hpp"
+#include "src/ops/simd/wide_lanes.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu::detail {
@@ -41,6 +42,22 @@ void padded_row(const Domain<D>& in, int y, int pad, const std::vector<int>& col
                 T* o = &out[static_cast<std::size_t>(px) * K];
                 for (int c = 0; c < K; ++c)
                     o[c] = static_cast<T>(m < 0 ? in.outside[static_cast<std::size_t>(c)] : s[static_cast<std::size_t>(m) * C + c]);
+            };
+            for (int px = 0; px < pad; ++px) border(px);
+            for (int px = pad + w; px < n; ++px) border(px);
+            return;
+        }
+    }
+    if constexpr (std::is_same_v<D, Wide>) {
+        if (!in.luma) {  // the row's lanes in vectors, the border's pixels copied from them
+            T* row = &out[static_cast<std::size_t>(pad) * K];
+            simd::wide_lanes_row(K == C ? simd::WideLanes::WithAlpha : simd::WideLanes::Colours, s, C,
+                                 static_cast<std::size_t>(w), row);
+            const auto border = [&](int px) {
+                const int m = cols[static_cast<std::size_t>(px)];
+                for (int c = 0; c < K; ++c)
+                    out[static_cast<std::size_t>(px) * K + c] =
+                        m < 0 ? static_cast<T>(in.outside[static_cast<std::size_t>(c)]) : row[static_cast<std::size_t>(m) * K + c];
             };
             for (int px = 0; px < pad; ++px) border(px);
             for (int px = pad + w; px < n; ++px) border(px);
