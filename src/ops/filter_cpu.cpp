@@ -81,8 +81,8 @@ void run_narrow(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
         case FilterKind::Custom: {
             detail::CustomRounding rounding;
             rounding.denominator = custom_denominator(plan);
-            rounding.offset.fill(plan.offset);
-            rounding.top.fill(255);
+            rounding.offset = plan.offset;
+            rounding.top = 255;
             detail::custom_pass(d, plan, rounding, out);
             break;
         }
@@ -131,8 +131,8 @@ void run_wide(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
             default: {
                 detail::CustomRounding rounding;
                 rounding.denominator = custom_denominator(plan);
-                rounding.offset.fill(wide_offset(plan.offset));
-                rounding.top.fill(kWideTop);
+                rounding.offset = wide_offset(plan.offset);
+                rounding.top = kWideTop;
                 detail::custom_pass(d, plan, rounding, out);
                 break;
             }

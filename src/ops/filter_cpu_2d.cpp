@@ -8,11 +8,6 @@
 // domain): rows of premultiplied 16-bit lanes, made from each source row as
 // the ring reaches it (wide_lanes_row), through wide_rows (64-bit sums where
 // a custom kernel needs them).
-//
-// What the ring paths do not take (lanes that are not one per channel,
-// custom offsets that differ by lane: no caller makes these now) goes through
-// a padded copy of the source, each kernel coefficient adding one shifted
-// padded row into an accumulator row.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -34,59 +29,10 @@ namespace imgpar::cpu::detail {
 
 namespace {
 
-// Channels [0, K) of the source, extended by left/right/top/bottom samples.
-template <typename T>
-struct Padded {
-    std::vector<T> data;
-    std::size_t stride = 0;  // samples per padded row
-    const T* row(int y) const { return data.data() + static_cast<std::size_t>(y) * stride; }
-};
-
-template <typename D, typename T = typename D::Sample>
-Padded<T> pad_source(const Domain<D>& in, int left, int right, int top, int bottom) {
-    const int w = in.image.width, h = in.image.height, C = in.image.channels, K = in.count;
-    const int pw = w + left + right, ph = h + top + bottom;
-    const BorderMode mode = in.border.mode;
-    Padded<T> p;
-    p.stride = static_cast<std::size_t>(pw) * K;
-    p.data.resize(p.stride * static_cast<std::size_t>(ph));
-    std::vector<int> cols(static_cast<std::size_t>(pw));
-    for (int px = 0; px < pw; ++px) cols[static_cast<std::size_t>(px)] = border_index(px - left, w, mode);
-    parallel_for(ph, row_grain(pw, K), [&](int y0, int y1) {
-        for (int py = y0; py < y1; ++py) {
-            const int m = border_index(py - top, h, mode);
-            T* o = p.data.data() + static_cast<std::size_t>(py) * p.stride;
-            for (int px = 0; px < pw; ++px) {
-                const int mx = cols[static_cast<std::size_t>(px)];
-                for (int c = 0; c < K; ++c) {
-                    const int v = (m < 0 || mx < 0)
-                                      ? in.outside[static_cast<std::size_t>(c)]
-                                      : sample_of(in, in.image.row(m) + static_cast<std::size_t>(mx) * C, c);
-                    o[static_cast<std::size_t>(px) * K + c] = static_cast<T>(v);
-                }
-            }
-        }
-    });
-    return p;
-}
-
 // One kernel coefficient: weight k at column offset i, row offset j.
 struct Tap {
     int i, j, k;
 };
-
-// acc[t] = sum over taps of k * padded(x + i, y + j) for one output row y,
-// where t runs over the row's samples (x * K + c).
-template <typename T, typename Sum>
-void correlate_row(const Padded<T>& p, const std::vector<Tap>& taps, int K, int y, std::vector<Sum>& acc) {
-    const std::size_t n = acc.size();
-    for (std::size_t t = 0; t < n; ++t) acc[t] = 0;
-    for (const Tap& tap : taps) {
-        const T* src = p.row(y + tap.j) + static_cast<std::size_t>(tap.i) * K;
-        const Sum k = tap.k;
-        for (std::size_t t = 0; t < n; ++t) acc[t] += k * src[t];
-    }
-}
 
 std::vector<Tap> nonzero_taps(const std::vector<std::int32_t>& coeffs, int width, int height) {
     std::vector<Tap> taps;
@@ -98,42 +44,6 @@ std::vector<Tap> nonzero_taps(const std::vector<std::int32_t>& coeffs, int width
     return taps;
 }
 
-// The 3x3 operators of filter.hpp as taps (i = column, j = row). Sobel and
-// Scharr differ only in weights, gx = [-a 0 a; -b 0 b; -a 0 a], gy its
-// transpose; the Laplacian has a single kernel (gy is empty).
-std::vector<Tap> edge_taps(EdgeOperator op, bool transpose) {
-    std::vector<Tap> taps;
-    if (op == EdgeOperator::Laplacian) {
-        if (transpose) return taps;
-        const int lap[3][3] = {{0, 1, 0}, {1, -4, 1}, {0, 1, 0}};
-        for (int j = 0; j < 3; ++j)
-            for (int i = 0; i < 3; ++i)
-                if (lap[j][i] != 0) taps.push_back(Tap{i, j, lap[j][i]});
-        return taps;
-    }
-    const int a = op == EdgeOperator::Scharr ? 3 : 1;
-    const int b = op == EdgeOperator::Scharr ? 10 : 2;
-    const int gx[3][3] = {{-a, 0, a}, {-b, 0, b}, {-a, 0, a}};
-    for (int j = 0; j < 3; ++j)
-        for (int i = 0; i < 3; ++i) {
-            const int k = transpose ? gx[i][j] : gx[j][i];
-            if (k != 0) taps.push_back(Tap{i, j, k});
-        }
-    return taps;
-}
-
-// The narrow domain's magnitudes; the wide one's is edge_output_wide.
-int edge_output(EdgeOperator op, int gx, int gy) {
-    switch (op) {
-        case EdgeOperator::Sobel: return sobel_output(gx, gy);
-        case EdgeOperator::Scharr: return scharr_output(gx, gy);
-        case EdgeOperator::Laplacian: break;
-    }
-    return laplacian_output(gx);
-}
-
-int edge_value(Narrow, EdgeOperator op, int gx, int gy) { return edge_output(op, gx, gy); }
-int edge_value(Wide, EdgeOperator op, int gx, int gy) { return edge_output_wide(op, gx, gy); }
 
 // The lanes a wide row becomes (count: the Domain's lanes per pixel).
 simd::WideLanes wide_lanes_of(const Domain<Wide>& in) {
@@ -250,8 +160,8 @@ void custom_narrow(const Domain<Narrow>& in, const FilterPlan& plan, const Custo
     const std::size_t n = static_cast<std::size_t>(w) * K, length = padder.length();
     simd::CustomRows c;
     c.denominator = rounding.denominator;
-    c.offset = rounding.offset[0];
-    c.top = rounding.top[0];
+    c.offset = rounding.offset;
+    c.top = rounding.top;
     // Float rounding where every sum the kernel can make was tried, and only
     // if the image is large enough for the trial to cost little (at least 8
     // samples per sum tried): the double division was about a third of a 5x5
@@ -327,8 +237,8 @@ void custom_wide(const Domain<Wide>& in, const FilterPlan& plan, const CustomRou
     c.taps = taps.data();
     c.tap_count = taps.size();
     c.denominator = rounding.denominator;
-    c.offset = rounding.offset[0];
-    c.top = rounding.top[0];
+    c.offset = rounding.offset;
+    c.top = rounding.top;
     parallel_for(h, row_grain(w * kw, K), [&](int y0, int y1) {
         auto ring = make_ring<std::uint16_t>(kh, padder.length(), [&](int y, std::uint16_t* slot) { padder.build(y, slot); });
         std::vector<std::int32_t> values(n);
@@ -355,74 +265,26 @@ void edges_wide(const Domain<Wide>& in, EdgeOperator op, const RowSink& out) {
     });
 }
 
-// The narrow paths read the pixel's own bytes: one lane per channel, and
-// custom kernels with one offset and top for every channel.
-bool narrow_layout(const Domain<Narrow>& in) { return in.count == in.image.channels; }
-bool uniform_rounding(const CustomRounding& r, int count) {
-    for (int c = 1; c < count; ++c)
-        if (r.offset[static_cast<std::size_t>(c)] != r.offset[0] || r.top[static_cast<std::size_t>(c)] != r.top[0]) return false;
-    return true;
-}
-
 }  // namespace
 
 // Custom, per filter.hpp: S = sum coeffs[j*kw+i] * s(x+i-ax, y+j-ay),
-// out = custom_value(S, scale * 2^frac_bits, offset, top) with the channel's
-// offset and top from `rounding`.
+// out = custom_value(S, scale * 2^frac_bits, offset, top).
 template <typename D>
 void custom_pass(const Domain<D>& in, const FilterPlan& plan, const CustomRounding& rounding, const RowSink& out) {
-    using Sum = typename D::Sum;
-    if (uniform_rounding(rounding, in.count)) {
-        if constexpr (std::is_same_v<D, Narrow>) {
-            if (narrow_layout(in)) return custom_narrow(in, plan, rounding, out);
-        } else {
-            return custom_wide(in, plan, rounding, out);
-        }
-    }
-    const int w = in.image.width, h = in.image.height, K = in.count;
-    const int kw = plan.kernel_width, kh = plan.kernel_height;
-    const auto p = pad_source(in, plan.anchor_x, kw - 1 - plan.anchor_x, plan.anchor_y, kh - 1 - plan.anchor_y);
-    const std::vector<Tap> taps = nonzero_taps(plan.coeffs, kw, kh);
-    parallel_for(h, row_grain(w * kw, K), [&](int y0, int y1) {
-        std::vector<Sum> acc(static_cast<std::size_t>(w) * K);
-        std::vector<int> values(acc.size());
-        for (int y = y0; y < y1; ++y) {
-            correlate_row(p, taps, K, y, acc);
-            for (std::size_t t = 0; t < acc.size(); ++t) {
-                const auto c = t % static_cast<std::size_t>(K);
-                values[t] = custom_value(static_cast<double>(acc[t]), rounding.denominator, rounding.offset[c],
-                                         rounding.top[c]);
-            }
-            out(y, values.data());
-        }
-    });
+    if constexpr (std::is_same_v<D, Narrow>)
+        custom_narrow(in, plan, rounding, out);
+    else
+        custom_wide(in, plan, rounding, out);
 }
 
 // Edges, per filter.hpp: 3x3 correlations, combined per sample. Gradients
 // fit int in both domains (at most 32 * 65025).
 template <typename D>
 void edges_pass(const Domain<D>& in, EdgeOperator op, const RowSink& out) {
-    if constexpr (std::is_same_v<D, Narrow>) {
-        if (narrow_layout(in)) return edges_narrow(in, op, out);
-    } else {
-        return edges_wide(in, op, out);
-    }
-    const int w = in.image.width, h = in.image.height, K = in.count;
-    const auto p = pad_source(in, 1, 1, 1, 1);
-
-    const std::vector<Tap> gx_taps = edge_taps(op, false);
-    const std::vector<Tap> gy_taps = edge_taps(op, true);
-
-    parallel_for(h, row_grain(w * 9, K), [&](int y0, int y1) {
-        const std::size_t n = static_cast<std::size_t>(w) * K;
-        std::vector<int> gx(n), gy(n);
-        for (int y = y0; y < y1; ++y) {
-            correlate_row(p, gx_taps, K, y, gx);
-            if (!gy_taps.empty()) correlate_row(p, gy_taps, K, y, gy);
-            for (std::size_t t = 0; t < n; ++t) gx[t] = edge_value(D{}, op, gx[t], gy[t]);
-            out(y, gx.data());
-        }
-    });
+    if constexpr (std::is_same_v<D, Narrow>)
+        edges_narrow(in, op, out);
+    else
+        edges_wide(in, op, out);
 }
 
 template void custom_pass<Narrow>(const Domain<Narrow>&, const FilterPlan&, const CustomRounding&, const RowSink&);

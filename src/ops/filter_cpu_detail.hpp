@@ -55,12 +55,13 @@ inline int sample_of(const Domain<Wide>& d, const std::uint8_t* px, int c) {
 // Receives each output row's values in the domain (x * count + c), once.
 using RowSink = std::function<void(int y, const int* values)>;
 
-// Custom kernels: how each channel's sum becomes a value (custom_value): the
-// plan's offset and 255 in the narrow domain; per lane in the wide one.
+// Custom kernels: how every lane's sum becomes a value (custom_value): the
+// plan's offset and 255 in the narrow domain, both scaled to the wide one's
+// lanes there (wide_offset, kWideTop).
 struct CustomRounding {
     double denominator = 1.0;
-    std::array<double, kMaxWideLanes> offset{};
-    std::array<int, kMaxWideLanes> top{};
+    double offset = 0.0;
+    int top = 255;
 };
 
 // Rows per parallel chunk so each chunk carries enough work to be worth a thread.
