@@ -43,29 +43,6 @@ ImageU8 extreme_image(int w, int h, int channels, unsigned seed) {
     return img;
 }
 
-// The custom kernel's contract, per pixel, from the plan itself (its anchors
-// too): S = sum coeffs[j * kw + i] * s(x + i - ax, y + j - ay), then
-// custom_value with the lane's offset and top; alpha composed as the
-// reference suite does.
-ImageU8 custom_oracle(const ImageU8& src, const FilterPlan& p) {
-    const Source s{src, p.border};
-    Plane out(src.width(), src.height(), s.lanes());
-    const double denominator = std::ldexp(p.scale, p.frac_bits);
-    const int top = s.top();
-    const double offset = top == 255 ? p.offset : 255.0 * p.offset;
-    for (int y = 0; y < src.height(); ++y)
-        for (int x = 0; x < src.width(); ++x)
-            for (int c = 0; c < s.lanes(); ++c) {
-                long long sum = 0;
-                for (int j = 0; j < p.kernel_height; ++j)
-                    for (int i = 0; i < p.kernel_width; ++i)
-                        sum += static_cast<long long>(p.coeffs[static_cast<std::size_t>(j) * p.kernel_width + i]) *
-                               s.at(x + i - p.anchor_x, y + j - p.anchor_y, c);
-                out.at(x, y, c) = custom_value(static_cast<double>(sum), denominator, offset, top);
-            }
-    return compose_filtered_alpha(out, src.channels());
-}
-
 void check_edges(const ImageU8& src, EdgeOperator op, bool gray, const Border& border) {
     const FilterPlan p = make_edges(op, gray, border);
     INFO(edge_operator_name(op), gray ? " gray" : "", " border ", border_name(border), " channels ", src.channels(),
@@ -76,7 +53,7 @@ void check_edges(const ImageU8& src, EdgeOperator op, bool gray, const Border& b
 void check_custom(const ImageU8& src, const FilterPlan& p) {
     INFO("kernel ", p.kernel_width, "x", p.kernel_height, " anchor ", p.anchor_x, ",", p.anchor_y, " border ",
          border_name(p.border), " channels ", src.channels(), " size ", src.width(), "x", src.height());
-    IMGPAR_CHECK_IMAGES_EQUAL(custom_oracle(src, p), cpu::apply_filter(p, src.view()));
+    IMGPAR_CHECK_IMAGES_EQUAL(ref_custom_plan(src, p), cpu::apply_filter(p, src.view()));
 }
 
 std::vector<FilterPlan> test_kernels(const Border& b) {
@@ -250,7 +227,7 @@ TEST_CASE("edges and custom simd: the oracle's bytes whatever rows each thread's
             const FilterPlan scharr = make_edges(EdgeOperator::Scharr, false, b);
             const std::vector<FilterPlan> kernels = test_kernels(b);
             const ImageU8 want_sobel = ref_edges(photo, sobel), want_scharr = ref_edges(gray, scharr);
-            const ImageU8 want_custom = custom_oracle(photo, kernels[5]), want_corner = custom_oracle(gray, kernels[6]);
+            const ImageU8 want_custom = ref_custom_plan(photo, kernels[5]), want_corner = ref_custom_plan(gray, kernels[6]);
             for (int threads : {1, 2, 3, 7}) {
                 set_cpu_thread_count(threads);
                 INFO("border ", border, " threads ", threads);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "src/ops/filter.hpp"
+#include "src/ops/filter_math.hpp"
 #include "src/ops/pixel_math.hpp"
 #include "tests/support/filter_support.hpp"
 #include "tests/support/test_images.hpp"
@@ -280,6 +281,29 @@ inline ImageU8 ref_edges(const ImageU8& src, const FilterPlan& p) {
 inline ImageU8 ref_custom(const ImageU8& src, const KernelMatrix& k, double scale, double offset, bool flip, Border b) {
     return compose_filtered_alpha(ref_custom_plane(Source{src, b}, k.width, k.height, k.values, scale, offset, flip),
                                   src.channels());
+}
+
+// The custom kernel's contract per pixel from the plan itself (its integer
+// coefficients and anchors): S = sum coeffs[j * kw + i] * s(x + i - ax,
+// y + j - ay) in 64 bits, then custom_value with the lane's offset and top
+// (scaled by 255 in the wide domain); alpha composed as the other references.
+inline ImageU8 ref_custom_plan(const ImageU8& src, const FilterPlan& p) {
+    const Source s{src, p.border};
+    Plane out(src.width(), src.height(), s.lanes());
+    const double denominator = std::ldexp(p.scale, p.frac_bits);
+    const int top = s.top();
+    const double offset = top == 255 ? p.offset : 255.0 * p.offset;
+    for (int y = 0; y < src.height(); ++y)
+        for (int x = 0; x < src.width(); ++x)
+            for (int c = 0; c < s.lanes(); ++c) {
+                long long sum = 0;
+                for (int j = 0; j < p.kernel_height; ++j)
+                    for (int i = 0; i < p.kernel_width; ++i)
+                        sum += static_cast<long long>(p.coeffs[static_cast<std::size_t>(j) * p.kernel_width + i]) *
+                               s.at(x + i - p.anchor_x, y + j - p.anchor_y, c);
+                out.at(x, y, c) = custom_value(static_cast<double>(sum), denominator, offset, top);
+            }
+    return compose_filtered_alpha(out, src.channels());
 }
 
 // A float64 Gaussian as a textbook writes it: weights exp(-i^2 / 2 sigma^2)
