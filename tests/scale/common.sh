@@ -73,6 +73,28 @@ check_outputs() {
 # left.
 share_of() { LC_ALL=C sort -u "$1" | awk -v k="$2" -v n="$3" '(NR - 1) % n == k - 1'; }
 
+# check_killed K: share K/4, killed while it read the hold (photos/p17_hold.png,
+# a FIFO), left no report in out2.reports and no temporary file in out2.
+check_killed() {
+    [[ ! -e out2.reports/report-$1-of-4.jsonl ]] || fail "the killed share $1/4 left a report"
+    local leftovers
+    leftovers=$(find out2 -name '.*imgpar-*')
+    [[ -z $leftovers ]] || fail "temporary files left: $leftovers"
+}
+
+# check_whole_after_kill: the hold becomes a photo; a single run over
+# list2.txt into ref2 is the reference, and every output written before the
+# kill equals its file there.
+check_whole_after_kill() {
+    local f
+    rm photos/p17_hold.png
+    cp photos/p02_chelsea_alpha.png photos/p17_hold.png
+    "$IMGPAR" blur --files-from list2.txt --out-dir ref2 -q
+    for f in out2/*; do
+        cmp -s "$f" "ref2/$(basename "$f")" || fail "$f, written before the kill, is not whole"
+    done
+}
+
 # wait_for FILE SECONDS: until FILE exists.
 wait_for() {
     local end=$(($(date +%s) + $2))

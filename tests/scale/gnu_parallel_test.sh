@@ -91,17 +91,10 @@ done
 [[ -n $victim ]] || fail "no imgpar process of job $k/4 under parallel"
 kill -TERM "$victim"
 if wait "$parallel_pid"; then fail "parallel did not see the job fail"; fi
-[[ ! -e out2.reports/report-$k-of-4.jsonl ]] || fail "the killed job left a report"
-leftovers=$(find out2 -name '.*imgpar-*')
-[[ -z $leftovers ]] || fail "temporary files left: $leftovers"
+check_killed "$k"
 note "  killed job $k/4 after ${#before[@]} of its ${#share[@]} files; $(find out2 -type f | wc -l) of $(wc -l <list2.txt) outputs written"
 
-rm photos/p17_hold.png
-cp photos/p02_chelsea_alpha.png photos/p17_hold.png
-"$IMGPAR" blur --files-from list2.txt --out-dir ref2 -q
-for f in out2/*; do
-    cmp -s "$f" "ref2/$(basename "$f")" || fail "$f, written before the kill, is not whole"
-done
+check_whole_after_kill
 shard_jobs list2.txt out2 4 -q --jobs 1  # the same line: --resume-failed
 check_outputs ref2 out2
 check_manifest list2.txt out2.reports/report-{1,2,3,4}-of-4.jsonl

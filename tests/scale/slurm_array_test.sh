@@ -186,19 +186,11 @@ wait_for "$last" 120 || fail "task $((k - 1)) never wrote $last: $(cat "$WORK"/l
 scancel "${job}_$((k - 1))"
 wait_job "$job" 120
 [[ $(task_state "$job" $((k - 1))) == CANCELLED ]] || fail "task $((k - 1)) was not cancelled"
-[[ ! -e out2.reports/report-$k-of-4.jsonl ]] || fail "the killed task left a report"
-leftovers=$(find out2 -name '.*imgpar-*')
-[[ -z $leftovers ]] || fail "temporary files left: $leftovers"
+check_killed "$k"
 written=$(find out2 -type f | wc -l)
 note "  killed task $((k - 1)) (share $k/4) after ${#before[@]} of its ${#share[@]} files; $written of $(wc -l <list2.txt) outputs written"
 
-# The hold becomes a photo; the reference is a single run over the same list.
-rm photos/p17_hold.png
-cp photos/p02_chelsea_alpha.png photos/p17_hold.png
-"$IMGPAR" blur --files-from list2.txt --out-dir ref2 -q
-for f in out2/*; do
-    cmp -s "$f" "ref2/$(basename "$f")" || fail "$f, written before the kill, is not whole"
-done
+check_whole_after_kill
 scontrol requeue "${job}_$((k - 1))"
 scontrol update jobid="${job}_$((k - 1))" StartTime=now  # a requeued job waits 2 minutes otherwise
 for ((i = 0; i < 600; i++)); do
