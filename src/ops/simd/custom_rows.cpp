@@ -113,16 +113,23 @@ HWY_INLINE void one_vector(const CustomRows& c, const std::uint8_t* const* rows,
     hn::StoreU(s, d32, sums);
 }
 
-void CustomRowsImpl(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
+// A row of out: sums four vectors at a time (four), then one (one), rounded
+// in place once; the last samples one lane at a time (lane_sum).
+template <typename Row, class Four, class One, class LaneSum>
+HWY_INLINE void custom_row(const CustomRows& c, const Row* const* rows, std::size_t n, std::int32_t* out, const Four& four,
+                           const One& one, const LaneSum& lane_sum) {
     const hn::ScalableTag<std::int32_t> d32;
     const std::size_t lanes = hn::Lanes(d32);
     const std::size_t full = n / lanes * lanes;
     std::size_t t = 0;
-    for (; t + 4 * lanes <= full; t += 4 * lanes) four_vectors(c, rows, t, out + t);
-    for (; t < full; t += lanes) one_vector(c, rows, t, out + t);
+    for (; t + 4 * lanes <= full; t += 4 * lanes) four(c, rows, t, out + t);
+    for (; t < full; t += lanes) one(c, rows, t, out + t);
     round_sums(c, out, full, out);  // in place, once per row
-    for (; t < n; ++t)
-        out[t] = custom_value(static_cast<double>(custom_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+    for (; t < n; ++t) out[t] = custom_value(static_cast<double>(lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+}
+
+void CustomRowsImpl(const CustomRows& c, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
+    custom_row(c, rows, n, out, four_vectors, one_vector, custom_lane_sum);
 }
 
 #if HWY_TARGET != HWY_SCALAR
@@ -176,15 +183,7 @@ void CustomPairRows(const CustomRows& c, const std::int16_t* const* rows, std::s
     for (std::size_t t = 0; t < n; ++t)
         out[t] = custom_value(static_cast<double>(custom_pair_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
 #else
-    const hn::ScalableTag<std::int32_t> d32;
-    const std::size_t lanes = hn::Lanes(d32);
-    const std::size_t full = n / lanes * lanes;
-    std::size_t t = 0;
-    for (; t + 4 * lanes <= full; t += 4 * lanes) four_pair_vectors(c, rows, t, out + t);
-    for (; t < full; t += lanes) one_pair_vector(c, rows, t, out + t);
-    round_sums(c, out, full, out);  // in place, once per row
-    for (; t < n; ++t)
-        out[t] = custom_value(static_cast<double>(custom_pair_lane_sum(c, rows, t)), c.denominator, c.offset, c.top);
+    custom_row(c, rows, n, out, four_pair_vectors, one_pair_vector, custom_pair_lane_sum);
 #endif
 }
 
