@@ -21,7 +21,6 @@
 #include "src/ops/simd/custom_rows.hpp"
 #include "src/ops/simd/edge_rows.hpp"
 #include "src/ops/simd/targets.hpp"
-#include "src/ops/simd/weighted_rows.hpp"
 #include "src/parallel.hpp"
 #include "tests/support/filter_reference.hpp"
 #include "tests/support/filter_support.hpp"

@@ -12,7 +12,7 @@
 #include "src/ops/filter_cpu_detail.hpp"
 #include "src/ops/filter_math.hpp"
 #include "src/ops/wide_math.hpp"
-#include "src/ops/simd/weighted_rows.hpp"
+#include "src/ops/simd/targets.hpp"
 #include "src/ops/simd/wide_lanes.hpp"
 #include "src/parallel.hpp"
 

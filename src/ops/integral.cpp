@@ -12,7 +12,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/simd/integral_rows.hpp"
-#include "src/ops/simd/weighted_rows.hpp"  // simd_target_name
+#include "src/ops/simd/targets.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar {

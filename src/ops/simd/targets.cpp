@@ -9,6 +9,11 @@
 namespace imgpar::simd {
 
 #if IMGPAR_HAVE_HWY
+std::string simd_target_name() {
+    const std::int64_t chosen = hwy::SupportedTargets() & HWY_TARGETS;
+    return hwy::TargetName(chosen & -chosen);
+}
+
 void for_each_simd_target(const std::function<void(const std::string& name)>& body) {
     struct Restore {
         ~Restore() { hwy::SetSupportedTargetsForTest(0); }  // 0: what the machine supports
@@ -21,6 +26,8 @@ void for_each_simd_target(const std::function<void(const std::string& name)>& bo
     }
 }
 #else
+std::string simd_target_name() { return "scalar"; }
+
 void for_each_simd_target(const std::function<void(const std::string& name)>& body) { body("scalar"); }
 #endif
 

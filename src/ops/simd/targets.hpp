@@ -9,6 +9,11 @@
 
 namespace imgpar::simd {
 
+// The instruction set every vector loop of src/ops/simd/ runs with on this
+// machine, the best it supports among those compiled in, e.g. "AVX3"
+// (AVX-512) or "AVX2"; "scalar" in a build without Highway. For -v.
+std::string simd_target_name();
+
 // Calls body(name) once per instruction set that is compiled in and that
 // this machine supports (e.g. "AVX3", "AVX2", "SSE4"), with the vector loops
 // dispatched to it; the best one is restored afterwards. Without Highway,

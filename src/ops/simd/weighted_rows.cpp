@@ -247,13 +247,6 @@ void unsharp_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::
     HWY_DYNAMIC_DISPATCH(UnsharpU16ToU8)(w, rows, n, u, out);
 }
 
-std::string simd_target_name() {
-    // The target the dispatch above picks: the best one this machine supports
-    // among those compiled in.
-    const std::int64_t chosen = hwy::SupportedTargets() & HWY_TARGETS;
-    return hwy::TargetName(chosen & -chosen);
-}
-
 }  // namespace imgpar::simd
 #endif  // HWY_ONCE
 
@@ -286,7 +279,6 @@ void unsharp_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::
     for (std::size_t t = 0; t < n; ++t)
         out[t] = static_cast<std::uint8_t>(unsharp_output(u.x[t], weighted_lane(w, rows, t), u.amount_q8, u.threshold_level));
 }
-std::string simd_target_name() { return "scalar"; }
 
 }  // namespace imgpar::simd
 #endif

@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace imgpar::simd {
 
@@ -57,9 +56,5 @@ struct UnsharpRows {
 };
 void unsharp_rows(const WeightedRows& w, const std::uint16_t* const* rows, std::size_t n, const UnsharpRows& u,
                   std::uint8_t* out);
-
-// The instruction set the calls above run with on this machine, e.g. "AVX3"
-// (AVX-512) or "AVX2"; "scalar" in a build without Highway.
-std::string simd_target_name();
 
 }  // namespace imgpar::simd
