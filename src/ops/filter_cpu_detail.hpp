@@ -67,8 +67,8 @@ struct CustomRounding {
 // Rows per parallel chunk so each chunk carries enough work to be worth a thread.
 int row_grain(int width, int channels);
 
-template <typename D>
-void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, const RowSink& out);
+// The Gaussian of images with alpha, each output row's lanes to `out`.
+void gaussian_pass(const Domain<Wide>& in, const std::vector<std::int32_t>& taps, const RowSink& out);
 // The 8-bit Gaussian written straight into the output bytes (a plain blur,
 // or unsharp: unsharp_output(src, blur)), without a RowSink's 32-bit values.
 struct NarrowBytes {

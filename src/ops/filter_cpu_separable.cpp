@@ -166,7 +166,7 @@ private:
 };
 
 // How the vertical pass hands on its rows. Values: 32-bit values per row
-// for a RowSink (every domain). Bytes: the 8-bit image's output bytes
+// for a RowSink (images with alpha). Bytes: the 8-bit image's output bytes
 // straight into the destination, blur or unsharp (NarrowBytes).
 template <typename Mid>
 class ValuesOut {
@@ -295,18 +295,14 @@ void gaussian_bands(const Domain<D>& in, const std::vector<std::int32_t>& taps, 
 
 }  // namespace
 
-template <typename D>
-void gaussian_pass(const Domain<D>& in, const std::vector<std::int32_t>& taps, const RowSink& out) {
+void gaussian_pass(const Domain<Wide>& in, const std::vector<std::int32_t>& taps, const RowSink& out) {
     gaussian_bands(in, taps, [&](const simd::WeightedRows& v_sum, std::size_t n, int group) {
-        return ValuesOut<typename D::Mid>(v_sum, n, group, out);
+        return ValuesOut<Wide::Mid>(v_sum, n, group, out);
     });
 }
 
 void gaussian_pass_bytes(const Domain<Narrow>& in, const std::vector<std::int32_t>& taps, const NarrowBytes& bytes) {
     gaussian_bands(in, taps, [&](const simd::WeightedRows& v_sum, std::size_t, int) { return BytesOut(v_sum, bytes); });
 }
-
-template void gaussian_pass<Narrow>(const Domain<Narrow>&, const std::vector<std::int32_t>&, const RowSink&);
-template void gaussian_pass<Wide>(const Domain<Wide>&, const std::vector<std::int32_t>&, const RowSink&);
 
 }  // namespace imgpar::cpu::detail
