@@ -29,7 +29,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kMaxGpuSessions = 16;  // as the image commands: one per worker, up to 16
 constexpr const char* kExtension = ".npy";
 
 bool has_npy_extension(const std::string& path) {
@@ -85,16 +84,16 @@ int run_array_files(Invocation& inv, const ArrayJob& job) {
     const LoadOptions load = load_options(inv.global, job.peak_images());
 
     const Diagnostics& diag = inv.diag;
-    DeviceRequest device = inv.global.device;
-    if (device.kind == DeviceRequest::Kind::Auto)
-        device = choose_device(device, RunShape{inv.command, plan.items.size(), peek_header(plan.items[0].path, load)},
+    DeviceDecision device{inv.global.device};
+    if (device.request.kind == DeviceRequest::Kind::Auto)
+        device = choose_device(device.request, RunShape{inv.command, plan.items.size(), peek_header(plan.items[0].path, load)},
                                [&job](ConstViewU8 image) {
                                    RunNotes ignored;
                                    (void)job.run(BackendChoice{}, image, "probe", ignored);
                                },
                                diag);
-    BackendPool backend(backend_selector(device, diag),
-                        std::min({settings.jobs, static_cast<int>(plan.items.size()), kMaxGpuSessions}));
+    BackendPool backend(backend_selector(device.request, diag),
+                        pool_options(std::min(settings.jobs, static_cast<int>(plan.items.size())), device.cpu_while_gpu_starts, diag));
     MemoryBudget memory(default_memory_budget());
 
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

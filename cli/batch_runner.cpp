@@ -1,5 +1,7 @@
 #include "cli/batch_runner.hpp"
 
+#include "cli/batch_settings.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -132,6 +134,7 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
     summary.skipped = skipped;
     summary.failed = failed;
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report_gpu_shares(backend, diag);
     return summary;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/batch_settings.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "cli/input_list.hpp"
@@ -42,6 +43,24 @@ std::function<BackendChoice()> backend_selector(const DeviceRequest& request, co
         if (!c.fallback_reason.empty()) diag.notice("running on the CPU: no usable GPU: " + c.fallback_reason);
         return c;
     };
+}
+
+PoolOptions pool_options(int workers, bool cpu_until_selected, const Diagnostics& diag) {
+    PoolOptions o;
+    o.sessions_per_gpu = kMaxGpuSessions;
+    o.max_sessions = std::max(workers, 1);
+    o.cpu_until_selected = cpu_until_selected;
+    o.gpu_failed = [&diag](const std::string& why) { diag.warning(why); };
+    return o;
+}
+
+void report_gpu_shares(const BackendPool& backend, const Diagnostics& diag) {
+    const std::vector<std::pair<int, int>> leases = backend.leases_by_gpu();
+    if (leases.size() < 2) return;
+    std::string line = "GPUs: files computed on each:";
+    for (std::size_t p = 0; p < leases.size(); ++p)
+        line += (p ? ", gpu " : " gpu ") + std::to_string(leases[p].first) + " " + std::to_string(leases[p].second);
+    diag.info(line);
 }
 
 std::vector<BatchItem> batch_items(const std::vector<std::string>& inputs) {

@@ -10,8 +10,14 @@
 
 #include "cli/batch_runner.hpp"
 #include "cli/command.hpp"
+#include "src/backend_pool.hpp"
 
 namespace imgpar::cli {
+
+// GPU sessions a run keeps open on each GPU at most: one per worker up to
+// this many, so few workers wait for another's copies (each session holds two
+// 8 MiB pinned staging buffers and device images as large as its largest file).
+constexpr int kMaxGpuSessions = 16;
 
 OptionGroup many_files_options(bool writes_images);
 
@@ -21,6 +27,14 @@ BatchSettings read_batch_settings(const Invocation& inv);
 // Selects the backend for `request` (for BackendPool, which runs it on its
 // own thread) and prints the notice when `auto` falls back to the CPU.
 std::function<BackendChoice()> backend_selector(const DeviceRequest& request, const Diagnostics& diag);
+
+// The pool of a run with `workers` workers over its files: up to
+// kMaxGpuSessions sessions on each GPU and one per worker in all; a GPU of
+// several that cannot start is said as a warning.
+PoolOptions pool_options(int workers, bool cpu_until_selected, const Diagnostics& diag);
+
+// With -v, after a run over several GPUs: how many files each computed.
+void report_gpu_shares(const BackendPool& backend, const Diagnostics& diag);
 
 // The inputs as batch items (outputs left empty). Throws imgpar::Error
 // (usage) when there are none.

@@ -25,8 +25,6 @@
 namespace imgpar::cli {
 namespace {
 
-constexpr int kMaxGpuSessions = 16;  // as the other commands: one per worker, up to 16
-
 // Image-sized buffers each input accounts for at its peak (--max-memory):
 // the decoded image, and half of each image the pair writes (the result and
 // its encoded bytes). Measured with /usr/bin/time -v on 4096x4096 RGB pairs.
@@ -64,12 +62,12 @@ int run(Invocation& inv) {
     const LoadOptions load = load_options(inv.global, peak_images(options));
 
     const Diagnostics& diag = inv.diag;
-    DeviceRequest device = inv.global.device;
-    if (device.kind == DeviceRequest::Kind::Auto)
-        device = choose_device(device, RunShape{inv.command, pairs.size(), peek_header(pairs[0].a, load)},
+    DeviceDecision device{inv.global.device};
+    if (device.request.kind == DeviceRequest::Kind::Auto)
+        device = choose_device(device.request, RunShape{inv.command, pairs.size(), peek_header(pairs[0].a, load)},
                                [&](ConstViewU8 image) { (void)cpu::compare(image, image, options); }, diag);
-    BackendPool backend(backend_selector(device, diag),
-                        std::min({settings.jobs, static_cast<int>(pairs.size()), kMaxGpuSessions}));
+    BackendPool backend(backend_selector(device.request, diag),
+                        pool_options(std::min(settings.jobs, static_cast<int>(pairs.size())), device.cpu_while_gpu_starts, diag));
     MemoryBudget memory(default_memory_budget());
     std::atomic<std::size_t> violated{0};
     const auto pair_of = [&](const BatchItem& item) -> const ComparePair& {

@@ -30,7 +30,7 @@ ParamSpec max_memory_param() {
 
 OptionGroup common_options() {
     return {"Common",
-            {ParamSpec::text("device", "DEV", "Where to compute", "auto (GPU if usable, else CPU), cpu, gpu, gpu:N")
+            {ParamSpec::text("device", "DEV", "Where to compute", "auto (GPU if usable, else CPU), cpu, gpu, gpu:N, gpu:N,M,... (a batch over those GPUs), gpu:all")
                  .defaults("auto"),
              ParamSpec::flag("quiet", "Print no warnings or notices (errors still go to stderr)").abbreviated("q"),
              ParamSpec::flag("verbose", "Say what runs where: backend, kernel, kernel size, timings").abbreviated("v"),
@@ -126,7 +126,7 @@ void add_run_members(JsonObject& o, JsonObject operation, const RunNotes& notes,
     operation.merge(notes.details);
     o.add("operation", operation).add("backend", backend_name(used.backend));
     if (used.backend == Backend::Gpu)
-        o.add("device", used.gpu_name);
+        o.add("device", used.gpu_name).add("gpu", used.gpu_index);
     else
         o.add_null("device");
     o.add("kernel", notes.kernel);

@@ -37,17 +37,22 @@ constexpr double kHostDeviceBytesPerSecond = 2e9;
 
 }  // namespace
 
-DeviceRequest choose_device(const DeviceRequest& request, const RunShape& shape,
-                            const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
-    if (request.kind != DeviceRequest::Kind::Auto || !shape.first || shape.files == 0) return request;
+DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape,
+                             const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
+    if (request.kind != DeviceRequest::Kind::Auto || !shape.first || shape.files == 0) return {request};
     const ImageHeader& h = *shape.first;
-    const double samples = static_cast<double>(h.width) * h.height * h.channels * static_cast<double>(shape.files);
-    const double cpu_seconds = samples * cpu_seconds_per_sample(h.channels, run_cpu);
+    const double file_samples = static_cast<double>(h.width) * h.height * h.channels;
+    const double samples = file_samples * static_cast<double>(shape.files);
+    const double per_sample = cpu_seconds_per_sample(h.channels, run_cpu);
+    const double cpu_seconds = samples * per_sample;
     // The GPU starts while the first files decode: only the rest of its
     // start-up is waited for; then the pixels travel there and back.
     const double gpu_wait = std::max(0.0, kGpuStartSeconds - decode_seconds(h)) + samples * 2 / kHostDeviceBytesPerSecond;
     const bool cpu = cpu_seconds < gpu_wait;
     const int threads = cpu_thread_count();
+    // One file on one thread (the workers of a batch share the threads out).
+    const double file_seconds = file_samples * per_sample * threads;
+    const bool early = !cpu && shape.files > 1 && file_seconds < kGpuStartSeconds / 4;
     char line[400];
     std::snprintf(line, sizeof line,
                   "device auto: %s: %s of %zu file%s (%.1f MP%s) is about %.3f s of work for %d CPU thread%s, %s than "
@@ -55,8 +60,14 @@ DeviceRequest choose_device(const DeviceRequest& request, const RunShape& shape,
                   cpu ? "the CPU" : "the GPU if usable", shape.what.c_str(), shape.files, shape.files == 1 ? "" : "s",
                   static_cast<double>(h.width) * h.height / 1e6, shape.files == 1 ? "" : " each, as the first",
                   cpu_seconds, threads, threads == 1 ? "" : "s", cpu ? "less" : "more", gpu_wait, kGpuStartSeconds);
-    diag.info(line);
-    return cpu ? DeviceRequest{DeviceRequest::Kind::Cpu} : request;
+    std::string text = line;
+    if (early) {
+        std::snprintf(line, sizeof line, "; until it is up, files compute on the CPU (about %.3f s each on one thread)",
+                      file_seconds);
+        text += line;
+    }
+    diag.info(text);
+    return {cpu ? parse_device_request("cpu") : request, early};
 }
 
 std::optional<ImageHeader> peek_header(const std::string& path, const LoadOptions& load) {

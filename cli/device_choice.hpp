@@ -28,10 +28,18 @@ struct RunShape {
     std::optional<ImageHeader> first;  // the first input's header, when it could be read
 };
 
+struct DeviceDecision {
+    DeviceRequest request;
+    // `auto` chose the GPU for a run over several files whose one file takes
+    // a CPU thread a small part of the GPU's start-up: until the GPU is up,
+    // the files compute on the CPU instead of waiting (BackendPool).
+    bool cpu_while_gpu_starts = false;
+};
+
 // `request`, or for `auto` the CPU when the estimate says so (said with -v,
 // with the numbers). `run_cpu` runs the job on the CPU on one image.
-DeviceRequest choose_device(const DeviceRequest& request, const RunShape& shape,
-                            const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag);
+DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape,
+                             const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag);
 
 // The header of `path` if it can be read (not standard input), for the
 // estimate and for readying the GPU.

@@ -5,7 +5,6 @@
 #include "cli/timing.hpp"
 #include "src/gpu/jpeg_encoder.hpp"
 #include "src/gpu/jpeg_hardware.hpp"
-#include "src/io/jpeg_layout.hpp"
 
 namespace imgpar::cli {
 
@@ -34,11 +33,14 @@ void finish_on_device(const ImageJob& job, gpu::Session& session, ConstDeviceVie
 // hardware decodes to libjpeg-turbo's pixels (src/gpu/jpeg_hardware.hpp).
 bool try_gpu_decode(const ImageJob& job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                     WorkerContext& ctx, const GpuJpegEncode* gpu_encode, ComputedFile& out) {
-    if (!read_jpeg_layout(bytes.data(), bytes.size()).ycbcr_huffman_8bit()) return false;
+    const auto t0 = std::chrono::steady_clock::now();
+    // The walk through the scan takes a core a while: done before a session
+    // is held, so other workers' files go on meanwhile.
+    const std::optional<gpu::HardwareJpeg> file = gpu::jpeg_for_hardware(bytes.data(), bytes.size());
+    if (!file) return false;
     const BackendPool::Lease lease = ctx.backend.lease();
     gpu::Session& session = *lease.choice().session;
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::optional<DeviceViewU8> input = gpu::decode_jpeg_on_gpu(session, name, bytes.data(), bytes.size());
+    const std::optional<DeviceViewU8> input = gpu::decode_jpeg_on_gpu(session, name, *file, bytes.data(), bytes.size());
     if (!input) return false;
     out.decode_ms = ms_since(t0);
     finish_on_device(job, session, ConstDeviceViewU8(*input), gpu_encode, out);

@@ -32,38 +32,42 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// GPU sessions a run keeps open at most: one per worker, so no worker waits
-// for another's copies (each session holds two 8 MiB pinned staging buffers
-// and device images as large as its largest file).
-constexpr int kMaxGpuSessions = 16;
-
 // Starting the hardware JPEG decoder costs a few tenths of a second: worth it
 // from this many files on.
 constexpr std::size_t kMinFilesForGpuDecode = 32;
 
 constexpr const char* kJsonSchema = "imgpar.image_op/2";
 
-// Starts a GPU service of the run (the hardware JPEG decoder) on a thread:
-// with --device gpu at once, on the GPU the run will use, while its session
-// opens; with auto once the choice is made, and only if it is the GPU. -v
+// Starts a GPU service of the run (the hardware JPEG decoder) at once on
+// every GPU the run will use, each on a thread, while their sessions open
+// (for auto, the GPU it would pick; when there is none, nothing starts). -v
 // says what started and how long it took, or why it did not.
-std::future<void> start_gpu_service(BackendPool& backend, const Diagnostics& diag, DeviceRequest device,
-                                    std::function<std::string(int)> start, std::string failed) {
-    return std::async(std::launch::async, [&backend, &diag, device, start = std::move(start), failed = std::move(failed)] {
+std::vector<std::future<void>> start_gpu_service(BackendPool& backend, const Diagnostics& diag, DeviceRequest device,
+                                                 std::function<std::string(int)> start, std::string failed) {
+    const auto start_on = [&diag, start, failed](int gpu_index, bool several) {
         try {
-            int gpu_index = device.kind == DeviceRequest::Kind::Gpu ? planned_gpu(device) : -1;
-            if (gpu_index < 0) {
-                const BackendChoice& c = backend.choice();
-                if (c.backend != Backend::Gpu) return;
-                gpu_index = c.gpu_index;
-            }
             const auto t0 = std::chrono::steady_clock::now();
             const std::string what = start(gpu_index);
-            diag.info(what + ", started in " + ms_text(ms_since(t0)));
+            diag.info(what + (several ? " of GPU " + std::to_string(gpu_index) : std::string()) + ", started in " +
+                      ms_text(ms_since(t0)));
         } catch (const Error& e) {
             diag.info(failed + e.what());
         }
-    });
+    };
+    std::vector<std::future<void>> started;
+    const std::vector<int> gpus = planned_gpus(device);
+    for (int gpu_index : gpus)
+        started.push_back(std::async(std::launch::async, start_on, gpu_index, gpus.size() > 1));
+    if (gpus.empty())  // known only once the selection is made
+        started.push_back(std::async(std::launch::async, [&backend, start_on] {
+            try {
+                const BackendChoice& c = backend.choice();
+                if (c.backend == Backend::Gpu) start_on(c.gpu_index, false);
+            } catch (const Error&) {
+                // the selection's own failure is the run's, said there
+            }
+        }));
+    return started;
 }
 
 }  // namespace
@@ -98,7 +102,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
     const LoadOptions load = load_options(inv.global, peak_images);
 
     const Diagnostics& diag = inv.diag;
-    DeviceRequest device{DeviceRequest::Kind::Cpu};  // convert computes nothing
+    DeviceDecision device{parse_device_request("cpu")};  // convert computes nothing
     std::optional<ImageHeader> first;
     if (job && inv.global.device.kind != DeviceRequest::Kind::Cpu) {
         first = peek_header(plan.items[0].path, load);
@@ -109,25 +113,37 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
                                },
                                diag);
     }
-    const auto select = backend_selector(device, diag);
+    const bool may_use_gpu = device.request.kind != DeviceRequest::Kind::Cpu;
+    // On the GPU a file's worker spends much of its time waiting (for the
+    // hardware decoder, the GPU, the write's fsync): twice as many workers as
+    // CPU threads keep the cores busy meanwhile. Sessions stay at
+    // kMaxGpuSessions, so the extra workers decode or write while others hold them.
+    BatchSettings run = settings;
+    if (may_use_gpu && !inv.values.given("jobs")) run.jobs = std::min(2 * settings.jobs, 1024);
+    const auto select = backend_selector(device.request, diag);
+    // Each GPU's first session is readied for the first file's size.
+    const auto warm_up = [job, first](const BackendChoice& choice) {
+        if (first) job->warm_up(choice, first->width, first->height, first->channels);
+    };
+    PoolOptions pool = pool_options(std::min(run.jobs, static_cast<int>(plan.items.size())), device.cpu_while_gpu_starts, diag);
+    pool.warm_up = warm_up;
     BackendPool backend(
-        [select, job, first] {
+        [select, warm_up] {
             BackendChoice choice = select();
-            if (first) job->warm_up(choice, first->width, first->height, first->channels);
+            warm_up(choice);
             return choice;
         },
-        std::min({settings.jobs, static_cast<int>(plan.items.size()), kMaxGpuSessions}));
+        pool);
     MemoryBudget memory(default_memory_budget());
 
-    // JPEG batches on the GPU: its hardware decoder starts (most of a second)
-    // on the GPU the run will use while that GPU's session opens; the files
-    // before both are up decode on the cores. With --device auto the choice
-    // is known only once made, so the decoder starts after it.
-    const bool gpu_decode = job && device.kind != DeviceRequest::Kind::Cpu && plan.items.size() >= kMinFilesForGpuDecode &&
+    // JPEG batches on the GPU: the hardware decoder starts (most of a second)
+    // on each GPU the run will use while the sessions open; the files before
+    // both are up decode on the cores.
+    const bool gpu_decode = job && may_use_gpu && plan.items.size() >= kMinFilesForGpuDecode &&
                             first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
-    std::future<void> hardware_start;
+    std::vector<std::future<void>> hardware_start;
     if (gpu_decode)
-        hardware_start = start_gpu_service(backend, diag, device, [](int gpu_index) {
+        hardware_start = start_gpu_service(backend, diag, device.request, [](int gpu_index) {
             gpu::start_jpeg_hardware(gpu_index);
             return "JPEG: decoding on the " + gpu::jpeg_hardware_name() + " (libjpeg-turbo's pixels)";
         }, "JPEG: decoding on the CPU: ");
@@ -224,7 +240,10 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
     const auto failure = [&](const BatchItem& item, const Error& e) {
         return output_failure(inv, item, e, report, kJsonSchema);
     };
-    const BatchSummary summary = run_batch(plan.items, settings, backend, memory, diag, inv.out, process, failure);
+    const BatchSummary summary = run_batch(plan.items, run, backend, memory, diag, inv.out, process, failure);
+    if (const int early = backend.leased_before_selection())
+        diag.info("device auto: " + std::to_string(early) + " of " + std::to_string(plan.items.size()) +
+                  " files computed on the CPU while the GPU started");
     return finish_batch(inv, summary, "written", plan.many);
 }
 

@@ -71,12 +71,13 @@ int run_report_operation(const Operation& op, Invocation& inv) {
     job->read_option_files(load);
 
     const Diagnostics& diag = inv.diag;
-    DeviceRequest device = inv.global.device;
-    if (device.kind == DeviceRequest::Kind::Auto)
-        device = choose_device(device, RunShape{inv.command, items.size(), peek_header(items[0].path, load)},
+    DeviceDecision device{inv.global.device};
+    if (device.request.kind == DeviceRequest::Kind::Auto)
+        device = choose_device(device.request, RunShape{inv.command, items.size(), peek_header(items[0].path, load)},
                                [&](ConstViewU8 image) { job->probe_cpu(image); },
                                diag);
-    BackendPool backend(backend_selector(device, diag), std::min({settings.jobs, static_cast<int>(items.size()), 16}));
+    BackendPool backend(backend_selector(device.request, diag),
+                        pool_options(std::min(settings.jobs, static_cast<int>(items.size())), device.cpu_while_gpu_starts, diag));
     MemoryBudget memory(default_memory_budget());
     if (format == ReportFormat::Csv) inv.out << job->csv_header();
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

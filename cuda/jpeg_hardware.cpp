@@ -1,5 +1,6 @@
 // The hardware JPEG decoder through nvJPEG (src/gpu/jpeg_hardware.hpp). One
-// nvJPEG handle for the process, made once. The hardware decodes to the
+// nvJPEG handle per GPU that a run decodes on, made once, each with its own
+// decoding thread (a run over several GPUs uses every GPU's engines). The hardware decodes to the
 // component planes (NVJPEG_OUTPUT_YUV), which equal libjpeg-turbo's IDCT
 // output; cuda/jpeg_color.cu then upsamples and converts them as
 // libjpeg-turbo does. (nvJPEG's own RGB output differs from libjpeg-turbo's
@@ -22,6 +23,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <future>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -98,12 +100,30 @@ struct Request {
     std::promise<nvjpegStatus_t> done;
 };
 
+// The nvJPEG library's functions, loaded once for every GPU's decoder.
+struct Library {
+    std::once_flag once;
+    Api api{};
+    bool loaded = false;
+    std::string problem;  // why it could not be loaded
+};
+
+// Never destroyed: decoding threads and State destructors may use it while
+// the process exits.
+Library& library() {
+    static Library* l = new Library;
+    std::call_once(l->once, [] { l->loaded = load_api(l->api, l->problem); });
+    return *l;
+}
+
+const Api& api() { return library().api; }  // complete once a handle exists
+
+// One GPU's decoder.
 struct Decoder {
     // Starting (nvJPEG's set-up takes most of a second) holds start_mutex
     // only: workers asking whether it is ready, and the queue, never wait on it.
     std::mutex start_mutex;
     std::atomic<bool> ready{false};  // set once the fields below are final
-    Api api{};
     nvjpegHandle_t handle = nullptr;  // lives until the process ends, as the CUDA context does
     int device = -1;
     std::string problem;  // why it could not start, once tried (under start_mutex)
@@ -117,11 +137,25 @@ struct Decoder {
     int batch_initialized = 0;
 };
 
-// Never destroyed: the decoding thread may still wait on it while the
-// process exits.
-Decoder& decoder() {
-    static Decoder* d = new Decoder;
+// GPU `device`'s decoder, made (not started) on first use. Never destroyed:
+// its decoding thread may still wait on it while the process exits.
+Decoder& decoder(int device) {
+    static std::mutex mutex;
+    static auto* decoders = new std::map<int, Decoder*>;
+    std::lock_guard<std::mutex> lock(mutex);
+    Decoder*& d = (*decoders)[device];
+    if (!d) {
+        d = new Decoder;
+        d->device = device;
+    }
     return *d;
+}
+
+// The started decoders, for the questions that name no GPU.
+std::mutex started_mutex;
+std::vector<Decoder*>& started_decoders() {
+    static auto* started = new std::vector<Decoder*>;
+    return *started;
 }
 
 // The decoding thread: takes what is waiting, lets a few more workers join
@@ -148,19 +182,17 @@ Decoder& decoder() {
         const int n = static_cast<int>(batch.size());
         nvjpegStatus_t status = NVJPEG_STATUS_SUCCESS;
         if (n != d.batch_initialized) {
-            status = d.api.batched_initialize(d.handle, d.state, n, 1, NVJPEG_OUTPUT_YUV);
+            status = api().batched_initialize(d.handle, d.state, n, 1, NVJPEG_OUTPUT_YUV);
             d.batch_initialized = status == NVJPEG_STATUS_SUCCESS ? n : 0;
         }
         if (status == NVJPEG_STATUS_SUCCESS)
-            status = d.api.decode_batched(d.handle, d.state, data.data(), sizes.data(), targets.data(), d.stream);
+            status = api().decode_batched(d.handle, d.state, data.data(), sizes.data(), targets.data(), d.stream);
         const cudaError_t synced = cudaStreamSynchronize(d.stream);
         if (status == NVJPEG_STATUS_SUCCESS && synced != cudaSuccess) status = NVJPEG_STATUS_EXECUTION_FAILED;
         if (status != NVJPEG_STATUS_SUCCESS) d.batch_initialized = 0;  // reinitialize: the state may be spent
         for (Request* r : batch) r->done.set_value(status);
     }
 }
-
-const Api& api() { return decoder().api; }  // complete once a handle exists
 
 // A session's parsed-stream object (the headers are parsed by the workers)
 // and the planes its files decode into.
@@ -190,49 +222,62 @@ State& state_of(Session& session, nvjpegHandle_t handle) {
 bool jpeg_hardware_built() { return true; }
 
 void start_jpeg_hardware(int device) {
-    Decoder& d = decoder();
+    Decoder& d = decoder(device);
     std::lock_guard<std::mutex> lock(d.start_mutex);
     if (d.ready) return;
     if (!d.problem.empty()) throw device_error("nvJPEG", d.problem);
-    if (!load_api(d.api, d.problem)) throw device_error("nvJPEG", d.problem);
+    const Library& lib = library();
+    if (!lib.loaded) throw device_error("nvJPEG", lib.problem);
     IMGPAR_CUDA_CHECK(cudaSetDevice(device));
     nvjpegHandle_t handle = nullptr;
-    const nvjpegStatus_t s = d.api.create(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle);
+    const nvjpegStatus_t s = lib.api.create(NVJPEG_BACKEND_HARDWARE, nullptr, nullptr, NVJPEG_FLAGS_DEFAULT, &handle);
     if (s != NVJPEG_STATUS_SUCCESS) {
         d.problem = "the hardware JPEG decoder cannot be used: " +
                     (s == NVJPEG_STATUS_ARCH_MISMATCH ? "no hardware decoder on this GPU" : cuda::nvjpeg_status_text(s));
         throw device_error("nvJPEG", d.problem);
     }
-    d.name = cuda::nvjpeg_version(d.api.get_property) + " hardware decoder";
-    if (d.api.state_create(handle, &d.state) != NVJPEG_STATUS_SUCCESS ||
+    d.name = cuda::nvjpeg_version(lib.api.get_property) + " hardware decoder";
+    if (lib.api.state_create(handle, &d.state) != NVJPEG_STATUS_SUCCESS ||
         cudaStreamCreateWithFlags(&d.stream, cudaStreamNonBlocking) != cudaSuccess) {
         d.problem = "the hardware JPEG decoder cannot be used: no decoding state";
         throw device_error("nvJPEG", d.problem);
     }
-    d.device = device;
     d.handle = handle;
     std::thread([&d, device] {
         cudaSetDevice(device);
         decode_loop(d);
     }).detach();
     d.ready.store(true, std::memory_order_release);
+    std::lock_guard<std::mutex> started(started_mutex);
+    started_decoders().push_back(&d);
 }
 
-bool jpeg_hardware_ready() { return decoder().ready.load(std::memory_order_acquire); }
+bool jpeg_hardware_ready() {
+    std::lock_guard<std::mutex> lock(started_mutex);
+    return !started_decoders().empty();
+}
 
-std::string jpeg_hardware_name() { return jpeg_hardware_ready() ? decoder().name : std::string(); }
+std::string jpeg_hardware_name() {
+    std::lock_guard<std::mutex> lock(started_mutex);
+    return started_decoders().empty() ? std::string() : started_decoders().front()->name;
+}
 
-std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::string& name, const std::uint8_t* data,
-                                               std::size_t size) {
+std::optional<HardwareJpeg> jpeg_for_hardware(const std::uint8_t* data, std::size_t size) {
     const JpegLayout coded = read_jpeg_layout(data, size);
     if (!coded.ycbcr_huffman_8bit() || !coded.chroma_layout()) return std::nullopt;
-    const ChromaLayout layout = *coded.chroma_layout();
-    if (!jpeg_hardware_ready() || decoder().device != session.device()) return std::nullopt;
-    const nvjpegHandle_t handle = decoder().handle;
     // Only scans libjpeg-turbo decodes without a warning: the hardware says
     // nothing of a scan cut short (closed by EOI, it looks whole), of bad
     // codes or misplaced restart markers, and fills in pixels of its own.
     if (!jpeg_scan_is_clean(data, size)) return std::nullopt;
+    return HardwareJpeg{*coded.chroma_layout()};
+}
+
+std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::string& name, const HardwareJpeg& file,
+                                               const std::uint8_t* data, std::size_t size) {
+    const ChromaLayout layout = file.layout;
+    Decoder& d = decoder(session.device());
+    if (!d.ready.load(std::memory_order_acquire)) return std::nullopt;
+    const nvjpegHandle_t handle = d.handle;
     const cudaStream_t stream = cuda::enter(session);
     State& st = state_of(session, handle);
     if (api().stream_parse(handle, data, size, 0, 0, st.stream) != NVJPEG_STATUS_SUCCESS) return std::nullopt;
@@ -275,11 +320,10 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::stri
     Request request{data, size, target, {}};
     std::future<nvjpegStatus_t> done = request.done.get_future();
     {
-        Decoder& d = decoder();
         std::lock_guard<std::mutex> lock(d.mutex);
         d.waiting.push_back(&request);
     }
-    decoder().wake.notify_one();
+    d.wake.notify_one();
     const nvjpegStatus_t s = done.get();  // decoded and synchronized: the session's stream may use it
     // A batch with a file the hardware rejects fails whole: its files go to
     // libjpeg-turbo, which decodes each or says precisely what is wrong.
@@ -300,10 +344,18 @@ bool jpeg_hardware_built() { return false; }
 void start_jpeg_hardware(int) { throw device_error("nvJPEG", "this imgpar was built without nvJPEG"); }
 bool jpeg_hardware_ready() { return false; }
 std::string jpeg_hardware_name() { return {}; }
-std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, const std::uint8_t*, std::size_t) {
+std::optional<HardwareJpeg> jpeg_for_hardware(const std::uint8_t*, std::size_t) { return std::nullopt; }
+std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, const HardwareJpeg&, const std::uint8_t*,
+                                               std::size_t) {
     return std::nullopt;
 }
 
 #endif
+
+std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session& session, const std::string& name, const std::uint8_t* data,
+                                               std::size_t size) {
+    const std::optional<HardwareJpeg> file = jpeg_for_hardware(data, size);
+    return file ? decode_jpeg_on_gpu(session, name, *file, data, size) : std::nullopt;
+}
 
 }  // namespace imgpar::gpu

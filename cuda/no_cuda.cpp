@@ -54,8 +54,13 @@ bool jpeg_hardware_built() { return false; }
 void start_jpeg_hardware(int) { unavailable(); }
 bool jpeg_hardware_ready() { return false; }
 std::string jpeg_hardware_name() { return {}; }
+std::optional<HardwareJpeg> jpeg_for_hardware(const std::uint8_t*, std::size_t) { return std::nullopt; }
+std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, const HardwareJpeg&, const std::uint8_t*,
+                                               std::size_t) {
+    return std::nullopt;
+}
 std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, const std::uint8_t*, std::size_t) {
-    unavailable();
+    return std::nullopt;
 }
 bool jpeg_gpu_encoder_built() { return false; }
 std::string jpeg_gpu_encoder_name() { return {}; }

@@ -1,5 +1,6 @@
 #include "src/backend.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
@@ -18,21 +19,36 @@ DeviceRequest parse_device_request(const std::string& text) {
         r.kind = DeviceRequest::Kind::Cpu;
         return r;
     }
-    if (text == "gpu") {
-        r.kind = DeviceRequest::Kind::Gpu;
+    const auto refuse = [&text](const std::string& why) {
+        return usage_error("--device", "'" + text + "' is not a device" + why +
+                                           " (allowed: auto, cpu, gpu, gpu:N, gpu:N,M,... or gpu:all)");
+    };
+    if (text.rfind("gpu", 0) != 0) throw refuse("");
+    r.kind = DeviceRequest::Kind::Gpu;
+    if (text == "gpu") return r;
+    if (text == "gpu:all") {
+        r.all_gpus = true;
         return r;
     }
-    if (text.rfind("gpu:", 0) == 0 && text.size() > 4 && text.size() <= 7) {
-        bool digits = true;
-        for (std::size_t i = 4; i < text.size(); ++i) digits = digits && std::isdigit(static_cast<unsigned char>(text[i]));
-        if (digits) {
-            r.kind = DeviceRequest::Kind::Gpu;
-            r.gpu_index = std::stoi(text.substr(4));
-            r.index_given = true;
-            return r;
-        }
+    if (text.size() < 5 || text[3] != ':') throw refuse("");
+    // gpu:N or gpu:N,M,...: each entry 1-3 digits.
+    std::size_t start = 4;
+    for (;;) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        const std::string entry = text.substr(start, end - start);
+        bool digits = !entry.empty() && entry.size() <= 3;
+        for (char ch : entry) digits = digits && std::isdigit(static_cast<unsigned char>(ch));
+        if (!digits) throw refuse("");
+        const int index = std::stoi(entry);
+        for (int seen : r.gpu_list)
+            if (seen == index) throw refuse(": GPU " + entry + " is named twice");
+        r.gpu_list.push_back(index);
+        if (end == text.size()) break;
+        start = end + 1;
     }
-    throw usage_error("--device", "'" + text + "' is not a device (allowed: auto, cpu, gpu, gpu:N)");
+    r.gpu_index = r.gpu_list.front();
+    r.index_given = true;
+    return r;
 }
 
 namespace {
@@ -78,52 +94,77 @@ std::string with_visibility(const GpuStatus& status, std::string why) {
     return why;
 }
 
-// The GPU `request` names (or the first usable one), or null with the reason.
-const GpuInfo* pick_gpu(const DeviceRequest& request, std::string& why) {
-    const GpuStatus& status = gpu_status();
-    if (request.index_given) {
-        if (request.gpu_index >= static_cast<int>(status.devices.size()))
-            why = with_visibility(status, status.devices.empty()
-                                              ? status.reason
-                                              : "there is no GPU " + std::to_string(request.gpu_index) +
-                                                    " (this machine has " + std::to_string(status.devices.size()) + ")");
-        else if (!status.devices[request.gpu_index].usable)
-            why = "GPU " + std::to_string(request.gpu_index) + " " + status.devices[request.gpu_index].problem;
-        else
-            return &status.devices[request.gpu_index];
+// GPU `index` if it exists and is usable, or null with the reason.
+const GpuInfo* usable_gpu(const GpuStatus& status, int index, std::string& why) {
+    if (index >= static_cast<int>(status.devices.size())) {
+        why = with_visibility(status, status.devices.empty()
+                                          ? status.reason
+                                          : "there is no GPU " + std::to_string(index) + " (this machine has " +
+                                                std::to_string(status.devices.size()) + ")");
         return nullptr;
     }
+    if (!status.devices[index].usable) {
+        why = "GPU " + std::to_string(index) + " " + status.devices[index].problem;
+        return nullptr;
+    }
+    return &status.devices[index];
+}
+
+// The GPUs `request` names (every listed one must be usable), every usable
+// one for gpu:all, else the first usable one; empty with the reason.
+std::vector<const GpuInfo*> pick_gpus(const DeviceRequest& request, std::string& why) {
+    const GpuStatus& status = gpu_status();
+    std::vector<const GpuInfo*> picked;
+    if (request.index_given) {
+        for (int index : request.gpu_list) {
+            const GpuInfo* gpu = usable_gpu(status, index, why);
+            if (!gpu) return {};
+            picked.push_back(gpu);
+        }
+        return picked;
+    }
     for (const auto& d : status.devices)
-        if (d.usable) return &d;
-    why = status.devices.empty() ? with_visibility(status, status.reason) : status.reason;
-    return nullptr;
+        if (d.usable) {
+            picked.push_back(&d);
+            if (!request.all_gpus) break;
+        }
+    if (picked.empty()) why = status.devices.empty() ? with_visibility(status, status.reason) : status.reason;
+    return picked;
 }
 
 }  // namespace
 
-int planned_gpu(const DeviceRequest& request) {
-    if (request.kind == DeviceRequest::Kind::Cpu) return -1;
+std::vector<int> planned_gpus(const DeviceRequest& request) {
+    std::vector<int> gpus;
+    if (request.kind == DeviceRequest::Kind::Cpu) return gpus;
     std::string why;
-    const GpuInfo* gpu = pick_gpu(request, why);
-    return gpu ? gpu->index : -1;
+    for (const GpuInfo* gpu : pick_gpus(request, why)) gpus.push_back(gpu->index);
+    return gpus;
+}
+
+int planned_gpu(const DeviceRequest& request) {
+    const std::vector<int> gpus = planned_gpus(request);
+    return gpus.empty() ? -1 : gpus.front();
 }
 
 BackendChoice select_backend(const DeviceRequest& request) {
     BackendChoice choice;
     if (request.kind == DeviceRequest::Kind::Cpu) return choice;
     std::string why;
-    const GpuInfo* gpu = pick_gpu(request, why);
+    const std::vector<const GpuInfo*> gpus = pick_gpus(request, why);
 
-    if (!gpu) {
+    if (gpus.empty()) {
         if (request.kind == DeviceRequest::Kind::Gpu)
             throw device_error("--device gpu", "no usable GPU: " + why);
         choice.fallback_reason = why;
         return choice;
     }
-    choice.session = std::make_shared<gpu::Session>(gpu->index);
+    const GpuInfo* first = gpus.front();
+    choice.session = std::make_shared<gpu::Session>(first->index);
     choice.backend = Backend::Gpu;
-    choice.gpu_index = gpu->index;
-    choice.gpu_name = gpu->name;
+    choice.gpu_index = first->index;
+    choice.gpu_name = first->name;
+    for (const GpuInfo* gpu : gpus) choice.gpus.push_back(gpu->index);
     return choice;
 }
 

@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "src/gpu/session.hpp"
 
@@ -19,17 +20,25 @@ const char* backend_name(Backend b);  // "cpu" / "gpu"
 struct DeviceRequest {
     enum class Kind { Auto, Cpu, Gpu };
     Kind kind = Kind::Auto;
-    int gpu_index = 0;  // for gpu[:N]
+    int gpu_index = 0;  // gpu:N, or the first GPU of a list
     bool index_given = false;
+    // gpu:all and gpu:A,B,...: a run over several files spreads them over
+    // these GPUs (BackendPool); a single file runs on the first.
+    bool all_gpus = false;
+    std::vector<int> gpu_list;  // gpu:N and gpu:A,B,..., as given (no GPU twice)
 };
 
-// Parses "auto", "cpu", "gpu" or "gpu:N". Throws imgpar::Error (usage).
+// Parses "auto", "cpu", "gpu", "gpu:N", "gpu:A,B,..." or "gpu:all". Throws
+// imgpar::Error (usage).
 DeviceRequest parse_device_request(const std::string& text);
 
 struct BackendChoice {
     Backend backend = Backend::Cpu;
     int gpu_index = -1;     // valid when backend == Gpu
     std::string gpu_name;   // valid when backend == Gpu
+    // Every GPU the run may use (backend == Gpu), gpu_index first: one for
+    // gpu and gpu:N, several for gpu:all and gpu:A,B,...
+    std::vector<int> gpus;
     // The chosen GPU's session (backend == Gpu), shared by the copies of
     // this choice.
     std::shared_ptr<gpu::Session> session;
@@ -45,9 +54,14 @@ struct BackendChoice {
 // while the session opens.
 int planned_gpu(const DeviceRequest& request);
 
-// Chooses the backend. `gpu` or `gpu:N` without a usable GPU N throws
-// imgpar::Error (device) saying why; `auto` falls back to the CPU. Choosing a
-// GPU opens a session on it.
+// Every GPU select_backend would give the run (BackendChoice::gpus), found the
+// same way; empty for the CPU or when none is usable.
+std::vector<int> planned_gpus(const DeviceRequest& request);
+
+// Chooses the backend. `gpu`, `gpu:N` or a list without a usable GPU (each
+// listed GPU must be usable) throws imgpar::Error (device) saying why; `auto`
+// falls back to the CPU. Choosing the GPU opens a session on the run's first
+// GPU; BackendPool opens the others' sessions.
 BackendChoice select_backend(const DeviceRequest& request);
 
 }  // namespace imgpar

@@ -158,3 +158,48 @@ if [[ -f ${large[0]} ]] && ((have_gpu)); then
         brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${large[@]}")"
     fi
 fi
+
+# Several GPUs (--device gpu:all): the batches on one GPU and on all of them,
+# where each run's time goes (summed over files from --json: decode, compute,
+# encode; the workers overlap them, so the sums exceed the wall time), and
+# whether every output is byte-identical across one GPU, all GPUs and the CPU.
+gpus=$("$imgpar" devices --json 2>/dev/null | python3 -c \
+    "import json,sys; print(sum(1 for d in json.load(sys.stdin)['devices'] if d['usable']))" 2>/dev/null || echo 0)
+if ((gpus >= 2)); then
+    echo
+    echo "### Batches on $gpus GPUs (--device gpu:all) against one (gpu:0), blur sigma 2 -> JPEG (best of $batch_repeats)"
+    echo
+    echo "| photos | device | images/s | seconds | decode s (on GPU / CPU files) | compute s | encode s | files per GPU |"
+    echo "|---|---|---:|---:|---:|---:|---:|---|"
+    split() {  # the sums of one more run's --json records, and -v's share of files per GPU
+        rm -rf "$work/s"; mkdir -p "$work/s"
+        "$imgpar" blur --sigma 2 --quality 95 --device "$1" --out-dir "$work/s" --json -v "${@:2}" >"$work/s.json" 2>"$work/s.err"
+        python3 - "$work/s.json" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+gpu = sum(1 for r in recs if r.get("decoded_on") == "gpu")
+print(f"{sum(r['decode_ms'] for r in recs) / 1e3:.2f} ({gpu} / {len(recs) - gpu}) | "
+      f"{sum(r['elapsed_ms'] for r in recs) / 1e3:.2f} | {sum(r['encode_ms'] for r in recs) / 1e3:.2f}", end="")
+PY
+        echo " | $(grep -o 'files computed on each: .*' "$work/s.err" | cut -d: -f2 | sed 's/^ //')"
+    }
+    sets=(batch)
+    [[ -f ${large[0]} ]] && sets+=(large)
+    identity=()
+    for set in "${sets[@]}"; do
+        files=("$photos/$set"/*.jpg)
+        n=${#files[@]}
+        for d in gpu:0 gpu:all; do
+            t=$(best "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/b" "${files[@]}")
+            echo "| $n ($set) | $d | $(awk "BEGIN{printf \"%.1f\", $n / $t}") | $t | $(split "$d" "${files[@]}")"
+        done
+        for d in gpu:0 gpu:all cpu; do
+            rm -rf "$work/same_${d//:/_}"; mkdir -p "$work/same_${d//:/_}"
+            "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/same_${d//:/_}" "${files[@]}" 2>/dev/null
+        done
+        differ=$( (diff -rq "$work/same_gpu_0" "$work/same_gpu_all"; diff -rq "$work/same_gpu_0" "$work/same_cpu") | wc -l)
+        identity+=("$set: the outputs of gpu:0, gpu:all and cpu compared byte for byte: $differ of $((2 * n)) pairs differ")
+    done
+    echo
+    printf '%s\n' "${identity[@]}"
+fi
