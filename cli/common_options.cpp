@@ -89,8 +89,8 @@ OptionGroup image_output_options(const std::string& json) {
                                       0, 9)
                        .defaults(std::to_string(kDefaultPngCompression)),
                    ParamSpec::choice("jpeg-encoder", "E",
-                                     "Where JPEG results computed on the GPU are encoded: auto (on the GPU), gpu (the "
-                                     "same, required), cpu (libjpeg-turbo on the cores); the bytes are the same",
+                                     "Where JPEG results computed on the GPU are encoded: auto (on the cores, for now), "
+                                     "gpu (on the GPU, required), cpu (libjpeg-turbo on the cores)",
                                      {"auto", "cpu", "gpu"})
                        .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",

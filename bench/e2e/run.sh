@@ -63,10 +63,10 @@ for job in photo16mp.jpg:jpg photo8k.jpg:jpg photo16mp.png:png; do
         row "imgpar --device $d" "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device "$d")" "$out"
     done
     if ((have_gpu)) && [[ $ext == jpg ]]; then
-        # The CPU's encoder after the GPU's blur: what encoding on the GPU saves.
-        out=$work/imgpar_cpuenc.$ext
-        row "imgpar --device gpu --jpeg-encoder cpu" \
-            "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device gpu --jpeg-encoder cpu)" "$out"
+        # The GPU's encoder (opt-in) after the GPU's blur: what encoding there saves.
+        out=$work/imgpar_gpuenc.$ext
+        row "imgpar --device gpu --jpeg-encoder gpu" \
+            "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device gpu --jpeg-encoder gpu)" "$out"
     fi
     if ((have_cv)); then
         out=$work/opencv.$ext
@@ -130,8 +130,8 @@ for d in "${devices[@]}"; do
         "$(best "$imgpar" blur --sigma 2 --quality 95 --chroma-subsampling 420 --device "$d" --out-dir "$work/b" "${batch[@]}")"
 done
 if ((have_gpu)); then
-    brow "imgpar blur --out-dir --jpeg-encoder cpu, --device gpu" \
-        "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder cpu --device gpu --out-dir "$work/b" "${batch[@]}")"
+    brow "imgpar blur --out-dir --jpeg-encoder gpu, --device gpu" \
+        "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder gpu --device gpu --out-dir "$work/b" "${batch[@]}")"
 fi
 if ((have_cv)); then
     brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${batch[@]}")"
@@ -193,12 +193,16 @@ PY
             t=$(best "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/b" "${files[@]}")
             echo "| $n ($set) | $d | $(awk "BEGIN{printf \"%.1f\", $n / $t}") | $t | $(split "$d" "${files[@]}")"
         done
-        for d in gpu:0 gpu:all cpu; do
-            rm -rf "$work/same_${d//:/_}"; mkdir -p "$work/same_${d//:/_}"
-            "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/same_${d//:/_}" "${files[@]}" 2>/dev/null
+        # Each GPU with the GPU's JPEG encoder too (opt-in), whose files
+        # differed on one GPU of a two-GPU machine.
+        for run in cpu:cpu gpu:0:cpu gpu:all:cpu gpu:0:gpu gpu:1:gpu; do
+            d=${run%:*}; e=${run##*:}; tag=${run//:/_}
+            rm -rf "$work/same_$tag"; mkdir -p "$work/same_$tag"
+            "$imgpar" blur --sigma 2 --quality 95 --device "$d" --jpeg-encoder "$e" --out-dir "$work/same_$tag" "${files[@]}" 2>/dev/null
+            [[ $tag == cpu_cpu ]] && continue
+            differ=$(diff -rq "$work/same_cpu_cpu" "$work/same_$tag" | wc -l)
+            identity+=("$set, --device $d --jpeg-encoder $e: $differ of $n outputs differ from the CPU backend's bytes")
         done
-        differ=$( (diff -rq "$work/same_gpu_0" "$work/same_gpu_all"; diff -rq "$work/same_gpu_0" "$work/same_cpu") | wc -l)
-        identity+=("$set: the outputs of gpu:0, gpu:all and cpu compared byte for byte: $differ of $((2 * n)) pairs differ")
     done
     echo
     printf '%s\n' "${identity[@]}"
