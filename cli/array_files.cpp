@@ -93,7 +93,7 @@ int run_array_files(Invocation& inv, const ArrayJob& job) {
                                },
                                diag);
     BackendPool backend(backend_selector(device.request, diag),
-                        pool_options(std::min(settings.jobs, static_cast<int>(plan.items.size())), device.cpu_while_gpu_starts, diag));
+                        pool_options(settings.jobs, plan.items.size(), device.cpu_while_gpu_starts, diag));
     MemoryBudget memory(default_memory_budget());
 
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

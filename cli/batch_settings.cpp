@@ -45,10 +45,10 @@ std::function<BackendChoice()> backend_selector(const DeviceRequest& request, co
     };
 }
 
-PoolOptions pool_options(int workers, bool cpu_until_selected, const Diagnostics& diag) {
+PoolOptions pool_options(int jobs, std::size_t files, bool cpu_until_selected, const Diagnostics& diag) {
     PoolOptions o;
     o.sessions_per_gpu = kMaxGpuSessions;
-    o.max_sessions = std::max(workers, 1);
+    o.max_sessions = static_cast<int>(std::min(files, static_cast<std::size_t>(jobs)));  // the pool keeps at least 1
     o.cpu_until_selected = cpu_until_selected;
     o.gpu_failed = [&diag](const std::string& why) { diag.warning(why); };
     return o;

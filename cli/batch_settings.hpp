@@ -28,10 +28,10 @@ BatchSettings read_batch_settings(const Invocation& inv);
 // own thread) and prints the notice when `auto` falls back to the CPU.
 std::function<BackendChoice()> backend_selector(const DeviceRequest& request, const Diagnostics& diag);
 
-// The pool of a run with `workers` workers over its files: up to
+// The pool of a run with `jobs` workers over `files` files: up to
 // kMaxGpuSessions sessions on each GPU and one per worker in all; a GPU of
 // several that cannot start is said as a warning.
-PoolOptions pool_options(int workers, bool cpu_until_selected, const Diagnostics& diag);
+PoolOptions pool_options(int jobs, std::size_t files, bool cpu_until_selected, const Diagnostics& diag);
 
 // With -v, after a run over several GPUs: how many files each computed.
 void report_gpu_shares(const BackendPool& backend, const Diagnostics& diag);

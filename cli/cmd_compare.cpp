@@ -67,7 +67,7 @@ int run(Invocation& inv) {
         device = choose_device(device.request, RunShape{inv.command, pairs.size(), peek_header(pairs[0].a, load)},
                                [&](ConstViewU8 image) { (void)cpu::compare(image, image, options); }, diag);
     BackendPool backend(backend_selector(device.request, diag),
-                        pool_options(std::min(settings.jobs, static_cast<int>(pairs.size())), device.cpu_while_gpu_starts, diag));
+                        pool_options(settings.jobs, pairs.size(), device.cpu_while_gpu_starts, diag));
     MemoryBudget memory(default_memory_budget());
     std::atomic<std::size_t> violated{0};
     const auto pair_of = [&](const BatchItem& item) -> const ComparePair& {

@@ -40,9 +40,10 @@ constexpr const char* kJsonSchema = "imgpar.image_op/2";
 
 // Starts a GPU service of the run (the hardware JPEG decoder) at once on
 // every GPU the run will use, each on a thread, while their sessions open
-// (for auto, the GPU it would pick; when there is none, nothing starts). -v
-// says what started and how long it took, or why it did not.
-std::vector<std::future<void>> start_gpu_service(BackendPool& backend, const Diagnostics& diag, DeviceRequest device,
+// (for auto, the GPU it would pick; when none is usable, the run is on the
+// CPU and nothing starts). -v says what started and how long it took, or why
+// it did not.
+std::vector<std::future<void>> start_gpu_service(const Diagnostics& diag, const DeviceRequest& device,
                                                  std::function<std::string(int)> start, std::string failed) {
     const auto start_on = [&diag, start, failed](int gpu_index, bool several) {
         try {
@@ -58,15 +59,6 @@ std::vector<std::future<void>> start_gpu_service(BackendPool& backend, const Dia
     const std::vector<int> gpus = planned_gpus(device);
     for (int gpu_index : gpus)
         started.push_back(std::async(std::launch::async, start_on, gpu_index, gpus.size() > 1));
-    if (gpus.empty())  // known only once the selection is made
-        started.push_back(std::async(std::launch::async, [&backend, start_on] {
-            try {
-                const BackendChoice& c = backend.choice();
-                if (c.backend == Backend::Gpu) start_on(c.gpu_index, false);
-            } catch (const Error&) {
-                // the selection's own failure is the run's, said there
-            }
-        }));
     return started;
 }
 
@@ -129,7 +121,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
     const auto warm_up = [job, first](const BackendChoice& choice) {
         if (first) job->warm_up(choice, first->width, first->height, first->channels);
     };
-    PoolOptions pool = pool_options(std::min(run.jobs, static_cast<int>(plan.items.size())), device.cpu_while_gpu_starts, diag);
+    PoolOptions pool = pool_options(run.jobs, plan.items.size(), device.cpu_while_gpu_starts, diag);
     pool.warm_up = warm_up;
     BackendPool backend(
         [select, warm_up] {
@@ -147,7 +139,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
                             first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
     std::vector<std::future<void>> hardware_start;
     if (gpu_decode)
-        hardware_start = start_gpu_service(backend, diag, device.request, [](int gpu_index) {
+        hardware_start = start_gpu_service(diag, device.request, [](int gpu_index) {
             gpu::start_jpeg_hardware(gpu_index);
             return "JPEG: decoding on the " + gpu::jpeg_hardware_name() + " (libjpeg-turbo's pixels)";
         }, "JPEG: decoding on the CPU: ");

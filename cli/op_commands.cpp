@@ -77,7 +77,7 @@ int run_report_operation(const Operation& op, Invocation& inv) {
                                [&](ConstViewU8 image) { job->probe_cpu(image); },
                                diag);
     BackendPool backend(backend_selector(device.request, diag),
-                        pool_options(std::min(settings.jobs, static_cast<int>(items.size())), device.cpu_while_gpu_starts, diag));
+                        pool_options(settings.jobs, items.size(), device.cpu_while_gpu_starts, diag));
     MemoryBudget memory(default_memory_budget());
     if (format == ReportFormat::Csv) inv.out << job->csv_header();
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

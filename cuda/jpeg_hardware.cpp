@@ -125,7 +125,6 @@ struct Decoder {
     std::mutex start_mutex;
     std::atomic<bool> ready{false};  // set once the fields below are final
     nvjpegHandle_t handle = nullptr;  // lives until the process ends, as the CUDA context does
-    int device = -1;
     std::string problem;  // why it could not start, once tried (under start_mutex)
     std::string name;
     // The decoding thread's side.
@@ -144,19 +143,13 @@ Decoder& decoder(int device) {
     static auto* decoders = new std::map<int, Decoder*>;
     std::lock_guard<std::mutex> lock(mutex);
     Decoder*& d = (*decoders)[device];
-    if (!d) {
-        d = new Decoder;
-        d->device = device;
-    }
+    if (!d) d = new Decoder;
     return *d;
 }
 
-// The started decoders, for the questions that name no GPU.
-std::mutex started_mutex;
-std::vector<Decoder*>& started_decoders() {
-    static auto* started = new std::vector<Decoder*>;
-    return *started;
-}
+// The first decoder that started, for the questions that name no GPU (every
+// GPU's decoder has the same name); set once, after its fields are final.
+std::atomic<Decoder*> first_started{nullptr};
 
 // The decoding thread: takes what is waiting, lets a few more workers join
 // for a moment, decodes them in one call and wakes them with the status.
@@ -248,18 +241,17 @@ void start_jpeg_hardware(int device) {
         decode_loop(d);
     }).detach();
     d.ready.store(true, std::memory_order_release);
-    std::lock_guard<std::mutex> started(started_mutex);
-    started_decoders().push_back(&d);
+    Decoder* none = nullptr;
+    first_started.compare_exchange_strong(none, &d);
 }
 
 bool jpeg_hardware_ready() {
-    std::lock_guard<std::mutex> lock(started_mutex);
-    return !started_decoders().empty();
+    return first_started.load() != nullptr;
 }
 
 std::string jpeg_hardware_name() {
-    std::lock_guard<std::mutex> lock(started_mutex);
-    return started_decoders().empty() ? std::string() : started_decoders().front()->name;
+    const Decoder* d = first_started.load();
+    return d ? d->name : std::string();
 }
 
 std::optional<HardwareJpeg> jpeg_for_hardware(const std::uint8_t* data, std::size_t size) {

@@ -46,8 +46,6 @@ DeviceRequest parse_device_request(const std::string& text) {
         if (end == text.size()) break;
         start = end + 1;
     }
-    r.gpu_index = r.gpu_list.front();
-    r.index_given = true;
     return r;
 }
 
@@ -115,7 +113,7 @@ const GpuInfo* usable_gpu(const GpuStatus& status, int index, std::string& why) 
 std::vector<const GpuInfo*> pick_gpus(const DeviceRequest& request, std::string& why) {
     const GpuStatus& status = gpu_status();
     std::vector<const GpuInfo*> picked;
-    if (request.index_given) {
+    if (!request.gpu_list.empty()) {
         for (int index : request.gpu_list) {
             const GpuInfo* gpu = usable_gpu(status, index, why);
             if (!gpu) return {};
@@ -140,11 +138,6 @@ std::vector<int> planned_gpus(const DeviceRequest& request) {
     std::string why;
     for (const GpuInfo* gpu : pick_gpus(request, why)) gpus.push_back(gpu->index);
     return gpus;
-}
-
-int planned_gpu(const DeviceRequest& request) {
-    const std::vector<int> gpus = planned_gpus(request);
-    return gpus.empty() ? -1 : gpus.front();
 }
 
 BackendChoice select_backend(const DeviceRequest& request) {

@@ -20,12 +20,11 @@ const char* backend_name(Backend b);  // "cpu" / "gpu"
 struct DeviceRequest {
     enum class Kind { Auto, Cpu, Gpu };
     Kind kind = Kind::Auto;
-    int gpu_index = 0;  // gpu:N, or the first GPU of a list
-    bool index_given = false;
-    // gpu:all and gpu:A,B,...: a run over several files spreads them over
-    // these GPUs (BackendPool); a single file runs on the first.
-    bool all_gpus = false;
-    std::vector<int> gpu_list;  // gpu:N and gpu:A,B,..., as given (no GPU twice)
+    // gpu:N and gpu:A,B,...: the GPUs named, as given (no GPU twice; empty
+    // for gpu and gpu:all). A run over several files spreads them over these
+    // GPUs (BackendPool); a single file runs on the first.
+    std::vector<int> gpu_list;
+    bool all_gpus = false;  // gpu:all: every usable GPU
 };
 
 // Parses "auto", "cpu", "gpu", "gpu:N", "gpu:A,B,..." or "gpu:all". Throws
@@ -48,14 +47,10 @@ struct BackendChoice {
     std::string describe() const;  // "gpu 0 (NVIDIA H100 80GB HBM3)" / "cpu"
 };
 
-// The GPU select_backend would open for `request`, found without opening it
-// (from the cached gpu_status()); -1 for the CPU or when none is usable.
-// Lets a batch start other GPU services (the JPEG decoder) on that device
-// while the session opens.
-int planned_gpu(const DeviceRequest& request);
-
-// Every GPU select_backend would give the run (BackendChoice::gpus), found the
-// same way; empty for the CPU or when none is usable.
+// Every GPU select_backend would give the run (BackendChoice::gpus), found
+// without opening them (from the cached gpu_status()); empty for the CPU or
+// when none is usable. Lets a batch start other GPU services (the JPEG
+// decoder) on those devices while the sessions open.
 std::vector<int> planned_gpus(const DeviceRequest& request);
 
 // Chooses the backend. `gpu`, `gpu:N` or a list without a usable GPU (each

@@ -44,22 +44,19 @@ const BackendChoice& BackendPool::choice() {
 
 void BackendPool::on_resolved() {
     if (resolved_->backend != Backend::Gpu) return;
-    std::vector<int> gpus = resolved_->gpus;
-    if (gpus.empty()) gpus.push_back(resolved_->gpu_index);
-    resolved_->gpus = gpus;
+    std::vector<int>& gpus = resolved_->gpus;
+    if (gpus.empty()) gpus.push_back(resolved_->gpu_index);  // a choice made by hand names its GPU alone
     const std::size_t n = gpus.size();
     {
         std::lock_guard<std::mutex> lock(mutex_);
         scheduler_.emplace(static_cast<int>(n), options_.sessions_per_gpu, options_.max_sessions);
         idle_.assign(n, {});
         leases_.assign(n, 0);
-        gpus_ = gpus;
         gpu_names_.assign(n, {});
         const GpuStatus& status = gpu_status();
         for (std::size_t p = 0; p < n; ++p)
             if (gpus[p] >= 0 && static_cast<std::size_t>(gpus[p]) < status.devices.size())
                 gpu_names_[p] = status.devices[static_cast<std::size_t>(gpus[p])].name;
-        gpu_names_[0] = resolved_->gpu_name;
         if (resolved_->session) {
             scheduler_->open(0);
             scheduler_->give_back(0);
@@ -169,7 +166,7 @@ int BackendPool::sessions_opened() const {
 std::vector<std::pair<int, int>> BackendPool::leases_by_gpu() const {
     std::lock_guard<std::mutex> lock(mutex_);
     std::vector<std::pair<int, int>> out;
-    for (std::size_t p = 0; p < leases_.size(); ++p) out.emplace_back(gpus_[p], leases_[p]);
+    for (std::size_t p = 0; p < leases_.size(); ++p) out.emplace_back(resolved_->gpus[p], leases_[p]);
     return out;
 }
 

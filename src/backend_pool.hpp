@@ -104,7 +104,6 @@ private:
     std::condition_variable returned_;
     std::optional<SessionScheduler> scheduler_;             // once resolved to the GPU
     std::vector<std::vector<std::shared_ptr<gpu::Session>>> idle_;  // by position
-    std::vector<int> gpus_;                                   // by position: the GPU's index
     std::vector<std::string> gpu_names_;                      // by position
     std::vector<int> leases_;                                 // by position
     std::vector<std::future<void>> starting_;                 // the further GPUs' starts

@@ -34,24 +34,21 @@ TEST_CASE("device request: auto, cpu, gpu, gpu:N, gpu:N,M and gpu:all") {
     CHECK(parse_device_request("cpu").kind == DeviceRequest::Kind::Cpu);
     const DeviceRequest any = parse_device_request("gpu");
     CHECK(any.kind == DeviceRequest::Kind::Gpu);
-    CHECK_FALSE(any.index_given);
+    CHECK(any.gpu_list.empty());
     CHECK_FALSE(any.all_gpus);
 
     const DeviceRequest one = parse_device_request("gpu:3");
-    CHECK(one.index_given);
-    CHECK(one.gpu_index == 3);
     CHECK(one.gpu_list == std::vector<int>{3});
 
     const DeviceRequest list = parse_device_request("gpu:2,0,7");
     CHECK(list.kind == DeviceRequest::Kind::Gpu);
-    CHECK(list.index_given);
-    CHECK(list.gpu_index == 2);  // a single file runs on the first listed
+    CHECK(list.gpu_list.front() == 2);  // a single file runs on the first listed
     CHECK(list.gpu_list == std::vector<int>{2, 0, 7});
 
     const DeviceRequest all = parse_device_request("gpu:all");
     CHECK(all.kind == DeviceRequest::Kind::Gpu);
     CHECK(all.all_gpus);
-    CHECK_FALSE(all.index_given);
+    CHECK(all.gpu_list.empty());
 }
 
 TEST_CASE("device request: malformed lists and a GPU named twice are usage errors that say what is allowed") {
@@ -66,7 +63,7 @@ TEST_CASE("device request: malformed lists and a GPU named twice are usage error
 
 TEST_CASE("device request: without a usable GPU, every GPU form plans none and gpu forms fail with the device code") {
     // This runs where no GPU is usable (CI; the GPU suite covers the rest).
-    if (planned_gpu(parse_device_request("gpu")) >= 0) return;
+    if (!planned_gpus(parse_device_request("gpu")).empty()) return;
     for (const char* text : {"gpu", "gpu:0", "gpu:0,1", "gpu:all"}) {
         CAPTURE(text);
         CHECK(planned_gpus(parse_device_request(text)).empty());
