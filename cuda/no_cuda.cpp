@@ -36,6 +36,10 @@ const GpuStatus& gpu_status() {
     return status;
 }
 
+const GpuStatus& gpu_inventory() { return gpu_status(); }
+
+const GpuInfo& gpu_device(int) { unavailable(); }  // there is no device to name
+
 namespace gpu {
 
 struct Session::Impl {};

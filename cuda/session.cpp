@@ -20,14 +20,14 @@ namespace {
 constexpr std::size_t kStagingBytes = std::size_t{8} << 20;
 
 int open_device(int device) {
-    const GpuStatus& status = gpu_status();
-    if (device < 0 || device >= static_cast<int>(status.devices.size()))
+    const GpuStatus& inventory = gpu_inventory();
+    if (device < 0 || device >= static_cast<int>(inventory.devices.size()))
         throw device_error("GPU " + std::to_string(device),
-                           status.devices.empty() ? status.reason
-                                                  : "there is no such GPU (this machine has " +
-                                                        std::to_string(status.devices.size()) + ")");
-    if (!status.devices[static_cast<std::size_t>(device)].usable)
-        throw device_error("GPU " + std::to_string(device), status.devices[static_cast<std::size_t>(device)].problem);
+                           inventory.devices.empty() ? inventory.reason
+                                                     : "there is no such GPU (this machine has " +
+                                                           std::to_string(inventory.devices.size()) + ")");
+    const GpuInfo& gpu = gpu_device(device);
+    if (!gpu.usable) throw device_error("GPU " + std::to_string(device), gpu.problem);
     IMGPAR_CUDA_CHECK(cudaSetDevice(device));
     return device;
 }
@@ -96,7 +96,7 @@ bool retaining_pool(int device) {
 namespace gpu {
 
 Session::Impl::Impl(int device_index) : device(open_device(device_index)) {
-    name = gpu_status().devices[static_cast<std::size_t>(device)].name;
+    name = gpu_inventory().devices[static_cast<std::size_t>(device)].name;
 }
 
 Session::Session(int device) : impl_(std::make_unique<Impl>(device)) {}

@@ -92,41 +92,53 @@ std::string with_visibility(const GpuStatus& status, std::string why) {
     return why;
 }
 
-// GPU `index` if it exists and is usable, or null with the reason.
-const GpuInfo* usable_gpu(const GpuStatus& status, int index, std::string& why) {
-    if (index >= static_cast<int>(status.devices.size())) {
-        why = with_visibility(status, status.devices.empty()
-                                          ? status.reason
-                                          : "there is no GPU " + std::to_string(index) + " (this machine has " +
-                                                std::to_string(status.devices.size()) + ")");
+// GPU `index` if it exists and is usable (it is opened to find out), or
+// null with the reason.
+const GpuInfo* usable_gpu(const GpuStatus& inventory, int index, std::string& why) {
+    if (index >= static_cast<int>(inventory.devices.size())) {
+        why = with_visibility(inventory, inventory.devices.empty()
+                                             ? inventory.reason
+                                             : "there is no GPU " + std::to_string(index) + " (this machine has " +
+                                                   std::to_string(inventory.devices.size()) + ")");
         return nullptr;
     }
-    if (!status.devices[index].usable) {
-        why = "GPU " + std::to_string(index) + " " + status.devices[index].problem;
+    const GpuInfo& gpu = gpu_device(index);
+    if (!gpu.usable) {
+        why = "GPU " + std::to_string(index) + " " + gpu.problem;
         return nullptr;
     }
-    return &status.devices[index];
+    return &gpu;
 }
 
-// The GPUs `request` names (every listed one must be usable), every usable
-// one for gpu:all, else the first usable one; empty with the reason.
+// The GPUs `request` names (every listed one must be usable), else the first
+// usable one and, for gpu:all, every later GPU whose properties do not rule
+// it out; empty with the reason. Only the GPUs that decide the answer are
+// opened here: gpu:all's further GPUs open on their own threads as the run
+// starts them (BackendPool), where one that cannot run imgpar's kernels is
+// reported and its files go to the others.
 std::vector<const GpuInfo*> pick_gpus(const DeviceRequest& request, std::string& why) {
-    const GpuStatus& status = gpu_status();
+    const GpuStatus& inventory = gpu_inventory();
     std::vector<const GpuInfo*> picked;
     if (!request.gpu_list.empty()) {
         for (int index : request.gpu_list) {
-            const GpuInfo* gpu = usable_gpu(status, index, why);
+            const GpuInfo* gpu = usable_gpu(inventory, index, why);
             if (!gpu) return {};
             picked.push_back(gpu);
         }
         return picked;
     }
-    for (const auto& d : status.devices)
-        if (d.usable) {
+    for (const GpuInfo& d : inventory.devices) {
+        if (picked.empty()) {
+            const GpuInfo& gpu = gpu_device(d.index);
+            if (gpu.usable) picked.push_back(&gpu);
+        } else if (!d.probed || d.usable) {
             picked.push_back(&d);
-            if (!request.all_gpus) break;
         }
-    if (picked.empty()) why = status.devices.empty() ? with_visibility(status, status.reason) : status.reason;
+        if (!picked.empty() && !request.all_gpus) break;
+    }
+    if (picked.empty())
+        why = inventory.devices.empty() ? with_visibility(inventory, inventory.reason)
+                                        : "GPU 0 " + gpu_device(0).problem;
     return picked;
 }
 

@@ -47,10 +47,10 @@ struct BackendChoice {
     std::string describe() const;  // "gpu 0 (NVIDIA H100 80GB HBM3)" / "cpu"
 };
 
-// Every GPU select_backend would give the run (BackendChoice::gpus), found
-// without opening them (from the cached gpu_status()); empty for the CPU or
-// when none is usable. Lets a batch start other GPU services (the JPEG
-// decoder) on those devices while the sessions open.
+// Every GPU select_backend would give the run (BackendChoice::gpus); empty
+// for the CPU or when none is usable. Opens only the GPUs that decide it
+// (gpu_device), as select_backend does. Lets a batch start other GPU services
+// (the JPEG decoder) on those devices while the sessions open.
 std::vector<int> planned_gpus(const DeviceRequest& request);
 
 // Chooses the backend. `gpu`, `gpu:N` or a list without a usable GPU (each

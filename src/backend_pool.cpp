@@ -53,7 +53,7 @@ void BackendPool::on_resolved() {
         idle_.assign(n, {});
         leases_.assign(n, 0);
         gpu_names_.assign(n, {});
-        const GpuStatus& status = gpu_status();
+        const GpuStatus& status = gpu_inventory();
         for (std::size_t p = 0; p < n; ++p)
             if (gpus[p] >= 0 && static_cast<std::size_t>(gpus[p]) < status.devices.size())
                 gpu_names_[p] = status.devices[static_cast<std::size_t>(gpus[p])].name;

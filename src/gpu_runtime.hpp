@@ -19,6 +19,9 @@ struct GpuInfo {
     std::size_t free_memory = 0;   // bytes, at query time
     bool usable = false;           // this build has code that runs on it
     std::string problem;           // why not, when !usable
+    // Whether usable, problem and free_memory are known: the device was
+    // opened (gpu_device), or its properties alone rule it out.
+    bool probed = false;
 };
 
 struct GpuStatus {
@@ -32,7 +35,22 @@ struct GpuStatus {
     std::string reason;
 };
 
-// Queries the driver once per process and caches the answer; never throws.
+// The driver's versions and every device's properties, read once per
+// process without opening any device (no CUDA context is made); never
+// throws. A device's usable, problem and free_memory are known here only
+// when `probed` (its compute capability rules it out); `reason` says why
+// there are no devices at all.
+const GpuStatus& gpu_inventory();
+
+// Device `index` of the inventory (0 <= index < devices.size()) opened once
+// per process, on the calling thread, which keeps it as its current device:
+// whether this build's kernels run on it, and its free memory. Opening a GPU
+// costs a few tenths of a second, so a run asks only about the GPUs it may
+// use. Cached, thread-safe, never throws.
+const GpuInfo& gpu_device(int index);
+
+// The inventory with every device opened (what `imgpar devices` and the GPU
+// tests report); `reason` says why none is usable. Cached; never throws.
 const GpuStatus& gpu_status();
 
 // "13.0" from 13000.
