@@ -38,13 +38,15 @@ constexpr std::size_t kMinFilesForGpuDecode = 32;
 
 constexpr const char* kJsonSchema = "imgpar.image_op/2";
 
-// Starts a GPU service of the run (the hardware JPEG decoder) at once on
-// every GPU the run will use, each on a thread, while their sessions open
-// (for auto, the GPU it would pick; when none is usable, the run is on the
-// CPU and nothing starts). -v says what started and how long it took, or why
-// it did not.
-std::vector<std::future<void>> start_gpu_service(const Diagnostics& diag, const DeviceRequest& device,
-                                                 std::function<std::string(int)> start, std::string failed) {
+// Starts a GPU service of the run (the hardware JPEG decoder) on every GPU
+// the run will use, each on a thread, while their sessions open (for auto,
+// the GPU it would pick; when none is usable, the run is on the CPU and
+// nothing starts). Finding those GPUs opens the first (a few tenths of a
+// second), so that too happens on the service's thread, not on the one that
+// starts the workers. -v says what started and how long it took, or why it
+// did not.
+std::future<void> start_gpu_service(const Diagnostics& diag, const DeviceRequest& device,
+                                    std::function<std::string(int)> start, std::string failed) {
     const auto start_on = [&diag, start, failed](int gpu_index, bool several) {
         try {
             const auto t0 = std::chrono::steady_clock::now();
@@ -55,11 +57,13 @@ std::vector<std::future<void>> start_gpu_service(const Diagnostics& diag, const 
             diag.info(failed + e.what());
         }
     };
-    std::vector<std::future<void>> started;
-    const std::vector<int> gpus = planned_gpus(device);
-    for (int gpu_index : gpus)
-        started.push_back(std::async(std::launch::async, start_on, gpu_index, gpus.size() > 1));
-    return started;
+    return std::async(std::launch::async, [device, start_on] {
+        const std::vector<int> gpus = planned_gpus(device);
+        std::vector<std::future<void>> started;
+        for (std::size_t i = 1; i < gpus.size(); ++i)
+            started.push_back(std::async(std::launch::async, start_on, gpus[i], true));
+        if (!gpus.empty()) start_on(gpus[0], gpus.size() > 1);
+    });
 }
 
 }  // namespace
@@ -137,7 +141,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
     // both are up decode on the cores.
     const bool gpu_decode = job && may_use_gpu && plan.items.size() >= kMinFilesForGpuDecode &&
                             first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
-    std::vector<std::future<void>> hardware_start;
+    std::future<void> hardware_start;
     if (gpu_decode)
         hardware_start = start_gpu_service(diag, device.request, [](int gpu_index) {
             gpu::start_jpeg_hardware(gpu_index);

@@ -45,7 +45,7 @@ void print_overview(std::ostream& os) {
 }
 
 void print_version(std::ostream& os) {
-    const GpuStatus& s = gpu_inventory();  // the versions; no GPU is opened
+    const GpuStatus s = gpu_versions();  // CUDA is not initialised for this
     os << "imgpar " IMGPAR_VERSION "\n";
     if (s.built_with_cuda)
         os << "CUDA backend: built with CUDA runtime " << cuda_version_string(s.runtime_version) << "; "

@@ -26,10 +26,7 @@ __global__ void probe_kernel(int* out) {
 }
 
 GpuStatus read_inventory() {
-    GpuStatus s;
-    s.built_with_cuda = true;
-    cudaRuntimeGetVersion(&s.runtime_version);
-    cudaDriverGetVersion(&s.driver_version);
+    GpuStatus s = gpu_versions();
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
@@ -115,6 +112,14 @@ Devices& devices() {
 
 }  // namespace
 }  // namespace cuda
+
+GpuStatus gpu_versions() {
+    GpuStatus s;
+    s.built_with_cuda = true;
+    cudaRuntimeGetVersion(&s.runtime_version);
+    cudaDriverGetVersion(&s.driver_version);
+    return s;
+}
 
 const GpuStatus& gpu_inventory() { return cuda::devices().inventory; }
 

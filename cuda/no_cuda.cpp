@@ -38,6 +38,8 @@ const GpuStatus& gpu_status() {
 
 const GpuStatus& gpu_inventory() { return gpu_status(); }
 
+GpuStatus gpu_versions() { return gpu_status(); }
+
 const GpuInfo& gpu_device(int) { unavailable(); }  // there is no device to name
 
 namespace gpu {

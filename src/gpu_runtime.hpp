@@ -35,6 +35,11 @@ struct GpuStatus {
     std::string reason;
 };
 
+// Whether the CUDA backend is built, and the runtime's and the driver's
+// versions, without initialising CUDA (a few tenths of a second on a GPU
+// machine); no devices.
+GpuStatus gpu_versions();
+
 // The driver's versions and every device's properties, read once per
 // process without opening any device (no CUDA context is made); never
 // throws. A device's usable, problem and free_memory are known here only
