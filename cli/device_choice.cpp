@@ -12,12 +12,13 @@ namespace imgpar::cli {
 
 namespace {
 
-// Seconds per sample of the job on all of the CPU's threads, from one run on
-// a 512x512 image of the run's channel count (threads started included, so a
+// Seconds per sample of the job from one run on a 512x512 image of the
+// run's channel count, on `threads` threads (threads started included, so a
 // small image does not flatter the CPU).
-double cpu_seconds_per_sample(int channels, const std::function<void(ConstViewU8)>& run_cpu) {
+double cpu_seconds_per_sample(int channels, int threads, const std::function<void(ConstViewU8)>& run_cpu) {
     constexpr int kSide = 512;
     const ImageU8 sample(kSide, kSide, channels);
+    CpuThreadLimit limit(threads);
     const auto t0 = std::chrono::steady_clock::now();
     run_cpu(sample.view());
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -43,16 +44,20 @@ DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape
     const ImageHeader& h = *shape.first;
     const double file_samples = static_cast<double>(h.width) * h.height * h.channels;
     const double samples = file_samples * static_cast<double>(shape.files);
-    const double per_sample = cpu_seconds_per_sample(h.channels, run_cpu);
+    const int threads = cpu_thread_count();
+    const double per_sample = cpu_seconds_per_sample(h.channels, threads, run_cpu);
     const double cpu_seconds = samples * per_sample;
     // The GPU starts while the first files decode: only the rest of its
     // start-up is waited for; then the pixels travel there and back.
     const double gpu_wait = std::max(0.0, kGpuStartSeconds - decode_seconds(h)) + samples * 2 / kHostDeviceBytesPerSecond;
     const bool cpu = cpu_seconds < gpu_wait;
-    const int threads = cpu_thread_count();
-    // One file on one thread (the workers of a batch share the threads out).
-    const double file_seconds = file_samples * per_sample * threads;
-    const bool early = !cpu && shape.files > 1 && file_seconds < kGpuStartSeconds / 4;
+    // A batch's workers take a file each, on one thread: what the file costs
+    // there decides whether the files that come while the GPU starts compute
+    // on the CPU (measured on one thread: on all of them, starting the
+    // threads dominates so small a sample, 20x too pessimistic for a photo).
+    const double file_seconds =
+        shape.files > 1 && !cpu ? file_samples * cpu_seconds_per_sample(h.channels, 1, run_cpu) : 0.0;
+    const bool early = !cpu && shape.files > 1 && file_seconds < kGpuStartSeconds;
     char line[400];
     std::snprintf(line, sizeof line,
                   "device auto: %s: %s of %zu file%s (%.1f MP%s) is about %.3f s of work for %d CPU thread%s, %s than "

@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <functional>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <system_error>
+#include <thread>
 
 #include "cli/batch_runner.hpp"
 #include "cli/batch_settings.hpp"
@@ -38,32 +40,62 @@ constexpr std::size_t kMinFilesForGpuDecode = 32;
 
 constexpr const char* kJsonSchema = "imgpar.image_op/2";
 
+// What the starting threads of a GPU service may still say: nothing once
+// the run is over (the service thread is not waited for, see below).
+struct ServiceLog {
+    std::mutex mutex;
+    const Diagnostics* diag;  // null once the run has ended
+    void info(const std::string& line) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (diag) diag->info(line);
+    }
+};
+
+// Ends the run's ServiceLog when the run ends (not copyable: a copy's end
+// would end it early).
+struct ServiceLogClose {
+    std::shared_ptr<ServiceLog> log;
+    ServiceLogClose() = default;
+    explicit ServiceLogClose(std::shared_ptr<ServiceLog> l) : log(std::move(l)) {}
+    ServiceLogClose(const ServiceLogClose&) = delete;
+    ServiceLogClose& operator=(const ServiceLogClose&) = delete;
+    ~ServiceLogClose() {
+        if (!log) return;
+        std::lock_guard<std::mutex> lock(log->mutex);
+        log->diag = nullptr;
+    }
+};
+
 // Starts a GPU service of the run (the hardware JPEG decoder) on every GPU
 // the run will use, each on a thread, while their sessions open (for auto,
 // the GPU it would pick; when none is usable, the run is on the CPU and
 // nothing starts). Finding those GPUs opens the first (a few tenths of a
 // second), so that too happens on the service's thread, not on the one that
 // starts the workers. -v says what started and how long it took, or why it
-// did not.
-std::future<void> start_gpu_service(const Diagnostics& diag, const DeviceRequest& device,
-                                    std::function<std::string(int)> start, std::string failed) {
-    const auto start_on = [&diag, start, failed](int gpu_index, bool several) {
+// did not. The threads are not waited for: starting nvJPEG's hardware
+// decoder took 1.0-1.9 s of a busy two-GPU machine, longer than a batch of
+// 520 photos there; a run that ends first leaves it to the process's exit
+// (main ends with _Exit once CUDA is initialised).
+ServiceLogClose start_gpu_service(const Diagnostics& diag, const DeviceRequest& device,
+                                  std::function<std::string(int)> start, std::string failed) {
+    auto log = std::make_shared<ServiceLog>();
+    log->diag = &diag;
+    const auto start_on = [log, start, failed](int gpu_index, bool several) {
         try {
             const auto t0 = std::chrono::steady_clock::now();
             const std::string what = start(gpu_index);
-            diag.info(what + (several ? " of GPU " + std::to_string(gpu_index) : std::string()) + ", started in " +
+            log->info(what + (several ? " of GPU " + std::to_string(gpu_index) : std::string()) + ", started in " +
                       ms_text(ms_since(t0)));
         } catch (const Error& e) {
-            diag.info(failed + e.what());
+            log->info(failed + e.what());
         }
     };
-    return std::async(std::launch::async, [device, start_on] {
+    std::thread([device, start_on] {
         const std::vector<int> gpus = planned_gpus(device);
-        std::vector<std::future<void>> started;
-        for (std::size_t i = 1; i < gpus.size(); ++i)
-            started.push_back(std::async(std::launch::async, start_on, gpus[i], true));
+        for (std::size_t i = 1; i < gpus.size(); ++i) std::thread(start_on, gpus[i], true).detach();
         if (!gpus.empty()) start_on(gpus[0], gpus.size() > 1);
-    });
+    }).detach();
+    return ServiceLogClose(log);
 }
 
 }  // namespace
@@ -141,12 +173,15 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
     // both are up decode on the cores.
     const bool gpu_decode = job && may_use_gpu && plan.items.size() >= kMinFilesForGpuDecode &&
                             first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
-    std::future<void> hardware_start;
-    if (gpu_decode)
-        hardware_start = start_gpu_service(diag, device.request, [](int gpu_index) {
-            gpu::start_jpeg_hardware(gpu_index);
-            return "JPEG: decoding on the " + gpu::jpeg_hardware_name() + " (libjpeg-turbo's pixels)";
-        }, "JPEG: decoding on the CPU: ");
+    const ServiceLogClose hardware_start =
+        gpu_decode ? start_gpu_service(diag, device.request,
+                                       [](int gpu_index) {
+                                           gpu::start_jpeg_hardware(gpu_index);
+                                           return "JPEG: decoding on the " + gpu::jpeg_hardware_name() +
+                                                  " (libjpeg-turbo's pixels)";
+                                       },
+                                       "JPEG: decoding on the CPU: ")
+                   : ServiceLogClose{};
 
     std::once_flag cpu_encode_noted, gpu_encode_noted;
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

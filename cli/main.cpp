@@ -6,6 +6,8 @@
 #include <cxxopts.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -237,5 +239,16 @@ int main(int argc, char** argv) {
     }
     if (!cmd) return unknown_command(rest[0]);
     command_args.insert(command_args.end(), rest.begin() + 1, rest.end());
-    return run_command(*cmd, command_args);
+    const int code = run_command(*cmd, command_args);
+    // Every output is written and closed by now. A process that started CUDA
+    // leaves without static destructors: a JPEG batch's hardware decoder may
+    // still be starting on a thread (nvJPEG's set-up cannot be cut short,
+    // and a batch may end first), which the runtime's teardown must not race.
+    if (cuda_started()) {
+        std::cout.flush();
+        std::cerr.flush();
+        std::fflush(nullptr);
+        std::_Exit(code);
+    }
+    return code;
 }

@@ -7,6 +7,7 @@
 // (gpu_device): a run on GPU 0 of an eight-GPU node opens one GPU, not eight.
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,7 +26,10 @@ __global__ void probe_kernel(int* out) {
     if (out) *out = 1;
 }
 
+std::atomic<bool> started{false};
+
 GpuStatus read_inventory() {
+    started = true;  // before the driver is asked: a process that ends meanwhile must not run destructors
     GpuStatus s = gpu_versions();
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
@@ -112,6 +116,8 @@ Devices& devices() {
 
 }  // namespace
 }  // namespace cuda
+
+bool cuda_started() { return cuda::started; }
 
 GpuStatus gpu_versions() {
     GpuStatus s;

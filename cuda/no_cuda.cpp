@@ -40,6 +40,8 @@ const GpuStatus& gpu_inventory() { return gpu_status(); }
 
 GpuStatus gpu_versions() { return gpu_status(); }
 
+bool cuda_started() { return false; }
+
 const GpuInfo& gpu_device(int) { unavailable(); }  // there is no device to name
 
 namespace gpu {

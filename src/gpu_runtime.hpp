@@ -35,6 +35,12 @@ struct GpuStatus {
     std::string reason;
 };
 
+// Whether this process has initialised CUDA (asked the driver for its
+// devices). Such a process ends with _Exit (cli/main.cpp): threads may still
+// be in CUDA calls that cannot be cut short (a hardware decoder starting),
+// and CUDA's own teardown needs none of the static destructors.
+bool cuda_started();
+
 // Whether the CUDA backend is built, and the runtime's and the driver's
 // versions, without initialising CUDA (a few tenths of a second on a GPU
 // machine); no devices.
