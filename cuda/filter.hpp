@@ -56,6 +56,8 @@ class FilterWorkspace;
 namespace filter_detail {
 // Grows ws for a checked plan and shape (apply_filter; FilterWorkspace::reserve checks first).
 void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels);
+// Zeroes a new ticket counter in the order of `stream` (apply_filter).
+void zero_tickets(FilterWorkspace& ws, cudaStream_t stream);
 }  // namespace filter_detail
 
 class FilterWorkspace {
@@ -85,8 +87,10 @@ public:
 
 private:
     friend void filter_detail::reserve_scratch(FilterWorkspace&, const FilterPlan&, int, int, int);
+    friend void filter_detail::zero_tickets(FilterWorkspace&, cudaStream_t);
     DeviceBuffer<std::uint8_t> scratch_;
     DeviceBuffer<unsigned long long> tickets_;
+    bool tickets_zeroed_ = false;
     unsigned long long ticket_base_ = 0;
     SeparablePath path_ = SeparablePath::Auto;
     CustomPath custom_path_ = CustomPath::Auto;

@@ -162,13 +162,26 @@ namespace filter_detail {
 void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels) {
     ws.scratch_.reserve(scratch_needed(plan, width, height, channels));
     if (ws.tickets_.size() == 0) {
-        ws.tickets_.reserve(1);
-        // A blocking copy, not cudaMemset: that runs on the legacy stream,
-        // unordered with the non-blocking streams callers may launch on.
-        const unsigned long long zero = 0;
-        IMGPAR_CUDA_CHECK(cudaMemcpy(ws.tickets_.get(), &zero, sizeof zero, cudaMemcpyHostToDevice));
+        ws.tickets_.reserve(1);  // zeroed by the first apply_filter, on its stream
+        ws.tickets_zeroed_ = false;
         ws.ticket_base_ = 0;
     }
+}
+
+// The counter starts at zero on the stream of the first call, before any
+// kernel takes a ticket, and the host waits for it once: the next calls may
+// come on other streams. (It was zeroed with a blocking cudaMemcpy from
+// pageable memory, which returns before its DMA lands and is not ordered with
+// non-blocking streams: a session's first Gaussian could start on the
+// cudaMalloc'd counter's old contents, take tickets past the end and leave
+// most of the image unwritten. It showed where other sessions had just freed
+// device memory: a batch encoding its JPEGs on the GPU, whose buffers come and
+// go, wrote 2-7% of its photos almost black.)
+void zero_tickets(FilterWorkspace& ws, cudaStream_t stream) {
+    if (ws.tickets_zeroed_) return;
+    IMGPAR_CUDA_CHECK(cudaMemsetAsync(ws.tickets_.get(), 0, sizeof(unsigned long long), stream));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
+    ws.tickets_zeroed_ = true;
 }
 
 }  // namespace filter_detail
@@ -179,6 +192,7 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
     validate_images(plan, src, dst);
     const fd::DeviceLimits dev = fd::current_device_limits();
     fd::reserve_scratch(ws, plan, src.width, src.height, src.channels);
+    fd::zero_tickets(ws, stream);
 
     fd::FilterCall call;
     call.plan = &plan;

@@ -304,6 +304,33 @@ TEST_CASE("GPU no-allocation form: one reserved workspace reused across calls") 
     }
 }
 
+TEST_CASE("GPU Gaussian: a new workspace's ticket counter starts at zero on the call's stream, whatever it held") {
+    // The tensor-core Gaussian's persistent blocks take their row segments
+    // from the workspace's counter. Its memory comes from cudaMalloc and may
+    // hold what a freed buffer left there; the first call must zero it in
+    // its stream's order (a blocking copy from pageable memory is not: it
+    // returns before its DMA lands, unordered with non-blocking streams, and
+    // a batch's new sessions then wrote mostly unblurred, black photos).
+    const ImageU8 img = test_image(1203, 611, 3, 5);
+    const FilterPlan plan = make_gaussian(2.0, 0, {});
+    for (const unsigned long long garbage : {0x7FFFFFFFFFFFFFFFull, 123456789ull, ~0ull}) {
+        cuda::FilterWorkspace ws;
+        ws.reserve(plan, img.width(), img.height(), img.channels());
+        REQUIRE(ws.tickets() != nullptr);
+        IMGPAR_CUDA_CHECK(cudaMemcpy(ws.tickets(), &garbage, sizeof garbage, cudaMemcpyHostToDevice));
+        IMGPAR_CUDA_CHECK(cudaDeviceSynchronize());
+        DevImage src = make_device(img.width(), img.height(), 3, Layout::Pitched);
+        upload(src, img);
+        for (int call = 0; call < 2; ++call) {
+            DevImage dst = make_device(img.width(), img.height(), 3, Layout::Pitched);
+            poison(dst);
+            cuda::apply_filter(plan, src.ref, dst.ref, ws, stream());
+            INFO("counter held ", garbage, "; call ", call);
+            IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(plan, img.view()), download(dst));
+        }
+    }
+}
+
 TEST_CASE("GPU filters through a session (the seam) match the CPU and name their kernel") {
     const ImageU8 src = test_image(211, 99, 4, 8);
     for (const FilterPlan& plan : {make_gaussian(3.0, 0, {}), make_box(4, {}), make_unsharp(1.0, 0, 1.0, 0.05, {}),
