@@ -63,10 +63,10 @@ for job in photo16mp.jpg:jpg photo8k.jpg:jpg photo16mp.png:png; do
         row "imgpar --device $d" "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device "$d")" "$out"
     done
     if ((have_gpu)) && [[ $ext == jpg ]]; then
-        # The GPU's encoder (opt-in) after the GPU's blur: what encoding there saves.
-        out=$work/imgpar_gpuenc.$ext
-        row "imgpar --device gpu --jpeg-encoder gpu" \
-            "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device gpu --jpeg-encoder gpu)" "$out"
+        # The GPU's blur encoded on the cores: what encoding on the GPU saves.
+        out=$work/imgpar_cpuenc.$ext
+        row "imgpar --device gpu --jpeg-encoder cpu" \
+            "$(median "$imgpar" blur "$in" "$out" --sigma 2 --quality 95 --device gpu --jpeg-encoder cpu)" "$out"
     fi
     if ((have_cv)); then
         out=$work/opencv.$ext
@@ -119,7 +119,7 @@ best() {  # best wall seconds of "$@" over batch_repeats runs, each into an empt
     echo "$best"
 }
 brow() { echo "| $1 | $(awk "BEGIN{printf \"%.1f\", $n / $2}") | $2 |"; }
-devices=(cpu); ((have_gpu)) && devices=(gpu cpu)
+devices=(cpu); ((have_gpu)) && devices=(gpu cpu auto)
 for d in "${devices[@]}"; do
     brow "imgpar blur --out-dir, --device $d" "$(best "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/b" "${batch[@]}")"
 done
@@ -130,8 +130,8 @@ for d in "${devices[@]}"; do
         "$(best "$imgpar" blur --sigma 2 --quality 95 --chroma-subsampling 420 --device "$d" --out-dir "$work/b" "${batch[@]}")"
 done
 if ((have_gpu)); then
-    brow "imgpar blur --out-dir --jpeg-encoder gpu, --device gpu" \
-        "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder gpu --device gpu --out-dir "$work/b" "${batch[@]}")"
+    brow "imgpar blur --out-dir --jpeg-encoder cpu, --device gpu" \
+        "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder cpu --device gpu --out-dir "$work/b" "${batch[@]}")"
 fi
 if ((have_cv)); then
     brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${batch[@]}")"
@@ -141,6 +141,19 @@ if have vips; then
 fi
 if have mogrify && mogrify -version 2>/dev/null | grep -q ImageMagick; then
     brow "ImageMagick mogrify -blur" "$(best mogrify -path "$work/b" -blur 0x2 -quality 95 "${batch[@]}")"
+fi
+
+# The bytes: every output of three more default runs (the GPU decodes,
+# computes and encodes) against the CPU backend's.
+if ((have_gpu)); then
+    rm -rf "$work/ref"; mkdir -p "$work/ref"
+    "$imgpar" blur --sigma 2 --quality 95 --device cpu --out-dir "$work/ref" "${batch[@]}" 2>/dev/null
+    echo
+    for i in 1 2 3; do
+        rm -rf "$work/b"; mkdir -p "$work/b"
+        "$imgpar" blur --sigma 2 --quality 95 --out-dir "$work/b" "${batch[@]}" 2>/dev/null
+        echo "Default run $i: $(diff -rq "$work/ref" "$work/b" | wc -l) of $n outputs differ from the CPU backend's bytes"
+    done
 fi
 
 # The larger batch: what thousands of files from a batch script see, with
@@ -193,8 +206,7 @@ PY
             t=$(best "$imgpar" blur --sigma 2 --quality 95 --device "$d" --out-dir "$work/b" "${files[@]}")
             echo "| $n ($set) | $d | $(awk "BEGIN{printf \"%.1f\", $n / $t}") | $t | $(split "$d" "${files[@]}")"
         done
-        # Each GPU with the GPU's JPEG encoder too (opt-in), whose files
-        # differed on one GPU of a two-GPU machine.
+        # Each GPU with either JPEG encoder.
         for run in cpu:cpu gpu:0:cpu gpu:all:cpu gpu:0:gpu gpu:1:gpu; do
             d=${run%:*}; e=${run##*:}; tag=${run//:/_}
             rm -rf "$work/same_$tag"; mkdir -p "$work/same_$tag"
