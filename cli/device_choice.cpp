@@ -36,43 +36,95 @@ double decode_seconds(const ImageHeader& h) {
 // machine for whole images (the host copies included).
 constexpr double kHostDeviceBytesPerSecond = 2e9;
 
+// A batch worker's host copies to and from the staging buffers, on its one
+// thread (about what one core copies).
+constexpr double kWorkerCopyBytesPerSecond = 8e9;
+
+// One file of a batch on one CPU thread: the stages a worker does.
+struct FileSeconds {
+    double decode = 0, compute = 0, encode = 0, copies = 0;
+};
+
+// The one-file case: the job on all threads against the GPU's start-up
+// (less the first file's decode, which overlaps it) and the pixels' trip
+// there and back.
+DeviceDecision choose_for_one_file(const DeviceRequest& request, const RunShape& shape,
+                                   const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
+    const ImageHeader& h = *shape.first;
+    const double samples = static_cast<double>(h.width) * h.height * h.channels;
+    const int threads = cpu_thread_count();
+    const double cpu_seconds = samples * cpu_seconds_per_sample(h.channels, threads, run_cpu);
+    const double gpu_wait = std::max(0.0, kGpuStartSeconds - decode_seconds(h)) + samples * 2 / kHostDeviceBytesPerSecond;
+    const bool cpu = cpu_seconds < gpu_wait;
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "device auto: %s: %s of 1 file (%.1f MP) is about %.3f s of work for %d CPU thread%s, %s than "
+                  "the GPU would add (about %.2f s: its %.2f s start-up, less the file's decode, and the copies)",
+                  cpu ? "the CPU" : "the GPU if usable", shape.what.c_str(), static_cast<double>(h.width) * h.height / 1e6,
+                  cpu_seconds, threads, threads == 1 ? "" : "s", cpu ? "less" : "more", gpu_wait, kGpuStartSeconds);
+    diag.info(line);
+    return {cpu ? parse_device_request("cpu") : request, false};
+}
+
+// A batch: each worker takes a file at a time on one thread, so the run
+// lasts about files x (one file's stages on one thread) / threads. On the
+// CPU a file is decoded, computed and encoded there; with the GPU its
+// compute (and a JPEG's encoding, when the GPU encodes) leaves the cores for
+// host copies, but the GPU first starts (the files that come meanwhile
+// compute on the CPU when one takes a thread less than the start-up) and is
+// released at exit. The GPU is chosen when that finishes first.
+DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& shape,
+                                const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
+    const ImageHeader& h = *shape.first;
+    const double pixels = static_cast<double>(h.width) * h.height;
+    const double in_bytes = pixels * h.channels;
+    const double files = static_cast<double>(shape.files);
+    const int threads = cpu_thread_count();
+    FileSeconds f;
+    f.decode = decode_seconds(h);
+    // The faster of two runs: the first may pay for what runs once (code
+    // paths chosen, tables built).
+    f.compute = in_bytes * std::min(cpu_seconds_per_sample(h.channels, 1, run_cpu),
+                                    cpu_seconds_per_sample(h.channels, 1, run_cpu));
+    f.encode = shape.gpu_encode_seconds_per_pixel * pixels;
+    f.copies = in_bytes * (f.encode > 0 ? 1 : 2) / kWorkerCopyBytesPerSecond;
+    const double cpu_rate = threads / (f.decode + f.compute + f.encode);  // files per second
+    const double gpu_rate = threads / (f.decode + f.copies);
+    const double cpu_seconds = files / cpu_rate;
+    const bool early = f.compute < kGpuStartSeconds;
+    // Files done on the CPU while the GPU starts (none when they wait for it).
+    const double before = early ? std::min(files, kGpuStartSeconds * cpu_rate) : 0.0;
+    const double gpu_seconds =
+        (before >= files ? std::max(cpu_seconds, kGpuStartSeconds) : kGpuStartSeconds + (files - before) / gpu_rate) +
+        kGpuReleaseSeconds;
+    const bool cpu = cpu_seconds <= gpu_seconds;
+    char line[600];
+    std::snprintf(line, sizeof line,
+                  "device auto: %s: %s of %zu files (%.1f MP each, as the first) takes about %.2f s on %d CPU "
+                  "thread%s (%.3f s a file on one: decode %.3f, compute %.3f, encode %.3f) and about %.2f s with the "
+                  "GPU (%.2f s to start it%s, %.2f s to release it at exit, host copies of %.3f s a file)",
+                  cpu ? "the CPU" : "the GPU if usable", shape.what.c_str(), shape.files, pixels / 1e6, cpu_seconds,
+                  threads, threads == 1 ? "" : "s", f.decode + f.compute + f.encode, f.decode, f.compute, f.encode,
+                  gpu_seconds, kGpuStartSeconds,
+                  early ? ", files computing on the CPU meanwhile" : "", kGpuReleaseSeconds, f.copies);
+    std::string text = line;
+    if (!cpu && early) text += "; until it is up, files compute on the CPU";
+    diag.info(text);
+    return {cpu ? parse_device_request("cpu") : request, !cpu && early};
+}
+
 }  // namespace
+
+double gpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma) {
+    if (channels < 3) return 3e-9;
+    return chroma == ChromaSubsampling::S444 ? 8.9e-9 : chroma == ChromaSubsampling::S422 ? 7e-9 : 5.2e-9;
+}
 
 DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape,
                              const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
     if (request.kind != DeviceRequest::Kind::Auto || !shape.first || shape.files == 0) return {request};
-    const ImageHeader& h = *shape.first;
-    const double file_samples = static_cast<double>(h.width) * h.height * h.channels;
-    const double samples = file_samples * static_cast<double>(shape.files);
-    const int threads = cpu_thread_count();
-    const double per_sample = cpu_seconds_per_sample(h.channels, threads, run_cpu);
-    const double cpu_seconds = samples * per_sample;
-    // The GPU starts while the first files decode: only the rest of its
-    // start-up is waited for; then the pixels travel there and back.
-    const double gpu_wait = std::max(0.0, kGpuStartSeconds - decode_seconds(h)) + samples * 2 / kHostDeviceBytesPerSecond;
-    const bool cpu = cpu_seconds < gpu_wait;
-    // A batch's workers take a file each, on one thread: what the file costs
-    // there decides whether the files that come while the GPU starts compute
-    // on the CPU (measured on one thread: on all of them, starting the
-    // threads dominates so small a sample, 20x too pessimistic for a photo).
-    const double file_seconds =
-        shape.files > 1 && !cpu ? file_samples * cpu_seconds_per_sample(h.channels, 1, run_cpu) : 0.0;
-    const bool early = !cpu && shape.files > 1 && file_seconds < kGpuStartSeconds;
-    char line[400];
-    std::snprintf(line, sizeof line,
-                  "device auto: %s: %s of %zu file%s (%.1f MP%s) is about %.3f s of work for %d CPU thread%s, %s than "
-                  "the GPU would add (about %.2f s: its %.2f s start-up, less the first file's decode, and the copies)",
-                  cpu ? "the CPU" : "the GPU if usable", shape.what.c_str(), shape.files, shape.files == 1 ? "" : "s",
-                  static_cast<double>(h.width) * h.height / 1e6, shape.files == 1 ? "" : " each, as the first",
-                  cpu_seconds, threads, threads == 1 ? "" : "s", cpu ? "less" : "more", gpu_wait, kGpuStartSeconds);
-    std::string text = line;
-    if (early) {
-        std::snprintf(line, sizeof line, "; until it is up, files compute on the CPU (about %.3f s each on one thread)",
-                      file_seconds);
-        text += line;
-    }
-    diag.info(text);
-    return {cpu ? parse_device_request("cpu") : request, early};
+    return shape.files == 1 ? choose_for_one_file(request, shape, run_cpu, diag)
+                            : choose_for_batch(request, shape, run_cpu, diag);
 }
 
 std::optional<ImageHeader> peek_header(const std::string& path, const LoadOptions& load) {

@@ -1,10 +1,14 @@
 // The backend of a run: what --device asks for, with `auto` made cost-aware.
 // Results are byte-identical on both backends, so `auto` picks the one that
-// finishes first: the CPU when the run's compute would take it less time than
-// waiting for the GPU to start (which overlaps the first file's decode), the
-// GPU otherwise (when there is a usable one). The CPU cost is measured, not
-// guessed: the job runs once on a 512x512 image on all threads, and that time
-// is scaled to the run's pixels.
+// finishes first. One file: the CPU when the job on all threads takes less
+// time than the GPU would add (its start-up, which overlaps the file's
+// decode, and the copies). A batch: the time of the run on the CPU's threads
+// against the run with the GPU, which takes the compute (and, when it
+// encodes JPEGs, the encoding) off the cores but costs its start-up and its
+// release at exit. The CPU's compute is measured, not guessed: the job runs
+// once on a 512x512 image (on all threads for one file, on one for a batch,
+// whose workers take a file each); decoding and encoding are rates measured
+// on photos.
 #pragma once
 
 #include <functional>
@@ -14,6 +18,7 @@
 #include "cli/diagnostics.hpp"
 #include "src/backend.hpp"
 #include "src/image.hpp"
+#include "src/io/jpeg_codec.hpp"
 #include "src/io/load.hpp"
 
 namespace imgpar::cli {
@@ -22,17 +27,28 @@ namespace imgpar::cli {
 // CUDA 13 (context, stream, loading the kernels' code): about 0.45 s.
 constexpr double kGpuStartSeconds = 0.45;
 
+// What releasing it costs at exit after a batch (the driver freeing the
+// sessions' memory): 0.37 s after 520 photos on a two-H200 machine.
+constexpr double kGpuReleaseSeconds = 0.3;
+
 struct RunShape {
     std::string what;       // "blur"
     std::size_t files = 0;
     std::optional<ImageHeader> first;  // the first input's header, when it could be read
+    // What encoding an output takes a core per pixel when the GPU would
+    // encode it instead (JPEG outputs with the GPU encoder); 0 otherwise.
+    double gpu_encode_seconds_per_pixel = 0;
 };
+
+// libjpeg-turbo's encoding on one core, per pixel, at quality 95 (measured
+// on 4.5 MP photos on the H100 machine: 40 ms at 4:4:4, 23.5 ms at 4:2:0).
+double gpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma);
 
 struct DeviceDecision {
     DeviceRequest request;
-    // `auto` chose the GPU for a run over several files whose one file takes
-    // a CPU thread a small part of the GPU's start-up: until the GPU is up,
-    // the files compute on the CPU instead of waiting (BackendPool).
+    // `auto` chose the GPU for a run over several files whose one file's
+    // compute takes a CPU thread less than the GPU's start-up: until the GPU
+    // is up, the files compute on the CPU instead of waiting (BackendPool).
     bool cpu_while_gpu_starts = false;
 };
 

@@ -28,6 +28,11 @@ ChromaSubsampling parse_chroma_subsampling(const std::string& text) {
     throw usage_error("--chroma-subsampling", "'" + text + "' is not one of auto, 444, 422, 420");
 }
 
+ChromaSubsampling resolved_chroma(ChromaSubsampling chroma, int quality) {
+    if (chroma != ChromaSubsampling::Auto) return chroma;
+    return quality > 90 ? ChromaSubsampling::S444 : ChromaSubsampling::S420;
+}
+
 #if IMGPAR_HAVE_LIBJPEG
 namespace {
 
@@ -410,10 +415,6 @@ std::vector<std::uint8_t> join_stripes(const std::vector<std::vector<std::uint8_
     return out;
 }
 
-ChromaSubsampling resolved(ChromaSubsampling chroma, int quality) {
-    if (chroma != ChromaSubsampling::Auto) return chroma;
-    return quality > 90 ? ChromaSubsampling::S444 : ChromaSubsampling::S420;
-}
 
 // How jpeg_encode splits an image: count < 2 when it encodes it in one piece.
 Stripes stripes_for(int width, int height, int channels, ChromaSubsampling chroma) {
@@ -429,7 +430,7 @@ Stripes stripes_for(int width, int height, int channels, ChromaSubsampling chrom
 std::vector<std::uint8_t> jpeg_encode(ConstViewU8 image, int quality, ChromaSubsampling chroma,
                                       const ImageMetadata* metadata, bool stripes) {
     if (image.channels != 1 && image.channels != 3) throw usage_error("jpeg", "JPEG holds gray or RGB pixels");
-    chroma = resolved(chroma, quality);
+    chroma = resolved_chroma(chroma, quality);
     const Stripes plan = stripes ? stripes_for(image.width, image.height, image.channels, chroma) : Stripes{};
     if (plan.count < 2) return encode_whole(image, quality, chroma, metadata);
     std::vector<std::vector<std::uint8_t>> parts(static_cast<std::size_t>(plan.count));
@@ -450,7 +451,7 @@ std::vector<std::uint8_t> jpeg_stream_header(int width, int height, int channels
                                       std::to_string(height));
     if (quality < 1 || quality > 100) throw usage_error("jpeg", "quality " + std::to_string(quality) + " is not in 1-100");
     const int stored = channels >= 3 ? 3 : 1;  // alpha is not stored
-    chroma = resolved(chroma, quality);
+    chroma = resolved_chroma(chroma, quality);
     // The markers do not depend on the pixels, nor on the size but for the
     // frame header's: a small encode with the same settings has them all.
     const ImageU8 small(16, 16, stored);

@@ -23,6 +23,9 @@ enum class ChromaSubsampling { Auto, S444, S422, S420 };
 // imgpar::Error (usage) for anything else.
 ChromaSubsampling parse_chroma_subsampling(const std::string& text);
 
+// What Auto means at `quality` (the others stay as they are).
+ChromaSubsampling resolved_chroma(ChromaSubsampling chroma, int quality);
+
 // Whether JPEG goes through libjpeg-turbo in this build.
 bool jpeg_codec_available();
 

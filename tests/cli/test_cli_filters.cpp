@@ -117,6 +117,21 @@ TEST_CASE("cli filters: --device gpu without a usable GPU fails clearly; auto pi
     CHECK(r.err.empty());
 }
 
+TEST_CASE("cli filters: auto runs a small batch on the CPU, and -v gives both estimates") {
+    // Three small photos: starting and releasing a GPU would cost far more
+    // than their compute, on any machine.
+    TempDir dir;
+    const std::string bytes = test::read_bytes(test::sample_path("camera.png"));
+    for (const char* name : {"a.png", "b.png", "c.png"}) test::write_bytes(dir.file(name), bytes);
+    const auto r = run_imgpar({"blur", "-v", "--out-dir", "o", "a.png", "b.png", "c.png"}, dir.path());
+    REQUIRE(r.exit_code == 0);
+    CHECK(has(r.err, "device auto: the CPU: blur of 3 files (0.3 MP each, as the first) takes about"));
+    CHECK(has(r.err, "s a file on one: decode "));
+    CHECK(has(r.err, "s with the GPU ("));
+    CHECK(has(r.err, "backend cpu"));
+    CHECK_FALSE(has(r.err, "backend gpu"));
+}
+
 TEST_CASE("cli filters: a GPU that does not exist is exit code 3, on every machine, and writes nothing") {
     TempDir dir;
     auto r = run_imgpar({"blur", test::sample_path("camera.png"), "o.png", "--device", "gpu:63"}, dir.path());
