@@ -89,8 +89,8 @@ OptionGroup image_output_options(const std::string& json) {
                                       0, 9)
                        .defaults(std::to_string(kDefaultPngCompression)),
                    ParamSpec::choice("jpeg-encoder", "E",
-                                     "Where JPEG results computed on the GPU are encoded: auto (on the cores, for now), "
-                                     "gpu (on the GPU, required), cpu (libjpeg-turbo on the cores)",
+                                     "Where JPEG results computed on the GPU are encoded (the same bytes either way): auto (on "
+                                     "the GPU), gpu (on the GPU, required), cpu (libjpeg-turbo on the cores)",
                                      {"auto", "cpu", "gpu"})
                        .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
