@@ -27,7 +27,7 @@ namespace imgpar::gpu {
 
 class Session {
 public:
-    // Opens GPU `device` (an index of gpu_status().devices) and creates its
+    // Opens GPU `device` (an index of gpu_inventory().devices) and creates its
     // stream. Throws imgpar::Error (device) when it cannot be used, or always
     // in a build without CUDA.
     explicit Session(int device);
