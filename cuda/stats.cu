@@ -61,8 +61,12 @@ int tile_pixels(int channels) {
 
 }  // namespace
 
-void StatsWorkspace::reserve(int blocks, cudaStream_t stream) {
-    partials_.reserve(static_cast<std::size_t>(blocks) * kFields, stream);
+void StatsWorkspace::reserve(cudaStream_t stream) {
+    if (accum_.reserve(kFields, stream)) {  // identities: zero sums, then all-ones keys
+        IMGPAR_CUDA_CHECK(cudaMemsetAsync(accum_.get(), 0, kFields * sizeof(unsigned long long), stream));
+        IMGPAR_CUDA_CHECK(cudaMemsetAsync(accum_.get() + 3 * kMaxChannels, 0xFF,
+                                          2 * kMaxChannels * sizeof(unsigned long long), stream));
+    }
     result_.reserve(kFields, stream);
     if (counter_.reserve(1, stream)) IMGPAR_CUDA_CHECK(cudaMemsetAsync(counter_.get(), 0, sizeof(unsigned), stream));
     if (!host_.get()) host_ = PinnedBuffer<unsigned long long>(kFields);
@@ -102,8 +106,8 @@ void stats(const ConstDeviceViewU8& image, const ConstDeviceViewU8* mask, StatsW
     const unsigned at_least = (a.total + per_thread - 1) / per_thread;
     const unsigned resident = static_cast<unsigned>(co_resident_blocks(kernel, threads, 0));
     const int blocks = static_cast<int>(std::min(needed, std::max(resident, at_least)));
-    ws.reserve(blocks, stream);
-    a.partials = ws.partials();
+    ws.reserve(stream);
+    a.accum = ws.accum();
     a.result = ws.result();
     a.counter = ws.counter();
     void* params[] = {&a};
@@ -143,7 +147,7 @@ ImageStats stats_result(const ConstDeviceViewU8& image, bool masked, StatsWorksp
 std::string stats_kernel_name(int channels, bool masked) {
     const int P = tile_pixels(channels);
     return std::string("one-pass reduction of all channels") + (masked ? " under a mask" : "") + " (tiles of " +
-           std::to_string(P) + " pixels, 16-byte loads, dp4a sums, warp shuffles, last-block grid combine, " +
+           std::to_string(P) + " pixels, 16-byte loads, dp4a sums, warp shuffles, 64-bit atomics across blocks, " +
            std::to_string(StatsPolicy::threads) + " threads a block)";
 }
 
