@@ -2,7 +2,12 @@
 // kernels; the per-pixel arithmetic is src/ops/adaptive_math.hpp, shared
 // with the CPU.
 #include "cuda/adaptive_threshold.hpp"
+
+#include <algorithm>
+
+#include "cuda/adaptive_strips.cuh"
 #include "cuda/check.hpp"
+#include "cuda/occupancy.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
 #include "src/ops/histogram_math.hpp"
@@ -10,6 +15,8 @@
 
 namespace imgpar::cuda {
 namespace {
+
+using adaptive_detail::edge_index;
 
 constexpr int kThreads = 256;
 
@@ -28,16 +35,6 @@ static_assert(2 * Fused::max_radius + 2 <= kRing && Fused::max_radius + Fused::b
 // Every window sum of the fused kernel fits in 32 bits: 63^2 * 255^2 < 2^32.
 static_assert(static_cast<long long>(2 * Fused::max_radius + 1) * (2 * Fused::max_radius + 1) * 255 * 255 < (1LL << 32),
               "fused window sums must fit in 32 bits");
-
-// Where position i of an axis of `size` samples reads from: the edge sample
-// (replicate) or the mirror about it (reflect-101); i within radius < size of
-// the axis, as axis_ranges counts it.
-__device__ __forceinline__ int edge_index(int i, int size, bool replicate) {
-    if (replicate) return min(max(i, 0), size - 1);
-    if (i < 0) return -i;
-    if (i >= size) return 2 * (size - 1) - i;
-    return i;
-}
 
 __device__ __forceinline__ std::uint32_t intensity_at(const ConstDeviceViewU8& src, int x, int y) {
     return static_cast<std::uint32_t>(
@@ -191,26 +188,62 @@ void through_tables(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const
 
 }  // namespace
 
+namespace {
+
+// Gray images under the mean method: the warp-strip kernel
+// (cuda/adaptive_strips.cuh), with bands sized to the device.
+void gray_mean_strips(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec, int band_rows,
+                      cudaStream_t stream) {
+    using namespace adaptive_detail;
+    const int radius = spec.window / 2;
+    const bool aligned = reinterpret_cast<std::uintptr_t>(src.data) % 8 == 0 && src.pitch % 8 == 0;
+    const auto kernel = aligned ? gray_mean_strip_kernel<true> : gray_mean_strip_kernel<false>;
+    const int halo_lanes = (radius + kLanePixels - 1) / kLanePixels;
+    const int out_columns = kStripColumns - 2 * halo_lanes * kLanePixels;
+    const int strips = (src.width + out_columns - 1) / out_columns;
+    if (band_rows <= 0) {
+        // Bands short enough for four waves of the warps the device holds at
+        // once, at least 16 rows. Measured on an H200 (bench/lab/adaptive_sweep.cu,
+        // window 15, 8192^2): 16-24 rows were the fastest, 10-15% ahead of 48
+        // and 30% of 128; a band's first rows, read before its first output
+        // row, are mostly L2 hits of the band above.
+        const int warps_wanted = co_resident_blocks(reinterpret_cast<const void*>(kernel), kStripThreads, 0) * Strips::warps * 4;
+        const int bands_wanted = std::max(1, (warps_wanted + strips - 1) / strips);
+        band_rows = std::clamp((src.height + bands_wanted - 1) / bands_wanted, Strips::min_band_rows, Strips::max_band_rows);
+    }
+    const dim3 grid((strips + Strips::warps - 1) / Strips::warps, (src.height + band_rows - 1) / band_rows);
+    kernel<<<grid, kStripThreads, 0, stream>>>(src, adaptive_params(spec), radius, halo_lanes, band_rows, dst);
+    IMGPAR_CUDA_CHECK_LAUNCH("gray_mean_strip_kernel");
+}
+
+}  // namespace
+
+AdaptiveKernel adaptive_threshold_kernel(const AdaptiveSpec& spec, int channels) {
+    if (spec.window / 2 > AdaptiveFusedPolicy::max_radius) return AdaptiveKernel::Tables;
+    return spec.method == AdaptiveMethod::Mean && channels == 1 ? AdaptiveKernel::GrayMeanStrips : AdaptiveKernel::Fused;
+}
+
 void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec,
-                        AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream) {
+                        AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream, int band_rows) {
     check_image_shape(src.width, src.height, src.channels);
     if (dst.width != src.width || dst.height != src.height || dst.channels != threshold_output_channels(src.channels))
         throw usage_error("threshold", "the output must have the input's size and its threshold channels");
     check_adaptive_spec(spec);
     check_adaptive_window(spec, src.width, src.height);
     const int radius = spec.window / 2;
-    if (radius > AdaptiveFusedPolicy::max_radius) return through_tables(src, dst, spec, ws, integrals, stream);
+    switch (adaptive_threshold_kernel(spec, src.channels)) {
+        case AdaptiveKernel::Tables: return through_tables(src, dst, spec, ws, integrals, stream);
+        case AdaptiveKernel::GrayMeanStrips: return gray_mean_strips(src, dst, spec, band_rows, stream);
+        case AdaptiveKernel::Fused: break;
+    }
     const dim3 grid((src.width + AdaptiveFusedPolicy::tile_width - 1) / AdaptiveFusedPolicy::tile_width,
                     (src.height + AdaptiveFusedPolicy::tile_rows - 1) / AdaptiveFusedPolicy::tile_rows);
-    const bool mean = spec.method == AdaptiveMethod::Mean;
-    if (mean)
+    if (spec.method == AdaptiveMethod::Mean)
         fused_kernel<false><<<grid, kThreads, 0, stream>>>(src, adaptive_params(spec), radius, true, dst);
     else
         fused_kernel<true><<<grid, kThreads, 0, stream>>>(src, adaptive_params(spec), radius, false, dst);
     IMGPAR_CUDA_CHECK_LAUNCH("fused_kernel");
 }
-
-bool adaptive_threshold_fused(int window) { return window / 2 <= AdaptiveFusedPolicy::max_radius; }
 
 }  // namespace imgpar::cuda
 
@@ -220,15 +253,24 @@ void adaptive_threshold(Session& session, ConstDeviceViewU8 src, DeviceViewU8 ds
                         std::string* kernel) {
     const cudaStream_t stream = cuda::enter(session);
     cuda::adaptive_threshold(src, dst, spec, session.impl().adaptive, session.impl().integrals, stream);
-    if (kernel)
-        *kernel = cuda::adaptive_threshold_fused(spec.window)
-                      ? (spec.method == AdaptiveMethod::Mean
-                             ? "fused: window sums slid down columns and along rows in shared memory, no tables; "
-                               "integer mean test"
-                             : "fused: window sums of v and v^2 slid down columns and along rows in shared memory, "
-                               "no tables")
-                      : "intensity plane, its tables of sums and squares (2-D tiled scan, u64), one pixel per thread "
-                        "from its window's sums";
+    if (!kernel) return;
+    switch (cuda::adaptive_threshold_kernel(spec, src.channels)) {
+        case cuda::AdaptiveKernel::GrayMeanStrips:
+            *kernel = "fused warp strips: window sums slid down columns in registers, along rows as differences of "
+                      "a warp's prefix sums, no tables; integer mean test";
+            break;
+        case cuda::AdaptiveKernel::Fused:
+            *kernel = spec.method == AdaptiveMethod::Mean
+                          ? "fused: window sums slid down columns and along rows in shared memory, no tables; "
+                            "integer mean test"
+                          : "fused: window sums of v and v^2 slid down columns and along rows in shared memory, "
+                            "no tables";
+            break;
+        case cuda::AdaptiveKernel::Tables:
+            *kernel = "intensity plane, its tables of sums and squares (2-D tiled scan, u64), one pixel per thread "
+                      "from its window's sums";
+            break;
+    }
 }
 
 }  // namespace imgpar::gpu

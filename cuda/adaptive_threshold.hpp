@@ -1,8 +1,10 @@
 // GPU adaptive threshold: cpu::adaptive_threshold
 // (src/ops/adaptive_threshold.hpp), whose header holds the contract.
-// Windows up to 2 * max_radius + 1 pixels: one fused launch that slides the
-// window sums through shared memory and reads the image and writes the
-// result once (no tables: the two u64 tables alone are 16x the image's
+// Windows up to 2 * max_radius + 1 pixels: one fused launch that reads the
+// image and writes the result once; gray images under the mean method (the
+// common case: scanned pages, OpenCV's default) slide the window sums down
+// in registers and along rows through a warp's prefix sums
+// (cuda/adaptive_strips.cuh), the rest through shared memory (no tables: the two u64 tables alone are 16x the image's
 // bytes). Wider windows: three launches, the intensity plane, its tables of
 // sums and squares (cuda/integral.hpp, u64), then one thread per pixel
 // deciding from its window's sums. Both decide with the CPU's arithmetic
@@ -37,8 +39,25 @@ struct AdaptiveFusedPolicy {
     static constexpr int min_blocks = 5;
 };
 
-// Whether a window of this size runs the fused kernel.
-bool adaptive_threshold_fused(int window);
+// The gray mean kernel's shapes: blocks of 4 independent warps; a warp reads
+// a strip of 256 columns (8 per lane) and decides all but its halo lanes'
+// (ceil(radius / 8) lanes each side), over a band of rows sized to the
+// device. Windows up to 2 * AdaptiveFusedPolicy::max_radius + 1, where a
+// window column's sum fits 16 bits. Against the shared-memory kernel, on an
+// H200 (window 15): 8192^2 gray 0.17 ms against 0.27; on RGB it measured
+// 0.17 ms against 0.16 for the mean and 0.36 against 0.26 for Sauvola (twice
+// the sums: 128 registers a thread), so those keep the shared-memory kernel.
+struct AdaptiveStripPolicy {
+    static constexpr int lane_pixels = 8;
+    static constexpr int warps = 4;
+    static constexpr int min_band_rows = 16;
+    static constexpr int max_band_rows = 256;
+    static constexpr int min_blocks = 6;  // 80 registers a thread
+};
+
+enum class AdaptiveKernel { GrayMeanStrips, Fused, Tables };
+// Which kernel a spec runs on an image of `channels` channels.
+AdaptiveKernel adaptive_threshold_kernel(const AdaptiveSpec& spec, int channels);
 
 // The intensity plane and its two tables, grown to the largest image seen.
 struct AdaptiveWorkspace {
@@ -48,8 +67,9 @@ struct AdaptiveWorkspace {
 
 // The device form; dst: src's size, threshold_output_channels channels.
 // Throws imgpar::Error (usage) for a bad spec or a window larger than the
-// image, before any launch.
+// image, before any launch. band_rows: the gray mean kernel's band height, 0
+// for its own choice (other values: the lab sweep, bench/lab/adaptive_sweep.cu).
 void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec,
-                        AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream);
+                        AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream, int band_rows = 0);
 
 }  // namespace imgpar::cuda
