@@ -156,3 +156,37 @@ TEST_CASE("adaptive threshold: bad windows and mixed modes are usage errors nami
     const ImageU8 small = test::photo_like_image(20, 9, 1);
     CHECK_THROWS_WITH_AS(run(small, spec), doctest::Contains("--window: 15 is larger than the 20x9 image (allowed: an odd W up to 9)"), Error);
 }
+
+TEST_CASE("adaptive threshold: a flat window's shortcut gives the general formula's level") {
+    // adaptive_decision decides windows whose samples are all equal without
+    // the square root: here the general formula, written out, on every value
+    // of such windows and every v, with k near 0, 1 and beyond.
+    long long compared = 0;
+    for (int window : {1, 3, 15, 63})
+        for (AdaptiveMethod m : {AdaptiveMethod::Sauvola, AdaptiveMethod::Niblack})
+            for (double k : {0.0, 1e-17, 0.2, -0.3, 0.5, 1.0, 1.0 + 1e-15, 2.0, -10.0}) {
+                AdaptiveSpec spec;
+                spec.method = m;
+                spec.window = window;
+                spec.k = k;
+                const AdaptiveParams p = adaptive_params(spec);
+                const unsigned long long n = static_cast<unsigned long long>(p.n);
+                for (unsigned long long c = 0; c < 256; ++c) {
+                    const unsigned long long sum = n * c, squares = n * c * c;
+                    const double mean = static_cast<double>(sum) / static_cast<double>(n);
+                    const double s = std::sqrt(0.0);
+                    const double level = m == AdaptiveMethod::Niblack
+                                             ? mean - p.k * s
+                                             : mean * (1.0 + p.k * (s / p.r - 1.0));
+                    for (int v = 0; v < 256; ++v) {
+                        CAPTURE(window);
+                        CAPTURE(k);
+                        CAPTURE(c);
+                        CAPTURE(v);
+                        REQUIRE(adaptive_decision(v, sum, squares, p) == (static_cast<double>(v) > level ? 255 : 0));
+                        ++compared;
+                    }
+                }
+            }
+    CHECK(compared == 4LL * 2 * 9 * 256 * 256);
+}

@@ -102,6 +102,15 @@ IMGPAR_HD int adaptive_decision(int v, unsigned long long sum, unsigned long lon
     }
     const double m = static_cast<double>(sum) / static_cast<double>(n);
     const long long spread = static_cast<long long>(n * squares) - static_cast<long long>(sum * sum);
+    if (spread == 0) {
+        // Every sample of the window is equal (Cauchy-Schwarz): s = 0 exactly,
+        // and the level below reduces to m (Niblack) or m (1 - k) (Sauvola),
+        // the same operations on the same values. Flat areas reach here for
+        // every pixel (the fast estimate cannot decide v = level, as in a
+        // scan's black margins), so they skip the square root and divisions.
+        const double level = p.method == AdaptiveMethod::Niblack ? m : mul_rn(m, add_rn(1.0, -p.k));
+        return static_cast<double>(v) > level ? 255 : 0;
+    }
     const double variance = static_cast<double>(spread) / (static_cast<double>(n) * static_cast<double>(n));
     const double s = sqrt(variance > 0 ? variance : 0.0);
     double level;
