@@ -12,7 +12,6 @@
 namespace imgpar::cuda {
 namespace {
 
-constexpr int kRows = IntegralPolicy::tile_rows;
 constexpr int kWarps = IntegralPolicy::warps;
 constexpr int kThreads = kWarps * 32;
 constexpr unsigned kFull = 0xffffffffu;
@@ -36,7 +35,8 @@ struct Strip {
 
 // Local sums (a tile's, or a part of one) stay in 32 bits: the largest, a
 // whole tile of squares, is 512 * 64 * 255^2 < 2^31.
-static_assert(static_cast<long long>(32 * 16) * kRows * 255 * 255 < (1LL << 32), "tile sums must fit in 32 bits");
+static_assert(static_cast<long long>(32 * 16) * IntegralPolicy::tile_rows * 255 * 255 < (1LL << 32), "tile sums must fit in 32 bits");
+static_assert(IntegralPolicy::short_tile_rows <= IntegralPolicy::tile_rows, "the tall tiles bound the sums");
 
 std::size_t align_up(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
 
@@ -52,10 +52,10 @@ struct Layout {
     std::size_t col_totals, row_totals, corners, above, left, tile_totals, total;
 };
 
-Layout layout_of(int width, int height, int channels, std::size_t acc_bytes) {
+Layout layout_of(int width, int height, int channels, std::size_t acc_bytes, int rows) {
     Layout l{};
     l.tiles_x = (width + tile_width(channels) - 1) / tile_width(channels);
-    l.tiles_y = (height + kRows - 1) / kRows;
+    l.tiles_y = (height + rows - 1) / rows;
     const std::size_t C = static_cast<std::size_t>(channels), W = static_cast<std::size_t>(width) * C,
                       H = static_cast<std::size_t>(height) * C;
     const std::size_t tx = static_cast<std::size_t>(l.tiles_x), ty = static_cast<std::size_t>(l.tiles_y);
@@ -126,7 +126,7 @@ __device__ __forceinline__ void unpack(const std::uint32_t (&w)[Strip<C>::words]
 
 // 1. Each tile's column totals, row totals and total: the image read once.
 // One warp per tile, walking down its rows.
-template <int C, bool Square, bool Vector>
+template <int C, bool Square, bool Vector, int Rows>
 __global__ void __launch_bounds__(kThreads) tile_totals_kernel(Grid g, std::uint32_t* col_totals,
                                                                std::uint32_t* row_totals, unsigned long long* tile_totals) {
     constexpr int S = Strip<C>::samples;
@@ -134,8 +134,8 @@ __global__ void __launch_bounds__(kThreads) tile_totals_kernel(Grid g, std::uint
     const int tile = static_cast<int>(blockIdx.x) * kWarps + static_cast<int>(threadIdx.x >> 5);
     if (tile >= g.tiles_x * g.tiles_y) return;
     const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
-    const int x0 = tx * Strip<C>::width, y0 = ty * kRows;
-    const int cols = min(Strip<C>::width, g.width - x0), rows = min(kRows, g.height - y0);
+    const int x0 = tx * Strip<C>::width, y0 = ty * Rows;
+    const int cols = min(Strip<C>::width, g.width - x0), rows = min(Rows, g.height - y0);
     std::uint32_t column[S] = {};
     std::uint32_t total[C] = {};
 #pragma unroll 4
@@ -238,19 +238,19 @@ __device__ __forceinline__ int padded(int k) { return k + k / 32; }
 // the warp adds the lanes' totals (one shuffle scan per row), and the row's
 // sums go through shared memory so that lane k stores entries k, k + 32, ...:
 // every store instruction writes 32 neighbouring entries.
-template <typename Acc, typename Out, int C, bool Square, bool Vector>
+template <typename Acc, typename Out, int C, bool Square, bool Vector, int Rows>
 __global__ void __launch_bounds__(kThreads) tile_table_kernel(Grid g, const Acc* above_all, const Acc* left_all,
                                                             const Acc* corners, unsigned char* table,
                                                             std::size_t table_pitch) {
     constexpr int S = Strip<C>::samples, RS = Strip<C>::row_samples;
     __shared__ std::uint32_t exchange[kWarps][RS + RS / 32];
-    __shared__ Acc left_rows[kWarps][kRows * C];
+    __shared__ Acc left_rows[kWarps][Rows * C];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int tile = static_cast<int>(blockIdx.x) * kWarps + warp;
     if (tile >= g.tiles_x * g.tiles_y) return;
     const int tx = tile % g.tiles_x, ty = tile / g.tiles_x;
-    const int x0 = tx * Strip<C>::width, y0 = ty * kRows;
-    const int cols = min(Strip<C>::width, g.width - x0), rows = min(kRows, g.height - y0);
+    const int x0 = tx * Strip<C>::width, y0 = ty * Rows;
+    const int cols = min(Strip<C>::width, g.width - x0), rows = min(Rows, g.height - y0);
     const int samples_in = cols * C;
     std::uint32_t* ex = exchange[warp];
 
@@ -340,11 +340,12 @@ unsigned blocks_for(std::size_t items, int per_block) {
     return static_cast<unsigned>((items + per_block - 1) / per_block);
 }
 
-// One plane (sums or squares) of the table: the three launches.
-template <typename Acc, typename Out, int C, bool Square, bool Vector>
-void table_plane(const ConstDeviceViewU8& src, unsigned char* plane, std::size_t pitch, unsigned char* scratch,
-                 cudaStream_t stream) {
-    const Layout l = layout_of(src.width, src.height, C, sizeof(Acc));
+// One plane (sums or squares) of the table: the three launches, with tiles
+// of Rows rows.
+template <typename Acc, typename Out, int C, bool Square, bool Vector, int Rows>
+void table_plane_rows(const ConstDeviceViewU8& src, unsigned char* plane, std::size_t pitch, unsigned char* scratch,
+                      cudaStream_t stream) {
+    const Layout l = layout_of(src.width, src.height, C, sizeof(Acc), Rows);
     const Grid g{src.data, src.pitch, src.width, src.height, l.tiles_x, l.tiles_y};
     auto* col_totals = reinterpret_cast<std::uint32_t*>(scratch + l.col_totals);
     auto* row_totals = reinterpret_cast<std::uint32_t*>(scratch + l.row_totals);
@@ -353,7 +354,7 @@ void table_plane(const ConstDeviceViewU8& src, unsigned char* plane, std::size_t
     auto* left = reinterpret_cast<Acc*>(scratch + l.left);
     auto* tile_totals = reinterpret_cast<unsigned long long*>(scratch + l.tile_totals);
     const unsigned tile_blocks = blocks_for(static_cast<std::size_t>(l.tiles_x) * l.tiles_y, kWarps);
-    tile_totals_kernel<C, Square, Vector><<<tile_blocks, kThreads, 0, stream>>>(g, col_totals, row_totals, tile_totals);
+    tile_totals_kernel<C, Square, Vector, Rows><<<tile_blocks, kThreads, 0, stream>>>(g, col_totals, row_totals, tile_totals);
     IMGPAR_CUDA_CHECK_LAUNCH("tile_totals_kernel");
     const std::size_t col_items = static_cast<std::size_t>(src.width) * C, row_items = static_cast<std::size_t>(src.height) * C;
     const unsigned col_blocks = blocks_for(col_items, kThreads), row_blocks = blocks_for(row_items, kThreads);
@@ -361,54 +362,75 @@ void table_plane(const ConstDeviceViewU8& src, unsigned char* plane, std::size_t
         col_totals, above, l.tiles_y, col_items, col_blocks, row_totals, left, l.tiles_x, row_items, row_blocks,
         tile_totals, corners, C);
     IMGPAR_CUDA_CHECK_LAUNCH("boundaries_kernel");
-    tile_table_kernel<Acc, Out, C, Square, Vector>
+    tile_table_kernel<Acc, Out, C, Square, Vector, Rows>
         <<<tile_blocks, kThreads, 0, stream>>>(g, above, left, corners, plane, pitch);
     IMGPAR_CUDA_CHECK_LAUNCH("tile_table_kernel");
 }
 
+template <typename Acc, typename Out, int C, bool Square, bool Vector>
+void table_plane(const ConstDeviceViewU8& src, unsigned char* plane, std::size_t pitch, unsigned char* scratch, int rows,
+                 cudaStream_t stream) {
+    if (rows == IntegralPolicy::short_tile_rows)
+        table_plane_rows<Acc, Out, C, Square, Vector, IntegralPolicy::short_tile_rows>(src, plane, pitch, scratch, stream);
+    else
+        table_plane_rows<Acc, Out, C, Square, Vector, IntegralPolicy::tile_rows>(src, plane, pitch, scratch, stream);
+}
+
 template <typename Acc, typename Out, int C, bool Vector>
-void table_planes(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, cudaStream_t stream) {
+void table_planes(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, int rows,
+                  cudaStream_t stream) {
     unsigned char* base = static_cast<unsigned char*>(t.data);
-    table_plane<Acc, Out, C, false, Vector>(src, base, t.pitch, scratch, stream);
+    table_plane<Acc, Out, C, false, Vector>(src, base, t.pitch, scratch, rows, stream);
     if (t.planes == 2)
         table_plane<Acc, Out, C, true, Vector>(src, base + static_cast<std::size_t>(t.height) * t.pitch, t.pitch, scratch,
-                                               stream);
+                                               rows, stream);
 }
 
 // Vector loads need 16-byte rows (4-byte for RGB, whose lanes load words).
 template <typename Acc, typename Out, int C>
-void by_alignment(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, cudaStream_t stream) {
+void by_alignment(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, int rows,
+                  cudaStream_t stream) {
     const std::size_t align = C == 3 ? 4 : 16;
     if (reinterpret_cast<std::uintptr_t>(src.data) % align == 0 && src.pitch % align == 0)
-        table_planes<Acc, Out, C, true>(src, t, scratch, stream);
+        table_planes<Acc, Out, C, true>(src, t, scratch, rows, stream);
     else
-        table_planes<Acc, Out, C, false>(src, t, scratch, stream);
+        table_planes<Acc, Out, C, false>(src, t, scratch, rows, stream);
 }
 
 template <typename Acc, typename Out>
-void by_channels(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, cudaStream_t stream) {
+void by_channels(const ConstDeviceViewU8& src, const SumTableView& t, unsigned char* scratch, int rows,
+                 cudaStream_t stream) {
     switch (src.channels) {
-        case 1: return by_alignment<Acc, Out, 1>(src, t, scratch, stream);
-        case 2: return by_alignment<Acc, Out, 2>(src, t, scratch, stream);
-        case 3: return by_alignment<Acc, Out, 3>(src, t, scratch, stream);
-        default: return by_alignment<Acc, Out, 4>(src, t, scratch, stream);
+        case 1: return by_alignment<Acc, Out, 1>(src, t, scratch, rows, stream);
+        case 2: return by_alignment<Acc, Out, 2>(src, t, scratch, rows, stream);
+        case 3: return by_alignment<Acc, Out, 3>(src, t, scratch, rows, stream);
+        default: return by_alignment<Acc, Out, 4>(src, t, scratch, rows, stream);
     }
 }
 
 }  // namespace
 
-std::size_t integral_workspace_bytes(int width, int height, int channels, SumType type) {
-    return layout_of(width, height, channels, type == SumType::U32 ? 4 : 8).total;
+int integral_tile_rows(int width, int height, int channels) {
+    const long long tall_tiles = static_cast<long long>((width + tile_width(channels) - 1) / tile_width(channels)) *
+                                 ((height + IntegralPolicy::tile_rows - 1) / IntegralPolicy::tile_rows);
+    return tall_tiles >= IntegralPolicy::min_tall_tiles ? IntegralPolicy::tile_rows : IntegralPolicy::short_tile_rows;
+}
+
+std::size_t integral_workspace_bytes(int width, int height, int channels, SumType type, int tile_rows) {
+    if (tile_rows <= 0) tile_rows = integral_tile_rows(width, height, channels);
+    return layout_of(width, height, channels, type == SumType::U32 ? 4 : 8, tile_rows).total;
 }
 
 std::string integral_kernel_name(const SumTableView& t) {
-    return "2-D tiled scan: " + std::to_string(tile_width(t.channels)) + "x" + std::to_string(kRows) +
+    return "2-D tiled scan: " + std::to_string(tile_width(t.channels)) + "x" +
+           std::to_string(integral_tile_rows(t.width - 1, t.height - 1, t.channels)) +
            " tiles a warp each, tile totals, boundary scans, one table pass (" + sum_type_name(t.type) + ", " +
            std::to_string(t.channels) + " channel" + (t.channels == 1 ? "" : "s") +
            (t.planes == 2 ? ", sums and squares)" : ")");
 }
 
-void integral(const ConstDeviceViewU8& src, const SumTableView& t, IntegralWorkspace& ws, cudaStream_t stream) {
+void integral(const ConstDeviceViewU8& src, const SumTableView& t, IntegralWorkspace& ws, cudaStream_t stream,
+              int tile_rows) {
     check_image_shape(src.width, src.height, src.channels);
     if (t.width != src.width + 1 || t.height != src.height + 1 || t.channels != src.channels || t.planes < 1 ||
         t.planes > 2 || t.pitch < t.row_bytes() || t.pitch % sum_type_bytes(t.type) != 0 ||
@@ -417,12 +439,15 @@ void integral(const ConstDeviceViewU8& src, const SumTableView& t, IntegralWorks
     if (t.type == SumType::U32 &&
         integral_bound(src.width, src.height, t.planes == 2) > std::numeric_limits<std::uint32_t>::max())
         throw usage_error("integral", "a u32 table cannot hold this image's sums");
+    const int rows = tile_rows == IntegralPolicy::short_tile_rows || tile_rows == IntegralPolicy::tile_rows
+                         ? tile_rows
+                         : integral_tile_rows(src.width, src.height, src.channels);
     auto* scratch = static_cast<unsigned char*>(
-        ws.reserve(integral_workspace_bytes(src.width, src.height, src.channels, t.type), stream));
+        ws.reserve(integral_workspace_bytes(src.width, src.height, src.channels, t.type, rows), stream));
     switch (t.type) {
-        case SumType::U32: return by_channels<std::uint32_t, std::uint32_t>(src, t, scratch, stream);
-        case SumType::U64: return by_channels<unsigned long long, unsigned long long>(src, t, scratch, stream);
-        case SumType::F64: return by_channels<unsigned long long, double>(src, t, scratch, stream);
+        case SumType::U32: return by_channels<std::uint32_t, std::uint32_t>(src, t, scratch, rows, stream);
+        case SumType::U64: return by_channels<unsigned long long, unsigned long long>(src, t, scratch, rows, stream);
+        case SumType::F64: return by_channels<unsigned long long, double>(src, t, scratch, rows, stream);
     }
 }
 

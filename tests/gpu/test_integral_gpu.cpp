@@ -28,7 +28,7 @@ namespace {
 
 // The device form into a packed device table (pitch = row bytes, not the
 // session's 256-byte rows), copied back.
-test::HostTable gpu_table(ConstViewU8 img, SumType type, bool squared, cuda::IntegralWorkspace& ws) {
+test::HostTable gpu_table(ConstViewU8 img, SumType type, bool squared, cuda::IntegralWorkspace& ws, int tile_rows = 0) {
     gpu::Session& s = test::session();
     const DeviceViewU8 in = s.image<std::uint8_t>(gpu::Session::Slot::Input, img.width, img.height, img.channels);
     s.upload(img, in);
@@ -37,7 +37,7 @@ test::HostTable gpu_table(ConstViewU8 img, SumType type, bool squared, cuda::Int
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(device.get(), 0xAB, t.bytes.size(), test::stream()));  // no entry left unwritten
     SumTableView d = t.view;
     d.data = device.get();
-    cuda::integral(ConstDeviceViewU8(in), d, ws, test::stream());
+    cuda::integral(ConstDeviceViewU8(in), d, ws, test::stream(), tile_rows);
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(t.bytes.data(), device.get(), t.bytes.size(), cudaMemcpyDeviceToHost, test::stream()));
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(test::stream()));
     t.view.data = t.bytes.data();
@@ -58,9 +58,9 @@ const SumType kTypes[] = {SumType::U32, SumType::U64, SumType::F64};
 
 TEST_CASE("gpu integral: every type, squares, channel count and awkward size gives the CPU's table") {
     std::vector<std::pair<int, int>> sizes = test::awkward_sizes();
-    // Tile edges: 64 rows; 128 (RGB, RGBA), 256 (two channels) and 512
-    // (gray) pixels wide; a lane's 4, 8 or 16 pixels.
-    for (int n : {3, 4, 5, 15, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1025}) {
+    // Tile edges: 32 and 64 rows; 128 (RGB, RGBA), 256 (two channels) and
+    // 512 (gray) pixels wide; a lane's 4, 8 or 16 pixels.
+    for (int n : {3, 4, 5, 15, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 255, 256, 257, 511, 512, 513, 1025}) {
         sizes.push_back({n, 65});
         sizes.push_back({65, n});
     }
@@ -68,10 +68,16 @@ TEST_CASE("gpu integral: every type, squares, channel count and awkward size giv
     sizes.push_back({5003, 1});
     sizes.push_back({1021, 1031});
     cuda::IntegralWorkspace ws;
+    // Both tile heights on every case (an image this small gets the short
+    // tiles by itself: forced, the tall ones too).
     const int runs = test::for_each_table_case(sizes, [&ws](const ImageU8& img, SumType type, bool squared) {
-        check_same(img.view(), test::cpu_table(img.view(), type, squared), gpu_table(img.view(), type, squared, ws));
+        const test::HostTable want = test::cpu_table(img.view(), type, squared);
+        for (int rows : {cuda::IntegralPolicy::short_tile_rows, cuda::IntegralPolicy::tile_rows}) {
+            CAPTURE(rows);
+            check_same(img.view(), want, gpu_table(img.view(), type, squared, ws, rows));
+        }
     });
-    MESSAGE(runs, " tables compared");
+    MESSAGE(runs, " tables compared, each with both tile heights");
 }
 
 TEST_CASE("gpu integral: an image whose rows are not 16-byte aligned (byte loads) gives the CPU's table") {
