@@ -104,10 +104,11 @@ __device__ __forceinline__ void write_prefix(const std::uint32_t (&c)[kLanePixel
     if (lane == kStripLanes - 1) prefix[0][kStripLanes] = inclusive;
 }
 
-// Prefix sum at strip column k (0..256); columns past the strip (lanes that
-// write nothing) are clamped.
+// Prefix sum at strip column k (0..256); columns before or past the strip
+// (asked for by the halo lanes, which write nothing) are clamped, so every
+// read stays in the warp's row.
 __device__ __forceinline__ std::uint32_t prefix_at(const std::uint32_t (*prefix)[kPrefixSlots], int k) {
-    k = min(k, kStripColumns);
+    k = min(max(k, 0), kStripColumns);
     return prefix[k & (kLanePixels - 1)][k / kLanePixels];
 }
 
