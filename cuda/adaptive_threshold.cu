@@ -186,10 +186,6 @@ void through_tables(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const
     IMGPAR_CUDA_CHECK_LAUNCH("decide_kernel");
 }
 
-}  // namespace
-
-namespace {
-
 // Gray images under the mean method: the warp-strip kernel
 // (cuda/adaptive_strips.cuh), with bands sized to the device.
 void gray_mean_strips(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec, int band_rows,

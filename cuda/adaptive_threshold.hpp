@@ -1,11 +1,11 @@
 // GPU adaptive threshold: cpu::adaptive_threshold
 // (src/ops/adaptive_threshold.hpp), whose header holds the contract.
 // Windows up to 2 * max_radius + 1 pixels: one fused launch that reads the
-// image and writes the result once; gray images under the mean method (the
-// common case: scanned pages, OpenCV's default) slide the window sums down
-// in registers and along rows through a warp's prefix sums
-// (cuda/adaptive_strips.cuh), the rest through shared memory (no tables: the two u64 tables alone are 16x the image's
-// bytes). Wider windows: three launches, the intensity plane, its tables of
+// image and writes the result once (no tables: the two u64 tables alone are
+// 16x the image's bytes); gray images under the mean method (the common
+// case: scanned pages, OpenCV's default) slide the window sums down in
+// registers and along rows through a warp's prefix sums
+// (cuda/adaptive_strips.cuh), the rest through shared memory. Wider windows: three launches, the intensity plane, its tables of
 // sums and squares (cuda/integral.hpp, u64), then one thread per pixel
 // deciding from its window's sums. Both decide with the CPU's arithmetic
 // (src/ops/adaptive_math.hpp: adaptive_decision_fast, which returns

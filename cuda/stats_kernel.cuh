@@ -248,9 +248,10 @@ __device__ __forceinline__ void add_tile_bytes(const std::uint8_t* p, const std:
 
 // --- Combining --------------------------------------------------------------------
 
-// Totals as the block and grid combine them: sums add, keys take the
-// minimum (tile keys in the block's first combine, pixel keys after). Only the image's C channels travel through the shuffles; the
-// blocks' buffer holds kFields values each, unused channels as identities.
+// Totals as the block combines them: sums add, keys take the minimum (tile
+// keys in the block's combine, pixel keys after). Only the image's C channels
+// travel through the shuffles; store() writes all kFields values, unused
+// channels as identities.
 template <int C>
 struct Totals {
     unsigned long long sum[C], squares[C], nonzero[C], min_key[C], max_key[C];

@@ -415,7 +415,6 @@ std::vector<std::uint8_t> join_stripes(const std::vector<std::vector<std::uint8_
     return out;
 }
 
-
 // How jpeg_encode splits an image: count < 2 when it encodes it in one piece.
 Stripes stripes_for(int width, int height, int channels, ChromaSubsampling chroma) {
     if (static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) < kStripedPixels) return {};
