@@ -416,9 +416,22 @@ int integral_tile_rows(int width, int height, int channels) {
     return tall_tiles >= IntegralPolicy::min_tall_tiles ? IntegralPolicy::tile_rows : IntegralPolicy::short_tile_rows;
 }
 
+namespace {
+
+// The tile height a call builds with: the one asked for when it is one of
+// the two, else the image's own (integral_tile_rows).
+int tile_rows_for(int width, int height, int channels, int asked) {
+    return asked == IntegralPolicy::short_tile_rows || asked == IntegralPolicy::tile_rows
+               ? asked
+               : integral_tile_rows(width, height, channels);
+}
+
+}  // namespace
+
 std::size_t integral_workspace_bytes(int width, int height, int channels, SumType type, int tile_rows) {
-    if (tile_rows <= 0) tile_rows = integral_tile_rows(width, height, channels);
-    return layout_of(width, height, channels, type == SumType::U32 ? 4 : 8, tile_rows).total;
+    return layout_of(width, height, channels, type == SumType::U32 ? 4 : 8,
+                     tile_rows_for(width, height, channels, tile_rows))
+        .total;
 }
 
 std::string integral_kernel_name(const SumTableView& t) {
@@ -439,9 +452,7 @@ void integral(const ConstDeviceViewU8& src, const SumTableView& t, IntegralWorks
     if (t.type == SumType::U32 &&
         integral_bound(src.width, src.height, t.planes == 2) > std::numeric_limits<std::uint32_t>::max())
         throw usage_error("integral", "a u32 table cannot hold this image's sums");
-    const int rows = tile_rows == IntegralPolicy::short_tile_rows || tile_rows == IntegralPolicy::tile_rows
-                         ? tile_rows
-                         : integral_tile_rows(src.width, src.height, src.channels);
+    const int rows = tile_rows_for(src.width, src.height, src.channels, tile_rows);
     auto* scratch = static_cast<unsigned char*>(
         ws.reserve(integral_workspace_bytes(src.width, src.height, src.channels, t.type, rows), stream));
     switch (t.type) {
