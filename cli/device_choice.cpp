@@ -86,7 +86,7 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
     // paths chosen, tables built).
     f.compute = in_bytes * std::min(cpu_seconds_per_sample(h.channels, 1, run_cpu),
                                     cpu_seconds_per_sample(h.channels, 1, run_cpu));
-    f.encode = shape.gpu_encode_seconds_per_pixel * pixels;
+    f.encode = shape.encode_seconds_saved_per_pixel * pixels;
     f.copies = in_bytes * (f.encode > 0 ? 1 : 2) / kWorkerCopyBytesPerSecond;
     const double cpu_rate = threads / (f.decode + f.compute + f.encode);  // files per second
     const double gpu_rate = threads / (f.decode + f.copies);
@@ -115,7 +115,7 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
 
 }  // namespace
 
-double gpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma) {
+double cpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma) {
     if (channels < 3) return 3e-9;
     return chroma == ChromaSubsampling::S444 ? 8.9e-9 : chroma == ChromaSubsampling::S422 ? 7e-9 : 5.2e-9;
 }

@@ -35,14 +35,14 @@ struct RunShape {
     std::string what;       // "blur"
     std::size_t files = 0;
     std::optional<ImageHeader> first;  // the first input's header, when it could be read
-    // What encoding an output takes a core per pixel when the GPU would
-    // encode it instead (JPEG outputs with the GPU encoder); 0 otherwise.
-    double gpu_encode_seconds_per_pixel = 0;
+    // A core's encoding time per pixel that the GPU takes over when it
+    // encodes the outputs (JPEG with the GPU encoder); 0 otherwise.
+    double encode_seconds_saved_per_pixel = 0;
 };
 
 // libjpeg-turbo's encoding on one core, per pixel, at quality 95 (measured
 // on 4.5 MP photos on the H100 machine: 40 ms at 4:4:4, 23.5 ms at 4:2:0).
-double gpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma);
+double cpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma);
 
 struct DeviceDecision {
     DeviceRequest request;

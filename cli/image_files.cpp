@@ -136,7 +136,7 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
         first = peek_header(plan.items[0].path, load);
         RunShape shape{inv.command, plan.items.size(), first};
         if (first && encode_on_gpu && output_format(plan.items[0].output, save.format) == ImageFormat::Jpeg)
-            shape.gpu_encode_seconds_per_pixel = gpu_jpeg_encode_seconds_per_pixel(
+            shape.encode_seconds_saved_per_pixel = cpu_jpeg_encode_seconds_per_pixel(
                 job->output_channels(first->channels), resolved_chroma(save.chroma, save.quality));
         device = choose_device(inv.global.device, shape,
                                [job](ConstViewU8 image) {
