@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "cuda/adaptive_mma.cuh"
 #include "cuda/adaptive_strips.cuh"
 #include "cuda/check.hpp"
 #include "cuda/occupancy.hpp"
@@ -212,10 +213,26 @@ void gray_mean_strips(const ConstDeviceViewU8& src, const DeviceViewU8& dst, con
     IMGPAR_CUDA_CHECK_LAUNCH("gray_mean_strip_kernel");
 }
 
+// Gray and RGB images under the mean method, windows up to 17: the
+// tensor-core kernel (cuda/adaptive_mma.cuh).
+void mean_mma(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec, cudaStream_t stream) {
+    using namespace adaptive_detail;
+    const bool aligned = reinterpret_cast<std::uintptr_t>(src.data) % 8 == 0 && src.pitch % 8 == 0;
+    const auto kernel = src.channels == 3 ? mean_mma_kernel<3, false>
+                                          : (aligned ? mean_mma_kernel<1, true> : mean_mma_kernel<1, false>);
+    const dim3 grid((src.width + kMmaTileColumns - 1) / kMmaTileColumns,
+                    (src.height + AdaptiveMmaPolicy::band_rows - 1) / AdaptiveMmaPolicy::band_rows);
+    kernel<<<grid, kMmaThreads, 0, stream>>>(src, adaptive_params(spec), spec.window / 2, dst);
+    IMGPAR_CUDA_CHECK_LAUNCH("mean_mma_kernel");
+}
+
 }  // namespace
 
 AdaptiveKernel adaptive_threshold_kernel(const AdaptiveSpec& spec, int channels) {
     if (spec.window / 2 > AdaptiveFusedPolicy::max_radius) return AdaptiveKernel::Tables;
+    if (spec.method == AdaptiveMethod::Mean && spec.window / 2 <= AdaptiveMmaPolicy::max_radius &&
+        (channels == 1 || channels == 3))
+        return AdaptiveKernel::MeanMma;
     return spec.method == AdaptiveMethod::Mean && channels == 1 ? AdaptiveKernel::GrayMeanStrips : AdaptiveKernel::Fused;
 }
 
@@ -229,6 +246,7 @@ void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, c
     const int radius = spec.window / 2;
     switch (adaptive_threshold_kernel(spec, src.channels)) {
         case AdaptiveKernel::Tables: return through_tables(src, dst, spec, ws, integrals, stream);
+        case AdaptiveKernel::MeanMma: return mean_mma(src, dst, spec, stream);
         case AdaptiveKernel::GrayMeanStrips: return gray_mean_strips(src, dst, spec, band_rows, stream);
         case AdaptiveKernel::Fused: break;
     }
@@ -251,6 +269,10 @@ void adaptive_threshold(Session& session, ConstDeviceViewU8 src, DeviceViewU8 ds
     cuda::adaptive_threshold(src, dst, spec, session.impl().adaptive, session.impl().integrals, stream);
     if (!kernel) return;
     switch (cuda::adaptive_threshold_kernel(spec, src.channels)) {
+        case cuda::AdaptiveKernel::MeanMma:
+            *kernel = "tensor cores: window sums along rows, then down columns, as exact u8 matrix products with "
+                      "0/1 band matrices, no tables; integer mean test";
+            break;
         case cuda::AdaptiveKernel::GrayMeanStrips:
             *kernel = "fused warp strips: window sums slid down columns in registers, along rows as differences of "
                       "a warp's prefix sums, no tables; integer mean test";

@@ -34,13 +34,16 @@ ImageU8 gpu_run(const ImageU8& img, const AdaptiveSpec& spec) {
 
 TEST_CASE("gpu adaptive threshold: every method, window and layout gives the CPU's bytes") {
     const int runs = test::for_each_adaptive_case(
-        // A warp's strip decides 256, 240, 224 or 192 columns (windows 1, 3-15,
-        // 31, 63): one past each, and past a block's four strips of 240; 70
-        // and 97 rows cross bands of 32.
+        // A warp's strip decides 256, 240, 224 or 192 columns (windows 19-63):
+        // one past each, and past a block's four strips of 240; 70 and 97 rows
+        // cross bands of 32. The tensor-core mean kernel's tiles are 128 x 64
+        // (windows up to 17), each warp's 32 columns: 65 x 81, 63 x 127,
+        // 129 x 65 and 257 x 129 cross them.
         {{1, 1}, {1, 37}, {37, 1}, {17, 13}, {33, 31}, {131, 67}, {257, 129}, {129, 65}, {128, 193}, {241, 70},
-         {225, 97}, {193, 64}, {961, 35}},
-        // 63: the fused kernel's widest window; 65 and up: through the tables.
-        {1, 3, 15, 31, 63, 65, 129},
+         {225, 97}, {193, 64}, {961, 35}, {65, 81}, {63, 127}},
+        // 17: the tensor-core kernel's widest, 19 the strips' narrowest; 63:
+        // the fused kernel's widest window; 65 and up: through the tables.
+        {1, 3, 5, 15, 17, 19, 31, 63, 65, 129},
         [](const ImageU8& img, const AdaptiveSpec& spec) { IMGPAR_CHECK_IMAGES_EQUAL(cpu_run(img, spec), gpu_run(img, spec)); });
     MESSAGE(runs, " images compared");
 }
@@ -54,6 +57,12 @@ TEST_CASE("gpu adaptive threshold: a 16 MP image, large windows; a window larger
         spec.window = 51;
         IMGPAR_CHECK_IMAGES_EQUAL(cpu_run(page, spec), gpu_run(page, spec));
     }
+    AdaptiveSpec mean17;  // the tensor-core kernel's widest window
+    mean17.window = 17;
+    mean17.offset = 3;
+    IMGPAR_CHECK_IMAGES_EQUAL(cpu_run(page, mean17), gpu_run(page, mean17));
+    const ImageU8 page_rgb = test::photo_like_image(2999, 2001, 3, 22);
+    IMGPAR_CHECK_IMAGES_EQUAL(cpu_run(page_rgb, mean17), gpu_run(page_rgb, mean17));
     AdaptiveSpec big;
     big.window = 2047;
     const ImageU8 wide = test::photo_like_image(2047, 2047, 3, 4);
