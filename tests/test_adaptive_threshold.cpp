@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/error.hpp"
 #include "src/op/operation.hpp"
@@ -189,4 +190,35 @@ TEST_CASE("adaptive threshold: a flat window's shortcut gives the general formul
                 }
             }
     CHECK(compared == 4LL * 2 * 9 * 256 * 256);
+}
+
+TEST_CASE("adaptive threshold: the mean test's linear bound decides as adaptive_mean_decision") {
+    // Every v, offsets past the clamps, windows 1 to 63 (the tensor-core
+    // kernel takes up to 17); the sums around each decision's edge and at
+    // the ends, and for window 3 every sum.
+    int checked = 0;
+    for (int window : {1, 3, 5, 9, 15, 17, 31, 63}) {
+        const std::int32_t n = window * window;
+        for (int offset : {-100000, -300, -257, -256, -255, -7, -1, 0, 1, 3, 254, 255, 256, 257, 300, 100000}) {
+            const std::int32_t base = adaptive_mean_bound_base(n, offset);
+            for (int v = 0; v <= 255; ++v) {
+                const long long t = v + static_cast<long long>(offset), edge = n * (2 * t - 1) / 2;
+                std::vector<long long> sums = {0, 1, 255LL * n - 1, 255LL * n, static_cast<long long>(n) * v};
+                for (long long d = -2; d <= 2; ++d) sums.push_back(edge + d);
+                if (window == 3)
+                    for (long long s = 0; s <= 255LL * n; ++s) sums.push_back(s);
+                for (long long s : sums) {
+                    if (s < 0 || s > 255LL * n) continue;
+                    CAPTURE(window);
+                    CAPTURE(offset);
+                    CAPTURE(v);
+                    CAPTURE(s);
+                    REQUIRE(adaptive_mean_decision_linear(static_cast<std::int32_t>(s), v, n, base) ==
+                            adaptive_mean_decision(static_cast<std::uint32_t>(s), v, n, offset));
+                    ++checked;
+                }
+            }
+        }
+    }
+    CHECK(checked > 1000000);
 }

@@ -133,6 +133,24 @@ IMGPAR_HD int adaptive_mean_decision(std::uint32_t sum, int v, std::int32_t n, i
     return 2 * static_cast<std::int32_t>(sum) < n * (2 * t - 1) ? 255 : 0;
 }
 
+// adaptive_mean_decision as one comparison with a bound linear in v, for a
+// kernel that decides many pixels of one window size: with n odd (W odd) and
+// o = offset clamped to -256..256,
+//   2 s < n (2 t - 1)  <=>  s < n (v + o) - (n - 1) / 2.
+// For t = v + offset in 1..256 both sides of 2 s < X (X = n (2t - 1), odd)
+// are integers, so it is s <= (X - 1) / 2 = n t - (n + 1) / 2. Where the
+// decision's clamp acts, the bound lies past every sum: v + o <= 0 gives a
+// bound <= 0 (never, as t = 0), v + o >= 256 one above 255 n (always, as t =
+// 256); clamping the offset to 256 keeps n (v + o) within 31 bits.
+// adaptive_mean_bound_base(n, offset) is the part without v.
+IMGPAR_HD std::int32_t adaptive_mean_bound_base(std::int32_t n, int offset) {
+    const int o = offset < -256 ? -256 : (offset > 256 ? 256 : offset);
+    return n * o - (n - 1) / 2;
+}
+IMGPAR_HD int adaptive_mean_decision_linear(std::int32_t sum, int v, std::int32_t n, std::int32_t base) {
+    return sum < n * v + base ? 255 : 0;
+}
+
 // adaptive_decision's result, for most pixels without its double-precision
 // arithmetic: the level estimated in single precision is at most
 // 14 * 2^-24 * (|m| + |k| m (s/r + 1)) from the exact level (Sauvola; m +
