@@ -126,11 +126,11 @@ __device__ __forceinline__ void stage_tile(const ConstDeviceViewU8& src, int x0,
 // 32 columns, 16 rows at a time, as two groups of 16, and stores them
 // through a 16 x 32 square as 16-byte pieces of rows: whole 32-byte
 // sectors, so no sector of the output is written in halves at different
-// times. Ten blocks a multiprocessor keep many tiles' loads in flight; on an
-// H200 (8192^2 gray, window 15) a block that looped over bands, staging the
-// next while deciding this one, measured 1.5x slower, and one that started
-// deciding after the first 48 staged rows (with 40 registers, for twelve
-// blocks) 7% slower.
+// times. Nine blocks a multiprocessor (52-56 registers a thread) keep many
+// tiles' loads in flight; on an H200 (8192^2 gray, window 15) a block that
+// looped over bands, staging the next while deciding this one, measured 1.5x
+// slower, and one that started deciding after the first 48 staged rows (with
+// 40 registers, for twelve blocks) 7% slower.
 template <int C, bool kVector>
 __global__ void __launch_bounds__(kMmaThreads, Mma::min_blocks)
     mean_mma_kernel(ConstDeviceViewU8 src, AdaptiveParams p, int radius, DeviceViewU8 dst) {

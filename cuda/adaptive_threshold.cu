@@ -187,8 +187,8 @@ void through_tables(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const
     IMGPAR_CUDA_CHECK_LAUNCH("decide_kernel");
 }
 
-// Gray images under the mean method: the warp-strip kernel
-// (cuda/adaptive_strips.cuh), with bands sized to the device.
+// Gray images under the mean method, windows 19 to 63: the warp-strip
+// kernel (cuda/adaptive_strips.cuh), with bands sized to the device.
 void gray_mean_strips(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec, int band_rows,
                       cudaStream_t stream) {
     using namespace adaptive_detail;
@@ -201,9 +201,11 @@ void gray_mean_strips(const ConstDeviceViewU8& src, const DeviceViewU8& dst, con
     if (band_rows <= 0) {
         // Bands short enough for four waves of the warps the device holds at
         // once, at least 16 rows. Measured on an H200 (bench/lab/adaptive_sweep.cu,
-        // window 15, 8192^2): 16-24 rows were the fastest, 10-15% ahead of 48
-        // and 30% of 128; a band's first rows, read before its first output
-        // row, are mostly L2 hits of the band above.
+        // 8192^2): at window 15, 16-24 rows were the fastest, 10-15% ahead of
+        // 48 and 30% of 128; at window 31, 24 rows and this choice, with 16
+        // and 32 within 4%, 48 9% and 128 28% slower. A band's first rows,
+        // read before its first output row, are mostly L2 hits of the band
+        // above.
         const int warps_wanted = co_resident_blocks(reinterpret_cast<const void*>(kernel), kStripThreads, 0) * Strips::warps * 4;
         const int bands_wanted = std::max(1, (warps_wanted + strips - 1) / strips);
         band_rows = std::clamp((src.height + bands_wanted - 1) / bands_wanted, Strips::min_band_rows, Strips::max_band_rows);
