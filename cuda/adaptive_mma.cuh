@@ -53,7 +53,8 @@ static_assert(Mma::band_rows % 16 == 0, "a warp decides 16 rows at a time");
 // number of 16-byte units keeps the eight rows of a matrix in different banks.
 static_assert(kMmaPitch % 16 == 0 && (kMmaPitch / 16) % 2 == 1, "staged rows: 16-byte aligned, conflict-free");
 // A window sum along a row, at most 17 * 255, has two bytes; one down a
-// column of those, at most 17^2 * 255, fits adaptive_mean_decision's 31 bits.
+// column of those, at most 17^2 * 255, fits adaptive_mean_decision_linear's
+// 31 bits.
 static_assert((2 * Mma::max_radius + 1) * 255 < (1 << 16), "H has two bytes");
 
 // Which of the 32 staged rows (relative to the warp's first) sits at

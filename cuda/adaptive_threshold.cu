@@ -187,13 +187,19 @@ void through_tables(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const
     IMGPAR_CUDA_CHECK_LAUNCH("decide_kernel");
 }
 
+// Rows start 8-byte aligned and the pitch keeps them so: the gray mean
+// kernels then read a row's bytes 8 at a time.
+bool rows_aligned8(const ConstDeviceViewU8& src) {
+    return reinterpret_cast<std::uintptr_t>(src.data) % 8 == 0 && src.pitch % 8 == 0;
+}
+
 // Gray images under the mean method, windows 19 to 63: the warp-strip
 // kernel (cuda/adaptive_strips.cuh), with bands sized to the device.
 void gray_mean_strips(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec, int band_rows,
                       cudaStream_t stream) {
     using namespace adaptive_detail;
     const int radius = spec.window / 2;
-    const bool aligned = reinterpret_cast<std::uintptr_t>(src.data) % 8 == 0 && src.pitch % 8 == 0;
+    const bool aligned = rows_aligned8(src);
     const auto kernel = aligned ? gray_mean_strip_kernel<true> : gray_mean_strip_kernel<false>;
     const int halo_lanes = (radius + kLanePixels - 1) / kLanePixels;
     const int out_columns = kStripColumns - 2 * halo_lanes * kLanePixels;
@@ -219,7 +225,7 @@ void gray_mean_strips(const ConstDeviceViewU8& src, const DeviceViewU8& dst, con
 // tensor-core kernel (cuda/adaptive_mma.cuh).
 void mean_mma(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec, cudaStream_t stream) {
     using namespace adaptive_detail;
-    const bool aligned = reinterpret_cast<std::uintptr_t>(src.data) % 8 == 0 && src.pitch % 8 == 0;
+    const bool aligned = rows_aligned8(src);
     const auto kernel = src.channels == 3 ? mean_mma_kernel<3, false>
                                           : (aligned ? mean_mma_kernel<1, true> : mean_mma_kernel<1, false>);
     const dim3 grid((src.width + kMmaTileColumns - 1) / kMmaTileColumns,
