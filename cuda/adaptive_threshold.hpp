@@ -65,9 +65,10 @@ struct AdaptiveStripPolicy {
 // gray and RGB, whose outputs are gray (the alpha layouts keep the
 // shared-memory kernel). Bands of 64 rows measured fastest on an H200
 // (8192^2 gray, window 15: 0.087 ms, against 0.100 with 32 and 0.091 with
-// 128, before the test lost its table: 0.084 ms since); against the strips'
-// 0.17 ms, and on 7680x4320 RGB 0.128 against the shared-memory kernel's
-// 0.16.
+// 128, before the test lost its table: 0.084 ms then, 0.076 since the band
+// bytes, B operands and staging took fewer instructions); against the
+// strips' 0.17 ms, and on 7680x4320 RGB 0.13 against the shared-memory
+// kernel's 0.16.
 struct AdaptiveMmaPolicy {
     static constexpr int warps = 4;
     static constexpr int band_rows = 64;
