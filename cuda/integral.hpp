@@ -1,10 +1,11 @@
 // GPU summed-area tables: cpu::integral (src/ops/integral.hpp), whose header
 // holds the contract, as a tiled two-level 2-D scan (cuda/integral.cu):
 //   1. tile totals: each tile's column totals, row totals and total (the
-//      image read once);
+//      image read once; a block per tile, every row's load in flight);
 //   2. boundaries: the column totals scanned down the tile rows, the row
 //      totals across the tile columns, the tile totals into each tile's
-//      corner S(x0, y0), in one launch;
+//      corner S(x0, y0), in one launch, 32 scans a block, each split among
+//      the block's warps;
 //   3. tiles: each tile scans its pixels again, in registers along a row and
 //      one warp shuffle scan across the lanes, adds its boundaries and writes
 //      its part of the table: every entry written once, 32 neighbouring
@@ -38,6 +39,8 @@ namespace imgpar::cuda {
 // four warps an SM on a 132-SM GPU) use tiles half as tall, twice as many:
 // on an H200, 4096^2 gray to u32 0.063 ms against 0.087, while 8192^2 gray
 // (2048 tiles) and 7680x4320 RGB (4080) measured 6-7% slower with them.
+// (0.050 ms since the first two passes keep more loads in flight: 23 -> 9 us
+// and 8 -> 6 us; the table pass, 31 us, is the rest.)
 struct IntegralPolicy {
     static constexpr int tile_rows = 64;
     static constexpr int short_tile_rows = 32;
