@@ -11,6 +11,17 @@
 
 using namespace imgpar;
 
+// A table cell's text with its pipes escaped, so a name like "|a-b|" stays in
+// its column when the table is read as Markdown.
+static std::string cell(const std::string& text) {
+    std::string out;
+    for (char ch : text) {
+        if (ch == '|') out += '\\';
+        out += ch;
+    }
+    return out;
+}
+
 static void print_usage() {
     std::printf(
         "usage: imgpar_bench [--quick] [--no-cpu] [--no-npp-filters] [--only TEXT] [--list]\n"
@@ -69,12 +80,12 @@ int main(int argc, char** argv) {
         std::printf("|---|---|---:|---:|---:|---:|---:|---|---:|---:|\n");
         for (const auto& r : ctx.rows()) {
             double gbs = r.bytes / (r.gpu.median_ms * 1e-3) / 1e9;
-            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s%s\n", r.name.c_str(), r.image.c_str(),
+            std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |%s%s\n", cell(r.name).c_str(), cell(r.image).c_str(),
                         fmt(r.gpu.median_ms, "%.4f").c_str(), fmt(gbs, "%.0f").c_str(),
                         fmt(r.gpu.median_ms / r.copy_ms, "%.2f").c_str(), fmt(r.copy_ms, "%.4f").c_str(),
-                        fmt(r.cpu_ms, "%.1f").c_str(), r.peer.empty() ? "-" : r.peer.c_str(),
+                        fmt(r.cpu_ms, "%.1f").c_str(), r.peer.empty() ? "-" : cell(r.peer).c_str(),
                         fmt(r.peer_ms, "%.4f").c_str(), fmt(r.peer_ms / r.gpu.median_ms, "%.1f").c_str(),
-                        r.note.empty() ? "" : " ", r.note.c_str());
+                        r.note.empty() ? "" : " ", cell(r.note).c_str());
         }
         std::printf("\nGB/s counts the bytes the operation must read and write once; 'x copy' is GPU time over a\n"
                     "device-to-device copy of those bytes measured in this run (1.00 = the memory roofline).\n");
