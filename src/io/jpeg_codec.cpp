@@ -16,6 +16,8 @@
 
 #include <jerror.h>
 #include <jpeglib.h>
+
+#include "src/io/jpeg_errors.hpp"
 #endif
 
 namespace imgpar {
@@ -36,49 +38,9 @@ ChromaSubsampling resolved_chroma(ChromaSubsampling chroma, int quality) {
 #if IMGPAR_HAVE_LIBJPEG
 namespace {
 
-// libjpeg reports a fatal error through error_exit, which must not return:
-// it jumps back to the setjmp in the function that called libjpeg, which
-// throws from there (no C++ object lives between the two).
-struct JpegErrors {
-    jpeg_error_mgr mgr{};
-    std::jmp_buf jump{};
-    char message[JMSG_LENGTH_MAX] = {};
-    std::vector<std::string>* warnings = nullptr;
-    bool allow_partial = true;
-    bool cut_short = false;  // stopped at the end of the scan data (allow_partial unset)
-};
-
-[[noreturn]] void on_error(j_common_ptr info) {
-    auto* e = reinterpret_cast<JpegErrors*>(info->err);
-    (*info->err->format_message)(info, e->message);
-    std::longjmp(e->jump, 1);
-}
-
-// Level -1 is a warning (corrupt but recoverable data); other levels are trace
-// messages, which are not shown. Scan data that ends before the image does
-// (the file, or a segment between restart markers) is an error unless the
-// caller allows partial images: libjpeg-turbo would fill the rest and go on,
-// which turns a 300-byte forgery into a gigabyte of gray.
-void on_message(j_common_ptr info, int level) {
-    auto* e = reinterpret_cast<JpegErrors*>(info->err);
-    if (level >= 0) return;
-    const int code = info->err->msg_code;
-    if (!e->allow_partial && (code == JWRN_JPEG_EOF || code == JWRN_HIT_MARKER)) {
-        (*info->err->format_message)(info, e->message);
-        e->cut_short = true;
-        std::longjmp(e->jump, 1);
-    }
-    if (!e->warnings) return;
-    char text[JMSG_LENGTH_MAX];
-    (*info->err->format_message)(info, text);
-    if (e->warnings->size() < 4) e->warnings->push_back(std::string("JPEG data: ") + text);
-}
-
-void set_errors(jpeg_decompress_struct& d, JpegErrors& e) {
-    d.err = jpeg_std_error(&e.mgr);
-    e.mgr.error_exit = on_error;
-    e.mgr.emit_message = on_message;
-}
+using jpeg_errors::JpegErrors;
+using jpeg_errors::on_error;
+using jpeg_errors::set_errors;
 
 // Adobe's CMYK JPEGs store inverted inks: R = C * K / 255 with C and K as read.
 void cmyk_row_to_rgb(const std::uint8_t* cmyk, std::uint8_t* rgb, int width) {
@@ -140,18 +102,8 @@ void decode_rows(const std::string& name, const std::vector<std::uint8_t>& bytes
     j.e.warnings = &warnings;
     j.e.allow_partial = options.allow_partial;
     set_errors(d, j.e);
-    if (setjmp(j.e.jump)) {
-        if (j.e.cut_short)
-            throw input_error(name, std::string("JPEG data is truncated or corrupt: the scan data ends before the image does (") +
-                                        j.e.message + "); --allow-partial decodes what is there");
-        throw input_error(name, std::string("cannot decode JPEG data: ") + j.e.message);
-    }
-    jpeg_create_decompress(&d);
-    if (options.max_memory > 0) d.mem->max_memory_to_use = static_cast<long>(options.max_memory);
-    jpeg_mem_src(&d, bytes.data(), static_cast<unsigned long>(bytes.size()));
-    jpeg_read_header(&d, TRUE);
-    if (d.image_width != static_cast<JDIMENSION>(width) || d.image_height != static_cast<JDIMENSION>(height))
-        throw input_error(name, "decoded size differs from the header (corrupt file)");
+    if (setjmp(j.e.jump)) throw jpeg_errors::decode_error(name, j.e);
+    jpeg_errors::start_decoder(d, name, bytes, width, height, options);
     const bool ink = d.jpeg_color_space == JCS_CMYK || d.jpeg_color_space == JCS_YCCK;
     d.out_color_space = d.num_components == 1 ? JCS_GRAYSCALE : ink ? JCS_CMYK : JCS_RGB;
     jpeg_start_decompress(&d);
