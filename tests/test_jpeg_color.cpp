@@ -16,7 +16,7 @@
 #include "tests/support/test_images.hpp"
 
 #if IMGPAR_TEST_LIBJPEG
-#include <jpeglib.h>
+#include "tests/support/jpeg_reference.hpp"
 #endif
 
 using namespace imgpar;
@@ -24,51 +24,8 @@ using namespace imgpar;
 #if IMGPAR_TEST_LIBJPEG
 namespace {
 
-struct Plane {
-    std::vector<std::uint8_t> data;
-    std::size_t pitch = 0;
-    int width = 0, height = 0;  // the component's downsampled size
-};
-
-// The three component planes as libjpeg-turbo's inverse DCT leaves them.
-std::vector<Plane> raw_planes(const std::vector<std::uint8_t>& jpeg) {
-    jpeg_decompress_struct d{};
-    jpeg_error_mgr err{};
-    d.err = jpeg_std_error(&err);
-    jpeg_create_decompress(&d);
-    jpeg_mem_src(&d, jpeg.data(), static_cast<unsigned long>(jpeg.size()));
-    REQUIRE(jpeg_read_header(&d, TRUE) == JPEG_HEADER_OK);
-    d.raw_data_out = TRUE;
-    jpeg_start_decompress(&d);
-    const int n = d.num_components;
-    const int mcu_rows = static_cast<int>((d.output_height + d.max_v_samp_factor * DCTSIZE - 1) /
-                                          (d.max_v_samp_factor * DCTSIZE));
-    std::vector<Plane> planes(static_cast<std::size_t>(n));
-    for (int c = 0; c < n; ++c) {
-        const jpeg_component_info& info = d.comp_info[c];
-        Plane& p = planes[static_cast<std::size_t>(c)];
-        p.pitch = info.width_in_blocks * DCTSIZE;
-        p.width = static_cast<int>(info.downsampled_width);
-        p.height = static_cast<int>(info.downsampled_height);
-        p.data.resize(p.pitch * static_cast<std::size_t>(mcu_rows * info.v_samp_factor * DCTSIZE));
-    }
-    std::vector<std::vector<JSAMPROW>> rows(static_cast<std::size_t>(n));
-    std::vector<JSAMPARRAY> image(static_cast<std::size_t>(n));
-    for (int r = 0; r < mcu_rows; ++r) {
-        for (int c = 0; c < n; ++c) {
-            const int per = d.comp_info[c].v_samp_factor * DCTSIZE;
-            Plane& p = planes[static_cast<std::size_t>(c)];
-            auto& list = rows[static_cast<std::size_t>(c)];
-            list.resize(static_cast<std::size_t>(per));
-            for (int i = 0; i < per; ++i) list[static_cast<std::size_t>(i)] = &p.data[(static_cast<std::size_t>(r) * per + i) * p.pitch];
-            image[static_cast<std::size_t>(c)] = list.data();
-        }
-        REQUIRE(jpeg_read_raw_data(&d, image.data(), static_cast<JDIMENSION>(d.max_v_samp_factor * DCTSIZE)) > 0);
-    }
-    jpeg_finish_decompress(&d);
-    jpeg_destroy_decompress(&d);
-    return planes;
-}
+using test::Plane;
+using test::raw_planes;
 
 // Planes through jpeg_color.hpp, compared with libjpeg-turbo's own decode;
 // the first mismatch is reported as (x, y, channel, libjpeg-turbo, planes).
