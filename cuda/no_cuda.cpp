@@ -7,6 +7,7 @@
 #include "src/error.hpp"
 #include "src/gpu/jpeg_encoder.hpp"
 #include "src/gpu/jpeg_hardware.hpp"
+#include "src/gpu/jpeg_idct.hpp"
 #include "src/gpu/session.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/ops/adaptive_threshold.hpp"
@@ -70,6 +71,7 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, con
 std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, const std::uint8_t*, std::size_t) {
     return std::nullopt;
 }
+std::optional<DeviceViewU8> decode_jpeg_coefficients(Session&, const JpegCoefficients&) { unavailable(); }
 bool jpeg_gpu_encoder_built() { return false; }
 std::string jpeg_gpu_encoder_name() { return {}; }
 std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, ChromaSubsampling) { unavailable(); }
