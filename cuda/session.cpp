@@ -16,8 +16,14 @@ namespace {
 
 // Pieces of at most this many bytes pass through one staging buffer: large
 // enough that a DMA's fixed cost is small, small enough that the host copy of
-// the next piece overlaps most of it.
-constexpr std::size_t kStagingBytes = std::size_t{8} << 20;
+// the next piece overlaps most of it. A megabyte for each thread that copies
+// it (see copy_rows), from 2 to 8: a batch's worker copies on one thread and
+// its session pins 4 MiB rather than 16 (pinning costs about 0.5 ms a MiB,
+// serialized in the driver, and as much again at exit: a batch's 16 sessions
+// spent over 0.2 s of its start and end on 8 MiB buffers).
+std::size_t staging_limit() {
+    return static_cast<std::size_t>(std::clamp(cpu_thread_count(), 2, 8)) << 20;
+}
 
 int open_device(int device) {
     const GpuStatus& inventory = gpu_inventory();
@@ -43,14 +49,15 @@ struct Piece {
 
 template <typename F>
 void for_each_piece(std::size_t row_bytes, int rows, F&& f) {
-    if (row_bytes <= kStagingBytes) {
-        const int per = static_cast<int>(std::max<std::size_t>(1, kStagingBytes / row_bytes));
+    const std::size_t limit = staging_limit();
+    if (row_bytes <= limit) {
+        const int per = static_cast<int>(std::max<std::size_t>(1, limit / row_bytes));
         for (int r = 0; r < rows; r += per) f(Piece{r, std::min(per, rows - r), 0, row_bytes});
         return;
     }
     for (int r = 0; r < rows; ++r)
-        for (std::size_t o = 0; o < row_bytes; o += kStagingBytes)
-            f(Piece{r, 1, o, std::min(kStagingBytes, row_bytes - o)});
+        for (std::size_t o = 0; o < row_bytes; o += limit)
+            f(Piece{r, 1, o, std::min(limit, row_bytes - o)});
 }
 
 // Host rows to or from a staging buffer. One core copies at ~8 GB/s, a third
@@ -67,7 +74,7 @@ void copy_rows(std::uint8_t* to, std::size_t to_stride, const std::uint8_t* from
 }
 
 std::size_t staging_bytes(std::size_t row_bytes, int rows) {
-    return std::min(kStagingBytes, row_bytes * static_cast<std::size_t>(rows));
+    return std::min(staging_limit(), row_bytes * static_cast<std::size_t>(rows));
 }
 
 }  // namespace
