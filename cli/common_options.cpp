@@ -93,6 +93,12 @@ OptionGroup image_output_options(const std::string& json) {
                                      "the GPU), gpu (on the GPU, required), cpu (libjpeg-turbo on the cores)",
                                      {"auto", "cpu", "gpu"})
                        .defaults("auto"),
+                   ParamSpec::choice("jpeg-decoder", "D",
+                                     "How a batch's JPEG inputs decode when their files compute on the GPU (the same pixels "
+                                     "every way): auto (Huffman decoding on the cores, the rest on the GPU), hardware (the "
+                                     "GPU's hardware decoder, once it has started), cpu (libjpeg-turbo on the cores)",
+                                     {"auto", "hardware", "cpu"})
+                       .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
                                      {"png", "jpg", "jpeg", "bmp"}),
                    ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF and ICC profile are kept)"),

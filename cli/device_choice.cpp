@@ -71,8 +71,9 @@ DeviceDecision choose_for_one_file(const DeviceRequest& request, const RunShape&
 // CPU a file is decoded, computed and encoded there; with the GPU its
 // compute (and a JPEG's encoding, when the GPU encodes) leaves the cores for
 // host copies, but the GPU first starts (the files that come meanwhile
-// compute on the CPU when one takes a thread less than the start-up) and is
-// released at exit. The GPU is chosen when that finishes first.
+// compute on the CPU when one takes a thread less than the start-up and
+// those files are at least a quarter of the run) and is released at exit.
+// The GPU is chosen when that finishes first.
 DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& shape,
                                 const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
     const ImageHeader& h = *shape.first;
@@ -91,9 +92,15 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
     const double cpu_rate = threads / (f.decode + f.compute + f.encode);  // files per second
     const double gpu_rate = threads / (f.decode + f.copies);
     const double cpu_seconds = files / cpu_rate;
-    const bool early = f.compute < kGpuStartSeconds;
-    // Files done on the CPU while the GPU starts (none when they wait for it).
-    const double before = early ? std::min(files, kGpuStartSeconds * cpu_rate) : 0.0;
+    // Files done on the CPU while the GPU starts (none when they wait for
+    // it). In a long run they do not pay: a file computed and encoded on a
+    // core holds it several times as long as the GPU path's share of the
+    // same file, and those cores are what the GPU path's files then wait
+    // for (520 photos on 16 cores and an H200: 1.83 s with them, 1.55 s
+    // waiting).
+    const double could = std::min(files, kGpuStartSeconds * cpu_rate);
+    const bool early = f.compute < kGpuStartSeconds && could >= 0.25 * files;
+    const double before = early ? could : 0.0;
     const double gpu_seconds =
         (before >= files ? std::max(cpu_seconds, kGpuStartSeconds) : kGpuStartSeconds + (files - before) / gpu_rate) +
         kGpuReleaseSeconds;

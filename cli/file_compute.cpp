@@ -5,6 +5,8 @@
 #include "cli/timing.hpp"
 #include "src/gpu/jpeg_encoder.hpp"
 #include "src/gpu/jpeg_hardware.hpp"
+#include "src/gpu/jpeg_idct.hpp"
+#include "src/io/jpeg_coefficients.hpp"
 
 namespace imgpar::cli {
 
@@ -50,19 +52,52 @@ bool try_gpu_decode(const ImageJob& job, const std::string& name, const std::vec
     return true;
 }
 
+// The split path: the coefficients read on this core (before a session is
+// held, so other workers' files go on meanwhile), the rest of the decode and
+// the job on the GPU. False, with nothing done, when the file does not suit
+// it (src/io/jpeg_coefficients.hpp) or has an unsafe block; a file that
+// cannot be decoded at all throws as libjpeg-turbo's decode would.
+bool try_split_decode(const ImageJob& job, const std::string& name, const std::vector<std::uint8_t>& bytes,
+                      const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx,
+                      const GpuJpegEncode* gpu_encode, ComputedFile& out) {
+    if (!jpeg_coefficients_suit(bytes.data(), bytes.size())) return false;
+    const auto t0 = std::chrono::steady_clock::now();
+    JpegDecodeOptions options;
+    options.allow_partial = load.allow_partial;
+    options.max_memory = load.max_memory;
+    std::vector<std::string> warnings = header.notes;
+    const JpegCoefficients coefficients = jpeg_read_coefficients(name, bytes, header.width, header.height, warnings, options);
+    const BackendPool::Lease lease = ctx.backend.lease();
+    if (lease.choice().backend != Backend::Gpu) return false;
+    gpu::Session& session = *lease.choice().session;
+    const std::optional<DeviceViewU8> input = gpu::decode_jpeg_coefficients(session, coefficients);
+    if (!input) return false;
+    out.decode_ms = ms_since(t0);
+    out.warnings = std::move(warnings);
+    finish_on_device(job, session, ConstDeviceViewU8(*input), gpu_encode, out);
+    out.used = lease.choice();
+    out.used.session.reset();
+    out.decoded_on_gpu = true;
+    return true;
+}
+
 }  // namespace
 
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
                                 const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx,
-                                bool gpu_decode, int orientation, const GpuJpegEncode* gpu_encode) {
+                                GpuJpegDecode gpu_decode, int orientation, const GpuJpegEncode* gpu_encode) {
     const bool turn = orientation >= 2 && orientation <= 8;
     ComputedFile out;
     out.header = header;
-    // The hardware decoder only once the GPU is up and the decoder started:
-    // until then (and for every other file) the cores decode.
-    if (job && gpu_decode && !turn && header.format == ImageFormat::Jpeg && header.channels == 3 &&
-        ctx.backend.resolved_to_gpu() && gpu::jpeg_hardware_ready() && try_gpu_decode(*job, name, bytes, ctx, gpu_encode, out))
-        return out;
+    // The GPU's decoders once the run is known to compute there: the hardware
+    // once it has started (colour files), else the split decode.
+    if (job && gpu_decode != GpuJpegDecode::None && !turn && header.format == ImageFormat::Jpeg &&
+        ctx.backend.resolved_to_gpu()) {
+        if (gpu_decode == GpuJpegDecode::Hardware && header.channels == 3 && gpu::jpeg_hardware_ready() &&
+            try_gpu_decode(*job, name, bytes, ctx, gpu_encode, out))
+            return out;
+        if (try_split_decode(*job, name, bytes, header, load, ctx, gpu_encode, out)) return out;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     LoadedImage input = decode_image(name, bytes, header, load);
     out.decode_ms = ms_since(t0);

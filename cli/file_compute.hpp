@@ -21,6 +21,13 @@ struct GpuJpegEncode {
     ChromaSubsampling chroma;
 };
 
+// How a batch's JPEG inputs may be decoded when their files compute on the
+// GPU (--jpeg-decoder): on the cores only; split (the entropy decoding on a
+// core, the rest on the GPU: src/gpu/jpeg_idct.hpp); or on the hardware
+// decoder (src/gpu/jpeg_hardware.hpp) once it is up, split until then and
+// for the files it does not take. The pixels are libjpeg-turbo's each way.
+enum class GpuJpegDecode { None, Split, Hardware };
+
 struct ComputedFile {
     ImageHeader header;       // the input's
     ImageU8 pixels;           // the result (or, with no job, the decoded input); empty when `jpeg` is set
@@ -34,12 +41,12 @@ struct ComputedFile {
     std::vector<std::string> warnings;  // the decoder's
 };
 
-// `job` null: decode only. `gpu_decode`: the hardware decoder may be used.
+// `job` null: decode only. `gpu_decode`: how a JPEG may decode for the GPU.
 // `orientation` 2..8: the decoded pixels are turned upright first (see
 // apply_orientation) and the job runs on those. `gpu_encode`: a result
 // computed on the GPU is encoded there to `jpeg`.
 ComputedFile decode_and_compute(const ImageJob* job, const std::string& name, const std::vector<std::uint8_t>& bytes,
-                                const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, bool gpu_decode,
+                                const ImageHeader& header, const LoadOptions& load, WorkerContext& ctx, GpuJpegDecode gpu_decode,
                                 int orientation, const GpuJpegEncode* gpu_encode);
 
 }  // namespace imgpar::cli

@@ -26,6 +26,7 @@
 #include "src/gpu/jpeg_hardware.hpp"
 #include "src/io/atomic_write.hpp"
 #include "src/io/file_bytes.hpp"
+#include "src/io/jpeg_codec.hpp"
 #include "src/io/load.hpp"
 #include "src/io/metadata.hpp"
 
@@ -120,6 +121,12 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
         throw usage_error("--jpeg-encoder", "gpu needs the GPU: it cannot be combined with --device cpu");
     const GpuJpegEncode gpu_encode{save.quality, save.chroma};
     const bool encode_on_gpu = job && jpeg_encoder != "cpu" && gpu::jpeg_gpu_encoder_built();
+    const std::string jpeg_decoder = inv.values.text("jpeg-decoder");
+    if (jpeg_decoder == "hardware" && !job)
+        throw usage_error("--jpeg-decoder", "hardware decodes for computing on the GPU, and " + inv.command +
+                                                " computes nothing");
+    if (jpeg_decoder == "hardware" && inv.global.device.kind == DeviceRequest::Kind::Cpu)
+        throw usage_error("--jpeg-decoder", "hardware needs the GPU: it cannot be combined with --device cpu");
     // A template's extension must name a format, and agree with --format.
     const OutputPlan plan = plan_outputs(inv, single_max, [&save](const std::string& out, const std::string&) {
         output_format(out, save.format);
@@ -168,20 +175,30 @@ int run_image_files(Invocation& inv, const ImageJob* job, int single_max, double
         pool);
     MemoryBudget memory(default_memory_budget());
 
-    // JPEG batches on the GPU: the hardware decoder starts (most of a second)
-    // on each GPU the run will use while the sessions open; the files before
-    // both are up decode on the cores.
-    const bool gpu_decode = job && may_use_gpu && plan.items.size() >= kMinFilesForGpuDecode &&
-                            first && first->format == ImageFormat::Jpeg && gpu::jpeg_hardware_built();
+    // JPEG batches on the GPU decode split between the cores and the GPU
+    // (--jpeg-decoder auto), or on the hardware decoder once it has started
+    // (most of a second, on each GPU the run will use, while the sessions
+    // open), split until then.
+    const bool gpu_jpeg_batch = job && may_use_gpu && plan.items.size() > 1 && first &&
+                                first->format == ImageFormat::Jpeg && jpeg_codec_available();
+    const bool hardware = jpeg_decoder == "hardware" && plan.items.size() >= kMinFilesForGpuDecode &&
+                          gpu::jpeg_hardware_built();
+    const GpuJpegDecode gpu_decode = !gpu_jpeg_batch || jpeg_decoder == "cpu" ? GpuJpegDecode::None
+                                     : hardware                               ? GpuJpegDecode::Hardware
+                                                                              : GpuJpegDecode::Split;
+    if (gpu_decode == GpuJpegDecode::Split)
+        diag.info("JPEG: files computed on the GPU decode split: Huffman decoding by " + jpeg_codec_name() +
+                  " on the cores, the inverse DCT, upsampling and colour conversion on the GPU (libjpeg-turbo's pixels)");
     const ServiceLogClose hardware_start =
-        gpu_decode ? start_gpu_service(diag, device.request,
-                                       [](int gpu_index) {
-                                           gpu::start_jpeg_hardware(gpu_index);
-                                           return "JPEG: decoding on the " + gpu::jpeg_hardware_name() +
-                                                  " (libjpeg-turbo's pixels)";
-                                       },
-                                       "JPEG: decoding on the CPU: ")
-                   : ServiceLogClose{};
+        gpu_decode == GpuJpegDecode::Hardware
+            ? start_gpu_service(diag, device.request,
+                                [](int gpu_index) {
+                                    gpu::start_jpeg_hardware(gpu_index);
+                                    return "JPEG: decoding on the " + gpu::jpeg_hardware_name() +
+                                           " (libjpeg-turbo's pixels)";
+                                },
+                                "JPEG: the hardware decoder is not used: ")
+            : ServiceLogClose{};
 
     std::once_flag cpu_encode_noted, gpu_encode_noted;
     const auto process = [&](const BatchItem& item, WorkerContext& ctx) {

@@ -132,6 +132,11 @@ done
 if ((have_gpu)); then
     brow "imgpar blur --out-dir --jpeg-encoder cpu, --device gpu" \
         "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-encoder cpu --device gpu --out-dir "$work/b" "${batch[@]}")"
+    # How the inputs decode: split (the default), on the hardware decoder, on the cores.
+    for dec in hardware cpu; do
+        brow "imgpar blur --out-dir --jpeg-decoder $dec, --device gpu" \
+            "$(best "$imgpar" blur --sigma 2 --quality 95 --jpeg-decoder "$dec" --device gpu --out-dir "$work/b" "${batch[@]}")"
+    done
 fi
 if ((have_cv)); then
     brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${batch[@]}")"
