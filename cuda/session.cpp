@@ -19,8 +19,8 @@ namespace {
 // the next piece overlaps most of it. A megabyte for each thread that copies
 // it (see copy_rows), from 2 to 8: a batch's worker copies on one thread and
 // its session pins 4 MiB rather than 16 (pinning costs about 0.5 ms a MiB,
-// serialized in the driver, and as much again at exit: a batch's 16 sessions
-// spent over 0.2 s of its start and end on 8 MiB buffers).
+// serialized in the driver, and about 0.15 ms a MiB more at exit: a batch's
+// 16 sessions spent about 0.15 s of its start and end on 8 MiB buffers).
 std::size_t staging_limit() {
     return static_cast<std::size_t>(std::clamp(cpu_thread_count(), 2, 8)) << 20;
 }
