@@ -101,26 +101,28 @@ std::optional<DeviceViewU8> decode_jpeg_coefficients(Session& session, const Jpe
         offset[c] = plane_bytes;
         plane_bytes += pitch[c] * static_cast<std::size_t>(k.blocks_high) * 8;
     }
-    st.coefficients.reserve(file.coefficients.size(), stream);
+    const std::size_t blocks = file.blocks;
+    if (blocks == 0) throw input_error(file.name, "a JPEG with no blocks");
+    st.coefficients.reserve(blocks * 64, stream);
     st.planes.reserve(plane_bytes, stream);
     st.unsafe.reserve(1, stream);
-    // The coefficients as rows of one block (128 bytes) through the staging buffers.
-    const int blocks = static_cast<int>(file.coefficients.size() / 64);
-    if (blocks == 0) throw input_error("JPEG", "no coefficients");
-    const ImageView<const std::uint8_t> host{reinterpret_cast<const std::uint8_t*>(file.coefficients.data()), 128, blocks, 1, 128};
-    session.upload(host, DeviceView<std::uint8_t>{reinterpret_cast<std::uint8_t*>(st.coefficients.get()), 128, blocks, 1, 128});
+    // The coefficients from libjpeg-turbo's arrays straight into the staging
+    // buffers (pieces of whole blocks: 128 bytes each).
+    session.upload_filled(st.coefficients.get(), blocks * 128, [&file](std::uint8_t* to, std::size_t offset, std::size_t n) {
+        file.copy_blocks(offset / 128, n / 128, reinterpret_cast<std::int16_t*>(to));
+    });
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(st.unsafe.get(), 0, sizeof(int), stream));
     IdctJob job{};
     job.components = n;
-    job.total_blocks = blocks;
+    job.total_blocks = static_cast<int>(blocks);
     job.unsafe = st.unsafe.get();
     for (int c = 0; c < n; ++c) {
         const auto& k = file.component[static_cast<std::size_t>(c)];
-        job.component[c] = IdctComponent{st.coefficients.get() + k.offset, k.blocks_wide, static_cast<int>(k.offset / 64),
-                                         st.planes.get() + offset[c], pitch[c]};
+        job.component[c] = IdctComponent{st.coefficients.get() + k.first_block * 64, k.blocks_wide,
+                                         static_cast<int>(k.first_block), st.planes.get() + offset[c], pitch[c]};
         for (int i = 0; i < 64; ++i) job.quant[c][i] = k.quant[static_cast<std::size_t>(i)];
     }
-    idct_kernel<<<(blocks + kBlocksPerCta - 1) / kBlocksPerCta, kBlocksPerCta * 8, 0, stream>>>(job);
+    idct_kernel<<<static_cast<unsigned>((blocks + kBlocksPerCta - 1) / kBlocksPerCta), kBlocksPerCta * 8, 0, stream>>>(job);
     IMGPAR_CUDA_CHECK_LAUNCH("idct_kernel");
     const DeviceViewU8 out = session.image<std::uint8_t>(Session::Slot::Input, file.width, file.height, n == 1 ? 1 : 3);
     const std::uint8_t* luma = st.planes.get();

@@ -57,6 +57,7 @@ void* Session::reserve(Slot, std::size_t) { unavailable(); }
 void Session::copy_to_device(const void*, std::size_t, void*, std::size_t, std::size_t, int) { unavailable(); }
 void Session::copy_to_host(const void*, std::size_t, void*, std::size_t, std::size_t, int) { unavailable(); }
 void Session::check_same_shape(int, int, int, int, int, int) { unavailable(); }
+void Session::upload_filled(void*, std::size_t, const Fill&) { unavailable(); }
 void Session::synchronize() { unavailable(); }
 
 bool jpeg_hardware_built() { return false; }

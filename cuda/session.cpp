@@ -176,6 +176,24 @@ void Session::copy_to_host(const void* device, std::size_t pitch, void* host, st
     if (pending) finish(last, k ^ 1);
 }
 
+void Session::upload_filled(void* device, std::size_t bytes, const Fill& fill) {
+    const cudaStream_t stream = cuda::enter(*this);
+    Impl& s = *impl_;
+    const std::size_t piece = staging_limit();  // a multiple of 128
+    for (auto& b : s.staging) b.reserve(std::min(piece, bytes));
+    int k = 0;
+    for (std::size_t o = 0; o < bytes; o += piece) {
+        const std::size_t n = std::min(piece, bytes - o);
+        // The buffer's last DMA must be done before the host refills it.
+        IMGPAR_CUDA_CHECK(cudaEventSynchronize(s.staged[k].get()));
+        fill(s.staging[k].get(), o, n);
+        IMGPAR_CUDA_CHECK(cudaMemcpyAsync(static_cast<std::uint8_t*>(device) + o, s.staging[k].get(), n,
+                                          cudaMemcpyHostToDevice, stream));
+        IMGPAR_CUDA_CHECK(cudaEventRecord(s.staged[k].get(), stream));
+        k ^= 1;
+    }
+}
+
 void Session::synchronize() {
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(cuda::enter(*this)));
 }

@@ -7,6 +7,7 @@
 // GPU suite checks the kernels built from the same code.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -35,10 +36,18 @@ struct IdctPlanes {
     int unsafe_blocks = 0;
 };
 
+// Every block, copied out of libjpeg-turbo's arrays.
+std::vector<std::int16_t> all_blocks(const JpegCoefficients& k) {
+    std::vector<std::int16_t> out(k.blocks * 64);
+    k.copy_blocks(0, k.blocks, out.data());
+    return out;
+}
+
 // Every block of the file's coefficients through idct_islow into planes of
 // whole blocks.
 IdctPlanes idct_planes(const JpegCoefficients& k) {
     IdctPlanes out;
+    const std::vector<std::int16_t> coefficients = all_blocks(k);
     for (int c = 0; c < k.components; ++c) {
         const JpegCoefficients::Component& comp = k.component[static_cast<std::size_t>(c)];
         test::Plane p;
@@ -49,7 +58,7 @@ IdctPlanes idct_planes(const JpegCoefficients& k) {
         for (int by = 0; by < comp.blocks_high; ++by)
             for (int bx = 0; bx < comp.blocks_wide; ++bx) {
                 const std::int16_t* block =
-                    k.coefficients.data() + comp.offset + (static_cast<std::size_t>(by) * comp.blocks_wide + bx) * 64;
+                    coefficients.data() + (comp.first_block + static_cast<std::size_t>(by) * comp.blocks_wide + bx) * 64;
                 std::uint8_t* at = p.data.data() + static_cast<std::size_t>(by) * 8 * p.pitch + static_cast<std::size_t>(bx) * 8;
                 if (!jpeg_idct::idct_islow(block, comp.quant.data(), at, static_cast<int>(p.pitch))) ++out.unsafe_blocks;
             }
@@ -62,6 +71,7 @@ IdctPlanes idct_planes(const JpegCoefficients& k) {
 // "(x, y, component, libjpeg-turbo, idct)", or empty.
 std::string plane_mismatch(const std::vector<test::Plane>& expected, const JpegCoefficients& k,
                            const std::vector<test::Plane>& actual, bool only_safe) {
+    const std::vector<std::int16_t> coefficients = all_blocks(k);
     for (int c = 0; c < k.components; ++c) {
         const JpegCoefficients::Component& comp = k.component[static_cast<std::size_t>(c)];
         const test::Plane& e = expected[static_cast<std::size_t>(c)];
@@ -69,7 +79,7 @@ std::string plane_mismatch(const std::vector<test::Plane>& expected, const JpegC
         for (int by = 0; by < comp.blocks_high; ++by)
             for (int bx = 0; bx < comp.blocks_wide; ++bx) {
                 const std::int16_t* block =
-                    k.coefficients.data() + comp.offset + (static_cast<std::size_t>(by) * comp.blocks_wide + bx) * 64;
+                    coefficients.data() + (comp.first_block + static_cast<std::size_t>(by) * comp.blocks_wide + bx) * 64;
                 std::uint8_t scratch[64];
                 if (only_safe && !jpeg_idct::idct_islow(block, comp.quant.data(), scratch, 8)) continue;
                 for (int y = by * 8; y < by * 8 + 8; ++y)
@@ -193,6 +203,17 @@ TEST_CASE("jpeg coefficients: which files suit, and errors as jpeg_decode's") {
     } catch (const Error& e) {
         CHECK(std::string(e.what()).find("cut.jpg") != std::string::npos);
         CHECK(std::string(e.what()).find("truncated") != std::string::npos);
+    }
+    // Blocks copied in pieces that cross rows and components are the whole copy's.
+    {
+        std::vector<std::string> none;
+        const JpegCoefficients whole = jpeg_read_coefficients("a.jpg", jpeg, 64, 48, none);
+        const std::vector<std::int16_t> all = all_blocks(whole);
+        std::vector<std::int16_t> pieces(all.size());
+        for (std::size_t first = 0; first < whole.blocks; first += 7)
+            whole.copy_blocks(first, std::min<std::size_t>(7, whole.blocks - first), pieces.data() + first * 64);
+        CHECK(pieces == all);
+        CHECK_THROWS_AS(whole.copy_blocks(whole.blocks - 1, 2, pieces.data()), Error);
     }
     JpegDecodeOptions partial;
     partial.allow_partial = true;

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -65,6 +66,14 @@ public:
         check_same_shape(device.width, device.height, device.channels, host.width, host.height, host.channels);
         copy_to_host(device.data, device.pitch, host.data, host.stride, host.row_bytes(), host.height);
     }
+
+    // Uploads `bytes` bytes to `device` through the staging buffers, whose
+    // host side fill(staging, offset, n) writes (bytes [offset, offset + n)
+    // of the data, n a multiple of 128 but perhaps for the last): data held
+    // in pieces (libjpeg-turbo's coefficient rows) is copied once. Returns
+    // once every byte has been filled.
+    using Fill = std::function<void(std::uint8_t* staging, std::size_t offset, std::size_t n)>;
+    void upload_filled(void* device, std::size_t bytes, const Fill& fill);
 
     // Waits for everything enqueued on the session's stream; throws
     // imgpar::Error (device) if any of it failed.

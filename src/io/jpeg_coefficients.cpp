@@ -4,9 +4,9 @@
 #include "src/io/jpeg_layout.hpp"
 
 #if IMGPAR_HAVE_LIBJPEG
+#include <algorithm>
 #include <cstring>
 #include <memory>
-#include <utility>
 
 #include <jpeglib.h>
 
@@ -30,6 +30,7 @@ namespace {
 struct Read {
     jpeg_decompress_struct d{};
     jpeg_errors::JpegErrors e{};
+    jvirt_barray_ptr* arrays = nullptr;
     JpegCoefficients out;
     ~Read() { jpeg_destroy_decompress(&d); }
 };
@@ -39,7 +40,7 @@ struct Read {
 JpegCoefficients jpeg_read_coefficients(const std::string& name, const std::vector<std::uint8_t>& bytes, int width,
                                         int height, std::vector<std::string>& warnings,
                                         const JpegDecodeOptions& options) {
-    auto state = std::make_unique<Read>();
+    auto state = std::make_shared<Read>();
     Read& r = *state;
     jpeg_decompress_struct& d = r.d;
     r.e.warnings = &warnings;
@@ -51,12 +52,13 @@ JpegCoefficients jpeg_read_coefficients(const std::string& name, const std::vect
     if (d.progressive_mode || d.data_precision != 8 || (d.num_components != 1 && d.num_components != 3))
         throw input_error(name, "this JPEG's coefficients are not read here (progressive, or not gray or colour)");
     const JpegLayout l = read_jpeg_layout(bytes.data(), bytes.size());
-    jvirt_barray_ptr* arrays = jpeg_read_coefficients(&d);
+    r.arrays = jpeg_read_coefficients(&d);
+    r.e.warnings = nullptr;  // the caller's list is not the copies' to use
     out.width = width;
     out.height = height;
     out.components = d.num_components;
     out.layout = l.components == 3 && l.chroma_layout() ? *l.chroma_layout() : ChromaLayout::Full;
-    std::size_t total = 0;
+    out.name = name;
     for (int c = 0; c < d.num_components; ++c) {
         const jpeg_component_info& k = d.comp_info[c];
         JpegCoefficients::Component& o = out.component[static_cast<std::size_t>(c)];
@@ -64,29 +66,55 @@ JpegCoefficients jpeg_read_coefficients(const std::string& name, const std::vect
         o.blocks_high = static_cast<int>(k.height_in_blocks);
         o.width = static_cast<int>(k.downsampled_width);
         o.height = static_cast<int>(k.downsampled_height);
-        o.offset = total;
+        o.first_block = out.blocks;
         for (int i = 0; i < DCTSIZE2; ++i) o.quant[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(k.quant_table->quantval[i]);
-        total += static_cast<std::size_t>(o.blocks_wide) * static_cast<std::size_t>(o.blocks_high) * DCTSIZE2;
+        out.blocks += static_cast<std::size_t>(o.blocks_wide) * static_cast<std::size_t>(o.blocks_high);
     }
-    out.coefficients.resize(total);
-    for (int c = 0; c < d.num_components; ++c) {
-        const JpegCoefficients::Component& o = out.component[static_cast<std::size_t>(c)];
-        const std::size_t row_values = static_cast<std::size_t>(o.blocks_wide) * DCTSIZE2;
-        for (int y = 0; y < o.blocks_high; ++y) {
-            JBLOCKARRAY row = (*d.mem->access_virt_barray)(reinterpret_cast<j_common_ptr>(&d), arrays[c],
-                                                           static_cast<JDIMENSION>(y), 1, FALSE);
-            std::memcpy(out.coefficients.data() + o.offset + static_cast<std::size_t>(y) * row_values, row[0],
-                        row_values * sizeof(JCOEF));
+    JpegCoefficients result = out;
+    result.source = state;  // keeps libjpeg-turbo's arrays for copy_blocks
+    return result;
+}
+
+namespace {
+
+// copy_blocks' loop, in a frame of its own: libjpeg-turbo's errors jump over it.
+bool copy_from_arrays(Read& r, const JpegCoefficients& k, std::size_t first, std::size_t count, std::int16_t* out) {
+    for (int c = 0; c < k.components && count > 0; ++c) {
+        const JpegCoefficients::Component& comp = k.component[static_cast<std::size_t>(c)];
+        const std::size_t end = comp.first_block + static_cast<std::size_t>(comp.blocks_wide) * static_cast<std::size_t>(comp.blocks_high);
+        while (count > 0 && first >= comp.first_block && first < end) {
+            const std::size_t index = first - comp.first_block;
+            const auto row = static_cast<JDIMENSION>(index / static_cast<std::size_t>(comp.blocks_wide));
+            const std::size_t column = index % static_cast<std::size_t>(comp.blocks_wide);
+            const std::size_t n = std::min(count, static_cast<std::size_t>(comp.blocks_wide) - column);
+            JBLOCKARRAY rows = (*r.d.mem->access_virt_barray)(reinterpret_cast<j_common_ptr>(&r.d), r.arrays[c], row, 1, FALSE);
+            std::memcpy(out, rows[0][column], n * sizeof(JBLOCK));
+            out += n * DCTSIZE2;
+            first += n;
+            count -= n;
         }
     }
-    jpeg_finish_decompress(&d);
-    return std::move(out);
+    return count == 0;
+}
+
+}  // namespace
+
+void JpegCoefficients::copy_blocks(std::size_t first, std::size_t count, std::int16_t* out) const {
+    Read& r = *static_cast<Read*>(source.get());
+    // libjpeg-turbo's errors jump here now: the reading function has returned.
+    if (setjmp(r.e.jump)) throw jpeg_errors::decode_error(name, r.e);
+    if (!copy_from_arrays(r, *this, first, count, out))
+        throw input_error(name, "JPEG coefficients: blocks asked for past the last");
 }
 
 #else
 
 JpegCoefficients jpeg_read_coefficients(const std::string& name, const std::vector<std::uint8_t>&, int, int,
                                         std::vector<std::string>&, const JpegDecodeOptions&) {
+    throw output_error(name, "this imgpar was built without libjpeg-turbo");
+}
+
+void JpegCoefficients::copy_blocks(std::size_t, std::size_t, std::int16_t*) const {
     throw output_error(name, "this imgpar was built without libjpeg-turbo");
 }
 

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,12 +24,22 @@ struct JpegCoefficients {
     struct Component {
         int blocks_wide = 0, blocks_high = 0;  // libjpeg-turbo's width_in_blocks, height_in_blocks
         int width = 0, height = 0;             // the plane's samples: its downsampled size
-        std::size_t offset = 0;                // its first block in `coefficients`, in coefficients
+        std::size_t first_block = 0;           // its first block among all components' blocks
         std::array<std::uint16_t, 64> quant{};  // natural (row-major) order
     };
     std::array<Component, 3> component{};
-    // Each component's blocks, row by row, 64 coefficients each in natural order.
-    std::vector<std::int16_t> coefficients;
+    // The blocks, counted each component's row by row, the components in
+    // order; 64 coefficients each in natural order.
+    std::size_t blocks = 0;
+
+    // Copies `count` blocks from block `first` to `out`, straight from
+    // libjpeg-turbo's own arrays, which this object keeps: a decoder that
+    // uploads them copies them once. Throws imgpar::Error (input) if
+    // libjpeg-turbo fails.
+    void copy_blocks(std::size_t first, std::size_t count, std::int16_t* out) const;
+
+    std::shared_ptr<void> source;  // libjpeg-turbo's decoder and its coefficient arrays
+    std::string name;              // the file's, for messages
 };
 
 // Whether `data` is a JPEG whose pixels jpeg_read_coefficients' output gives
