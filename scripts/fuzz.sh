@@ -17,6 +17,7 @@
 #                      header      read_image_header, the peeked size, the JPEG layout
 #                      metadata    EXIF and ICC from JPEG segments and PNG chunks, EXIF orientation
 #                      kernel      custom kernels: --kernel text, --kernel-file, planned and applied
+#                      split       the split JPEG decode on the CPU against decode_image's pixels
 #                      decode_stb  decode_image in a build without libjpeg-turbo and libpng: stb's
 #                                  PNG, JPEG and BMP decoders behind imgpar's checks
 #   --build-dir DIR  where to build and write (default build-fuzz): DIR/libs and DIR/stb are the
@@ -41,7 +42,7 @@ repo=$PWD
 say() { printf 'fuzz: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-all_targets=(decode header metadata kernel decode_stb)
+all_targets=(decode header metadata kernel split decode_stb)
 time_per_target=60
 jobs=$(nproc)
 only=""
@@ -146,6 +147,7 @@ declare -A plan=(
     [header]="libs fuzz_header images 16384 png jpeg bmp exif"
     [metadata]="libs fuzz_metadata images 16384 png jpeg exif"
     [kernel]="libs fuzz_kernel kernels 4096 kernel"
+    [split]="libs fuzz_split images 16384 jpeg exif"
     [decode_stb]="stb fuzz_decode images 16384 png jpeg bmp exif"
 )
 
