@@ -188,6 +188,26 @@ TEST_CASE("jpeg idct: forged coefficients give libjpeg-turbo's samples, or their
     CHECK(unsafe_files > 5);
 }
 
+TEST_CASE("jpeg idct: a component no scan carried decodes as libjpeg-turbo decodes it (mid-gray samples)") {
+    // Found by the split fuzz target: libjpeg-turbo leaves such a component
+    // without a quantization table.
+    const ImageU8 source = test::photo_like_image(37, 29, 3, 9);
+    // (imgpar's header check refuses it unless --allow-partial.)
+    const std::vector<std::uint8_t> jpeg = test::jpeg_with_luma_scan_only(source.data(), 37, 29);
+    LoadOptions partial;
+    partial.allow_partial = true;
+    const LoadedImage decoded = decode_image("cut.jpg", jpeg, partial);
+    std::vector<std::string> warnings;
+    JpegDecodeOptions options;
+    options.allow_partial = true;
+    const JpegCoefficients k = jpeg_read_coefficients("cut.jpg", jpeg, 37, 29, warnings, options);
+    for (std::uint16_t q : k.component[1].quant) CHECK(q == 0);
+    const IdctPlanes ours = idct_planes(k);
+    CHECK(ours.unsafe_blocks == 0);
+    CHECK(plane_mismatch(test::raw_planes(jpeg), k, ours.planes, false) == "");
+    CHECK(pixel_mismatch(decoded.image, pixels_of(ours, k)) == "");
+}
+
 TEST_CASE("jpeg coefficients: which files suit, and errors as jpeg_decode's") {
     const std::vector<std::uint8_t> jpeg = jpeg_encode(test::photo_like_image(64, 48, 3, 1).view(), 90);
     CHECK(jpeg_coefficients_suit(jpeg.data(), jpeg.size()));

@@ -67,7 +67,11 @@ JpegCoefficients jpeg_read_coefficients(const std::string& name, const std::vect
         o.width = static_cast<int>(k.downsampled_width);
         o.height = static_cast<int>(k.downsampled_height);
         o.first_block = out.blocks;
-        for (int i = 0; i < DCTSIZE2; ++i) o.quant[static_cast<std::size_t>(i)] = static_cast<std::uint16_t>(k.quant_table->quantval[i]);
+        // A component no scan carried has no table: libjpeg-turbo's inverse
+        // DCT then multiplies by zeros (its tables start zeroed), so its
+        // samples are all mid-gray; zeros here give the same.
+        for (int i = 0; i < DCTSIZE2; ++i)
+            o.quant[static_cast<std::size_t>(i)] = k.quant_table ? static_cast<std::uint16_t>(k.quant_table->quantval[i]) : 0;
         out.blocks += static_cast<std::size_t>(o.blocks_wide) * static_cast<std::size_t>(o.blocks_high);
     }
     JpegCoefficients result = out;

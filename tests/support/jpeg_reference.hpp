@@ -41,8 +41,9 @@ inline std::vector<Plane> raw_planes(const std::vector<std::uint8_t>& jpeg) {
     for (int c = 0; c < n; ++c) {
         const jpeg_component_info& info = d.comp_info[c];
         Plane& p = planes[static_cast<std::size_t>(c)];
-        const int mcu_cols = static_cast<int>((info.width_in_blocks + info.MCU_width - 1) / info.MCU_width);
-        p.pitch = static_cast<std::size_t>(mcu_cols * info.MCU_width * DCTSIZE);
+        // Whole blocks, rounded up to the component's sampling factor (an MCU's width).
+        const int h = info.h_samp_factor;
+        p.pitch = static_cast<std::size_t>((static_cast<int>(info.width_in_blocks) + h - 1) / h * h * DCTSIZE);
         p.width = static_cast<int>(info.downsampled_width);
         p.height = static_cast<int>(info.downsampled_height);
         p.data.resize(p.pitch * static_cast<std::size_t>(mcu_rows * info.v_samp_factor * DCTSIZE));
@@ -124,6 +125,52 @@ std::vector<std::uint8_t> jpeg_from_coefficients(int width, int height, int comp
     jpeg_destroy_compress(&c);
     std::vector<std::uint8_t> out(buffer, buffer + size);
     std::free(buffer);
+    return out;
+}
+
+// A colour JPEG whose components come in a scan each (a multi-scan
+// sequential file), cut after luma's scan: chroma is never carried, so
+// libjpeg-turbo has no quantization table for it.
+inline std::vector<std::uint8_t> jpeg_with_luma_scan_only(const std::uint8_t* rgb, int width, int height) {
+    jpeg_compress_struct c{};
+    jpeg_error_mgr err{};
+    c.err = jpeg_std_error(&err);
+    jpeg_create_compress(&c);
+    unsigned char* buffer = nullptr;
+    unsigned long size = 0;
+    jpeg_mem_dest(&c, &buffer, &size);
+    c.image_width = static_cast<JDIMENSION>(width);
+    c.image_height = static_cast<JDIMENSION>(height);
+    c.input_components = 3;
+    c.in_color_space = JCS_RGB;
+    jpeg_set_defaults(&c);
+    jpeg_scan_info scans[3] = {};
+    for (int i = 0; i < 3; ++i) {
+        scans[i].comps_in_scan = 1;
+        scans[i].component_index[0] = i;
+        scans[i].Se = 63;
+    }
+    c.scan_info = scans;
+    c.num_scans = 3;
+    jpeg_start_compress(&c, TRUE);
+    for (int y = 0; y < height; ++y) {
+        JSAMPROW row = const_cast<std::uint8_t*>(rgb + static_cast<std::size_t>(y) * width * 3);
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    std::vector<std::uint8_t> out(buffer, buffer + size);
+    std::free(buffer);
+    // Cut at the second SOS marker and end the file there.
+    int seen = 0;
+    for (std::size_t i = 0; i + 1 < out.size(); ++i)
+        if (out[i] == 0xFF && out[i + 1] == 0xDA && ++seen == 2) {
+            out.resize(i);
+            out.push_back(0xFF);
+            out.push_back(0xD9);
+            break;
+        }
+    REQUIRE(seen == 2);
     return out;
 }
 
