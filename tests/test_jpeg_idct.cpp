@@ -16,7 +16,6 @@
 #include "src/error.hpp"
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/jpeg_coefficients.hpp"
-#include "src/io/jpeg_color.hpp"
 #include "src/io/jpeg_idct.hpp"
 #include "src/io/load.hpp"
 #include "src/io/png_codec.hpp"
@@ -31,41 +30,10 @@ using namespace imgpar;
 #if IMGPAR_TEST_LIBJPEG
 namespace {
 
-struct IdctPlanes {
-    std::vector<test::Plane> planes;
-    int unsafe_blocks = 0;
-};
-
-// Every block, copied out of libjpeg-turbo's arrays.
-std::vector<std::int16_t> all_blocks(const JpegCoefficients& k) {
-    std::vector<std::int16_t> out(k.blocks * 64);
-    k.copy_blocks(0, k.blocks, out.data());
-    return out;
-}
-
-// Every block of the file's coefficients through idct_islow into planes of
-// whole blocks.
-IdctPlanes idct_planes(const JpegCoefficients& k) {
-    IdctPlanes out;
-    const std::vector<std::int16_t> coefficients = all_blocks(k);
-    for (int c = 0; c < k.components; ++c) {
-        const JpegCoefficients::Component& comp = k.component[static_cast<std::size_t>(c)];
-        test::Plane p;
-        p.pitch = static_cast<std::size_t>(comp.blocks_wide) * 8;
-        p.width = comp.width;
-        p.height = comp.height;
-        p.data.resize(p.pitch * static_cast<std::size_t>(comp.blocks_high) * 8);
-        for (int by = 0; by < comp.blocks_high; ++by)
-            for (int bx = 0; bx < comp.blocks_wide; ++bx) {
-                const std::int16_t* block =
-                    coefficients.data() + (comp.first_block + static_cast<std::size_t>(by) * comp.blocks_wide + bx) * 64;
-                std::uint8_t* at = p.data.data() + static_cast<std::size_t>(by) * 8 * p.pitch + static_cast<std::size_t>(bx) * 8;
-                if (!jpeg_idct::idct_islow(block, comp.quant.data(), at, static_cast<int>(p.pitch))) ++out.unsafe_blocks;
-            }
-        out.planes.push_back(std::move(p));
-    }
-    return out;
-}
+using test::all_blocks;
+using test::split_pixels;
+using test::split_planes;
+using test::SplitPlanes;
 
 // The first sample of a safe block (when only_safe) where the planes differ:
 // "(x, y, component, libjpeg-turbo, idct)", or empty.
@@ -98,27 +66,6 @@ std::string plane_mismatch(const std::vector<test::Plane>& expected, const JpegC
     return {};
 }
 
-// The pixels of the planes as the GPU makes them: gray as is, colour through
-// jpeg_color.hpp.
-ImageU8 pixels_of(const IdctPlanes& p, const JpegCoefficients& k) {
-    ImageU8 out(k.width, k.height, k.components == 1 ? 1 : 3);
-    const test::Plane& luma = p.planes[0];
-    for (int y = 0; y < k.height; ++y)
-        for (int x = 0; x < k.width; ++x) {
-            const int l = luma.data[static_cast<std::size_t>(y) * luma.pitch + static_cast<std::size_t>(x)];
-            if (k.components == 1) {
-                out.at(x, y, 0) = static_cast<std::uint8_t>(l);
-                continue;
-            }
-            const ChromaPlane cb{p.planes[1].data.data(), p.planes[1].pitch, p.planes[1].width, p.planes[1].height};
-            const ChromaPlane cr{p.planes[2].data.data(), p.planes[2].pitch, p.planes[2].width, p.planes[2].height};
-            std::uint8_t rgb[3];
-            ycbcr_to_rgb(l, upsampled_chroma(cb, k.layout, x, y), upsampled_chroma(cr, k.layout, x, y), rgb);
-            for (int c = 0; c < 3; ++c) out.at(x, y, c) = rgb[c];
-        }
-    return out;
-}
-
 std::string pixel_mismatch(const ImageU8& expected, const ImageU8& actual) {
     for (int y = 0; y < expected.height(); ++y)
         for (int x = 0; x < expected.width(); ++x)
@@ -139,10 +86,10 @@ void check_file(const std::vector<std::uint8_t>& jpeg) {
     const JpegCoefficients k =
         jpeg_read_coefficients("test.jpg", jpeg, decoded.image.width(), decoded.image.height(), warnings);
     CHECK(warnings.empty());
-    const IdctPlanes ours = idct_planes(k);
+    const SplitPlanes ours = split_planes(k);
     CHECK(ours.unsafe_blocks == 0);  // an encoder's coefficients
     CHECK(plane_mismatch(test::raw_planes(jpeg), k, ours.planes, false) == "");
-    CHECK(pixel_mismatch(decoded.image, pixels_of(ours, k)) == "");
+    CHECK(pixel_mismatch(decoded.image, split_pixels(ours, k)) == "");
 }
 
 }  // namespace
@@ -179,7 +126,7 @@ TEST_CASE("jpeg idct: forged coefficients give libjpeg-turbo's samples, or their
         REQUIRE(jpeg_coefficients_suit(jpeg.data(), jpeg.size()));
         std::vector<std::string> warnings;
         const JpegCoefficients k = jpeg_read_coefficients("forged.jpg", jpeg, width, height, warnings);
-        const IdctPlanes ours = idct_planes(k);
+        const SplitPlanes ours = split_planes(k);
         (ours.unsafe_blocks ? unsafe_files : safe_files) += 1;
         CHECK(plane_mismatch(test::raw_planes(jpeg), k, ours.planes, true) == "");
     }
@@ -202,10 +149,10 @@ TEST_CASE("jpeg idct: a component no scan carried decodes as libjpeg-turbo decod
     options.allow_partial = true;
     const JpegCoefficients k = jpeg_read_coefficients("cut.jpg", jpeg, 37, 29, warnings, options);
     for (std::uint16_t q : k.component[1].quant) CHECK(q == 0);
-    const IdctPlanes ours = idct_planes(k);
+    const SplitPlanes ours = split_planes(k);
     CHECK(ours.unsafe_blocks == 0);
     CHECK(plane_mismatch(test::raw_planes(jpeg), k, ours.planes, false) == "");
-    CHECK(pixel_mismatch(decoded.image, pixels_of(ours, k)) == "");
+    CHECK(pixel_mismatch(decoded.image, split_pixels(ours, k)) == "");
 }
 
 TEST_CASE("jpeg coefficients: which files suit, and errors as jpeg_decode's") {
@@ -229,10 +176,8 @@ TEST_CASE("jpeg coefficients: which files suit, and errors as jpeg_decode's") {
         std::vector<std::string> none;
         const JpegCoefficients whole = jpeg_read_coefficients("a.jpg", jpeg, 64, 48, none);
         const std::vector<std::int16_t> all = all_blocks(whole);
+        CHECK(all_blocks(whole, 7) == all);
         std::vector<std::int16_t> pieces(all.size());
-        for (std::size_t first = 0; first < whole.blocks; first += 7)
-            whole.copy_blocks(first, std::min<std::size_t>(7, whole.blocks - first), pieces.data() + first * 64);
-        CHECK(pieces == all);
         CHECK_THROWS_AS(whole.copy_blocks(whole.blocks - 1, 2, pieces.data()), Error);
     }
     JpegDecodeOptions partial;

@@ -18,7 +18,7 @@
 #include "tests/support/test_images.hpp"
 
 #if IMGPAR_TEST_LIBJPEG
-#include <jpeglib.h>
+#include "tests/support/jpeg_reference.hpp"
 #endif
 
 using namespace imgpar;
@@ -55,34 +55,20 @@ std::size_t scan_start(const std::vector<std::uint8_t>& b) {
 // An RGB image through libjpeg-turbo with a restart interval of `rows`
 // MCU rows or `mcus` MCUs, and the given sampling (4:2:0 when h2v2).
 std::vector<std::uint8_t> encode_with_restarts(const ImageU8& img, int mcus, int rows, bool h2v2) {
-    jpeg_compress_struct c{};
-    jpeg_error_mgr err{};
-    c.err = jpeg_std_error(&err);
-    jpeg_create_compress(&c);
-    unsigned char* out = nullptr;
-    unsigned long size = 0;
-    jpeg_mem_dest(&c, &out, &size);
-    c.image_width = static_cast<JDIMENSION>(img.width());
-    c.image_height = static_cast<JDIMENSION>(img.height());
-    c.input_components = 3;
-    c.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&c);
-    jpeg_set_quality(&c, 90, TRUE);
-    c.comp_info[0].h_samp_factor = h2v2 ? 2 : 1;
-    c.comp_info[0].v_samp_factor = h2v2 ? 2 : 1;
-    c.restart_interval = static_cast<unsigned>(mcus);
-    c.restart_in_rows = rows;
-    jpeg_start_compress(&c, TRUE);
     const ConstViewU8 v = img.view();
-    while (c.next_scanline < c.image_height) {
-        JSAMPROW row = const_cast<JSAMPROW>(v.row(static_cast<int>(c.next_scanline)));
-        jpeg_write_scanlines(&c, &row, 1);
-    }
-    jpeg_finish_compress(&c);
-    std::vector<std::uint8_t> bytes(out, out + size);
-    jpeg_destroy_compress(&c);
-    std::free(out);
-    return bytes;
+    return test::compress_to_memory(
+        img.width(), img.height(), 3, JCS_RGB,
+        [&](jpeg_compress_struct& c) {
+            jpeg_set_quality(&c, 90, TRUE);
+            c.comp_info[0].h_samp_factor = h2v2 ? 2 : 1;
+            c.comp_info[0].v_samp_factor = h2v2 ? 2 : 1;
+            c.restart_interval = static_cast<unsigned>(mcus);
+            c.restart_in_rows = rows;
+        },
+        [&](jpeg_compress_struct& c) {
+            jpeg_start_compress(&c, TRUE);
+            test::write_rows(c, v.data, v.stride);
+        });
 }
 #endif
 

@@ -15,13 +15,45 @@
 
 #include <jpeglib.h>
 
+#include "tests/support/split_decode_reference.hpp"
+
 namespace imgpar::test {
 
-struct Plane {
-    std::vector<std::uint8_t> data;
-    std::size_t pitch = 0;
-    int width = 0, height = 0;  // the component's downsampled size
-};
+// libjpeg-turbo compressing a `width` x `height` image of `components` in
+// `space` to memory: setup(c) after jpeg_set_defaults, then write(c), which
+// starts and feeds the compressor; the bytes when it has finished.
+template <typename Setup, typename Write>
+std::vector<std::uint8_t> compress_to_memory(int width, int height, int components, J_COLOR_SPACE space, Setup setup,
+                                             Write write) {
+    jpeg_compress_struct c{};
+    jpeg_error_mgr err{};
+    c.err = jpeg_std_error(&err);
+    err.emit_message = [](j_common_ptr, int) {};  // warnings ("too coarse for baseline") are what some callers want
+    jpeg_create_compress(&c);
+    unsigned char* buffer = nullptr;
+    unsigned long size = 0;
+    jpeg_mem_dest(&c, &buffer, &size);
+    c.image_width = static_cast<JDIMENSION>(width);
+    c.image_height = static_cast<JDIMENSION>(height);
+    c.input_components = components;
+    c.in_color_space = space;
+    jpeg_set_defaults(&c);
+    setup(c);
+    write(c);
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    std::vector<std::uint8_t> out(buffer, buffer + size);
+    std::free(buffer);
+    return out;
+}
+
+// Feeds an interleaved image (rows `stride` bytes apart) to a started compressor.
+inline void write_rows(jpeg_compress_struct& c, const std::uint8_t* pixels, std::size_t stride) {
+    while (c.next_scanline < c.image_height) {
+        JSAMPROW row = const_cast<JSAMPROW>(pixels + static_cast<std::size_t>(c.next_scanline) * stride);
+        jpeg_write_scanlines(&c, &row, 1);
+    }
+}
 
 // The component planes as libjpeg-turbo's inverse DCT leaves them (whole
 // blocks: pitch and rows rounded up to whole MCUs).
@@ -74,93 +106,67 @@ inline std::vector<Plane> raw_planes(const std::vector<std::uint8_t>& jpeg) {
 template <typename Coefficient>
 std::vector<std::uint8_t> jpeg_from_coefficients(int width, int height, int components, int h, int v,
                                                  const std::uint16_t (&quant)[2][64], Coefficient coefficient) {
-    jpeg_compress_struct c{};
-    jpeg_error_mgr err{};
-    c.err = jpeg_std_error(&err);
-    err.emit_message = [](j_common_ptr, int) {};  // "quantization tables are too coarse for baseline": wanted here
-    jpeg_create_compress(&c);
-    unsigned char* buffer = nullptr;
-    unsigned long size = 0;
-    jpeg_mem_dest(&c, &buffer, &size);
-    c.image_width = static_cast<JDIMENSION>(width);
-    c.image_height = static_cast<JDIMENSION>(height);
-    c.input_components = components;
-    c.in_color_space = components == 1 ? JCS_GRAYSCALE : JCS_YCbCr;
-    jpeg_set_defaults(&c);
-    c.optimize_coding = TRUE;  // tables for whatever the coefficients need
-    for (int t = 0; t < 2; ++t) {
-        unsigned int table[64];  // jpeg_add_quant_table takes natural order
-        for (int k = 0; k < 64; ++k) table[k] = quant[t][k];
-        jpeg_add_quant_table(&c, t, table, 100, FALSE);
-    }
-    if (components == 3) {
-        c.comp_info[0].h_samp_factor = h;
-        c.comp_info[0].v_samp_factor = v;
-        for (int i = 1; i < 3; ++i) c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
-    }
-    std::vector<jvirt_barray_ptr> arrays(static_cast<std::size_t>(components));
-    // Block counts as libjpeg-turbo's jdinput.c computes them, rounded up to whole MCUs.
-    const int max_h = components == 3 ? h : 1, max_v = components == 3 ? v : 1;
-    for (int i = 0; i < components; ++i) {
-        const int ch = components == 3 && i == 0 ? h : 1, cv = components == 3 && i == 0 ? v : 1;
-        const int bw = ((width * ch + max_h - 1) / max_h + 7) / 8, bh = ((height * cv + max_v - 1) / max_v + 7) / 8;
-        const int rw = (bw + ch - 1) / ch * ch, rh = (bh + cv - 1) / cv * cv;
-        arrays[static_cast<std::size_t>(i)] = (*c.mem->request_virt_barray)(reinterpret_cast<j_common_ptr>(&c), JPOOL_IMAGE,
-                                                                            TRUE, static_cast<JDIMENSION>(rw),
-                                                                            static_cast<JDIMENSION>(rh),
-                                                                            static_cast<JDIMENSION>(cv));
-    }
-    jpeg_write_coefficients(&c, arrays.data());
-    for (int i = 0; i < components; ++i) {
-        const jpeg_component_info& info = c.comp_info[i];
-        for (JDIMENSION by = 0; by < info.height_in_blocks; ++by) {
-            JBLOCKARRAY row = (*c.mem->access_virt_barray)(reinterpret_cast<j_common_ptr>(&c),
-                                                           arrays[static_cast<std::size_t>(i)], by, 1, TRUE);
-            for (JDIMENSION bx = 0; bx < info.width_in_blocks; ++bx)
-                for (int k = 0; k < 64; ++k)
-                    row[0][bx][k] = static_cast<JCOEF>(coefficient(i, static_cast<int>(bx), static_cast<int>(by), k));
+    const auto setup = [&](jpeg_compress_struct& c) {
+        c.optimize_coding = TRUE;  // tables for whatever the coefficients need
+        for (int t = 0; t < 2; ++t) {
+            unsigned int table[64];  // jpeg_add_quant_table takes natural order
+            for (int k = 0; k < 64; ++k) table[k] = quant[t][k];
+            jpeg_add_quant_table(&c, t, table, 100, FALSE);
         }
-    }
-    jpeg_finish_compress(&c);
-    jpeg_destroy_compress(&c);
-    std::vector<std::uint8_t> out(buffer, buffer + size);
-    std::free(buffer);
-    return out;
+        if (components == 3) {
+            c.comp_info[0].h_samp_factor = h;
+            c.comp_info[0].v_samp_factor = v;
+            for (int i = 1; i < 3; ++i) c.comp_info[i].h_samp_factor = c.comp_info[i].v_samp_factor = 1;
+        }
+    };
+    // Read by libjpeg-turbo until the compressor finishes, so it outlives `write`.
+    std::vector<jvirt_barray_ptr> arrays(static_cast<std::size_t>(components));
+    const auto write = [&](jpeg_compress_struct& c) {
+        // Block counts as libjpeg-turbo's jdinput.c computes them, rounded up to whole MCUs.
+        const int max_h = components == 3 ? h : 1, max_v = components == 3 ? v : 1;
+        for (int i = 0; i < components; ++i) {
+            const int ch = components == 3 && i == 0 ? h : 1, cv = components == 3 && i == 0 ? v : 1;
+            const int bw = ((width * ch + max_h - 1) / max_h + 7) / 8, bh = ((height * cv + max_v - 1) / max_v + 7) / 8;
+            const int rw = (bw + ch - 1) / ch * ch, rh = (bh + cv - 1) / cv * cv;
+            arrays[static_cast<std::size_t>(i)] = (*c.mem->request_virt_barray)(
+                reinterpret_cast<j_common_ptr>(&c), JPOOL_IMAGE, TRUE, static_cast<JDIMENSION>(rw),
+                static_cast<JDIMENSION>(rh), static_cast<JDIMENSION>(cv));
+        }
+        jpeg_write_coefficients(&c, arrays.data());
+        for (int i = 0; i < components; ++i) {
+            const jpeg_component_info& info = c.comp_info[i];
+            for (JDIMENSION by = 0; by < info.height_in_blocks; ++by) {
+                JBLOCKARRAY row = (*c.mem->access_virt_barray)(reinterpret_cast<j_common_ptr>(&c),
+                                                               arrays[static_cast<std::size_t>(i)], by, 1, TRUE);
+                for (JDIMENSION bx = 0; bx < info.width_in_blocks; ++bx)
+                    for (int k = 0; k < 64; ++k)
+                        row[0][bx][k] = static_cast<JCOEF>(coefficient(i, static_cast<int>(bx), static_cast<int>(by), k));
+            }
+        }
+    };
+    return compress_to_memory(width, height, components, components == 1 ? JCS_GRAYSCALE : JCS_YCbCr, setup, write);
 }
 
 // A colour JPEG whose components come in a scan each (a multi-scan
 // sequential file), cut after luma's scan: chroma is never carried, so
 // libjpeg-turbo has no quantization table for it.
 inline std::vector<std::uint8_t> jpeg_with_luma_scan_only(const std::uint8_t* rgb, int width, int height) {
-    jpeg_compress_struct c{};
-    jpeg_error_mgr err{};
-    c.err = jpeg_std_error(&err);
-    jpeg_create_compress(&c);
-    unsigned char* buffer = nullptr;
-    unsigned long size = 0;
-    jpeg_mem_dest(&c, &buffer, &size);
-    c.image_width = static_cast<JDIMENSION>(width);
-    c.image_height = static_cast<JDIMENSION>(height);
-    c.input_components = 3;
-    c.in_color_space = JCS_RGB;
-    jpeg_set_defaults(&c);
     jpeg_scan_info scans[3] = {};
     for (int i = 0; i < 3; ++i) {
         scans[i].comps_in_scan = 1;
         scans[i].component_index[0] = i;
         scans[i].Se = 63;
     }
-    c.scan_info = scans;
-    c.num_scans = 3;
-    jpeg_start_compress(&c, TRUE);
-    for (int y = 0; y < height; ++y) {
-        JSAMPROW row = const_cast<std::uint8_t*>(rgb + static_cast<std::size_t>(y) * width * 3);
-        jpeg_write_scanlines(&c, &row, 1);
-    }
-    jpeg_finish_compress(&c);
-    jpeg_destroy_compress(&c);
-    std::vector<std::uint8_t> out(buffer, buffer + size);
-    std::free(buffer);
+    std::vector<std::uint8_t> out = compress_to_memory(
+        width, height, 3, JCS_RGB,
+        [&](jpeg_compress_struct& c) {
+            c.scan_info = scans;
+            c.num_scans = 3;
+        },
+        [&](jpeg_compress_struct& c) {
+            jpeg_start_compress(&c, TRUE);
+            write_rows(c, rgb, static_cast<std::size_t>(width) * 3);
+        });
     // Cut at the second SOS marker and end the file there.
     int seen = 0;
     for (std::size_t i = 0; i + 1 < out.size(); ++i)
