@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
 #include "cli/input_list.hpp"
@@ -28,6 +32,24 @@ using namespace imgpar;
 using namespace imgpar::cli;
 
 namespace {
+
+// glibc hands a freed block of more than 128 KiB back to the kernel (the
+// bound rises as such blocks are freed, but not for every size a batch
+// sees), and the next file's block of that size is faulted in afresh, page
+// by page, which virtual machines and sandboxes make dear: 0.3-1.5 GB/s on a
+// core. Every file of a run needs much the same buffers (its bytes, the
+// decoder's arrays, the pixels), so freed memory stays in the heap for the
+// next file instead: 60 photos blurred on a 2-core VM took 2.2 s instead of
+// 2.9-3.6 s (system time 0.6 s instead of 1.3-1.6 s), and a 520-photo batch
+// on a 16-core GPU machine spent a quarter less system time. The peak is
+// what the files worked on at once need, as before; only its pages stay
+// mapped until the process ends.
+void keep_freed_memory() {
+#if defined(__GLIBC__)
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);   // blocks up to 32 MiB (glibc's largest) from the heap
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);    // and the heap's free top kept up to 1 GiB
+#endif
+}
 
 void print_overview(std::ostream& os) {
     os << "imgpar " IMGPAR_VERSION " - image processing on the GPU\n\n"
@@ -191,6 +213,7 @@ std::vector<ParamSpec> leading_options() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    keep_freed_memory();
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty()) {
         print_overview(std::cerr);
