@@ -4,13 +4,16 @@
 // against a device copy of ONE image (the issue's yardstick: the pass reads
 // two), the CPU reference, and NPP's MSE and SSIM where the toolkit has
 // them. Every row checks its result against the CPU's (exact sums, SSIM's
-// bits) and says so in the note.
+// bits) and says so in the note. NPP's SSIM is Wang et al.'s reference, on
+// images shrunk first (bench/wang_ssim.hpp); a second row has NPP compute
+// imgpar's full-resolution SSIM, over tiles small enough not to be shrunk.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "bench/bench.hpp"
 #include "bench/npp_compare_peer.hpp"
+#include "bench/wang_ssim.hpp"
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
 #include "cuda/compare.hpp"
@@ -29,24 +32,14 @@ ImageU8 disturbed(const ImageU8& a) {
 
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-// SSIM with a single window over the whole image (population statistics),
-// per channel: the quantity NPP's nppiSSIM appears to report, printed beside
-// its values so the two can be told apart from the windowed mean.
-std::string one_window_ssim(const ImageU8& a, const ImageU8& b) {
-    std::string out = "one-window SSIM:";
-    const SsimTaps& t = ssim_taps();
-    for (int c = 0; c < a.channels(); ++c) {
-        unsigned long long sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-        for (std::size_t i = static_cast<std::size_t>(c); i < a.sample_count(); i += static_cast<std::size_t>(a.channels())) {
-            const unsigned long long x = a.data()[i], y = b.data()[i];
-            sa += x, sb += y, saa += x * x, sbb += y * y, sab += x * y;
-        }
-        const double n = static_cast<double>(a.pixel_count());
-        const double ma = sa / n, mb = sb / n;
-        const double va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb;
-        const double s = (2 * ma * mb + t.c1) * (2 * cov + t.c2) / ((ma * ma + mb * mb + t.c1) * (va + vb + t.c2));
+// Wang et al.'s reference SSIM (bench/wang_ssim.hpp), which NPP's nppiSSIM
+// reports, printed beside NPP's values: a different quantity from imgpar's.
+std::string reference_ssim_text(const ImageU8& a, const ImageU8& b) {
+    const WangSsim w = wang_reference_ssim(a, b);
+    std::string out = "Wang's ssim.m, shrunk " + std::to_string(w.factor) + "x:";
+    for (const double v : w.channel) {
         char buf[32];
-        std::snprintf(buf, sizeof buf, " %.6f", s);
+        std::snprintf(buf, sizeof buf, " %.6f", v);
         out += buf;
     }
     return out;
@@ -123,8 +116,15 @@ void compare_cases(Context& ctx) {
             r.peer = npp.name;
             r.peer_ms = npp.timing.median_ms;
         }
-        r.note += "; " + npp.note + " (" + one_window_ssim(a, b) + ")";
+        r.note += "; " + npp.note + " (" + reference_ssim_text(a, b) + ": a different quantity)";
         ctx.add(r);
+        double npp_mean = 0;
+        const NppCompareRun full = time_npp_ssim_full_resolution(ctx, da.view(), db.view(), npp_mean);
+        if (full.available) {
+            char agree[96];
+            std::snprintf(agree, sizeof agree, "; NPP's mean %.6f, imgpar's %.6f", npp_mean, got.mean);
+            ctx.add(vs_peer_row(r, "NPP at full resolution", full.name, full.timing.median_ms, full.note + agree));
+        }
     }
 }
 

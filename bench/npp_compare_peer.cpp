@@ -1,6 +1,7 @@
 #include "bench/npp_compare_peer.hpp"
 #include "bench/npp_support.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -75,11 +76,81 @@ NppCompareRun time_npp_compare(Context& ctx, const DeviceViewU8& a, const Device
     return r;
 }
 
+// Below 384 pixels on the short side the reference shrinks by round(side /
+// 256) = 1; 320 keeps clear of the rounding.
+constexpr int kNppSsimTile = 320;
+constexpr int kSsimSpan = 10;  // an 11-pixel window's extent past its first pixel
+
+NppCompareRun time_npp_ssim_full_resolution(Context& ctx, const DeviceViewU8& a, const DeviceViewU8& b, double& mean) {
+    NppCompareRun r;
+    if (a.channels != 1 && a.channels != 3) {
+        r.note = "NPP's SSIM is timed for gray and RGB only";
+        return r;
+    }
+    const bool gray = a.channels == 1;
+    r.name = std::string(gray ? "NPP SSIM_8u_C1R" : "NPP SSIM_8u_C3R") + " on " + std::to_string(kNppSsimTile) +
+             "-pixel tiles (full resolution)";
+    struct Tile {
+        int x, y, w, h;
+    };
+    std::vector<Tile> tiles;
+    const int step = kNppSsimTile - kSsimSpan;
+    for (int y = 0; y + kSsimSpan < a.height; y += step)
+        for (int x = 0; x + kSsimSpan < a.width; x += step)
+            tiles.push_back({x, y, std::min(kNppSsimTile, a.width - x), std::min(kNppSsimTile, a.height - y)});
+    const NppStreamContext nctx = npp_stream_context(ctx.stream());
+    const NppiSize largest{std::min(kNppSsimTile, a.width), std::min(kNppSsimTile, a.height)};
+    cuda::DeviceBuffer<Npp8u> scratch;
+    scratch.reserve(gray ? buffer_size(nppiSSIMGetBufferHostSize_8u_C1R_Ctx, largest, nctx, "nppiSSIMGetBufferHostSize")
+                         : buffer_size(nppiSSIMGetBufferHostSize_8u_C3R_Ctx, largest, nctx, "nppiSSIMGetBufferHostSize"));
+    const std::size_t per_tile = 4;  // NPP writes one value per channel
+    cuda::DeviceBuffer<Npp32f> values(tiles.size() * per_tile);
+    const int sa = static_cast<int>(a.pitch), sb = static_cast<int>(b.pitch);
+    r.timing = ctx.time([&](cudaStream_t) {
+        for (std::size_t t = 0; t < tiles.size(); ++t) {
+            const Tile& k = tiles[t];
+            const std::size_t offset = static_cast<std::size_t>(k.y) * a.pitch + static_cast<std::size_t>(k.x) * static_cast<std::size_t>(a.channels);
+            const std::size_t offset_b = static_cast<std::size_t>(k.y) * b.pitch + static_cast<std::size_t>(k.x) * static_cast<std::size_t>(b.channels);
+            const NppiSize roi{k.w, k.h};
+            Npp32f* out = values.get() + t * per_tile;
+            check_npp(gray ? nppiSSIM_8u_C1R_Ctx(a.data + offset, sa, b.data + offset_b, sb, roi, out, scratch.get(), nctx)
+                           : nppiSSIM_8u_C3R_Ctx(a.data + offset, sa, b.data + offset_b, sb, roi, out, scratch.get(), nctx),
+                      "nppiSSIM_8u_CnR_Ctx");
+        }
+    }, 1, 5);
+    std::vector<Npp32f> host(tiles.size() * per_tile);
+    IMGPAR_CUDA_CHECK(cudaMemcpyAsync(host.data(), values.get(), host.size() * sizeof(Npp32f), cudaMemcpyDeviceToHost,
+                                      ctx.stream()));
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    r.note = "NPP's SSIM over " + std::to_string(tiles.size()) + " tiles:";
+    mean = 0;
+    for (int c = 0; c < a.channels; ++c) {
+        double sum = 0, windows = 0;
+        for (std::size_t t = 0; t < tiles.size(); ++t) {
+            const double n = static_cast<double>(tiles[t].w - kSsimSpan) * static_cast<double>(tiles[t].h - kSsimSpan);
+            sum += n * static_cast<double>(host[t * per_tile + static_cast<std::size_t>(c)]);
+            windows += n;
+        }
+        char buf[32];
+        std::snprintf(buf, sizeof buf, " %.6f", sum / windows);
+        r.note += buf;
+        mean += sum / windows / a.channels;
+    }
+    r.available = true;
+    return r;
+}
+
 #else
 
 NppCompareRun time_npp_compare(Context&, const DeviceViewU8&, const DeviceViewU8&, bool) {
     NppCompareRun r;
     r.note = "built without NPP's MSE and SSIM";
+    return r;
+}
+
+NppCompareRun time_npp_ssim_full_resolution(Context&, const DeviceViewU8&, const DeviceViewU8&, double&) {
+    NppCompareRun r;
+    r.note = "built without NPP's SSIM";
     return r;
 }
 

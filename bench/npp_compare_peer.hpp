@@ -23,4 +23,13 @@ struct NppCompareRun {
 // ctx's stream; the scratch buffer is allocated outside the timed region.
 NppCompareRun time_npp_compare(Context& ctx, const DeviceViewU8& a, const DeviceViewU8& b, bool ssim);
 
+// nppiSSIM computes the SSIM of Wang et al.'s reference code, which first
+// shrinks images by round(min(W, H) / 256) (bench/wang_ssim.hpp). This peer
+// makes it compute imgpar's quantity, the mean SSIM of every 11 x 11 window
+// of the full image: nppiSSIM over tiles at most kNppSsimTile on a side
+// (shrunk by 1, so not at all), which overlap by 10 pixels so that each
+// window lies in exactly one, all calls timed together; their values weighted
+// by their windows. `mean` receives the channels' mean.
+NppCompareRun time_npp_ssim_full_resolution(Context& ctx, const DeviceViewU8& a, const DeviceViewU8& b, double& mean);
+
 }  // namespace imgpar::bench
