@@ -30,6 +30,19 @@ std::size_t buffer_size(NppStatus (*query)(NppiSize, Size*, NppStreamContext), N
     return static_cast<std::size_t>(bytes);
 }
 
+// nppiSSIM's scratch size and call, gray or RGB.
+std::size_t ssim_buffer_size(bool gray, NppiSize roi, NppStreamContext ctx) {
+    return gray ? buffer_size(nppiSSIMGetBufferHostSize_8u_C1R_Ctx, roi, ctx, "nppiSSIMGetBufferHostSize")
+                : buffer_size(nppiSSIMGetBufferHostSize_8u_C3R_Ctx, roi, ctx, "nppiSSIMGetBufferHostSize");
+}
+
+void npp_ssim(bool gray, const Npp8u* a, int sa, const Npp8u* b, int sb, NppiSize roi, Npp32f* out, Npp8u* scratch,
+              NppStreamContext ctx) {
+    check_npp(gray ? nppiSSIM_8u_C1R_Ctx(a, sa, b, sb, roi, out, scratch, ctx)
+                   : nppiSSIM_8u_C3R_Ctx(a, sa, b, sb, roi, out, scratch, ctx),
+              "nppiSSIM_8u_CnR_Ctx");
+}
+
 }  // namespace
 
 NppCompareRun time_npp_compare(Context& ctx, const DeviceViewU8& a, const DeviceViewU8& b, bool ssim) {
@@ -46,13 +59,8 @@ NppCompareRun time_npp_compare(Context& ctx, const DeviceViewU8& a, const Device
     cuda::DeviceBuffer<Npp8u> scratch;
     if (ssim) {
         r.name = gray ? "NPP SSIM_8u_C1R" : "NPP SSIM_8u_C3R";
-        scratch.reserve(gray ? buffer_size(nppiSSIMGetBufferHostSize_8u_C1R_Ctx, roi, nctx, "nppiSSIMGetBufferHostSize")
-                             : buffer_size(nppiSSIMGetBufferHostSize_8u_C3R_Ctx, roi, nctx, "nppiSSIMGetBufferHostSize"));
-        r.timing = ctx.time([&](cudaStream_t) {
-            check_npp(gray ? nppiSSIM_8u_C1R_Ctx(a.data, sa, b.data, sb, roi, value.get(), scratch.get(), nctx)
-                           : nppiSSIM_8u_C3R_Ctx(a.data, sa, b.data, sb, roi, value.get(), scratch.get(), nctx),
-                      "nppiSSIM_8u_CnR_Ctx");
-        });
+        scratch.reserve(ssim_buffer_size(gray, roi, nctx));
+        r.timing = ctx.time([&](cudaStream_t) { npp_ssim(gray, a.data, sa, b.data, sb, roi, value.get(), scratch.get(), nctx); });
     } else {
         r.name = gray ? "NPP MSE_8u_C1R" : "NPP MSE_8u_C3R";
         scratch.reserve(gray ? buffer_size(nppiMSEGetBufferHostSize_8u_C1R_Ctx, roi, nctx, "nppiMSEGetBufferHostSize")
@@ -101,21 +109,17 @@ NppCompareRun time_npp_ssim_full_resolution(Context& ctx, const DeviceViewU8& a,
     const NppStreamContext nctx = npp_stream_context(ctx.stream());
     const NppiSize largest{std::min(kNppSsimTile, a.width), std::min(kNppSsimTile, a.height)};
     cuda::DeviceBuffer<Npp8u> scratch;
-    scratch.reserve(gray ? buffer_size(nppiSSIMGetBufferHostSize_8u_C1R_Ctx, largest, nctx, "nppiSSIMGetBufferHostSize")
-                         : buffer_size(nppiSSIMGetBufferHostSize_8u_C3R_Ctx, largest, nctx, "nppiSSIMGetBufferHostSize"));
+    scratch.reserve(ssim_buffer_size(gray, largest, nctx));
     const std::size_t per_tile = 4;  // NPP writes one value per channel
     cuda::DeviceBuffer<Npp32f> values(tiles.size() * per_tile);
     const int sa = static_cast<int>(a.pitch), sb = static_cast<int>(b.pitch);
     r.timing = ctx.time([&](cudaStream_t) {
         for (std::size_t t = 0; t < tiles.size(); ++t) {
             const Tile& k = tiles[t];
-            const std::size_t offset = static_cast<std::size_t>(k.y) * a.pitch + static_cast<std::size_t>(k.x) * static_cast<std::size_t>(a.channels);
-            const std::size_t offset_b = static_cast<std::size_t>(k.y) * b.pitch + static_cast<std::size_t>(k.x) * static_cast<std::size_t>(b.channels);
-            const NppiSize roi{k.w, k.h};
-            Npp32f* out = values.get() + t * per_tile;
-            check_npp(gray ? nppiSSIM_8u_C1R_Ctx(a.data + offset, sa, b.data + offset_b, sb, roi, out, scratch.get(), nctx)
-                           : nppiSSIM_8u_C3R_Ctx(a.data + offset, sa, b.data + offset_b, sb, roi, out, scratch.get(), nctx),
-                      "nppiSSIM_8u_CnR_Ctx");
+            const std::size_t column = static_cast<std::size_t>(k.x) * static_cast<std::size_t>(a.channels);
+            npp_ssim(gray, a.data + static_cast<std::size_t>(k.y) * a.pitch + column, sa,
+                     b.data + static_cast<std::size_t>(k.y) * b.pitch + column, sb, NppiSize{k.w, k.h},
+                     values.get() + t * per_tile, scratch.get(), nctx);
         }
     }, 1, 5);
     std::vector<Npp32f> host(tiles.size() * per_tile);

