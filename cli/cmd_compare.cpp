@@ -28,14 +28,39 @@ namespace {
 // Image-sized buffers each input accounts for at its peak (--max-memory):
 // the decoded image, and half of each image the pair writes (the result and
 // its encoded bytes). Measured with /usr/bin/time -v on 4096x4096 RGB pairs.
-double peak_images(const CompareOptions& o) { return 1.25 + (o.diff ? 0.75 : 0) + (o.ssim_map ? 0.75 : 0); }
+// --ssim-downsample adds the input's shrunk doubles, 8 / f^2 of it (auto
+// counted as its smallest shrink, 2).
+double peak_images(const CompareOptions& o) {
+    const double f = o.ssim_downsample == kSsimAutoDownsample ? 2.0 : o.ssim_downsample;
+    const double shrunk = o.ssim && o.ssim_downsample != 1 ? 8.0 / (f * f) : 0.0;
+    return 1.25 + shrunk + (o.diff ? 0.75 : 0) + (o.ssim_map ? 0.75 : 0);
+}
 
 std::string ssim_absence(const CompareOptions& o, int width, int height) {
     if (!o.ssim) return "not computed (--no-ssim)";
-    if (!ssim_fits(width, height))
-        return "the image is smaller than the " + std::to_string(kSsimWindow) + "x" + std::to_string(kSsimWindow) +
-               " window";
+    const SsimPlan plan = ssim_plan(o, width, height);
+    const std::string window = std::to_string(kSsimWindow) + "x" + std::to_string(kSsimWindow) + " window";
+    if (!plan.fits && plan.downsample == 1) return "the image is smaller than the " + window;
+    if (!plan.fits)
+        return "the image shrunk " + std::to_string(plan.downsample) + "x (--ssim-downsample) is " +
+               std::to_string(plan.width) + "x" + std::to_string(plan.height) + ", smaller than the " + window;
     return {};
+}
+
+// --ssim-downsample: "auto" (ssim.m's rule), or a whole number 1 .. kSsimMaxDownsample.
+int read_ssim_downsample(const ParamValues& values) {
+    if (!values.given("ssim-downsample")) return 1;
+    const std::string t = values.text("ssim-downsample");
+    if (t == "auto") return kSsimAutoDownsample;
+    const bool digits = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    const std::size_t nonzero = t.find_first_not_of('0');
+    // Past 4 significant digits it is out of range anyway (and could overflow stoi).
+    const int f = !digits || nonzero == std::string::npos ? 0 : t.size() - nonzero > 4 ? kSsimMaxDownsample + 1
+                                                                                          : std::stoi(t.substr(nonzero));
+    if (f < 1 || f > kSsimMaxDownsample)
+        throw usage_error("--ssim-downsample", "must be auto or a whole number from 1 to " +
+                                                   std::to_string(kSsimMaxDownsample) + ", not '" + t + "'");
+    return f;
 }
 
 int run(Invocation& inv) {
@@ -43,6 +68,9 @@ int run(Invocation& inv) {
     const BatchSettings settings = read_batch_settings(inv);
     CompareOptions options;
     options.ssim = !inv.values.flag("no-ssim");
+    options.ssim_downsample = read_ssim_downsample(inv.values);
+    if (inv.values.given("ssim-downsample") && !options.ssim)
+        throw usage_error("--ssim-downsample", "cannot be combined with --no-ssim (it shrinks the images for SSIM)");
     options.diff = inv.values.given("diff");
     options.ssim_map = inv.values.given("ssim-map");
     if (options.ssim_map && !options.ssim)
@@ -63,9 +91,21 @@ int run(Invocation& inv) {
 
     const Diagnostics& diag = inv.diag;
     DeviceDecision device{inv.global.device};
-    if (device.request.kind == DeviceRequest::Kind::Auto)
-        device = choose_device(device.request, RunShape{inv.command, pairs.size(), peek_header(pairs[0].a, load)},
-                               [&](ConstViewU8 image) { (void)cpu::compare(image, image, options); }, diag);
+    if (device.request.kind == DeviceRequest::Kind::Auto) {
+        const std::optional<ImageHeader> first = peek_header(pairs[0].a, load);
+        // The probe runs on a sample image of its own size: with the factor
+        // the first pair will use (auto resolved on its size), and no map
+        // where that factor shrinks the sample below the window.
+        CompareOptions probe = options;
+        if (first) probe.ssim_downsample = ssim_downsample_factor(options.ssim_downsample, first->width, first->height);
+        device = choose_device(device.request, RunShape{inv.command, pairs.size(), first},
+                               [&](ConstViewU8 image) {
+                                   CompareOptions o = probe;
+                                   o.ssim_map = o.ssim_map && ssim_plan(o, image.width, image.height).fits;
+                                   (void)cpu::compare(image, image, o);
+                               },
+                               diag);
+    }
     BackendPool backend(backend_selector(device.request, diag),
                         pool_options(settings.jobs, pairs.size(), device.cpu_while_gpu_starts, diag));
     MemoryBudget memory(default_memory_budget());
@@ -88,7 +128,7 @@ int run(Invocation& inv) {
         check_comparable(a, b, src.a, src.b);
         src.width = a.width;
         src.height = a.height;
-        if (options.ssim_map && !ssim_fits(a.width, a.height))
+        if (options.ssim_map && !ssim_plan(options, a.width, a.height).fits)
             throw input_error(src.a + ", " + src.b, "--ssim-map: " + ssim_absence(options, a.width, a.height));
 
         const auto t0 = std::chrono::steady_clock::now();
@@ -173,6 +213,10 @@ Command compare_command() {
                ParamSpec::path("ssim-map", "OUT", "Write the SSIM map: round(255 x SSIM) per sample, negative as 0; "
                                                   "named as --diff"),
                ParamSpec::flag("no-ssim", "Leave SSIM out (the other metrics need one pass over the images)"),
+               ParamSpec::text("ssim-downsample", "F",
+                               "Shrink both images F times (F x F means) before SSIM, as Wang et al.'s ssim.m and "
+                               "NPP do; auto = max(1, round(min(W, H) / 256)), their rule (default 1: full size)",
+                               "auto or a whole number from 1 to 1024"),
                ParamSpec::text("fail-above", "METRIC=V",
                                "Exit 1 when an overall metric is above V (repeatable), e.g. mse=4",
                                "max_abs, differ, differ_share, pixels_differ, mae, mse, rmse, psnr or ssim, = a number"),

@@ -253,6 +253,11 @@ void CompareWorkspace::reserve() {
     }
 }
 
+double* CompareWorkspace::shrunk(std::size_t count, cudaStream_t stream) {
+    shrunk_.reserve(count, stream);
+    return shrunk_.get();
+}
+
 DeviceViewU8 CompareWorkspace::image(int slot, int width, int height, int channels, cudaStream_t stream) {
     check_image_shape(width, height, channels);
     const std::size_t row = static_cast<std::size_t>(width) * channels;
@@ -311,6 +316,7 @@ DifferenceSums difference_sums_from(const unsigned long long* totals, int width,
 
 std::string compare_kernel_name(const CompareOptions& options) {
     std::string s = "difference_kernel (one pass, 16-byte loads, dp4a)";
+    if (options.ssim && options.ssim_downsample != 1) s += ", shrink_kernel (f x f integer sums)";
     if (options.ssim) s += ", ssim_kernel (32x32 tiles, moments in shared memory, fp64)";
     return s;
 }
@@ -324,16 +330,28 @@ Comparison compare(Session& session, ConstDeviceViewU8 a, ConstDeviceViewU8 b, c
     const cudaStream_t stream = cuda::enter(session);
     cuda::CompareWorkspace& ws = session.impl().compare;
     ws.reserve();
-    const bool fits = ssim_fits(a.width, a.height);
-    if (options.ssim_map && !fits)
-        throw usage_error("--ssim-map", std::to_string(a.width) + "x" + std::to_string(a.height) +
-                                            " is smaller than SSIM's 11x11 window");
-    const bool with_ssim = (options.ssim || options.ssim_map) && fits;
+    const SsimPlan plan = ssim_plan(options, a.width, a.height);
+    if (options.ssim_map && !plan.fits) throw usage_error("--ssim-map", plan.too_small(a.width, a.height));
+    const bool with_ssim = (options.ssim || options.ssim_map) && plan.fits;
     DeviceViewU8 diff, map;
     if (options.diff) diff = ws.image(0, a.width, a.height, a.channels, stream);
-    if (options.ssim_map) map = ws.image(1, a.width, a.height, a.channels, stream);
+    if (options.ssim_map) map = ws.image(1, plan.width, plan.height, a.channels, stream);
     cuda::difference_sums(a, b, options.diff ? &diff : nullptr, ws.totals(), stream);
-    if (with_ssim) cuda::ssim(a, b, options.ssim_map ? &map : nullptr, ws.totals() + cuda::kDifferenceTotals, stream);
+    const DeviceViewU8* map_out = options.ssim_map ? &map : nullptr;
+    unsigned long long* ssim_totals = ws.totals() + cuda::kDifferenceTotals;
+    if (with_ssim && plan.downsample == 1) cuda::ssim(a, b, map_out, ssim_totals, stream);
+    if (with_ssim && plan.downsample > 1) {
+        SsimPlanes<double> sa;
+        sa.width = plan.width, sa.height = plan.height, sa.channels = a.channels;
+        sa.row_samples = static_cast<std::size_t>(plan.width) * a.channels;
+        const std::size_t count = sa.row_samples * static_cast<std::size_t>(plan.height);
+        double* shrunk = ws.shrunk(2 * count, stream);
+        cuda::ssim_shrink(a, b, plan.downsample, shrunk, shrunk + count, stream);
+        SsimPlanes<double> sb = sa;
+        sa.data = shrunk;
+        sb.data = shrunk + count;
+        cuda::ssim(sa, sb, map_out, ssim_totals, stream);
+    }
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(ws.host_totals(), ws.totals(),
                                       (cuda::kDifferenceTotals + cuda::kSsimTotals) * sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, stream));
@@ -343,15 +361,19 @@ Comparison compare(Session& session, ConstDeviceViewU8 a, ConstDeviceViewU8 b, c
         session.download(ConstDeviceViewU8(diff), r.diff.view());
     }
     if (options.ssim_map) {
-        r.ssim_map = ImageU8(a.width, a.height, a.channels);
+        r.ssim_map = ImageU8(plan.width, plan.height, a.channels);
         session.download(ConstDeviceViewU8(map), r.ssim_map.view());
     }
     session.synchronize();
     r.sums = cuda::difference_sums_from(ws.host_totals(), a.width, a.height, a.channels);
     if (with_ssim)
-        r.ssim = ssim_from_sums(cuda::ssim_sums_from(ws.host_totals() + cuda::kDifferenceTotals), a.width, a.height,
-                                a.channels);
-    if (kernel) *kernel = cuda::compare_kernel_name(options);
+        r.ssim = ssim_from_sums(cuda::ssim_sums_from(ws.host_totals() + cuda::kDifferenceTotals), plan.width,
+                                plan.height, a.channels, plan.downsample);
+    if (kernel) {
+        CompareOptions ran = options;
+        ran.ssim_downsample = plan.downsample;
+        *kernel = cuda::compare_kernel_name(ran);
+    }
     return r;
 }
 

@@ -13,7 +13,10 @@
 //     filtered along rows into shared memory (doubles), then along columns,
 //     S per pixel, its quantized parts summed per channel (exact integers)
 //     and, when asked, the 8-bit map, all in one kernel. The arithmetic is
-//     src/ops/ssim_math.hpp's, so every S equals the CPU's.
+//     src/ops/ssim_math.hpp's, so every S equals the CPU's. With
+//     --ssim-downsample, shrink_kernel first makes both images' shrunk
+//     doubles (integer f x f sums, one division) and the same kernel runs
+//     on those.
 //
 // Each works on device views, launches on `stream` and allocates nothing
 // (the benchmark times these forms); gpu::compare (the seam) runs them with a
@@ -63,11 +66,14 @@ public:
     unsigned long long* host_totals() const { return host_.get(); }
     // A device image of a's shape for the difference image (slot 0) or the map (slot 1).
     DeviceViewU8 image(int slot, int width, int height, int channels, cudaStream_t stream);
+    // `count` doubles for both shrunk images (--ssim-downsample).
+    double* shrunk(std::size_t count, cudaStream_t stream);
 
 private:
     DeviceBuffer<unsigned long long> totals_;
     PinnedBuffer<unsigned long long> host_;
     DeviceBuffer<std::uint8_t> images_[2];
+    DeviceBuffer<double> shrunk_;
 };
 
 // The sums of a and b (same shape) into d_totals (kDifferenceTotals
@@ -83,6 +89,14 @@ DifferenceSums difference_sums_from(const unsigned long long* totals, int width,
 // is given. Asynchronous.
 void ssim(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, const DeviceViewU8* map, unsigned long long* d_totals,
           cudaStream_t stream);
+// The same over shrunk images (device memory, as ssim_shrink writes them).
+void ssim(const SsimPlanes<double>& a, const SsimPlanes<double>& b, const DeviceViewU8* map,
+          unsigned long long* d_totals, cudaStream_t stream);
+// a and b (same shape) shrunk by f (2 .. kSsimMaxDownsample) into out_a and
+// out_b: ssim_shrunk_side(W, f) * C samples a row, rows packed, as
+// cpu::ssim_shrink gives them. Asynchronous.
+void ssim_shrink(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, int f, double* out_a, double* out_b,
+                 cudaStream_t stream);
 SsimSums ssim_sums_from(const unsigned long long* totals);
 
 // What ran, for -v and --json.

@@ -1,5 +1,6 @@
 // SSIM on the device (cuda/compare.hpp): one kernel, one 32-sample x
-// 32-row output tile per block. The tile's bytes with a 5-pixel halo are
+// 32-row output tile per block, over 8-bit images or (--ssim-downsample)
+// over the double-precision images shrink_kernel makes of them. The tile's bytes with a 5-pixel halo are
 // staged in shared memory (rows and pixels outside the image reflected as
 // the contract says), the five moments filtered along rows into shared
 // memory, then along columns (each warp's four rows from registers), S from
@@ -11,7 +12,10 @@
 // the helpers spell each rounding).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include "cuda/check.hpp"
 #include "cuda/compare.hpp"
@@ -30,10 +34,11 @@ constexpr int kRadius = kSsimRadius;
 constexpr int kRows = kTileRows + 2 * kRadius;  // filtered rows a tile needs
 constexpr int kMoments = 5;                      // a, b, a^2, b^2, ab
 
+template <typename T>
 struct SsimArgs {
-    const std::uint8_t* a;
-    std::size_t a_pitch;
-    const std::uint8_t* b;
+    const T* a;
+    std::size_t a_pitch;  // bytes
+    const T* b;
     std::size_t b_pitch;
     std::uint8_t* map;  // or null
     std::size_t map_pitch;
@@ -48,9 +53,14 @@ constexpr int staged_columns() {
     return kTileSamples + 2 * kRadius * C;
 }
 
-template <int C>
+template <int C, typename T>
 constexpr std::size_t shared_bytes() {
-    return sizeof(double) * kMoments * kRows * kTileSamples + 2 * kRows * staged_columns<C>();
+    return sizeof(double) * kMoments * kRows * kTileSamples + 2 * sizeof(T) * kRows * staged_columns<C>();
+}
+
+template <typename T>
+__device__ __forceinline__ const T* row_of(const T* data, std::size_t pitch, int y) {
+    return reinterpret_cast<const T*>(reinterpret_cast<const char*>(data) + static_cast<std::size_t>(y) * pitch);
 }
 
 __device__ __forceinline__ int floor_div(int a, int b) {
@@ -58,22 +68,16 @@ __device__ __forceinline__ int floor_div(int a, int b) {
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-// v as a double, exactly, for 0 <= v < 2^31: the bits of 2^52 + v, less
-// 2^52; the value static_cast<double>(v) gives. One fp64 subtraction where a
-// conversion instruction runs at a quarter of the fp64 rate (the pass makes
-// 30 of them an entry). Measured alone it changed little (2.91 against 2.96
-// ms below); the kernel as measured and tested uses it.
-__device__ __forceinline__ double exact_double(int v) {
-    return __dsub_rn(__hiloint2double(0x43300000, v), 4503599627370496.0);
-}
-
-template <int C>
-__global__ void __launch_bounds__(kThreads) ssim_kernel(SsimArgs g) {
+// T: std::uint8_t, read as int (the row pass's terms exact integers), or
+// double (ssim_pair_terms rounds each product and sum).
+template <int C, typename T>
+__global__ void __launch_bounds__(kThreads) ssim_kernel(SsimArgs<T> g) {
+    using Sample = std::conditional_t<std::is_same_v<T, double>, double, int>;
     constexpr int kCols = staged_columns<C>();
     extern __shared__ double smem[];
     double* h = smem;  // [moment][row][sample]
-    std::uint8_t* sa = reinterpret_cast<std::uint8_t*>(smem + kMoments * kRows * kTileSamples);  // [row][column]
-    std::uint8_t* sb = sa + kRows * kCols;
+    T* sa = reinterpret_cast<T*>(smem + kMoments * kRows * kTileSamples);  // [row][column]
+    T* sb = sa + kRows * kCols;
     const int s0 = blockIdx.x * kTileSamples, y0 = blockIdx.y * kTileRows;
 
     // 1. Both tiles' bytes, reflected beyond the image.
@@ -83,29 +87,26 @@ __global__ void __launch_bounds__(kThreads) ssim_kernel(SsimArgs g) {
         const int vs = s0 - kRadius * C + j;  // a sample index of the row, maybe outside it
         const int x = floor_div(vs, C), c = vs - x * C;
         const std::size_t at = static_cast<std::size_t>(ssim_reflect(x, g.width)) * C + c;
-        sa[i] = g.a[static_cast<std::size_t>(y) * g.a_pitch + at];
-        sb[i] = g.b[static_cast<std::size_t>(y) * g.b_pitch + at];
+        sa[i] = row_of(g.a, g.a_pitch, y)[at];
+        sb[i] = row_of(g.b, g.b_pitch, y)[at];
     }
     __syncthreads();
 
     // 2. Along rows: every staged row's five moments at the tile's samples.
     for (int i = threadIdx.x; i < kRows * kTileSamples; i += kThreads) {
         const int r = i / kTileSamples, k = i - r * kTileSamples;
-        const std::uint8_t* ra = sa + r * kCols + k + kRadius * C;
-        const std::uint8_t* rb = sb + r * kCols + k + kRadius * C;
+        const T* ra = sa + r * kCols + k + kRadius * C;
+        const T* rb = sb + r * kCols + k + kRadius * C;
         double pairs[kMoments][kRadius];
 #pragma unroll
         for (int d = 1; d <= kRadius; ++d) {
-            const int al = ra[-d * C], ar = ra[d * C], bl = rb[-d * C], br = rb[d * C];
-            pairs[0][d - 1] = exact_double(al + ar);
-            pairs[1][d - 1] = exact_double(bl + br);
-            pairs[2][d - 1] = exact_double(al * al + ar * ar);
-            pairs[3][d - 1] = exact_double(bl * bl + br * br);
-            pairs[4][d - 1] = exact_double(al * bl + ar * br);
+            double terms[kMoments];
+            ssim_pair_terms(Sample(ra[-d * C]), Sample(ra[d * C]), Sample(rb[-d * C]), Sample(rb[d * C]), terms);
+#pragma unroll
+            for (int m = 0; m < kMoments; ++m) pairs[m][d - 1] = terms[m];
         }
-        const int a0 = ra[0], b0 = rb[0];
-        const double centre[kMoments] = {exact_double(a0), exact_double(b0), exact_double(a0 * a0),
-                                         exact_double(b0 * b0), exact_double(a0 * b0)};
+        double centre[kMoments];
+        ssim_centre_terms(Sample(ra[0]), Sample(rb[0]), centre);
 #pragma unroll
         for (int m = 0; m < kMoments; ++m) h[(m * kRows + r) * kTileSamples + k] = ssim_window_sum(g.taps, centre[m], pairs[m]);
     }
@@ -182,10 +183,10 @@ __global__ void __launch_bounds__(kThreads) ssim_kernel(SsimArgs g) {
     }
 }
 
-template <int C>
-void launch(const SsimArgs& g, cudaStream_t stream) {
-    const auto kernel = ssim_kernel<C>;
-    constexpr std::size_t smem = shared_bytes<C>();
+template <int C, typename T>
+void launch(const SsimArgs<T>& g, cudaStream_t stream) {
+    const auto kernel = ssim_kernel<C, T>;
+    constexpr std::size_t smem = shared_bytes<C, T>();
     static_assert(smem <= 227 * 1024, "the SSIM tile must fit in shared memory");
     if (smem > 48 * 1024)
         IMGPAR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
@@ -194,33 +195,163 @@ void launch(const SsimArgs& g, cudaStream_t stream) {
     IMGPAR_CUDA_CHECK_LAUNCH("ssim_kernel");
 }
 
-}  // namespace
+// The shrinking of --ssim-downsample (src/ops/ssim.hpp, DOWNSAMPLING). A
+// block takes one output row and a run of output pixels (kShrinkSpan bytes
+// of input row, or one pixel's f C when wider) of both images: its threads
+// first sum the f input rows of every byte of the run (neighbouring threads,
+// neighbouring bytes: coalesced, each input byte read once) into shared
+// memory, then each output sample sums its f columns there. The sums are
+// integers, so exact in any order; one division by f^2 each
+// (ssim_shrunk_value), as on the CPU.
+constexpr int kShrinkThreads = 256;
+constexpr int kShrinkSpan = 2048;
+constexpr int kShrinkMaxSpan = 4 * kSsimMaxDownsample;
+constexpr int kChunks = kShrinkSpan / kShrinkThreads;  // bytes of a pass a thread sums
 
-void ssim(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, const DeviceViewU8* map, unsigned long long* d_totals,
-          cudaStream_t stream) {
-    check_image_shape(a.width, a.height, a.channels);
-    if (a.width != b.width || a.height != b.height || a.channels != b.channels ||
-        (map && (map->width != a.width || map->height != a.height || map->channels != a.channels)))
-        throw usage_error("ssim", "the device images differ in shape");
-    if (!ssim_fits(a.width, a.height))
-        throw usage_error("ssim", std::to_string(a.width) + "x" + std::to_string(a.height) +
-                                      " is smaller than the 11x11 window");
-    if (a.height > 65535 * kTileRows)
-        throw usage_error("ssim", "images taller than " + std::to_string(65535 * kTileRows) + " rows are not supported");
-    SsimArgs g{};
-    g.a = a.data, g.a_pitch = a.pitch, g.b = b.data, g.b_pitch = b.pitch;
-    g.map = map ? map->data : nullptr, g.map_pitch = map ? map->pitch : 0;
-    g.width = a.width, g.height = a.height;
-    g.samples = a.width * a.channels;
-    g.taps = ssim_taps();
-    g.totals = d_totals;
-    IMGPAR_CUDA_CHECK(cudaMemsetAsync(d_totals, 0, kSsimTotals * sizeof(unsigned long long), stream));
-    switch (a.channels) {
+struct ShrinkArgs {
+    const std::uint8_t* a;
+    std::size_t a_pitch;
+    const std::uint8_t* b;
+    std::size_t b_pitch;
+    double* out_a;
+    double* out_b;
+    int width, height, channels, f;
+    int out_width, out_height;
+    int block_pixels;  // output pixels a block covers
+};
+
+__global__ void __launch_bounds__(kShrinkThreads) shrink_kernel(ShrinkArgs g) {
+    __shared__ int column_a[kShrinkMaxSpan], column_b[kShrinkMaxSpan];
+    const int ch = g.channels, f = g.f, before = (f - 1) / 2;
+    const int x0 = blockIdx.x * g.block_pixels, x1 = min(x0 + g.block_pixels, g.out_width);
+    // The input pixels the run's windows read, clipped to the image. Where a
+    // window reaches past an edge, its reflection lands inside [p0, p1):
+    // on the left in 0 .. before - 1 < f - before <= p1; on the right the
+    // last output pixel starts at most f - 1 before W, so its window ends
+    // at most f - before - 1 past W - 1 and reflects to at least
+    // x_last f - before = p0 (f odd: before = (f - 1) / 2; even: f / 2 - 1).
+    const int p0 = max(0, x0 * f - before), p1 = min(g.width, x1 * f - before);
+    const int run = (p1 - p0) * ch;
+    const int outputs = (x1 - x0) * ch;
+    for (int y = blockIdx.y; y < g.out_height; y += gridDim.y) {
+        // Passes of kShrinkSpan bytes (one, unless one pixel's f C is
+        // wider). A thread's bytes i = threadIdx.x + k kShrinkThreads are
+        // all loaded for a row before the next row: 2 kChunks loads in
+        // flight a thread, the warp's 32 bytes one sector each. The index is
+        // clamped rather than the load skipped, so that no branch sits
+        // between the loads (in-order issue would then wait for each one).
+        for (int base = 0; base < run; base += kShrinkSpan) {
+            const int last = min(run - base, kShrinkSpan) - 1;
+            int acc_a[kChunks] = {}, acc_b[kChunks] = {};
+            for (int dy = 0; dy < f; ++dy) {
+                const int sy = ssim_reflect(y * f + dy - before, g.height);
+                const std::uint8_t* ra = row_of(g.a, g.a_pitch, sy) + static_cast<std::size_t>(p0) * ch + base;
+                const std::uint8_t* rb = row_of(g.b, g.b_pitch, sy) + static_cast<std::size_t>(p0) * ch + base;
+#pragma unroll
+                for (int k = 0; k < kChunks; ++k) {
+                    const int i = min(static_cast<int>(threadIdx.x) + k * kShrinkThreads, last);
+                    acc_a[k] += __ldg(ra + i);
+                    acc_b[k] += __ldg(rb + i);
+                }
+            }
+#pragma unroll
+            for (int k = 0; k < kChunks; ++k) {
+                const int i = threadIdx.x + k * kShrinkThreads;
+                if (i <= last) {
+                    column_a[base + i] = acc_a[k];
+                    column_b[base + i] = acc_b[k];
+                }
+            }
+        }
+        __syncthreads();
+        for (int o = threadIdx.x; o < outputs; o += kShrinkThreads) {
+            const int x = x0 + o / ch, c = o % ch;
+            int sum_a = 0, sum_b = 0;
+            for (int dx = 0; dx < f; ++dx) {
+                const int at = (ssim_reflect(x * f + dx - before, g.width) - p0) * ch + c;
+                sum_a += column_a[at];
+                sum_b += column_b[at];
+            }
+            const std::size_t out = (static_cast<std::size_t>(y) * g.out_width + x0) * ch + o;
+            g.out_a[out] = ssim_shrunk_value(sum_a, f);
+            g.out_b[out] = ssim_shrunk_value(sum_b, f);
+        }
+        __syncthreads();
+    }
+}
+
+template <typename T>
+void run_ssim(const SsimArgs<T>& g, int channels, cudaStream_t stream) {
+    IMGPAR_CUDA_CHECK(cudaMemsetAsync(g.totals, 0, kSsimTotals * sizeof(unsigned long long), stream));
+    switch (channels) {
         case 1: launch<1>(g, stream); break;
         case 2: launch<2>(g, stream); break;
         case 3: launch<3>(g, stream); break;
         default: launch<4>(g, stream); break;
     }
+}
+
+void check_ssim_shape(int width, int height, int channels, const DeviceViewU8* map) {
+    check_image_shape(width, height, channels);
+    if (map && (map->width != width || map->height != height || map->channels != channels))
+        throw usage_error("ssim", "the map's shape differs from the images'");
+    if (!ssim_fits(width, height))
+        throw usage_error("ssim", std::to_string(width) + "x" + std::to_string(height) +
+                                      " is smaller than the 11x11 window");
+    if (height > 65535 * kTileRows)
+        throw usage_error("ssim", "images taller than " + std::to_string(65535 * kTileRows) + " rows are not supported");
+}
+
+template <typename T>
+SsimArgs<T> ssim_args(const T* a, std::size_t a_pitch, const T* b, std::size_t b_pitch, int width, int height,
+                      int channels, const DeviceViewU8* map, unsigned long long* d_totals) {
+    SsimArgs<T> g{};
+    g.a = a, g.a_pitch = a_pitch, g.b = b, g.b_pitch = b_pitch;
+    g.map = map ? map->data : nullptr, g.map_pitch = map ? map->pitch : 0;
+    g.width = width, g.height = height;
+    g.samples = width * channels;
+    g.taps = ssim_taps();
+    g.totals = d_totals;
+    return g;
+}
+
+}  // namespace
+
+void ssim(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, const DeviceViewU8* map, unsigned long long* d_totals,
+          cudaStream_t stream) {
+    if (a.width != b.width || a.height != b.height || a.channels != b.channels)
+        throw usage_error("ssim", "the device images differ in shape");
+    check_ssim_shape(a.width, a.height, a.channels, map);
+    run_ssim(ssim_args(a.data, a.pitch, b.data, b.pitch, a.width, a.height, a.channels, map, d_totals), a.channels,
+             stream);
+}
+
+void ssim(const SsimPlanes<double>& a, const SsimPlanes<double>& b, const DeviceViewU8* map,
+          unsigned long long* d_totals, cudaStream_t stream) {
+    if (a.width != b.width || a.height != b.height || a.channels != b.channels)
+        throw usage_error("ssim", "the shrunk device images differ in shape");
+    check_ssim_shape(a.width, a.height, a.channels, map);
+    run_ssim(ssim_args(a.data, a.row_samples * sizeof(double), b.data, b.row_samples * sizeof(double), a.width,
+                       a.height, a.channels, map, d_totals),
+             a.channels, stream);
+}
+
+void ssim_shrink(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, int f, double* out_a, double* out_b,
+                 cudaStream_t stream) {
+    check_image_shape(a.width, a.height, a.channels);
+    if (a.width != b.width || a.height != b.height || a.channels != b.channels)
+        throw usage_error("ssim", "the device images differ in shape");
+    if (f < 2 || f > kSsimMaxDownsample) throw usage_error("ssim", "a shrink factor outside 2.." + std::to_string(kSsimMaxDownsample));
+    ShrinkArgs g{};
+    g.a = a.data, g.a_pitch = a.pitch, g.b = b.data, g.b_pitch = b.pitch;
+    g.out_a = out_a, g.out_b = out_b;
+    g.width = a.width, g.height = a.height, g.channels = a.channels, g.f = f;
+    g.out_width = ssim_shrunk_side(a.width, f);
+    g.out_height = ssim_shrunk_side(a.height, f);
+    g.block_pixels = std::max(1, kShrinkSpan / (f * a.channels));
+    const dim3 grid((g.out_width + g.block_pixels - 1) / g.block_pixels, std::min(g.out_height, 65535));
+    shrink_kernel<<<grid, kShrinkThreads, 0, stream>>>(g);
+    IMGPAR_CUDA_CHECK_LAUNCH("shrink_kernel");
 }
 
 SsimSums ssim_sums_from(const unsigned long long* totals) {

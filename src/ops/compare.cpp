@@ -92,6 +92,23 @@ void check_comparable(ConstViewU8 a, ConstViewU8 b, const std::string& name_a, c
                                                   shape_text(a) + ", " + name_b + " is " + shape_text(b));
 }
 
+SsimPlan ssim_plan(const CompareOptions& options, int width, int height) {
+    SsimPlan p;
+    p.downsample = ssim_downsample_factor(options.ssim_downsample, width, height);
+    p.width = ssim_shrunk_side(width, p.downsample);
+    p.height = ssim_shrunk_side(height, p.downsample);
+    p.fits = ssim_fits(p.width, p.height);
+    return p;
+}
+
+std::string SsimPlan::too_small(int original_width, int original_height) const {
+    const std::string size = std::to_string(original_width) + "x" + std::to_string(original_height);
+    const std::string window = std::to_string(kSsimWindow) + "x" + std::to_string(kSsimWindow) + " window";
+    if (downsample == 1) return size + " is smaller than SSIM's " + window;
+    return size + " shrunk " + std::to_string(downsample) + "x (--ssim-downsample) is " + std::to_string(width) + "x" +
+           std::to_string(height) + ", smaller than the " + window;
+}
+
 namespace cpu {
 
 DifferenceSums difference_sums(ConstViewU8 a, ConstViewU8 b, const ViewU8* diff) {
@@ -114,12 +131,12 @@ Comparison compare(ConstViewU8 a, ConstViewU8 b, const CompareOptions& options) 
     if (options.diff) r.diff = ImageU8(a.width, a.height, a.channels);
     const ViewU8 diff_view = r.diff.view();
     r.sums = difference_sums(a, b, options.diff ? &diff_view : nullptr);
-    if (options.ssim_map && !ssim_fits(a.width, a.height))
-        throw usage_error("--ssim-map", shape_text(a) + " is smaller than SSIM's 11x11 window");
-    if ((options.ssim || options.ssim_map) && ssim_fits(a.width, a.height)) {
-        if (options.ssim_map) r.ssim_map = ImageU8(a.width, a.height, a.channels);
+    const SsimPlan plan = ssim_plan(options, a.width, a.height);
+    if (options.ssim_map && !plan.fits) throw usage_error("--ssim-map", plan.too_small(a.width, a.height));
+    if ((options.ssim || options.ssim_map) && plan.fits) {
+        if (options.ssim_map) r.ssim_map = ImageU8(plan.width, plan.height, a.channels);
         const ViewU8 map_view = r.ssim_map.view();
-        r.ssim = ssim(a, b, options.ssim_map ? &map_view : nullptr);
+        r.ssim = ssim(a, b, options.ssim_map ? &map_view : nullptr, plan.downsample);
     }
     return r;
 }
@@ -127,14 +144,18 @@ Comparison compare(ConstViewU8 a, ConstViewU8 b, const CompareOptions& options) 
 std::string compare_kernel_name(const CompareOptions& options) {
     const int threads = cpu_thread_count();
     std::string s = "difference sums";
+    if (options.ssim && options.ssim_downsample != 1) s += ", shrinking (f x f sums)";
     if (options.ssim) s += ", SSIM (11x11 Gaussian moments, row ring)";
     return s + ", " + std::to_string(threads) + " thread" + (threads == 1 ? "" : "s");
 }
 
 }  // namespace cpu
 
-Comparison compare_images(const BackendChoice& backend, ConstViewU8 a, ConstViewU8 b, const CompareOptions& options,
+Comparison compare_images(const BackendChoice& backend, ConstViewU8 a, ConstViewU8 b, const CompareOptions& asked,
                           std::string* kernel) {
+    // "auto" resolved for these images, so that the kernels' names say whether they shrink.
+    CompareOptions options = asked;
+    options.ssim_downsample = ssim_downsample_factor(asked.ssim_downsample, a.width, a.height);
     if (backend.backend != Backend::Gpu) {
         if (kernel) *kernel = cpu::compare_kernel_name(options);
         return cpu::compare(a, b, options);

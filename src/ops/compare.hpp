@@ -70,10 +70,24 @@ DifferenceMetrics difference_metrics(const DifferenceSums& sums, int channel);
 
 // What a comparison computes besides the sums.
 struct CompareOptions {
-    bool ssim = true;       // skipped (SsimResult::defined false) for images smaller than the window
-    bool diff = false;      // the absolute-difference image
-    bool ssim_map = false;  // the 8-bit SSIM map (needs ssim_fits)
+    bool ssim = true;          // skipped (SsimResult::defined false) for images smaller than the window
+    int ssim_downsample = 1;   // shrink first by this factor, or kSsimAutoDownsample (src/ops/ssim.hpp)
+    bool diff = false;         // the absolute-difference image
+    bool ssim_map = false;     // the 8-bit SSIM map (needs the window to fit)
 };
+
+// The SSIM a comparison of width x height images computes: the factor
+// (options.ssim_downsample resolved), the size of the images it is computed
+// on (shrunk by that factor), and whether the window fits in them.
+struct SsimPlan {
+    int downsample = 1;
+    int width = 0;
+    int height = 0;
+    bool fits = false;
+    // "640x480 is smaller than the 11x11 window", or with the shrunk size.
+    std::string too_small(int original_width, int original_height) const;
+};
+SsimPlan ssim_plan(const CompareOptions& options, int width, int height);
 
 struct Comparison {
     DifferenceSums sums;

@@ -1,4 +1,5 @@
-// The CPU reference of SSIM (src/ops/ssim.hpp). Each thread takes a band of
+// The CPU reference of SSIM (src/ops/ssim.hpp), and of the shrinking that
+// --ssim-downsample puts before it. Each thread takes a band of
 // output rows and keeps the window's 11 rows of horizontally filtered
 // moments in a ring (one new row per output row), so the image is filtered
 // along rows once plus 10 rows per band. Compiled with -ffp-contract=off
@@ -6,10 +7,12 @@
 // kernels in cuda/ssim.cu round them.
 #include "src/ops/ssim.hpp"
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "src/error.hpp"
@@ -25,33 +28,29 @@ __extension__ typedef __int128 Int128;  // GCC's and Clang's 128-bit integer
 
 // The horizontal pass of one image row (source row y): for each sample s =
 // x * C + c, the window's weighted sum along the row of each moment, into
-// out[m * n + s] (n = W * C).
-void filter_row(ConstViewU8 a, ConstViewU8 b, int y, const SsimTaps& t, double* out) {
+// out[m * n + s] (n = W * C). T: std::uint8_t (read as int) or double.
+template <typename T>
+void filter_row(const SsimPlanes<T>& a, const SsimPlanes<T>& b, int y, const SsimTaps& t, double* out) {
+    using Sample = std::conditional_t<std::is_same_v<T, double>, double, int>;
     const int w = a.width, ch = a.channels;
-    const std::size_t n = a.row_samples();
-    const std::uint8_t* ra = a.row(y);
-    const std::uint8_t* rb = b.row(y);
+    const std::size_t n = static_cast<std::size_t>(w) * ch;
+    const T* ra = a.data + static_cast<std::size_t>(y) * a.row_samples;
+    const T* rb = b.data + static_cast<std::size_t>(y) * b.row_samples;
     for (int x = 0; x < w; ++x) {
         const bool inside = x >= kSsimRadius && x < w - kSsimRadius;
         for (int c = 0; c < ch; ++c) {
-            const int a0 = ra[static_cast<std::size_t>(x) * ch + c], b0 = rb[static_cast<std::size_t>(x) * ch + c];
+            const std::size_t s = static_cast<std::size_t>(x) * ch + c;
             double pairs[kMoments][kSsimRadius];
             for (int k = 1; k <= kSsimRadius; ++k) {
                 const int xl = inside ? x - k : ssim_reflect(x - k, w);
                 const int xr = inside ? x + k : ssim_reflect(x + k, w);
-                const int al = ra[static_cast<std::size_t>(xl) * ch + c], ar = ra[static_cast<std::size_t>(xr) * ch + c];
-                const int bl = rb[static_cast<std::size_t>(xl) * ch + c], br = rb[static_cast<std::size_t>(xr) * ch + c];
-                // Integer sums of integer products: exact in double.
-                pairs[0][k - 1] = al + ar;
-                pairs[1][k - 1] = bl + br;
-                pairs[2][k - 1] = al * al + ar * ar;
-                pairs[3][k - 1] = bl * bl + br * br;
-                pairs[4][k - 1] = al * bl + ar * br;
+                const std::size_t l = static_cast<std::size_t>(xl) * ch + c, r = static_cast<std::size_t>(xr) * ch + c;
+                double terms[kMoments];
+                ssim_pair_terms(Sample(ra[l]), Sample(ra[r]), Sample(rb[l]), Sample(rb[r]), terms);
+                for (int m = 0; m < kMoments; ++m) pairs[m][k - 1] = terms[m];
             }
-            const double centre[kMoments] = {static_cast<double>(a0), static_cast<double>(b0),
-                                             static_cast<double>(a0 * a0), static_cast<double>(b0 * b0),
-                                             static_cast<double>(a0 * b0)};
-            const std::size_t s = static_cast<std::size_t>(x) * ch + c;
+            double centre[kMoments];
+            ssim_centre_terms(Sample(ra[s]), Sample(rb[s]), centre);
             for (int m = 0; m < kMoments; ++m) out[m * n + s] = ssim_window_sum(t, centre[m], pairs[m]);
         }
     }
@@ -90,11 +89,21 @@ const SsimTaps& ssim_taps() {
 
 bool ssim_fits(int width, int height) { return width >= kSsimWindow && height >= kSsimWindow; }
 
-SsimResult ssim_from_sums(const SsimSums& sums, int width, int height, int channels) {
+int ssim_downsample_factor(int request, int width, int height) {
+    if (request < 0 || request > kSsimMaxDownsample)
+        throw usage_error("--ssim-downsample", "must be auto or a whole number from 1 to " +
+                                                   std::to_string(kSsimMaxDownsample) + ", not " + std::to_string(request));
+    if (request != kSsimAutoDownsample) return request;
+    // ssim.m: max(1, round(min(M, N) / 256)), MATLAB rounding halves away from zero.
+    return std::max(1, static_cast<int>(std::lround(std::min(width, height) / 256.0)));
+}
+
+SsimResult ssim_from_sums(const SsimSums& sums, int width, int height, int channels, int downsample) {
     SsimResult r;
     if (!ssim_fits(width, height)) return r;
     r.defined = true;
     r.channels = channels;
+    r.downsample = downsample;
     r.pixels = static_cast<std::uint64_t>(width - 2 * kSsimRadius) * static_cast<std::uint64_t>(height - 2 * kSsimRadius);
     double total = 0;
     for (int c = 0; c < channels; ++c) {
@@ -108,15 +117,14 @@ SsimResult ssim_from_sums(const SsimSums& sums, int width, int height, int chann
 
 namespace cpu {
 
-SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map) {
-    if (!same_shape(a, b)) throw usage_error("ssim", "the two images differ in size or channel count");
-    if (map && !same_shape(a, *map)) throw usage_error("ssim", "the map's shape differs from the images'");
-    if (!ssim_fits(a.width, a.height))
-        throw usage_error("ssim", std::to_string(a.width) + "x" + std::to_string(a.height) +
-                                      " is smaller than the 11x11 window");
+namespace {
+
+// SSIM of two images of one shape (ssim_fits), the map into `map` when given.
+template <typename T>
+SsimSums ssim_sums(const SsimPlanes<T>& a, const SsimPlanes<T>& b, const ViewU8* map) {
     const SsimTaps& t = ssim_taps();
     const int w = a.width, h = a.height, ch = a.channels;
-    const std::size_t n = a.row_samples();
+    const std::size_t n = static_cast<std::size_t>(w) * ch;
     SsimSums sums;
     std::mutex mutex;
 
@@ -172,7 +180,63 @@ SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map) {
             sums.low[c] += band.low[c];
         }
     });
-    return ssim_from_sums(sums, w, h, ch);
+    return sums;
+}
+
+template <typename T>
+SsimPlanes<T> planes_of(const T* data, int width, int height, int channels, std::size_t row_samples) {
+    SsimPlanes<T> p;
+    p.data = data, p.width = width, p.height = height, p.channels = channels, p.row_samples = row_samples;
+    return p;
+}
+
+}  // namespace
+
+std::vector<double> ssim_shrink(ConstViewU8 image, int f) {
+    const int w = image.width, h = image.height, ch = image.channels;
+    const int out_w = ssim_shrunk_side(w, f), out_h = ssim_shrunk_side(h, f), before = (f - 1) / 2;
+    const std::size_t n = static_cast<std::size_t>(out_w) * ch;
+    std::vector<double> out(n * static_cast<std::size_t>(out_h));
+    parallel_for(out_h, 1, [&](int y0, int y1) {
+        std::vector<int> sums(n);
+        for (int y = y0; y < y1; ++y) {
+            std::fill(sums.begin(), sums.end(), 0);
+            for (int dy = 0; dy < f; ++dy) {
+                const std::uint8_t* row = image.row(ssim_reflect(y * f + dy - before, h));
+                for (int x = 0; x < out_w; ++x)
+                    for (int dx = 0; dx < f; ++dx) {
+                        const std::uint8_t* px = row + static_cast<std::size_t>(ssim_reflect(x * f + dx - before, w)) * ch;
+                        for (int c = 0; c < ch; ++c) sums[static_cast<std::size_t>(x) * ch + c] += px[c];
+                    }
+            }
+            double* o = out.data() + n * static_cast<std::size_t>(y);
+            for (std::size_t s = 0; s < n; ++s) o[s] = ssim_shrunk_value(sums[s], f);
+        }
+    });
+    return out;
+}
+
+SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map, int downsample) {
+    if (!same_shape(a, b)) throw usage_error("ssim", "the two images differ in size or channel count");
+    if (downsample < 1 || downsample > kSsimMaxDownsample)
+        throw usage_error("ssim", "the downsampling factor " + std::to_string(downsample) + " is outside 1.." +
+                                      std::to_string(kSsimMaxDownsample));
+    const int w = ssim_shrunk_side(a.width, downsample), h = ssim_shrunk_side(a.height, downsample), ch = a.channels;
+    if (map && (map->width != w || map->height != h || map->channels != ch))
+        throw usage_error("ssim", "the map's shape differs from the (shrunk) images'");
+    if (!ssim_fits(w, h))
+        throw usage_error("ssim", std::to_string(w) + "x" + std::to_string(h) + (downsample > 1 ? " (shrunk)" : "") +
+                                      " is smaller than the 11x11 window");
+    SsimSums sums;
+    if (downsample == 1) {
+        // 8-bit samples: the strides in bytes are in samples.
+        sums = ssim_sums(planes_of(a.data, w, h, ch, a.stride), planes_of(b.data, w, h, ch, b.stride), map);
+    } else {
+        const std::vector<double> sa = ssim_shrink(a, downsample), sb = ssim_shrink(b, downsample);
+        const std::size_t n = static_cast<std::size_t>(w) * ch;
+        sums = ssim_sums(planes_of(sa.data(), w, h, ch, n), planes_of(sb.data(), w, h, ch, n), map);
+    }
+    return ssim_from_sums(sums, w, h, ch, downsample);
 }
 
 }  // namespace cpu

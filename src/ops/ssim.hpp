@@ -26,12 +26,28 @@
 // have no SSIM (scikit-image raises an error): ssim_fits() says so, and
 // cpu::ssim refuses them.
 //
+// DOWNSAMPLING (--ssim-downsample, off by default)
+// Wang et al.'s reference code (their ssim.m; NPP's nppiSSIM and the IQA
+// libraries that follow it compute the same) first shrinks both images by a
+// factor f: the f x f mean around every f-th sample (MATLAB's imfilter with
+// the edges mirrored, dcba|abcd, and the kernel's centre at (f - 1) / 2
+// rounded down, so the window runs from -(f - 1) / 2 to f / 2), the samples
+// 0, f, 2f, ... kept: ceil(W / f) x ceil(H / f) samples a channel, each the
+// exact integer sum divided by f^2 and rounded once (ssim_shrunk_value).
+// SSIM as above follows on those double-precision images, so its mean is
+// over the windows that fit in them (ssim.m's 'valid'). Its rule for f,
+// max(1, round(min(W, H) / 256)), is "auto": f = 17 for 7680x4320. f = 1 is
+// SSIM as above, bit for bit.
+//
 // The SSIM map (a diagnostic image) holds every pixel's S, border included
 // (there the window reads the reflected image), as 8 bits: round(255 S),
-// negative S as 0 (ssim_map_value).
+// negative S as 0 (ssim_map_value). Downsampled, it is the shrunk images'
+// map, ceil(W / f) x ceil(H / f).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "src/image.hpp"
 #include "src/ops/ssim_math.hpp"
@@ -46,10 +62,32 @@ const SsimTaps& ssim_taps();
 // Both sides at least the window's 11 pixels.
 bool ssim_fits(int width, int height);
 
+// --ssim-downsample: 0 is "auto", ssim.m's rule; otherwise the factor itself,
+// 1 .. kSsimMaxDownsample (so that an f x f sum of bytes fits in 31 bits).
+constexpr int kSsimAutoDownsample = 0;
+constexpr int kSsimMaxDownsample = 1024;
+// The factor `request` means for a width x height image. Throws
+// imgpar::Error (usage) outside 0 .. kSsimMaxDownsample.
+int ssim_downsample_factor(int request, int width, int height);
+// A side of n samples shrunk by f: ceil(n / f).
+constexpr int ssim_shrunk_side(int n, int f) { return n / f + (n % f != 0); }
+
+// One channel-interleaved image of T samples, `row_samples` apart; the SSIM
+// kernels' input (8-bit images, or the doubles of shrunk ones).
+template <typename T>
+struct SsimPlanes {
+    const T* data = nullptr;
+    int width = 0;
+    int height = 0;
+    int channels = 0;
+    std::size_t row_samples = 0;  // samples between row starts
+};
+
 struct SsimResult {
     bool defined = false;     // false: not computed (asked not to, or the image is too small)
     int channels = 0;
-    std::uint64_t pixels = 0; // pixels each channel's mean is over: (W - 10)(H - 10)
+    int downsample = 1;       // the factor f both images were shrunk by (1: not shrunk)
+    std::uint64_t pixels = 0; // pixels each channel's mean is over: (W - 10)(H - 10), of the shrunk images
     double channel[kMaxChannels] = {};
     double mean = 0;          // the mean of the channels' values
 };
@@ -62,13 +100,19 @@ struct SsimSums {
     std::int64_t low[kMaxChannels] = {};
 };
 
-SsimResult ssim_from_sums(const SsimSums& sums, int width, int height, int channels);
+// width x height: the (shrunk) images the sums are of; f: the factor.
+SsimResult ssim_from_sums(const SsimSums& sums, int width, int height, int channels, int downsample = 1);
 
 namespace cpu {
-// SSIM of a and b (same shape, ssim_fits). `map`, when given, is a view of
-// a's shape that receives the 8-bit map. Multithreaded over rows. Throws
-// imgpar::Error (usage) on a shape mismatch or an image too small.
-SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map = nullptr);
+// SSIM of a and b (same shape) shrunk by `downsample` (a factor >= 1, see
+// ssim_downsample_factor; the shrunk images ssim_fits). `map`, when given,
+// is a view of the shrunk shape that receives the 8-bit map. Multithreaded
+// over rows. Throws imgpar::Error (usage) on a shape mismatch or an image
+// too small.
+SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map = nullptr, int downsample = 1);
+// `image` shrunk by f >= 2 (DOWNSAMPLING): ceil(W / f) x ceil(H / f) samples,
+// channels interleaved, rows packed. Multithreaded over rows.
+std::vector<double> ssim_shrink(ConstViewU8 image, int f);
 }  // namespace cpu
 
 }  // namespace imgpar

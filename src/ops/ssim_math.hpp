@@ -61,6 +61,57 @@ IMGPAR_HD double ssim_window_sum(const SsimTaps& t, double p0, const double pair
     return acc;
 }
 
+// A small non-negative integer as a double, exactly (0 <= v < 2^31). On the
+// device: the bits of 2^52 + v less 2^52, one fp64 subtraction where the
+// conversion instruction runs at a quarter of the fp64 rate.
+IMGPAR_HD double ssim_exact_double(int v) {
+#if defined(__CUDA_ARCH__)
+    return __dsub_rn(__hiloint2double(0x43300000, v), 4503599627370496.0);
+#else
+    return static_cast<double>(v);
+#endif
+}
+
+// The row pass's inputs for one pair of samples at distance k (left l, right
+// r, of images a and b), one per moment: l + r of a and of b, l^2 + r^2 of a
+// and of b, and l_a l_b + r_a r_b. 8-bit samples: integer sums of integer
+// products, exact. Double samples (the shrunk images of --ssim-downsample):
+// each product and sum rounded on its own. For integer-valued doubles both
+// give the same values.
+IMGPAR_HD void ssim_pair_terms(int la, int ra, int lb, int rb, double out[5]) {
+    out[0] = ssim_exact_double(la + ra);
+    out[1] = ssim_exact_double(lb + rb);
+    out[2] = ssim_exact_double(la * la + ra * ra);
+    out[3] = ssim_exact_double(lb * lb + rb * rb);
+    out[4] = ssim_exact_double(la * lb + ra * rb);
+}
+IMGPAR_HD void ssim_pair_terms(double la, double ra, double lb, double rb, double out[5]) {
+    out[0] = add_rn(la, ra);
+    out[1] = add_rn(lb, rb);
+    out[2] = add_rn(mul_rn(la, la), mul_rn(ra, ra));
+    out[3] = add_rn(mul_rn(lb, lb), mul_rn(rb, rb));
+    out[4] = add_rn(mul_rn(la, lb), mul_rn(ra, rb));
+}
+// The same for the window's centre sample: a, b, a^2, b^2, ab.
+IMGPAR_HD void ssim_centre_terms(int a, int b, double out[5]) {
+    out[0] = ssim_exact_double(a);
+    out[1] = ssim_exact_double(b);
+    out[2] = ssim_exact_double(a * a);
+    out[3] = ssim_exact_double(b * b);
+    out[4] = ssim_exact_double(a * b);
+}
+IMGPAR_HD void ssim_centre_terms(double a, double b, double out[5]) {
+    out[0] = a;
+    out[1] = b;
+    out[2] = mul_rn(a, a);
+    out[3] = mul_rn(b, b);
+    out[4] = mul_rn(a, b);
+}
+
+// A sample of an image shrunk by f (--ssim-downsample): the exact integer sum
+// of the f x f samples it stands for, divided by f^2 and rounded once.
+IMGPAR_HD double ssim_shrunk_value(int sum, int f) { return div_rn(ssim_exact_double(sum), ssim_exact_double(f * f)); }
+
 // One pixel's SSIM from its window's weighted moments (means ux, uy; mean
 // squares uxx, uyy; mean product uxy), with population covariance and in
 // scikit-image's order of operations:

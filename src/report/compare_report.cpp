@@ -82,6 +82,8 @@ std::string compare_text(const CompareSource& src, const Comparison& c) {
     for (int ch = 0; ch < s.channels; ++ch) out += text_row(compare_channel_name(s.channels, ch), c, ch);
     if (s.channels > 1) out += text_row("all", c, -1);
     if (!has_ssim(c) && src.ssim_asked && !src.no_ssim.empty()) out += "  SSIM: none, " + src.no_ssim + "\n";
+    if (has_ssim(c) && c.ssim.downsample > 1)
+        out += "  SSIM of the images shrunk " + std::to_string(c.ssim.downsample) + "x (--ssim-downsample)\n";
     return out;
 }
 
@@ -121,7 +123,8 @@ std::string compare_json(const CompareSource& src, const Comparison& c) {
     JsonObject ssim;
     if (has_ssim(c)) {
         ssim.add("window", kSsimWindow).add("sigma", kSsimSigma).add("k1", kSsimK1).add("k2", kSsimK2);
-        ssim.add("data_range", kSsimDataRange).add("pixels", static_cast<unsigned long long>(c.ssim.pixels));
+        ssim.add("data_range", kSsimDataRange).add("downsample", c.ssim.downsample);
+        ssim.add("pixels", static_cast<unsigned long long>(c.ssim.pixels));
     } else {
         ssim.add("skipped", src.no_ssim);
     }

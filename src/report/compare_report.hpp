@@ -10,6 +10,7 @@
 //   Identical images say so on the first line ("identical"); their PSNR
 //   prints as "inf". An SSIM that was not computed prints "-", with a line
 //   saying why when it was asked for (an image smaller than the window).
+//   SSIM of shrunk images (--ssim-downsample) adds a line saying so.
 //
 // CSV (compare_csv_header once, then compare_csv_rows per pair): one row per
 // channel and one named "all":
@@ -23,6 +24,7 @@
 //           "rmse":..,"psnr":x|null,"ssim":x|null},
 //    "per_channel":[{"name":"red", the same members},...],
 //    "ssim":{"window":11,"sigma":1.5,"k1":0.01,"k2":0.03,"data_range":255,
+//            "downsample":f (both images shrunk f times first; 1: not),
 //            "pixels":N (each channel's mean is over N pixels)} or
 //           {"skipped":"why"},
 //    "diff":"path"|null,"ssim_map":"path"|null,

@@ -3,7 +3,9 @@
 // lists compared by name; images of different shapes, too small for SSIM,
 // missing or unreadable; outputs that would replace an input; and, where
 // python3 has scikit-image, the numbers against structural_similarity,
-// peak_signal_noise_ratio and mean_squared_error (tests/cli/compare_skimage.py).
+// peak_signal_noise_ratio and mean_squared_error (tests/cli/compare_skimage.py);
+// --ssim-downsample, and against Wang et al.'s ssim.m in numpy
+// (tests/cli/compare_wang.py).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -12,6 +14,7 @@
 
 #include "src/io/load.hpp"
 #include "src/io/save.hpp"
+#include "src/ops/ssim.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/json_check.hpp"
 #include "tests/support/python_peer.hpp"
@@ -317,19 +320,152 @@ TEST_CASE("cli compare: images under 11x11 have no SSIM, said plainly; a check o
     CHECK(has(lines(r.out)[2], "inf         -"));
 }
 
-TEST_CASE("cli compare: SSIM, PSNR and MSE agree with scikit-image on photos, blurred and JPEG versions") {
-    const std::string python = test::python_with("import numpy, skimage");
+namespace {
+// Runs a peer-check script of tests/cli on imgpar (skipped, saying which
+// package is missing, where python3 lacks `imports`); it must pass its 14 pairs.
+void run_peer_script(const std::string& script, const std::string& imports, const std::string& package) {
+    const std::string python = test::python_with(imports);
     if (python.empty()) {
-        MESSAGE("python3 with numpy and skimage not installed: this check needs python3-skimage");
+        MESSAGE("python3 with ", imports, " not installed: this check needs ", package);
         return;
     }
     TempDir dir;
-    const std::string script = std::string(IMGPAR_SAMPLES_DIR) + "/../tests/cli/compare_skimage.py";
-    const std::string cmd = python + " '" + script + "' '" + IMGPAR_BINARY + "' '" + dir.path() + "' > '" +
+    const std::string path = std::string(IMGPAR_SAMPLES_DIR) + "/../tests/cli/" + script;
+    const std::string cmd = python + " '" + path + "' '" + IMGPAR_BINARY + "' '" + dir.path() + "' > '" +
                             dir.file("said.txt") + "' 2>&1";
     const int status = std::system(cmd.c_str());
     const std::string said = test::read_bytes(dir.file("said.txt"));
     CHECK_MESSAGE(status == 0, said);
     MESSAGE(lines(said).back());
     CHECK(has(said, "14 pairs, 0 failed"));
+}
+}  // namespace
+
+TEST_CASE("cli compare: SSIM, PSNR and MSE agree with scikit-image on photos, blurred and JPEG versions") {
+    run_peer_script("compare_skimage.py", "import numpy, skimage", "python3-skimage");
+}
+
+TEST_CASE("cli compare: --ssim-downsample auto|N shrinks before SSIM as ssim.m does; JSON and text say the factor") {
+    TempDir dir;
+    const ImageU8 camera = test::load_sample("camera.png");  // 512x512: auto is 2
+    ImageU8 changed = camera;
+    for (std::size_t i = 0; i < changed.sample_count(); i += 3)
+        changed.data()[i] = static_cast<std::uint8_t>(changed.data()[i] / 2 + 64);
+    const std::string a = dir.file("a.png"), b = dir.file("b.png");
+    save(a, camera);
+    save(b, changed);
+    // The numbers are the library's cpu::ssim at that factor, read back exactly.
+    for (const char* factor : {"auto", "2", "5"}) {
+        CAPTURE(factor);
+        const int f = factor[0] == 'a' ? 2 : std::stoi(factor);
+        const auto r = run_imgpar({"compare", "--json", a, b, "--ssim-downsample", factor});
+        REQUIRE(r.exit_code == 0);
+        auto m = test::json_members(r.out);
+        auto ssim = test::json_members(m["ssim"]);
+        CHECK(ssim["downsample"] == std::to_string(f));
+        const int side = (512 + f - 1) / f - 10;
+        CHECK(ssim["pixels"] == std::to_string(side * side));
+        const SsimResult want = cpu::ssim(camera.view(), changed.view(), nullptr, f);
+        CHECK(std::stod(test::json_members(m["all"])["ssim"]) == want.mean);
+        CHECK(has(lines(run_imgpar({"compare", a, b, "--ssim-downsample", factor}).out).back(),
+                  "  SSIM of the images shrunk " + std::to_string(f) + "x (--ssim-downsample)"));
+    }
+    // Not shrunk: "downsample":1 and no line; 1 is the default's report, byte for byte.
+    const auto plain = run_imgpar({"compare", a, b});
+    const auto one = run_imgpar({"compare", a, b, "--ssim-downsample", "1"});
+    REQUIRE(plain.exit_code == 0);
+    CHECK(one.exit_code == 0);
+    CHECK(lines(plain.out).size() == 3);
+    CHECK(one.out == plain.out);
+    CHECK_FALSE(has(plain.out, "shrunk"));
+    auto json_plain = test::json_members(run_imgpar({"compare", "--json", a, b}).out);
+    auto json_one = test::json_members(run_imgpar({"compare", "--json", a, b, "--ssim-downsample", "1"}).out);
+    CHECK(test::json_members(json_plain["ssim"])["downsample"] == "1");
+    CHECK(json_one["all"] == json_plain["all"]);
+    CHECK(json_one["per_channel"] == json_plain["per_channel"]);
+    CHECK(json_one["ssim"] == json_plain["ssim"]);
+    CHECK(test::json_members(json_plain["all"])["ssim"] !=
+          test::json_members(test::json_members(run_imgpar({"compare", "--json", a, b, "--ssim-downsample", "2"}).out)["all"])["ssim"]);
+    // chelsea.png (451x300): auto is 1, the default's numbers.
+    Pair p;
+    const auto chelsea_auto = run_imgpar({"compare", p.a, p.b, "--ssim-downsample", "auto"});
+    CHECK(chelsea_auto.out == run_imgpar({"compare", p.a, p.b}).out);
+    CHECK(has(test::json_members(run_imgpar({"compare", "--json", p.a, p.b, "--ssim-downsample", "auto"}).out)["ssim"],
+              "\"downsample\":1,"));
+    // --ssim-map at a factor: the shrunk images' map, ceil(451 / 3) x ceil(300 / 3).
+    const auto mapped = run_imgpar({"compare", p.a, p.b, "--ssim-downsample", "3", "--ssim-map", p.dir.file("m3.png")});
+    REQUIRE(mapped.exit_code == 0);
+    const ImageU8 map = load_image(p.dir.file("m3.png")).image;
+    CHECK(map.width() == 151);
+    CHECK(map.height() == 100);
+    REQUIRE(map.channels() == 3);
+    ImageU8 want_map(151, 100, 3);
+    const ViewU8 wm = want_map.view();
+    cpu::ssim(load_image(p.a).image.view(), load_image(p.b).image.view(), &wm, 3);
+    IMGPAR_CHECK_IMAGES_EQUAL(want_map, map);
+    CHECK(map.at(10, 10, 1) == 255);  // green is equal everywhere
+    CHECK(map.at(71, 35, 0) < 255);   // the changed patch (x 200..229, y 100..109) shrunk 3x
+}
+
+TEST_CASE("cli compare: --ssim-downsample: bad values and --no-ssim are usage errors; shrunk under 11x11, no SSIM") {
+    Pair p;
+    for (const char* bad : {"0", "-3", "3x", "1025", "", "2.5", "auto2"}) {
+        CAPTURE(bad);
+        const auto r = run_imgpar({"compare", p.a, p.b, "--ssim-downsample", bad});
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, "--ssim-downsample"));
+        CHECK(r.out.empty());
+    }
+    CHECK(run_imgpar({"compare", p.a, p.b, "--ssim-downsample", "1024"}).exit_code == 0);  // the largest
+    for (const char* factor : {"2", "auto", "1"}) {
+        const auto r = run_imgpar({"compare", p.a, p.b, "--no-ssim", "--ssim-downsample", factor});
+        CHECK(r.exit_code == 2);
+        CHECK(has(r.err, "--ssim-downsample"));
+    }
+    // 451x300 shrunk 40x is 12x8: no SSIM, said plainly, exit 0 (as an image under 11x11).
+    auto r = run_imgpar({"compare", p.a, p.b, "--ssim-downsample", "40"});
+    CHECK(r.exit_code == 0);
+    CHECK(has(r.out, "SSIM: none, the image shrunk 40x (--ssim-downsample) is 12x8, smaller than the 11x11 window"));
+    CHECK_FALSE(has(r.out, "SSIM of the images shrunk"));
+    auto m = test::json_members(run_imgpar({"compare", "--json", p.a, p.b, "--ssim-downsample", "40"}).out);
+    CHECK(test::json_members(m["all"])["ssim"] == "null");
+    CHECK(test::json_members(m["ssim"])["skipped"] ==
+          "\"the image shrunk 40x (--ssim-downsample) is 12x8, smaller than the 11x11 window\"");
+    r = run_imgpar({"compare", p.a, p.b, "--ssim-downsample", "40", "--fail-below", "ssim=0.5"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "ssim has no value (the image shrunk 40x"));
+    // 29x is 16x11: still there.
+    CHECK(has(test::json_members(run_imgpar({"compare", "--json", p.a, p.b, "--ssim-downsample", "29"}).out)["ssim"],
+              "\"downsample\":29,\"pixels\":6}"));
+    // A map of it cannot be made: that pair fails (exit 1), nothing written.
+    r = run_imgpar({"compare", p.a, p.b, "--ssim-downsample", "40", "--ssim-map", p.dir.file("m.png")});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "--ssim-map"));
+    CHECK(has(r.err, "shrunk 40x"));
+    CHECK_FALSE(test::file_exists(p.dir.file("m.png")));
+}
+
+TEST_CASE("cli compare: --ssim-downsample with --ssim-map: a factor the images take is not refused by --device auto") {
+    // The device estimate runs the job on a 512x512 image: a factor that
+    // shrinks that one under 11x11 (here 60: 9x9) must not fail a run whose
+    // own images fit (1200x1200 shrunk 60x is 20x20).
+    TempDir dir;
+    save(dir.file("a.png"), test::photo_like_image(1200, 1200, 1, 61));
+    save(dir.file("b.png"), test::photo_like_image(1200, 1200, 1, 62));
+    for (const std::string device : {"cpu", "auto"}) {
+        CAPTURE(device);
+        const std::string map = dir.file("m_" + device + ".png");
+        const auto r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png"), "--ssim-downsample", "60",
+                                   "--ssim-map", map, "--device", device});
+        CHECK_MESSAGE(r.exit_code == 0, r.err);
+        if (test::file_exists(map)) {
+            CHECK(load_image(map).image.width() == 20);
+        } else {
+            FAIL_CHECK("no map written");
+        }
+    }
+}
+
+TEST_CASE("cli compare: --ssim-downsample agrees with Wang et al.'s ssim.m written in numpy, on photos, blurred and JPEG") {
+    run_peer_script("compare_wang.py", "import numpy", "python3-numpy");
 }

@@ -3,7 +3,8 @@
 // SSIM maps; every channel count, awkward and tile-edge sizes, images below
 // SSIM's window, degenerate images (identical, constant, black against
 // white), unaligned device images (the byte path), sums past 32 bits, a
-// 16 MP pair; and imgpar compare --device gpu against --device cpu.
+// 16 MP pair; --ssim-downsample's shrunk images and SSIM; and imgpar
+// compare --device gpu against --device cpu.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -13,7 +14,9 @@
 #include <vector>
 
 #include "cuda/check.hpp"
+#include "cuda/buffers.hpp"
 #include "cuda/compare.hpp"
+#include "cuda/device_image.hpp"
 #include "src/gpu/session.hpp"
 #include "src/ops/compare.hpp"
 #include "tests/support/cli_runner.hpp"
@@ -175,6 +178,81 @@ TEST_CASE("gpu compare: sums past 32 bits, and a 16 MP pair") {
     check_pair(a, b);
 }
 
+TEST_CASE("gpu compare --ssim-downsample: the shrunk images are the CPU's doubles, bit for bit") {
+    const cudaStream_t s = test::stream();
+    int cases = 0;
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {2, 3}, {37, 23}, {64, 64}, {97, 211}, {641, 427}})
+        for (int ch = 1; ch <= 4; ++ch)
+            for (int f : {2, 3, 5, 16, 17, 64}) {
+                CAPTURE(w);
+                CAPTURE(h);
+                CAPTURE(ch);
+                CAPTURE(f);
+                const ImageU8 a = test::photo_like_image(w, h, ch, 5), b = test::random_image(w, h, ch, 6);
+                const std::vector<double> want_a = cpu::ssim_shrink(a.view(), f), want_b = cpu::ssim_shrink(b.view(), f);
+                cuda::DeviceImageU8 da = cuda::DeviceImageU8::from_host(a.view(), s);
+                cuda::DeviceImageU8 db = cuda::DeviceImageU8::from_host(b.view(), s);
+                cuda::DeviceBuffer<double> out(2 * want_a.size());
+                cuda::ssim_shrink(da.view(), db.view(), f, out.get(), out.get() + want_a.size(), s);
+                std::vector<double> got(2 * want_a.size());
+                IMGPAR_CUDA_CHECK(cudaMemcpyAsync(got.data(), out.get(), got.size() * sizeof(double), cudaMemcpyDeviceToHost, s));
+                IMGPAR_CUDA_CHECK(cudaStreamSynchronize(s));
+                const int row = ssim_shrunk_side(w, f) * ch;
+                for (std::size_t i = 0; i < got.size(); ++i) {
+                    const double want = i < want_a.size() ? want_a[i] : want_b[i - want_a.size()];
+                    if (!same_bits(want, got[i])) {
+                        const std::size_t j = i % want_a.size();
+                        FAIL_CHECK("image ", i < want_a.size() ? "a" : "b", " (x, y, channel) = (", j % row / ch, ", ",
+                                   j / row, ", ", j % ch, "): cpu ", want, ", gpu ", got[i]);
+                        break;
+                    }
+                }
+                ++cases;
+            }
+    MESSAGE(cases, " shrinks compared");
+}
+
+TEST_CASE("gpu compare --ssim-downsample: SSIM and its map equal the CPU's for every factor and channel count") {
+    std::vector<std::pair<int, int>> sizes = test::awkward_sizes();
+    for (const auto& wh : std::vector<std::pair<int, int>>{{641, 427}, {1000, 37}, {383, 384}, {2000, 1500}})
+        sizes.push_back(wh);
+    int defined = 0;
+    for (const auto& [w, h] : sizes)
+        for (int ch = 1; ch <= 4; ++ch)
+            for (int f : {kSsimAutoDownsample, 2, 3, 7, 17}) {
+                CAPTURE(w);
+                CAPTURE(h);
+                CAPTURE(ch);
+                CAPTURE(f);
+                const ImageU8 a = test::photo_like_image(w, h, ch, 9);
+                ImageU8 b = a;
+                for (std::size_t i = 0; i < b.sample_count(); i += 7) b.data()[i] = static_cast<std::uint8_t>(b.data()[i] ^ 0x15);
+                CompareOptions o;
+                o.ssim_downsample = f;
+                o.ssim_map = ssim_plan(o, w, h).fits;
+                const Comparison c = cpu::compare(a.view(), b.view(), o), g = gpu_compare(a, b, o);
+                CHECK_COMPARISONS_EQUAL(c, g);
+                if (g.ssim.defined) {
+                    ++defined;
+                    CHECK(g.ssim.downsample == ssim_downsample_factor(f, w, h));
+                    CHECK(g.ssim_map.width() == ssim_shrunk_side(w, g.ssim.downsample));
+                }
+            }
+    MESSAGE(defined, " shrunk SSIMs compared");
+    // Identical images: exactly 1 after shrinking too.
+    CompareOptions o;
+    o.ssim_downsample = 3;
+    const ImageU8 photo = test::photo_like_image(301, 200, 3, 2);
+    CHECK(gpu_compare(photo, photo, o).ssim.mean == 1.0);
+    // 16 MP: auto shrinks 16x.
+    const ImageU8 big = test::photo_like_image(4096, 4096, 3, 12);
+    const ImageU8 other = test::photo_like_image(4096, 4096, 3, 13);
+    o.ssim_downsample = kSsimAutoDownsample;
+    const Comparison g = gpu_compare(big, other, o);
+    CHECK(g.ssim.downsample == 16);
+    CHECK_COMPARISONS_EQUAL(cpu::compare(big.view(), other.view(), o), g);
+}
+
 TEST_CASE("gpu compare: imgpar compare --device gpu prints the CPU's numbers and writes the CPU's images") {
     test::TempDir dir;
     const std::string a = test::sample_path("chelsea.png");
@@ -191,8 +269,16 @@ TEST_CASE("gpu compare: imgpar compare --device gpu prints the CPU's numbers and
         auto m = test::json_members(r.out);
         CHECK(m["backend"] == "\"" + tag + "\"");
         records[i] = m["all"] + m["per_channel"] + m["pixels_differ"];
+        // Shrunk 2x (--ssim-downsample): the same numbers and map on both.
+        const test::RunResult d = test::run_imgpar({"compare", a, b, "--json", "--device", tag, "--ssim-downsample", "2",
+                                                    "--ssim-map", dir.file("s_" + tag + ".png")});
+        REQUIRE(d.exit_code == 0);
+        auto md = test::json_members(d.out);
+        CHECK(md["backend"] == "\"" + tag + "\"");
+        records[i] += md["all"] + md["per_channel"] + md["ssim"];
     }
     CHECK(records[0] == records[1]);
     CHECK(test::read_bytes(dir.file("d_cpu.png")) == test::read_bytes(dir.file("d_gpu.png")));
     CHECK(test::read_bytes(dir.file("m_cpu.png")) == test::read_bytes(dir.file("m_gpu.png")));
+    CHECK(test::read_bytes(dir.file("s_cpu.png")) == test::read_bytes(dir.file("s_gpu.png")));
 }
