@@ -4,16 +4,17 @@
 // against a device copy of ONE image (the issue's yardstick: the pass reads
 // two), the CPU reference, and NPP's MSE and SSIM where the toolkit has
 // them. Every row checks its result against the CPU's (exact sums, SSIM's
-// bits) and says so in the note. NPP's SSIM is Wang et al.'s reference, on
-// images shrunk first (bench/wang_ssim.hpp); a second row has NPP compute
-// imgpar's full-resolution SSIM, over tiles small enough not to be shrunk.
+// bits) and says so in the note. NPP's nppiSSIM is Wang et al.'s reference,
+// on images shrunk first (src/ops/ssim.hpp, DOWNSAMPLING), so SSIM has two
+// rows: imgpar's full-resolution SSIM against NPP computing the same over
+// tiles small enough not to be shrunk, and imgpar --ssim-downsample auto
+// against nppiSSIM on the whole images, the same quantity.
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "bench/bench.hpp"
 #include "bench/npp_compare_peer.hpp"
-#include "bench/wang_ssim.hpp"
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
 #include "cuda/compare.hpp"
@@ -32,17 +33,44 @@ ImageU8 disturbed(const ImageU8& a) {
 
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-// Wang et al.'s reference SSIM (bench/wang_ssim.hpp), which NPP's nppiSSIM
-// reports, printed beside NPP's values: a different quantity from imgpar's.
-std::string reference_ssim_text(const ImageU8& a, const ImageU8& b) {
-    const WangSsim w = wang_reference_ssim(a, b);
-    std::string out = "Wang's ssim.m, shrunk " + std::to_string(w.factor) + "x:";
-    for (const double v : w.channel) {
+std::string values_text(const SsimResult& r) {
+    std::string out;
+    for (int c = 0; c < r.channels; ++c) {
         char buf[32];
-        std::snprintf(buf, sizeof buf, " %.6f", v);
+        std::snprintf(buf, sizeof buf, " %.6f", r.channel[c]);
         out += buf;
     }
     return out;
+}
+
+std::string ms_text(double ms) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f ms", ms);
+    return buf;
+}
+
+bool same_ssim(const SsimResult& x, const SsimResult& y, int channels) {
+    bool same = x.defined && y.defined && x.downsample == y.downsample;
+    for (int c = 0; c < channels && same; ++c) same = same_bits(x.channel[c], y.channel[c]);
+    return same;
+}
+
+// A row of the GPU's SSIM timing t of a and b shrunk by f, with the CPU's
+// result at f into cpu_result (timed when the run times the CPU).
+Row ssim_row(Context& ctx, const char* name, const ImageShape& shape, const Timing& t, double copy, const ImageU8& a,
+             const ImageU8& b, int f, SsimResult& cpu_result) {
+    Row r;
+    r.group = "compare";
+    r.name = name;
+    r.image = std::string("2 x ") + shape.label;
+    r.bytes = 2.0 * static_cast<double>(a.size_bytes());
+    r.gpu = t;
+    r.copy_ms = copy;
+    if (ctx.options().cpu)
+        r.cpu_ms = Context::time_host_ms([&] { cpu_result = cpu::ssim(a.view(), b.view(), nullptr, f); }, 1);
+    else
+        cpu_result = cpu::ssim(a.view(), b.view(), nullptr, f);
+    return r;
 }
 
 void compare_cases(Context& ctx) {
@@ -95,36 +123,56 @@ void compare_cases(Context& ctx) {
         fetch();
         const SsimResult got = ssim_from_sums(cuda::ssim_sums_from(host.data()), shape.w, shape.h, shape.c);
         SsimResult cpu_result;
-        Row r;
-        r.group = "compare";
-        r.name = "SSIM (11x11 Gaussian, fp64)";
-        r.image = std::string("2 x ") + shape.label;
-        r.bytes = static_cast<double>(image * 2);
-        r.gpu = t;
-        r.copy_ms = copy;
-        if (ctx.options().cpu)
-            r.cpu_ms = Context::time_host_ms([&] { cpu_result = cpu::ssim(a.view(), b.view()); }, 1);
-        else
-            cpu_result = cpu::ssim(a.view(), b.view());
-        bool same = cpu_result.defined && got.defined;
-        for (int c = 0; c < shape.c && same; ++c) same = same_bits(cpu_result.channel[c], got.channel[c]);
+        Row r = ssim_row(ctx, "SSIM (11x11 Gaussian, fp64)", shape, t, copy, a, b, 1, cpu_result);
         char value[48];
         std::snprintf(value, sizeof value, "SSIM %.6f", got.mean);
-        r.note = std::string(same ? "SSIM = CPU's bits" : "SSIM DIFFERS FROM CPU") + "; " + value + "; x copy of one image";
-        const NppCompareRun npp = time_npp_compare(ctx, da.view(), db.view(), true);
-        if (npp.available) {
-            r.peer = npp.name;
-            r.peer_ms = npp.timing.median_ms;
-        }
-        r.note += "; " + npp.note + " (" + reference_ssim_text(a, b) + ": a different quantity)";
-        ctx.add(r);
+        r.note = std::string(same_ssim(cpu_result, got, shape.c) ? "SSIM = CPU's bits" : "SSIM DIFFERS FROM CPU") +
+                 "; " + value + "; x copy of one image";
         double npp_mean = 0;
         const NppCompareRun full = time_npp_ssim_full_resolution(ctx, da.view(), db.view(), npp_mean);
         if (full.available) {
             char agree[96];
             std::snprintf(agree, sizeof agree, "; NPP's mean %.6f, imgpar's %.6f", npp_mean, got.mean);
-            ctx.add(vs_peer_row(r, "NPP at full resolution", full.name, full.timing.median_ms, full.note + agree));
+            r.peer = full.name;
+            r.peer_ms = full.timing.median_ms;
+            r.note += "; " + full.note + agree;
+        } else {
+            r.note += "; " + full.note;
         }
+        ctx.add(r);
+
+        // --ssim-downsample auto: Wang et al.'s reference, nppiSSIM's quantity.
+        const int f = ssim_downsample_factor(kSsimAutoDownsample, shape.w, shape.h);
+        SsimPlanes<double> pa;
+        pa.width = ssim_shrunk_side(shape.w, f), pa.height = ssim_shrunk_side(shape.h, f), pa.channels = shape.c;
+        pa.row_samples = static_cast<std::size_t>(pa.width) * shape.c;
+        const std::size_t count = pa.row_samples * static_cast<std::size_t>(pa.height);
+        cuda::DeviceBuffer<double> shrunk(2 * count);
+        SsimPlanes<double> pb = pa;
+        pa.data = shrunk.get();
+        pb.data = shrunk.get() + count;
+        const Timing tw = ctx.time(
+            [&](cudaStream_t st) {
+                cuda::ssim_shrink(va, vb, f, shrunk.get(), shrunk.get() + count, st);
+                cuda::ssim(pa, pb, nullptr, totals.get(), st);
+            },
+            3, 50);
+        fetch();
+        const Timing shrink_only = ctx.time(
+            [&](cudaStream_t st) { cuda::ssim_shrink(va, vb, f, shrunk.get(), shrunk.get() + count, st); }, 3, 50);
+        const SsimResult wang = ssim_from_sums(cuda::ssim_sums_from(host.data()), pa.width, pa.height, shape.c, f);
+        SsimResult wang_cpu;
+        Row w = ssim_row(ctx, "SSIM --ssim-downsample auto (Wang's ssim.m)", shape, tw, copy, a, b, f, wang_cpu);
+        w.note = std::string(same_ssim(wang_cpu, wang, shape.c) ? "SSIM = CPU's bits" : "SSIM DIFFERS FROM CPU") +
+                 "; shrunk " + std::to_string(f) + "x to " + std::to_string(pa.width) + "x" + std::to_string(pa.height) +
+                 " (the shrinking alone " + ms_text(shrink_only.median_ms) + "); imgpar's SSIM:" + values_text(wang);
+        const NppCompareRun npp = time_npp_compare(ctx, da.view(), db.view(), true);
+        if (npp.available) {
+            w.peer = npp.name;
+            w.peer_ms = npp.timing.median_ms;
+        }
+        w.note += "; " + npp.note;
+        ctx.add(w);
     }
 }
 

@@ -24,7 +24,8 @@ struct NppCompareRun {
 NppCompareRun time_npp_compare(Context& ctx, const DeviceViewU8& a, const DeviceViewU8& b, bool ssim);
 
 // nppiSSIM computes the SSIM of Wang et al.'s reference code, which first
-// shrinks images by round(min(W, H) / 256) (bench/wang_ssim.hpp). This peer
+// shrinks images by round(min(W, H) / 256) (src/ops/ssim.hpp, DOWNSAMPLING:
+// imgpar --ssim-downsample auto computes the same quantity). This peer
 // makes it compute imgpar's quantity, the mean SSIM of every 11 x 11 window
 // of the full image: nppiSSIM over tiles at most kNppSsimTile on a side
 // (shrunk by 1, so not at all), which overlap by 10 pixels so that each
