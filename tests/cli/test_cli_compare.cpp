@@ -326,7 +326,7 @@ namespace {
 void run_peer_script(const std::string& script, const std::string& imports, const std::string& package) {
     const std::string python = test::python_with(imports);
     if (python.empty()) {
-        MESSAGE("python3 with ", imports, " not installed: this check needs ", package);
+        MESSAGE("python3 cannot ", imports, ": this check needs ", package);
         return;
     }
     TempDir dir;
