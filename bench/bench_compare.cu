@@ -143,14 +143,10 @@ void compare_cases(Context& ctx) {
 
         // --ssim-downsample auto: Wang et al.'s reference, nppiSSIM's quantity.
         const int f = ssim_downsample_factor(kSsimAutoDownsample, shape.w, shape.h);
-        SsimPlanes<double> pa;
-        pa.width = ssim_shrunk_side(shape.w, f), pa.height = ssim_shrunk_side(shape.h, f), pa.channels = shape.c;
-        pa.row_samples = static_cast<std::size_t>(pa.width) * shape.c;
-        const std::size_t count = pa.row_samples * static_cast<std::size_t>(pa.height);
+        const int sw = ssim_shrunk_side(shape.w, f), sh = ssim_shrunk_side(shape.h, f);
+        const std::size_t row = static_cast<std::size_t>(sw) * shape.c, count = row * static_cast<std::size_t>(sh);
         cuda::DeviceBuffer<double> shrunk(2 * count);
-        SsimPlanes<double> pb = pa;
-        pa.data = shrunk.get();
-        pb.data = shrunk.get() + count;
+        const SsimPlanes<double> pa{shrunk.get(), sw, sh, shape.c, row}, pb{shrunk.get() + count, sw, sh, shape.c, row};
         const Timing tw = ctx.time(
             [&](cudaStream_t st) {
                 cuda::ssim_shrink(va, vb, f, shrunk.get(), shrunk.get() + count, st);

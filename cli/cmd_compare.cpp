@@ -39,12 +39,7 @@ double peak_images(const CompareOptions& o) {
 std::string ssim_absence(const CompareOptions& o, int width, int height) {
     if (!o.ssim) return "not computed (--no-ssim)";
     const SsimPlan plan = ssim_plan(o, width, height);
-    const std::string window = std::to_string(kSsimWindow) + "x" + std::to_string(kSsimWindow) + " window";
-    if (!plan.fits && plan.downsample == 1) return "the image is smaller than the " + window;
-    if (!plan.fits)
-        return "the image shrunk " + std::to_string(plan.downsample) + "x (--ssim-downsample) is " +
-               std::to_string(plan.width) + "x" + std::to_string(plan.height) + ", smaller than the " + window;
-    return {};
+    return plan.fits ? std::string() : "the image " + plan.shortfall();
 }
 
 // --ssim-downsample: "auto" (ssim.m's rule), or a whole number 1 .. kSsimMaxDownsample.
@@ -53,10 +48,9 @@ int read_ssim_downsample(const ParamValues& values) {
     const std::string t = values.text("ssim-downsample");
     if (t == "auto") return kSsimAutoDownsample;
     const bool digits = !t.empty() && std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
-    const std::size_t nonzero = t.find_first_not_of('0');
-    // Past 4 significant digits it is out of range anyway (and could overflow stoi).
-    const int f = !digits || nonzero == std::string::npos ? 0 : t.size() - nonzero > 4 ? kSsimMaxDownsample + 1
-                                                                                          : std::stoi(t.substr(nonzero));
+    // Leading zeros dropped; more than 4 digits are out of range anyway (and could overflow stoi).
+    const std::string value = digits ? t.substr(std::min(t.find_first_not_of('0'), t.size())) : std::string();
+    const int f = value.empty() ? 0 : value.size() > 4 ? kSsimMaxDownsample + 1 : std::stoi(value);
     if (f < 1 || f > kSsimMaxDownsample)
         throw usage_error("--ssim-downsample", "must be auto or a whole number from 1 to " +
                                                    std::to_string(kSsimMaxDownsample) + ", not '" + t + "'");

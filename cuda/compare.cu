@@ -331,7 +331,8 @@ Comparison compare(Session& session, ConstDeviceViewU8 a, ConstDeviceViewU8 b, c
     cuda::CompareWorkspace& ws = session.impl().compare;
     ws.reserve();
     const SsimPlan plan = ssim_plan(options, a.width, a.height);
-    if (options.ssim_map && !plan.fits) throw usage_error("--ssim-map", plan.too_small(a.width, a.height));
+    if (options.ssim_map && !plan.fits)
+        throw usage_error("--ssim-map", std::to_string(a.width) + "x" + std::to_string(a.height) + " " + plan.shortfall());
     const bool with_ssim = (options.ssim || options.ssim_map) && plan.fits;
     DeviceViewU8 diff, map;
     if (options.diff) diff = ws.image(0, a.width, a.height, a.channels, stream);
@@ -341,16 +342,13 @@ Comparison compare(Session& session, ConstDeviceViewU8 a, ConstDeviceViewU8 b, c
     unsigned long long* ssim_totals = ws.totals() + cuda::kDifferenceTotals;
     if (with_ssim && plan.downsample == 1) cuda::ssim(a, b, map_out, ssim_totals, stream);
     if (with_ssim && plan.downsample > 1) {
-        SsimPlanes<double> sa;
-        sa.width = plan.width, sa.height = plan.height, sa.channels = a.channels;
-        sa.row_samples = static_cast<std::size_t>(plan.width) * a.channels;
-        const std::size_t count = sa.row_samples * static_cast<std::size_t>(plan.height);
+        const std::size_t row = static_cast<std::size_t>(plan.width) * a.channels;
+        const std::size_t count = row * static_cast<std::size_t>(plan.height);
         double* shrunk = ws.shrunk(2 * count, stream);
         cuda::ssim_shrink(a, b, plan.downsample, shrunk, shrunk + count, stream);
-        SsimPlanes<double> sb = sa;
-        sa.data = shrunk;
-        sb.data = shrunk + count;
-        cuda::ssim(sa, sb, map_out, ssim_totals, stream);
+        cuda::ssim(SsimPlanes<double>{shrunk, plan.width, plan.height, a.channels, row},
+                   SsimPlanes<double>{shrunk + count, plan.width, plan.height, a.channels, row}, map_out, ssim_totals,
+                   stream);
     }
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(ws.host_totals(), ws.totals(),
                                       (cuda::kDifferenceTotals + cuda::kSsimTotals) * sizeof(unsigned long long),

@@ -291,8 +291,13 @@ void run_ssim(const SsimArgs<T>& g, int channels, cudaStream_t stream) {
     }
 }
 
-void check_ssim_shape(int width, int height, int channels, const DeviceViewU8* map) {
+// a and b: device views or shrunk planes, of one shape.
+template <typename A, typename B>
+void check_ssim_shapes(const A& a, const B& b, const DeviceViewU8* map) {
+    const int width = a.width, height = a.height, channels = a.channels;
     check_image_shape(width, height, channels);
+    if (b.width != width || b.height != height || b.channels != channels)
+        throw usage_error("ssim", "the device images differ in shape");
     if (map && (map->width != width || map->height != height || map->channels != channels))
         throw usage_error("ssim", "the map's shape differs from the images'");
     if (!ssim_fits(width, height))
@@ -319,18 +324,14 @@ SsimArgs<T> ssim_args(const T* a, std::size_t a_pitch, const T* b, std::size_t b
 
 void ssim(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, const DeviceViewU8* map, unsigned long long* d_totals,
           cudaStream_t stream) {
-    if (a.width != b.width || a.height != b.height || a.channels != b.channels)
-        throw usage_error("ssim", "the device images differ in shape");
-    check_ssim_shape(a.width, a.height, a.channels, map);
+    check_ssim_shapes(a, b, map);
     run_ssim(ssim_args(a.data, a.pitch, b.data, b.pitch, a.width, a.height, a.channels, map, d_totals), a.channels,
              stream);
 }
 
 void ssim(const SsimPlanes<double>& a, const SsimPlanes<double>& b, const DeviceViewU8* map,
           unsigned long long* d_totals, cudaStream_t stream) {
-    if (a.width != b.width || a.height != b.height || a.channels != b.channels)
-        throw usage_error("ssim", "the shrunk device images differ in shape");
-    check_ssim_shape(a.width, a.height, a.channels, map);
+    check_ssim_shapes(a, b, map);
     run_ssim(ssim_args(a.data, a.row_samples * sizeof(double), b.data, b.row_samples * sizeof(double), a.width,
                        a.height, a.channels, map, d_totals),
              a.channels, stream);

@@ -482,7 +482,7 @@ TEST_CASE("ssim downsample: shrunk under 11x11, no SSIM from compare (no throw);
     CHECK(plan.width == 12);
     CHECK(plan.height == 8);
     CHECK(!plan.fits);
-    CHECK(plan.too_small(451, 300).find("shrunk 40x (--ssim-downsample) is 12x8") != std::string::npos);
+    CHECK(plan.shortfall().find("shrunk 40x (--ssim-downsample) is 12x8") != std::string::npos);
     Comparison r = cpu::compare(chelsea.view(), chelsea.view(), o);
     CHECK(!r.ssim.defined);
     CHECK(difference_metrics(r.sums, -1).mse == 0);

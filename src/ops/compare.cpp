@@ -101,11 +101,10 @@ SsimPlan ssim_plan(const CompareOptions& options, int width, int height) {
     return p;
 }
 
-std::string SsimPlan::too_small(int original_width, int original_height) const {
-    const std::string size = std::to_string(original_width) + "x" + std::to_string(original_height);
+std::string SsimPlan::shortfall() const {
     const std::string window = std::to_string(kSsimWindow) + "x" + std::to_string(kSsimWindow) + " window";
-    if (downsample == 1) return size + " is smaller than SSIM's " + window;
-    return size + " shrunk " + std::to_string(downsample) + "x (--ssim-downsample) is " + std::to_string(width) + "x" +
+    if (downsample == 1) return "is smaller than the " + window;
+    return "shrunk " + std::to_string(downsample) + "x (--ssim-downsample) is " + std::to_string(width) + "x" +
            std::to_string(height) + ", smaller than the " + window;
 }
 
@@ -132,7 +131,7 @@ Comparison compare(ConstViewU8 a, ConstViewU8 b, const CompareOptions& options) 
     const ViewU8 diff_view = r.diff.view();
     r.sums = difference_sums(a, b, options.diff ? &diff_view : nullptr);
     const SsimPlan plan = ssim_plan(options, a.width, a.height);
-    if (options.ssim_map && !plan.fits) throw usage_error("--ssim-map", plan.too_small(a.width, a.height));
+    if (options.ssim_map && !plan.fits) throw usage_error("--ssim-map", shape_text(a) + " " + plan.shortfall());
     if ((options.ssim || options.ssim_map) && plan.fits) {
         if (options.ssim_map) r.ssim_map = ImageU8(plan.width, plan.height, a.channels);
         const ViewU8 map_view = r.ssim_map.view();

@@ -84,8 +84,10 @@ struct SsimPlan {
     int width = 0;
     int height = 0;
     bool fits = false;
-    // "640x480 is smaller than the 11x11 window", or with the shrunk size.
-    std::string too_small(int original_width, int original_height) const;
+    // Why the window does not fit, after the image's name: "is smaller than
+    // the 11x11 window", or "shrunk 40x (--ssim-downsample) is 12x8, smaller
+    // than the 11x11 window".
+    std::string shortfall() const;
 };
 SsimPlan ssim_plan(const CompareOptions& options, int width, int height);
 

@@ -183,13 +183,6 @@ SsimSums ssim_sums(const SsimPlanes<T>& a, const SsimPlanes<T>& b, const ViewU8*
     return sums;
 }
 
-template <typename T>
-SsimPlanes<T> planes_of(const T* data, int width, int height, int channels, std::size_t row_samples) {
-    SsimPlanes<T> p;
-    p.data = data, p.width = width, p.height = height, p.channels = channels, p.row_samples = row_samples;
-    return p;
-}
-
 }  // namespace
 
 std::vector<double> ssim_shrink(ConstViewU8 image, int f) {
@@ -230,11 +223,12 @@ SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map, int downsample)
     SsimSums sums;
     if (downsample == 1) {
         // 8-bit samples: the strides in bytes are in samples.
-        sums = ssim_sums(planes_of(a.data, w, h, ch, a.stride), planes_of(b.data, w, h, ch, b.stride), map);
+        sums = ssim_sums(SsimPlanes<std::uint8_t>{a.data, w, h, ch, a.stride},
+                         SsimPlanes<std::uint8_t>{b.data, w, h, ch, b.stride}, map);
     } else {
         const std::vector<double> sa = ssim_shrink(a, downsample), sb = ssim_shrink(b, downsample);
         const std::size_t n = static_cast<std::size_t>(w) * ch;
-        sums = ssim_sums(planes_of(sa.data(), w, h, ch, n), planes_of(sb.data(), w, h, ch, n), map);
+        sums = ssim_sums(SsimPlanes<double>{sa.data(), w, h, ch, n}, SsimPlanes<double>{sb.data(), w, h, ch, n}, map);
     }
     return ssim_from_sums(sums, w, h, ch, downsample);
 }
