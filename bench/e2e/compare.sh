@@ -4,7 +4,7 @@
 # a folder of their blurred copies, by imgpar and by the peers this machine
 # has: scikit-image and OpenCV's SSIM recipe from Python (bench/e2e/peer_ssim.py,
 # a process pool of one per core for the folders), ImageMagick's compare
-# -metric SSIM. Prints a Markdown report: median wall seconds of REPEATS runs,
+# -metric SSIM where it has it, and -metric PSNR beside imgpar --no-ssim. Prints a Markdown report: median wall seconds of REPEATS runs,
 # pairs/s for the folders.
 #
 #   bench/e2e/compare.sh IMGPAR PHOTOS [REPEATS [PAIRS]]
@@ -26,10 +26,12 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have_cv=0; python3 -c "import cv2, numpy" 2>/dev/null && have_cv=1
 have_sk=0; python3 -c "import skimage.io, skimage.metrics" 2>/dev/null && have_sk=1
 have_gpu=0; "$imgpar" devices --json 2>/dev/null | grep -q '"usable":true' && have_gpu=1
-median() {
-    local times=()
-    for ((i = 0; i < repeats; i++)); do times+=("$( { time "$@" >/dev/null 2>&1; } 2>&1 )"); done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+source "$here/timing.sh"
+# ImageMagick's compare exits 1 when the images differ, which they do here.
+magick_compare() {
+    local status=0
+    compare "$@" || status=$?
+    ((status <= 1)) || return "$status"
 }
 
 mkdir -p "$work/a" "$work/b"
@@ -56,7 +58,12 @@ for p in photo16mp photo8k; do
     ((have_sk)) && echo "| $p.jpg | scikit-image (Python) | $(median python3 "$here/peer_ssim.py" skimage "$a" "$b") |"
     ((have_cv)) && echo "| $p.jpg | OpenCV SSIM recipe (Python) | $(median python3 "$here/peer_ssim.py" opencv "$a" "$b") |"
     if have compare && compare -list metric 2>/dev/null | grep -qx SSIM; then
-        echo "| $p.jpg | ImageMagick compare -metric SSIM | $(median compare -metric SSIM "$a" "$b" null:) |"
+        echo "| $p.jpg | ImageMagick compare -metric SSIM | $(median magick_compare -metric SSIM "$a" "$b" null:) |"
+    fi
+    # Without SSIM: the difference metrics alone, against ImageMagick's PSNR.
+    echo "| $p.jpg | imgpar compare --no-ssim | $(median "$imgpar" compare "$a" "$b" --no-ssim) |"
+    if have compare && compare -list metric 2>/dev/null | grep -qx PSNR; then
+        echo "| $p.jpg | ImageMagick compare -metric PSNR | $(median magick_compare -metric PSNR "$a" "$b" null:) |"
     fi
 done
 echo

@@ -37,14 +37,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have_cv=0; python3 -c "import cv2" 2>/dev/null && have_cv=1
 have_gpu=0; "$imgpar" devices --json 2>/dev/null | grep -q '"usable":true' && have_gpu=1
 
-# Median wall seconds of `repeats` runs of "$@" (output discarded).
-median() {
-    local times=()
-    for ((i = 0; i < repeats; i++)); do
-        times+=("$( { time "$@" >/dev/null 2>&1; } 2>&1 )")
-    done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
+source "$here/timing.sh"
 size() { stat -c %s "$1"; }
 
 echo "## Whole runs: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
