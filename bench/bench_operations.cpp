@@ -45,7 +45,7 @@ Source& source(Context& ctx, const Shape& s) {
 void time_example(Context& ctx, const Shape& s, const Operation& op, const Example& e, const ImageJob& job,
                   std::map<int, cuda::DeviceImageU8>& dsts) {
     Source& src = source(ctx, s);
-    const int oc = job.output_channels(s.c);
+    const int oc = job.output_shape({s.w, s.h, s.c, SampleType::U8}).channels;
     auto d = dsts.find(oc);
     if (d == dsts.end()) d = dsts.emplace(oc, cuda::DeviceImageU8(s.w, s.h, oc)).first;
     const DeviceViewU8 dst = d->second.view();
@@ -99,7 +99,7 @@ void time_round_trip(Context& ctx, const Shape& s, const Operation& op, const Ex
     r.group = op.name;
     r.name = op.name + " " + e.label + " host round trip (staging, upload, run, download)";
     r.image = s.label;
-    r.bytes = static_cast<double>(s.w) * s.h * (s.c + job.output_channels(s.c));
+    r.bytes = static_cast<double>(s.w) * s.h * s.c + static_cast<double>(job.output_shape({s.w, s.h, s.c, SampleType::U8}).bytes());
     r.gpu.median_ms = Context::time_host_ms([&] { (void)job.run(gpu, src.host.view(), notes); }, ctx.options().quick ? 1 : 5);
     r.note = "host wall time (no copy ratio); pageable host images through the session's pinned buffers";
     ctx.add(r);

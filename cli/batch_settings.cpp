@@ -1,17 +1,26 @@
 #include "cli/batch_settings.hpp"
 
-#include <algorithm>
-#include <cstdio>
-
-#include "cli/input_list.hpp"
+#include "cli/common_options.hpp"
 #include "cli/output_plan.hpp"
-#include "cli/progress.hpp"
-#include "cli/report_file.hpp"
 #include "src/error.hpp"
-#include "src/io/file_bytes.hpp"
 #include "src/parallel.hpp"
+#include "src/run/progress.hpp"
+#include "src/run/report_file.hpp"
 
 namespace imgpar::cli {
+
+namespace {
+
+OptionGroup input_list_options() {
+    return {"Inputs",
+            {ParamSpec::path("files-from", "FILE",
+                             "Also read input names from FILE ('-': standard input), one per line or NUL-separated"),
+             ParamSpec::text("shard", "K/N", "Process only the K-th of N shares of the inputs (1 <= K <= N), or the "
+                                             "share of this Slurm array task ('slurm')",
+                             "K/N, e.g. 3/8: inputs number K, K+N, K+2N... of the list sorted by name; or slurm")}};
+}
+
+}  // namespace
 
 OptionGroup many_files_options(bool writes_images) {
     OptionGroup g{"Many files", {}};
@@ -37,58 +46,14 @@ BatchSettings read_batch_settings(const Invocation& inv) {
     return s;
 }
 
-std::function<BackendChoice()> backend_selector(const DeviceRequest& request, const Diagnostics& diag) {
-    return [request, &diag] {
-        BackendChoice c = select_backend(request);
-        if (!c.fallback_reason.empty()) diag.notice("running on the CPU: no usable GPU: " + c.fallback_reason);
-        return c;
-    };
-}
-
-PoolOptions pool_options(int jobs, std::size_t files, bool cpu_until_selected, const Diagnostics& diag) {
-    PoolOptions o;
-    o.sessions_per_gpu = kMaxGpuSessions;
-    o.max_sessions = static_cast<int>(std::min(files, static_cast<std::size_t>(jobs)));  // the pool keeps at least 1
-    o.cpu_until_selected = cpu_until_selected;
-    o.gpu_failed = [&diag](const std::string& why) { diag.warning(why); };
-    return o;
-}
-
-void report_gpu_shares(const BackendPool& backend, const Diagnostics& diag) {
-    const std::vector<std::pair<int, int>> leases = backend.leases_by_gpu();
-    if (leases.size() < 2) return;
-    std::string line = "GPUs: files computed on each:";
-    for (std::size_t p = 0; p < leases.size(); ++p)
-        line += (p ? ", gpu " : " gpu ") + std::to_string(leases[p].first) + " " + std::to_string(leases[p].second);
-    diag.info(line);
-}
-
-std::vector<BatchItem> batch_items(const std::vector<std::string>& inputs) {
-    if (inputs.empty()) throw usage_error("inputs", "no input files (name them, or give --files-from FILE)");
-    std::vector<BatchItem> items;
-    items.reserve(inputs.size());
-    for (const std::string& in : inputs) items.push_back({in, display_name(in), {}});
-    return items;
-}
-
-std::string summary_line(const std::string& command, const BatchSummary& s, const std::string& verb) {
-    char timing[96];
-    std::snprintf(timing, sizeof timing, " in %.2f s (%.1f files/s)", s.seconds,
-                  s.seconds > 0 ? static_cast<double>(s.done + s.failed) / s.seconds : 0.0);
-    std::string line = command + ": " + std::to_string(s.done) + " " + verb;
-    if (s.failed) line += ", " + std::to_string(s.failed) + " failed";
-    if (s.skipped) line += ", " + std::to_string(s.skipped) + " skipped";
-    return line + "; " + std::to_string(s.total) + " file" + (s.total == 1 ? "" : "s") + timing;
-}
-
-int finish_batch(const Invocation& inv, const BatchSummary& s, const std::string& verb, bool print_summary) {
-    if (print_summary) {
-        if (s.failed)
-            inv.diag.error(summary_line(inv.command, s, verb));
-        else
-            inv.diag.notice(summary_line(inv.command, s, verb));
-    }
-    return s.failed ? kExitFileFailed : kExitOk;
+RunSettings run_settings(const Invocation& inv, double images) {
+    RunSettings r;
+    r.command = inv.command;
+    r.device = inv.global.device;
+    r.load = load_options(inv.global, images);
+    r.batch = read_batch_settings(inv);
+    r.jobs_given = inv.values.given("jobs");
+    return r;
 }
 
 }  // namespace imgpar::cli

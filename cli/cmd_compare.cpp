@@ -3,44 +3,21 @@
 // --fail-below, as a check that fails the run (exit 1) like cmp. The pairs
 // are cli/compare_pairs.hpp's; the math is src/ops/compare.hpp's.
 #include <algorithm>
-#include <atomic>
-#include <chrono>
+#include <utility>
 
-#include "cli/batch_runner.hpp"
 #include "cli/batch_settings.hpp"
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
 #include "cli/compare_pairs.hpp"
-#include "cli/decoded_file.hpp"
-#include "cli/device_choice.hpp"
-#include "cli/timing.hpp"
-#include "src/backend_pool.hpp"
 #include "src/error.hpp"
-#include "src/io/file_bytes.hpp"
-#include "src/io/save.hpp"
 #include "src/ops/compare.hpp"
 #include "src/ops/compare_limits.hpp"
 #include "src/report/compare_report.hpp"
+#include "src/run/chain.hpp"
+#include "src/run/compare_sink.hpp"
 
 namespace imgpar::cli {
 namespace {
-
-// Image-sized buffers each input accounts for at its peak (--max-memory):
-// the decoded image, and half of each image the pair writes (the result and
-// its encoded bytes). Measured with /usr/bin/time -v on 4096x4096 RGB pairs.
-// --ssim-downsample adds the input's shrunk doubles, 8 / f^2 of it (auto
-// counted as its smallest shrink, 2).
-double peak_images(const CompareOptions& o) {
-    const double f = o.ssim_downsample == kSsimAutoDownsample ? 2.0 : o.ssim_downsample;
-    const double shrunk = o.ssim && o.ssim_downsample != 1 ? 8.0 / (f * f) : 0.0;
-    return 1.25 + shrunk + (o.diff ? 0.75 : 0) + (o.ssim_map ? 0.75 : 0);
-}
-
-std::string ssim_absence(const CompareOptions& o, int width, int height) {
-    if (!o.ssim) return "not computed (--no-ssim)";
-    const SsimPlan plan = ssim_plan(o, width, height);
-    return plan.fits ? std::string() : "the image " + plan.shortfall();
-}
 
 // --ssim-downsample: "auto" (ssim.m's rule), or a whole number 1 .. kSsimMaxDownsample.
 int read_ssim_downsample(const ParamValues& values) {
@@ -59,7 +36,7 @@ int read_ssim_downsample(const ParamValues& values) {
 
 int run(Invocation& inv) {
     const ReportFormat format = read_report_format(inv.values);
-    const BatchSettings settings = read_batch_settings(inv);
+    RunSettings run = run_settings(inv);
     CompareOptions options;
     options.ssim = !inv.values.flag("no-ssim");
     options.ssim_downsample = read_ssim_downsample(inv.values);
@@ -79,112 +56,11 @@ int run(Invocation& inv) {
     std::vector<ComparePair> pairs = compare_pairs(inv.positionals, inv.values);
     plan_compare_outputs(pairs, options.diff ? inv.values.text("diff") : std::string(),
                          options.ssim_map ? inv.values.text("ssim-map") : std::string());
-    std::vector<BatchItem> items;
-    for (const ComparePair& p : pairs) items.push_back({p.a, display_name(p.a) + " vs " + display_name(p.b), {}});
-    const LoadOptions load = load_options(inv.global, peak_images(options));
-
-    const Diagnostics& diag = inv.diag;
-    DeviceDecision device{inv.global.device};
-    if (device.request.kind == DeviceRequest::Kind::Auto) {
-        const std::optional<ImageHeader> first = peek_header(pairs[0].a, load);
-        // The probe runs on a sample image of its own size: with the factor
-        // the first pair will use (auto resolved on its size), and no map
-        // where that factor shrinks the sample below the window.
-        CompareOptions probe = options;
-        if (first) probe.ssim_downsample = ssim_downsample_factor(options.ssim_downsample, first->width, first->height);
-        device = choose_device(device.request, RunShape{inv.command, pairs.size(), first},
-                               [&](ConstViewU8 image) {
-                                   CompareOptions o = probe;
-                                   o.ssim_map = o.ssim_map && ssim_plan(o, image.width, image.height).fits;
-                                   (void)cpu::compare(image, image, o);
-                               },
-                               diag);
-    }
-    BackendPool backend(backend_selector(device.request, diag),
-                        pool_options(settings.jobs, pairs.size(), device.cpu_while_gpu_starts, diag));
-    MemoryBudget memory(default_memory_budget());
-    std::atomic<std::size_t> violated{0};
-    const auto pair_of = [&](const BatchItem& item) -> const ComparePair& {
-        return pairs[static_cast<std::size_t>(&item - items.data())];
-    };
-
-    const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
-        const ComparePair& p = pair_of(item);
-        if (!p.missing.empty()) throw input_error("", p.missing);
-        CompareSource src;
-        src.a = display_name(p.a);
-        src.b = display_name(p.b);
-        const auto t_read = std::chrono::steady_clock::now();
-        const DecodedFile file_a = read_and_decode({p.a, src.a, {}}, load, ctx, diag);
-        const DecodedFile file_b = read_and_decode({p.b, src.b, {}}, load, ctx, diag);
-        src.decode_ms = ms_since(t_read);
-        const ConstViewU8 a = file_a.image.image.view(), b = file_b.image.image.view();
-        check_comparable(a, b, src.a, src.b);
-        src.width = a.width;
-        src.height = a.height;
-        if (options.ssim_map && !ssim_plan(options, a.width, a.height).fits)
-            throw input_error(src.a + ", " + src.b, "--ssim-map: " + ssim_absence(options, a.width, a.height));
-
-        const auto t0 = std::chrono::steady_clock::now();
-        Comparison result;
-        {
-            const BackendPool::Lease lease = ctx.backend.lease();
-            const BackendChoice& used = lease.choice();
-            result = compare_images(used, a, b, options, &src.kernel);
-            src.backend = backend_name(used.backend);
-            if (used.backend == Backend::Gpu) src.device = used.gpu_name;
-        }
-        src.elapsed_ms = ms_since(t0);
-        src.ssim_asked = options.ssim;
-        src.no_ssim = ssim_absence(options, a.width, a.height);
-
-        const auto t_write = std::chrono::steady_clock::now();
-        for (const auto& [path, image] : {std::pair<const std::string&, const ImageU8&>{p.diff, result.diff},
-                                          std::pair<const std::string&, const ImageU8&>{p.ssim_map, result.ssim_map}}) {
-            if (path.empty()) continue;
-            std::vector<std::string> warnings;
-            save_image(path, image.view(), SaveOptions{}, warnings);
-            report_warnings(diag, path, warnings);
-        }
-        src.diff = p.diff;
-        src.ssim_map = p.ssim_map;
-        src.limits = !limits.empty();
-        src.violations = compare_violations(result, limits, src.no_ssim);
-        if (!src.violations.empty()) {
-            ++violated;
-            std::string line = item.name + ": ";
-            for (std::size_t i = 0; i < src.violations.size(); ++i) line += (i ? "; " : "") + src.violations[i];
-            diag.error(line);
-        }
-        diag.info(inv.command + ": " + item.name + " (" + std::to_string(a.width) + "x" + std::to_string(a.height) + " " +
-                  channel_layout_name(a.channels) + "): backend " + src.backend +
-                  (src.device.empty() ? "" : " (" + src.device + ")") + "; kernel " + src.kernel +
-                  "; stages: read+decode " + ms_text(src.decode_ms) + ", compute " + ms_text(src.elapsed_ms) +
-                  ", write " + ms_text(ms_since(t_write)));
-        ItemResult r;
-        switch (format) {
-            case ReportFormat::Text: r.text = compare_text(src, result) + (pairs.size() > 1 ? "\n" : ""); break;
-            case ReportFormat::Csv: r.text = compare_csv_rows(src, result); break;
-            case ReportFormat::Json: r.text = compare_json(src, result); break;
-        }
-        return r;
-    };
-    const auto failure = [&](const BatchItem& item, const Error& e) {
-        if (format != ReportFormat::Json) return std::string();
-        const ComparePair& p = pair_of(item);
-        return compare_json_failure(display_name(p.a), display_name(p.b), e.what());
-    };
+    CompareSettings settings{inv.command, options, limits, format, load_options(inv.global, CompareSink::peak_images(options))};
+    run.summary_line = pairs.size() > 1 || run.batch.progress;
+    const CompareSink sink(std::move(pairs), std::move(settings), inv.diag);
     if (format == ReportFormat::Csv) inv.out << compare_csv_header();
-    const BatchSummary summary = run_batch(items, settings, backend, memory, diag, inv.out, process, failure);
-    if (pairs.size() > 1 || settings.progress) {
-        std::string line = summary_line(inv.command, summary, "compared");
-        if (violated) line += "; " + std::to_string(violated.load()) + " outside --fail-above/--fail-below";
-        if (summary.failed || violated)
-            diag.error(line);
-        else
-            diag.notice(line);
-    }
-    return summary.failed || violated ? kExitFileFailed : kExitOk;
+    return run_files(sink.items(), Chain(), sink, run, inv.diag, inv.out).exit_code();
 }
 
 }  // namespace

@@ -1,16 +1,14 @@
-// imgpar convert IN OUT: format conversion (decode, encode by OUT's extension).
+// imgpar convert IN OUT: format conversion (decode, encode by OUT's
+// extension): a chain of no stage.
 #include "cli/batch_settings.hpp"
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
-#include "cli/image_files.hpp"
+#include "cli/run_commands.hpp"
 
 namespace imgpar::cli {
 namespace {
 
-// The decoded image and the encoded output (measured: 1.5 to 1.7 images).
-constexpr double kConvertPeakImages = 2;
-
-int run(Invocation& inv) { return run_image_files(inv, nullptr, 2, kConvertPeakImages); }
+int run(Invocation& inv) { return run_image_command(inv, Chain(), 2); }
 
 }  // namespace
 

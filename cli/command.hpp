@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/diagnostics.hpp"
 #include "src/backend.hpp"
 #include "src/op/param.hpp"
+#include "src/run/diagnostics.hpp"
+#include "src/run/engine.hpp"
 
 namespace imgpar::cli {
 
@@ -58,13 +59,5 @@ struct Command {
 
 // All commands, in the order `imgpar --help` lists them.
 const std::vector<Command>& command_table();
-
-// Exit codes.
-constexpr int kExitOk = 0;
-constexpr int kExitFileFailed = 1;
-constexpr int kExitUsage = 2;
-// The requested GPU is unavailable or failed: the files are not at fault, so a
-// scheduler can run the job again on another node.
-constexpr int kExitGpuUnavailable = 3;
 
 }  // namespace imgpar::cli

@@ -5,6 +5,7 @@
 
 namespace imgpar::cli {
 
+Command chain_command();
 Command compare_command();
 Command info_command();
 Command convert_command();
@@ -16,6 +17,7 @@ const std::vector<Command>& command_table() {
     static const std::vector<Command> table = [] {
         std::vector<Command> t;
         for (const Operation& op : operations()) t.push_back(operation_command(op));
+        t.push_back(chain_command());
         t.push_back(compare_command());
         t.push_back(info_command());
         t.push_back(convert_command());

@@ -128,24 +128,4 @@ LoadOptions load_options(const GlobalOptions& global, double images) {
     return o;
 }
 
-void add_run_members(JsonObject& o, JsonObject operation, const RunNotes& notes, const BackendChoice& used) {
-    operation.merge(notes.details);
-    o.add("operation", operation).add("backend", backend_name(used.backend));
-    if (used.backend == Backend::Gpu)
-        o.add("device", used.gpu_name).add("gpu", used.gpu_index);
-    else
-        o.add_null("device");
-    o.add("kernel", notes.kernel);
-}
-
-void report_warnings(const Diagnostics& diag, const std::string& file, const std::vector<std::string>& warnings) {
-    for (const auto& w : warnings) diag.warning(file + ": " + w);
-}
-
-void check_stdin_used_once(const std::vector<std::string>& inputs) {
-    int uses = 0;
-    for (const auto& p : inputs) uses += p == "-";
-    if (uses > 1) throw usage_error("-", "standard input can be read only once");
-}
-
 }  // namespace imgpar::cli

@@ -33,15 +33,5 @@ SaveOptions read_save_options(const ParamValues& values);
 // decoded input included (LoadOptions::images; 0 for headers only).
 LoadOptions load_options(const GlobalOptions& global, double images = 1);
 
-// --json's members of a computed file: "operation" (the job's details with
-// what the run added), "backend", "device" (the GPU's name, null on the CPU)
-// and "kernel".
-void add_run_members(JsonObject& o, JsonObject operation, const RunNotes& notes, const BackendChoice& used);
-
-// Prints each of `warnings` about `file` through diag.
-void report_warnings(const Diagnostics& diag, const std::string& file, const std::vector<std::string>& warnings);
-
-// Throws imgpar::Error (usage) if "-" (standard input) is named more than once.
-void check_stdin_used_once(const std::vector<std::string>& inputs);
 
 }  // namespace imgpar::cli

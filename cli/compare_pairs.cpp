@@ -6,7 +6,7 @@
 #include <system_error>
 
 #include "cli/common_options.hpp"
-#include "cli/input_list.hpp"
+#include "src/run/input_list.hpp"
 #include "cli/output_plan.hpp"
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"

@@ -14,15 +14,9 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "src/run/compare_sink.hpp"
 
 namespace imgpar::cli {
-
-struct ComparePair {
-    std::string a, b;     // paths as they will be opened ("-" is standard input)
-    std::string missing;  // set when one side does not exist: "b/x.png: no such file in b/"
-    std::string diff;     // where its difference image goes, or empty
-    std::string ssim_map; // where its SSIM map goes, or empty
-};
 
 // The pairs of `positionals` and --files-from / --shard. Throws
 // imgpar::Error: usage for arguments that name no pairs, input for a folder

@@ -20,13 +20,13 @@
 
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
-#include "cli/input_list.hpp"
-#include "cli/report_file.hpp"
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/op/command_line.hpp"
 #include "src/parallel.hpp"
 #include "src/io/jpeg_codec.hpp"
+#include "src/run/input_list.hpp"
+#include "src/run/report_file.hpp"
 
 using namespace imgpar;
 using namespace imgpar::cli;

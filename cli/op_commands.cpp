@@ -1,28 +1,20 @@
 // Commands made from the declared operations (src/op/catalog.cpp): each
 // parameter becomes an option with its help, range and default; the values
 // go to the operation's maker, which validates them before any file is
-// touched; then one driver per kind does the rest (load, choose the backend,
-// run, save or report, time, say what ran).
+// touched; then the engine runs the job as a one-stage chain (an image
+// operation) or as the sink of an empty one (a report or array operation).
 #include "cli/op_commands.hpp"
 
-#include <algorithm>
-#include <chrono>
 #include <filesystem>
-#include <cstdio>
 #include <memory>
+#include <system_error>
 
-#include "cli/array_files.hpp"
-#include "cli/batch_runner.hpp"
 #include "cli/batch_settings.hpp"
 #include "cli/common_options.hpp"
-#include "cli/decoded_file.hpp"
-#include "cli/device_choice.hpp"
-#include "cli/timing.hpp"
-#include "cli/image_files.hpp"
-#include "cli/input_list.hpp"
-#include "src/backend_pool.hpp"
+#include "cli/run_commands.hpp"
 #include "src/error.hpp"
-#include "src/io/file_bytes.hpp"
+#include "src/run/chain.hpp"
+#include "src/run/input_list.hpp"
 
 namespace imgpar::cli {
 namespace {
@@ -47,65 +39,21 @@ ParamValues read_params(const Operation& op, const Invocation& inv) {
     return values;
 }
 
-// IN OUT, or many files with --out-dir / --output.
-int run_image_operation(const Operation& op, Invocation& inv) {
-    const std::unique_ptr<ImageJob> job = op.make_image_job(read_params(op, inv));
-    return run_image_files(inv, job.get(), op.extra.name.empty() ? 2 : 3, job->peak_images().value_or(op.peak_images));
-}
-
-// IN OUT.npy, or many files with --out-dir / --output.
-int run_array_operation(const Operation& op, Invocation& inv) {
-    const std::unique_ptr<ArrayJob> job = op.make_array_job(read_params(op, inv));
-    return run_array_files(inv, *job);
-}
-
-// FILE... -> a report per file on stdout, in input order.
-int run_report_operation(const Operation& op, Invocation& inv) {
+int run_operation(const Operation& op, Invocation& inv) {
+    switch (op.kind) {
+        case OperationKind::ImageToImage: {
+            const Chain chain = Chain::of(op, op.make_image_job(read_params(op, inv)), op.name);
+            return run_image_command(inv, chain, op.extra.name.empty() ? 2 : 3);
+        }
+        case OperationKind::ImageToArray: {
+            const std::unique_ptr<ArrayJob> job = op.make_array_job(read_params(op, inv));
+            return run_array_command(inv, Chain(), *job, 2);
+        }
+        case OperationKind::ImagesToReport: break;
+    }
     const std::unique_ptr<ReportJob> job = op.make_report_job(read_params(op, inv));
-    const ReportFormat format = read_report_format(inv.values);
-    const BatchSettings settings = read_batch_settings(inv);
     const std::vector<std::string> inputs = gather_inputs(inv.positionals, inv.values);
-    job->check_inputs(inputs);
-    const std::vector<BatchItem> items = batch_items(inputs);
-    const LoadOptions load = load_options(inv.global, op.peak_images);
-    job->read_option_files(load);
-
-    const Diagnostics& diag = inv.diag;
-    DeviceDecision device{inv.global.device};
-    if (device.request.kind == DeviceRequest::Kind::Auto)
-        device = choose_device(device.request, RunShape{inv.command, items.size(), peek_header(items[0].path, load)},
-                               [&](ConstViewU8 image) { job->probe_cpu(image); },
-                               diag);
-    BackendPool backend(backend_selector(device.request, diag),
-                        pool_options(settings.jobs, items.size(), device.cpu_while_gpu_starts, diag));
-    MemoryBudget memory(default_memory_budget());
-    if (format == ReportFormat::Csv) inv.out << job->csv_header();
-    const auto process = [&](const BatchItem& item, WorkerContext& ctx) {
-        const DecodedFile file = read_and_decode(item, load, ctx, diag);
-        const LoadedImage& img = file.image;
-        const BackendPool::Lease lease = ctx.backend.lease();
-        const BackendChoice& backend_used = lease.choice();
-        const auto t0 = std::chrono::steady_clock::now();
-        RunNotes notes;
-        ItemResult r;
-        r.text = job->run(backend_used, ReportSource{item.name, backend_name(backend_used.backend)}, img.image.view(),
-                          format, notes);
-        const double ms = ms_since(t0);
-        for (const std::string& w : notes.warnings) diag.warning(w);
-        for (const std::string& line : notes.info) diag.info(line);
-        diag.info(inv.command + ": " + item.name + ": backend " + backend_used.describe() + "; kernel " + notes.kernel +
-                  "; " + ms_text(ms));
-        return r;
-    };
-    // Under --json a file that fails has its record too, in its place.
-    const auto failure = [&](const BatchItem& item, const Error& e) {
-        if (format != ReportFormat::Json) return std::string();
-        JsonObject o;
-        o.add("schema", job->json_schema()).add("file", item.name).add("ok", false).add("error", e.what());
-        return o.str() + "\n";
-    };
-    const BatchSummary summary = run_batch(items, settings, backend, memory, diag, inv.out, process, failure);
-    return finish_batch(inv, summary, "done", summary.failed > 0 || settings.progress);
+    return run_report_command(inv, Chain(), *job, op.peak_images, inputs);
 }
 
 }  // namespace
@@ -127,9 +75,7 @@ Command operation_command(const Operation& op) {
                  : array ? OptionGroup{"Output", {ParamSpec::flag("json", json)}}
                          : report_options(true),
                  many_files_options(image || array)};
-    c.run = [&op, image, array](Invocation& inv) {
-        return image ? run_image_operation(op, inv) : array ? run_array_operation(op, inv) : run_report_operation(op, inv);
-    };
+    c.run = [&op](Invocation& inv) { return run_operation(op, inv); };
     return c;
 }
 

@@ -161,6 +161,21 @@ private:
     cudaEvent_t event_ = nullptr;
 };
 
+// An owned event that records time (Event does not: its records are cheaper).
+class TimingEvent {
+public:
+    TimingEvent() { IMGPAR_CUDA_CHECK(cudaEventCreate(&event_)); }
+    ~TimingEvent() {
+        if (event_) cudaEventDestroy(event_);
+    }
+    TimingEvent(const TimingEvent&) = delete;
+    TimingEvent& operator=(const TimingEvent&) = delete;
+    cudaEvent_t get() const { return event_; }
+
+private:
+    cudaEvent_t event_ = nullptr;
+};
+
 // An owned stream; destroyed (after draining) with its owner.
 class Stream {
 public:

@@ -59,6 +59,9 @@ void Session::copy_to_host(const void*, std::size_t, void*, std::size_t, std::si
 void Session::check_same_shape(int, int, int, int, int, int) { unavailable(); }
 void Session::upload_filled(void*, std::size_t, const Fill&) { unavailable(); }
 void Session::synchronize() { unavailable(); }
+void Session::clear_marks() { unavailable(); }
+int Session::mark() { unavailable(); }
+double Session::marked_ms(int, int) { unavailable(); }
 
 bool jpeg_hardware_built() { return false; }
 void start_jpeg_hardware(int) { unavailable(); }

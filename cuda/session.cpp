@@ -114,7 +114,7 @@ const std::string& Session::device_name() const { return impl_->name; }
 
 void* Session::reserve(Slot slot, std::size_t bytes) {
     cuda::enter(*this);
-    auto& buffer = impl_->slots[slot == Slot::Input ? 0 : 1];
+    auto& buffer = impl_->slots[static_cast<int>(slot)];
     if (bytes > buffer.size()) {
         // Work still queued may read the old buffer: let it finish first.
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(impl_->stream.get()));
@@ -196,6 +196,27 @@ void Session::upload_filled(void* device, std::size_t bytes, const Fill& fill) {
 
 void Session::synchronize() {
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(cuda::enter(*this)));
+}
+
+void Session::clear_marks() { impl_->marks_used = 0; }
+
+int Session::mark() {
+    const cudaStream_t stream = cuda::enter(*this);
+    Impl& s = *impl_;
+    if (s.marks_used == static_cast<int>(s.marks.size())) s.marks.push_back(std::make_unique<cuda::TimingEvent>());
+    IMGPAR_CUDA_CHECK(cudaEventRecord(s.marks[static_cast<std::size_t>(s.marks_used)]->get(), stream));
+    return s.marks_used++;
+}
+
+double Session::marked_ms(int from, int to) {
+    cuda::enter(*this);
+    Impl& s = *impl_;
+    if (from < 0 || to < from || to >= s.marks_used) throw usage_error("GPU timing", "no such marks");
+    float ms = 0;
+    IMGPAR_CUDA_CHECK(cudaEventSynchronize(s.marks[static_cast<std::size_t>(to)]->get()));
+    IMGPAR_CUDA_CHECK(cudaEventElapsedTime(&ms, s.marks[static_cast<std::size_t>(from)]->get(),
+                                           s.marks[static_cast<std::size_t>(to)]->get()));
+    return ms;
 }
 
 }  // namespace gpu

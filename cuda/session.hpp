@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cuda/adaptive_threshold.hpp"
 #include "cuda/buffers.hpp"
@@ -31,7 +32,10 @@ struct Session::Impl {
     cuda::AdaptiveWorkspace adaptive;
     cuda::CompareWorkspace compare;
     cuda::StatsWorkspace statistics;
-    cuda::DeviceBuffer<std::uint8_t> slots[2];  // Session::Slot::Input, Output
+    cuda::DeviceBuffer<std::uint8_t> slots[3];  // Session::Slot::Input, Output, Aux
+    // The stage timing marks (Session::mark), made as needed and reused.
+    std::vector<std::unique_ptr<cuda::TimingEvent>> marks;
+    int marks_used = 0;
     // Staging: host pixels pass through two pinned buffers in turn, so the
     // host copy of one piece overlaps the DMA of the other; staged[k] marks
     // when the stream is done with buffer k.

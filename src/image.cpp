@@ -40,6 +40,13 @@ std::size_t sample_bytes(SampleType type) {
     return 0;
 }
 
+std::string describe_shape(const ImageShape& shape) {
+    std::string text = std::to_string(shape.width) + "x" + std::to_string(shape.height) + " " +
+                       channel_layout_name(shape.channels);
+    if (shape.type != SampleType::U8) text += std::string(" ") + sample_type_name(shape.type);
+    return text;
+}
+
 void check_image_shape(int width, int height, int channels) {
     if (channels < 1 || channels > kMaxChannels)
         throw usage_error("image", "channel count " + std::to_string(channels) + " is not supported (allowed: 1 to 4)");

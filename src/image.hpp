@@ -66,6 +66,26 @@ constexpr SampleType sample_type_of = SampleTraits<std::remove_const_t<T>>::type
 // Throws imgpar::Error (usage) unless 1 <= channels <= 4 and the size is positive.
 void check_image_shape(int width, int height, int channels);
 
+// An image's shape before it exists: what an operation declares its output
+// to be from its input's, so that a run sizes its buffers and checks its
+// memory before any pixel is touched.
+struct ImageShape {
+    int width = 0;
+    int height = 0;
+    int channels = 0;
+    SampleType type = SampleType::U8;
+
+    std::size_t samples() const { return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * channels; }
+    std::size_t bytes() const { return samples() * sample_bytes(type); }
+    bool operator==(const ImageShape& o) const {
+        return width == o.width && height == o.height && channels == o.channels && type == o.type;
+    }
+    bool operator!=(const ImageShape& o) const { return !(*this == o); }
+};
+
+// "640x480 RGB", with the sample type when it is not u8: "640x480 RGB u16".
+std::string describe_shape(const ImageShape& shape);
+
 // A view of host pixels. T is the sample type, const-qualified for a
 // read-only view; a mutable view converts to a read-only one.
 template <typename T>

@@ -45,7 +45,8 @@ PreparedRun prepare_imgpar(const BenchCase& c, ConstViewU8 src) {
     }
     const ImageJob& job = *c.job;
     if (const auto* filter = dynamic_cast<const FilterJob*>(&job)) {
-        auto dst = std::make_shared<ImageU8>(src.width, src.height, job.output_channels(src.channels));
+        const ImageShape out = job.output_shape({src.width, src.height, src.channels, SampleType::U8});
+        auto dst = std::make_shared<ImageU8>(out.width, out.height, out.channels);
         p.output = [dst] { return dst->cview(); };
         const FilterPlan plan = filter->plan();
         p.run = [plan, src, dst] { cpu::apply_filter(plan, src, dst->view()); };

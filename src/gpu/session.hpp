@@ -41,8 +41,12 @@ public:
 
     // The session's device images, reused from call to call: each slot only
     // grows, so a view stays valid until the same slot is asked for a larger
-    // image. Rows are 256-byte aligned. Contents are not kept.
-    enum class Slot { Input, Output };
+    // image. Rows are 256-byte aligned. Contents are not kept when a slot
+    // grows. A file's pixels arrive in Input (uploaded or decoded there); a
+    // chain's stages alternate between Input and Output; Aux holds what an
+    // operation that ends a chain needs beside the image (stats' mask,
+    // integral's table), so it never overwrites the image it reads.
+    enum class Slot { Input, Output, Aux };
     template <typename T>
     DeviceView<T> image(Slot slot, int width, int height, int channels) {
         check_image_shape(width, height, channels);
@@ -78,6 +82,15 @@ public:
     // Waits for everything enqueued on the session's stream; throws
     // imgpar::Error (device) if any of it failed.
     void synchronize();
+
+    // Times of a file's stages on the GPU: mark() records a point on the
+    // stream after the work enqueued so far (a timing event) and returns its
+    // number, counted from 0 after clear_marks(); marked_ms(a, b) is the GPU
+    // time between two marks, once the stream has passed them (after a
+    // download or synchronize()).
+    void clear_marks();
+    int mark();
+    double marked_ms(int from, int to);
 
     // The CUDA side of the session (cuda/session.hpp).
     struct Impl;

@@ -229,13 +229,7 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
     if (h.format == ImageFormat::Png) h.metadata = png_read_metadata(bytes);
 
     if (options.images > 0) {
-        const std::uint64_t need = estimate_memory(h, options);
-        if (need > options.max_memory)
-            throw input_error(name, std::to_string(h.width) + "x" + std::to_string(h.height) + " " +
-                                        channel_layout_name(h.channels) + " needs about " + byte_size_text(need) +
-                                        " of memory to decode" + (options.images > 1 ? " and process" : "") +
-                                        ", more than the limit of " + byte_size_text(options.max_memory) +
-                                        " (raise it with --max-memory)");
+        check_memory(name, h, estimate_memory(h, options), options.images > 1, options);
         h.decode_checked = true;
     }
     return h;
@@ -299,6 +293,16 @@ std::uint64_t default_max_memory() {
         return std::clamp(half, kGiB, 4 * kGiB);
     }();
     return value;
+}
+
+void check_memory(const std::string& name, const ImageHeader& h, std::uint64_t need, bool processing,
+                  const LoadOptions& options) {
+    if (need <= options.max_memory) return;
+    throw input_error(name, std::to_string(h.width) + "x" + std::to_string(h.height) + " " +
+                                channel_layout_name(h.channels) + " needs about " + byte_size_text(need) +
+                                " of memory to decode" + (processing ? " and process" : "") +
+                                ", more than the limit of " + byte_size_text(options.max_memory) +
+                                " (raise it with --max-memory)");
 }
 
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options) {

@@ -70,6 +70,12 @@ struct LoadedImage {
 // need at the peak: the file, the decoder's own memory, the buffers.
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options);
 
+// Throws imgpar::Error (input, naming the file) when `need` bytes (what
+// decoding `h`, and `processing` it, take at the peak) exceed
+// options.max_memory.
+void check_memory(const std::string& name, const ImageHeader& h, std::uint64_t need, bool processing,
+                  const LoadOptions& options);
+
 // Reads `path` ("-" = standard input) within the budget (and 2 GiB): a
 // regular file too large is refused from its size, a stream or device once
 // it passes the bound, and anything whose first bytes are no PNG, JPEG or

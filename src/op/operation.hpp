@@ -40,7 +40,9 @@ struct RunNotes {
 };
 
 // An image -> image operation whose parameters are validated and whose plan
-// is made: nothing about it can fail as a usage error any more.
+// is made: nothing about it can fail as a usage error any more. A run chains
+// any number of them (src/run/chain.hpp): each declares its output's shape
+// from its input's before any pixel is touched.
 class ImageJob {
 public:
     virtual ~ImageJob() = default;
@@ -48,28 +50,24 @@ public:
     virtual std::string describe() const = 0;
     // --json's "operation" object.
     virtual JsonObject details() const = 0;
-    virtual int output_channels(int input_channels) const = 0;
+    // The output's size, channels and sample type for an input of shape `in`.
+    virtual ImageShape output_shape(const ImageShape& in) const = 0;
+    // Whether the job can run on an input of shape `in` (an adaptive window
+    // wider than the image cannot): throws imgpar::Error (input, naming
+    // `file`) when not, so that file fails and a batch goes on.
+    virtual void check_input(const ImageShape& in, const std::string& file) const {
+        (void)in;
+        (void)file;
+    }
     // The CPU reference.
     virtual ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const = 0;
-    // The GPU: dst has src's size and output_channels(src.channels) channels;
-    // asynchronous on the session's stream.
+    // The GPU: dst has output_shape(src's); asynchronous on the session's
+    // stream. Uses no slot of the session (src and dst may be in either).
     virtual void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const = 0;
 
     // Host images on the chosen backend: the CPU reference, or the GPU
-    // through the session's reused device images and staging buffers.
+    // through the session's Input and Output slots and staging buffers.
     ImageU8 run(const BackendChoice& backend, ConstViewU8 src, RunNotes& notes) const;
-    // The GPU on an image already in device memory (decoded there): runs
-    // into the session's Output slot and downloads the result.
-    ImageU8 run_on_device(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const;
-    // The same, leaving the result in the Output slot (for an encoder on the
-    // GPU); returns its view, ready in stream order.
-    DeviceViewU8 run_into_output(gpu::Session& session, ConstDeviceViewU8 src, RunNotes& notes) const;
-
-    // Readies a GPU backend for an image of this shape while the image is
-    // still being decoded: sizes the session's device images, fills its
-    // staging buffers and runs the job once on a strip, which loads the
-    // kernels' code. Nothing to do on the CPU.
-    void warm_up(const BackendChoice& backend, int width, int height, int channels) const;
 
     // The image-sized buffers this job holds at its peak, where its mode
     // needs fewer than its operation declares (Operation::peak_images, the
@@ -81,9 +79,13 @@ public:
 struct ReportSource {
     std::string file;     // as the user named it ("<stdin>" for "-")
     std::string backend;  // "cpu" / "gpu"
+    // Members a run adds to the --json record (a chain's "stages").
+    JsonObject extra{};
 };
 
 // A report operation (one report per input) whose parameters are validated.
+// It may end a chain ('equalize | histo'): on the GPU it then reads the
+// chain's result where it lies, in the session's Input or Output slot.
 class ReportJob {
 public:
     virtual ~ReportJob() = default;
@@ -96,16 +98,22 @@ public:
     virtual std::string csv_header() const = 0;
     // The "schema" of its --json records, failures' included.
     virtual std::string json_schema() const = 0;
-    // Computes the report of one decoded image on `backend` and renders it
-    // in `format` as complete lines.
-    virtual std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image,
-                            ReportFormat format, RunNotes& notes) const = 0;
+    // Computes the report of one image and renders it in `format` as
+    // complete lines: on the CPU, or on the GPU from an image in device
+    // memory (its own buffers in the session's Aux slot).
+    virtual std::string run_cpu(const ReportSource& source, ConstViewU8 image, ReportFormat format,
+                                RunNotes& notes) const = 0;
+    virtual std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU8 image,
+                                ReportFormat format, RunNotes& notes) const = 0;
+    // A host image on `backend` (the GPU: uploaded to the Input slot first).
+    std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image, ReportFormat format,
+                    RunNotes& notes) const;
     // What --device auto times on the CPU: the computation on a made-up
     // image, without checks that concern a real file and without writing
     // anything (histo --plot draws nothing here).
     virtual void probe_cpu(ConstViewU8 image) const {
         RunNotes ignored;
-        run(BackendChoice{}, ReportSource{"", "cpu"}, image, ReportFormat::Text, ignored);
+        run_cpu(ReportSource{"", "cpu", {}}, image, ReportFormat::Text, ignored);
     }
 };
 
@@ -121,9 +129,15 @@ public:
     // Image-sized buffers (width x height x channels bytes) a file holds at
     // its peak, the decoded input and the array included (--max-memory).
     virtual double peak_images() const = 0;
-    // The array of `src` on `backend`, as the whole .npy file. Throws
-    // imgpar::Error (input, naming `file`) when this image cannot have it.
-    virtual NpyFile run(const BackendChoice& backend, ConstViewU8 src, const std::string& file, RunNotes& notes) const = 0;
+    // The array of `src` as the whole .npy file, on the CPU or on the GPU
+    // from an image in device memory (its table in the session's Aux slot).
+    // Throws imgpar::Error (input, naming `file`) when this image cannot
+    // have it.
+    virtual NpyFile run_cpu(ConstViewU8 src, const std::string& file, RunNotes& notes) const = 0;
+    virtual NpyFile run_gpu(gpu::Session& session, ConstDeviceViewU8 src, const std::string& file,
+                            RunNotes& notes) const = 0;
+    // A host image on `backend` (the GPU: uploaded to the Input slot first).
+    NpyFile run(const BackendChoice& backend, ConstViewU8 src, const std::string& file, RunNotes& notes) const;
 };
 
 enum class OperationKind {

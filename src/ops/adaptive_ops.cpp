@@ -25,7 +25,17 @@ public:
             o.add("k", spec_.k).add("r", spec_.r);
         return o;
     }
-    int output_channels(int input_channels) const override { return threshold_output_channels(input_channels); }
+    ImageShape output_shape(const ImageShape& in) const override {
+        return {in.width, in.height, threshold_output_channels(in.channels), SampleType::U8};
+    }
+    // A window wider or taller than the image fails that file only.
+    void check_input(const ImageShape& in, const std::string& file) const override {
+        try {
+            check_adaptive_window(spec_, in.width, in.height);
+        } catch (const Error& e) {
+            throw input_error(file, e.what());
+        }
+    }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
         notes.kernel = cpu::adaptive_threshold_kernel_name();
         ImageU8 out(src.width, src.height, threshold_output_channels(src.channels));

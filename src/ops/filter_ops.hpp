@@ -18,7 +18,9 @@ public:
 
     std::string describe() const override;
     JsonObject details() const override;
-    int output_channels(int input_channels) const override { return plan_.output_channels(input_channels); }
+    ImageShape output_shape(const ImageShape& in) const override {
+        return {in.width, in.height, plan_.output_channels(in.channels), SampleType::U8};
+    }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override;
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override;
 

@@ -66,17 +66,26 @@ public:
     std::string json_schema() const override { return kHistogramJsonSchema; }
 
     // The count alone: the planes --channel names are a real file's to have.
-    void probe_cpu(ConstViewU8 image) const override {
-        RunNotes ignored;
-        count(BackendChoice{}, image, ignored);
+    void probe_cpu(ConstViewU8 image) const override { (void)cpu::histogram(image, true); }
+
+    std::string run_cpu(const ReportSource& source, ConstViewU8 image, ReportFormat format,
+                        RunNotes& notes) const override {
+        notes.kernel = cpu::histogram_kernel_name();
+        return render(source, cpu::histogram(image, true), image.width, image.height, format, notes);
+    }
+    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU8 image,
+                        ReportFormat format, RunNotes& notes) const override {
+        const Histogram h = gpu::histogram(session, image, true, &notes.kernel);
+        return render(source, h, image.width, image.height, format, notes);
     }
 
-    std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image, ReportFormat format,
-                    RunNotes& notes) const override {
-        const Histogram h = count(backend, image, notes);
+private:
+    std::string render(const ReportSource& source, const Histogram& h, int width, int height, ReportFormat format,
+                       RunNotes& notes) const {
         HistogramReportOptions report = report_;
         report.planes = planes_of(source.file, h);
-        const HistogramSource src{source.file, image.width, image.height, source.backend, notes.kernel};
+        HistogramSource src{source.file, width, height, source.backend, notes.kernel};
+        src.extra = source.extra;
         if (plot_path_) {
             HistogramPlotOptions plot = plot_;
             plot.planes = report.planes;
@@ -93,7 +102,6 @@ public:
         return histogram_text(src, h, report);
     }
 
-private:
     // The --channel planes of this file. A name valid for some images but
     // not this one ("red" of a gray file) fails this file only, as a file
     // that cannot be decoded does: the others are still counted.
@@ -104,17 +112,6 @@ private:
             if (e.kind() != ErrorKind::Usage) throw;
             throw input_error(file, "--channel: " + e.reason());
         }
-    }
-
-    static Histogram count(const BackendChoice& backend, ConstViewU8 image, RunNotes& notes) {
-        if (backend.backend != Backend::Gpu) {
-            notes.kernel = cpu::histogram_kernel_name();
-            return cpu::histogram(image, true);
-        }
-        gpu::Session& s = *backend.session;
-        const DeviceViewU8 d = s.image<std::uint8_t>(gpu::Session::Slot::Input, image.width, image.height, image.channels);
-        s.upload(image, d);
-        return gpu::histogram(s, d, true, &notes.kernel);
     }
 
     std::string channel_spec_;
@@ -136,7 +133,7 @@ public:
         o.add("mode", equalize_mode_name(mode_));
         return o;
     }
-    int output_channels(int input_channels) const override { return input_channels; }
+    ImageShape output_shape(const ImageShape& in) const override { return {in.width, in.height, in.channels, SampleType::U8}; }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
         notes.kernel = "histogram, lookup table and apply pass, " + threads_text();
         return cpu::equalize(src, mode_);
@@ -162,7 +159,9 @@ public:
         o.add("method", spec_.otsu ? "otsu" : "value");
         return o;
     }
-    int output_channels(int input_channels) const override { return threshold_output_channels(input_channels); }
+    ImageShape output_shape(const ImageShape& in) const override {
+        return {in.width, in.height, threshold_output_channels(in.channels), SampleType::U8};
+    }
     // Measured: gray 2.0, RGB 1.9, RGBA 1.5 (the operation declares --adaptive's).
     std::optional<double> peak_images() const override { return 2.0; }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {

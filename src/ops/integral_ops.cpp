@@ -51,44 +51,48 @@ public:
     // squares (u32 halves it; the largest is what --max-memory checks).
     double peak_images() const override { return 1.0 + (spec_.squared ? 2 : 1) * 8.0; }
 
-    NpyFile run(const BackendChoice& backend, ConstViewU8 src, const std::string& file, RunNotes& notes) const override {
+    NpyFile run_cpu(ConstViewU8 src, const std::string& file, RunNotes& notes) const override {
         const SumType type = integral_type(spec_, src.width, src.height, file);
         SumTableView table = sum_table_view(nullptr, type, src.width, src.height, src.channels, spec_.squared);
         NpyFile out(npy_type(type), table_shape(table));
         table.data = out.data();
-        if (backend.backend == Backend::Gpu)
-            run_gpu(*backend.session, src, table, file, notes);
-        else {
-            notes.kernel = cpu::integral_kernel_name(src);
-            cpu::integral(src, table);
-        }
-        JsonArray shape;
-        for (std::size_t d : table_shape(table)) shape.push(static_cast<long long>(d));
-        notes.details.add("dtype", sum_type_name(type)).add("shape", shape);
-        notes.info.push_back(std::string("table of ") + sum_type_name(type) + ", shape " + shape.str());
+        notes.kernel = cpu::integral_kernel_name(src);
+        cpu::integral(src, table);
+        describe_table(table, type, notes);
+        return out;
+    }
+
+    // The table computed into the session's Aux slot (the image may be in
+    // Input or Output), then down into the file's samples (packed rows).
+    NpyFile run_gpu(gpu::Session& session, ConstDeviceViewU8 src, const std::string& file,
+                    RunNotes& notes) const override {
+        const SumType type = integral_type(spec_, src.width, src.height, file);
+        SumTableView table = sum_table_view(nullptr, type, src.width, src.height, src.channels, spec_.squared);
+        NpyFile out(npy_type(type), table_shape(table));
+        table.data = out.data();
+        const std::size_t row_bytes = table.row_bytes();
+        const std::size_t rows = static_cast<std::size_t>(table.planes) * table.height;
+        if (row_bytes > INT_MAX || rows > INT_MAX)
+            throw input_error(file, "a table row of " + std::to_string(row_bytes) +
+                                        " bytes is wider than the GPU path copies; use --device cpu");
+        const DeviceViewU8 bytes = session.image<std::uint8_t>(gpu::Session::Slot::Aux, static_cast<int>(row_bytes),
+                                                               static_cast<int>(rows), 1);
+        SumTableView device = table;
+        device.data = bytes.data;
+        device.pitch = bytes.pitch;
+        gpu::integral(session, src, device, &notes.kernel);
+        const ViewU8 dst{static_cast<std::uint8_t*>(table.data), bytes.width, bytes.height, 1, row_bytes};
+        session.download(ConstDeviceViewU8(bytes), dst);
+        describe_table(table, type, notes);
         return out;
     }
 
 private:
-    // The image up, the table computed on the device, then down into the
-    // file's samples (packed rows).
-    static void run_gpu(gpu::Session& session, ConstViewU8 src, const SumTableView& host, const std::string& file,
-                        RunNotes& notes) {
-        const std::size_t row_bytes = host.row_bytes();
-        const std::size_t rows = static_cast<std::size_t>(host.planes) * host.height;
-        if (row_bytes > INT_MAX || rows > INT_MAX)
-            throw input_error(file, "a table row of " + std::to_string(row_bytes) +
-                                        " bytes is wider than the GPU path copies; use --device cpu");
-        const DeviceViewU8 in = session.image<std::uint8_t>(gpu::Session::Slot::Input, src.width, src.height, src.channels);
-        session.upload(src, in);
-        const DeviceViewU8 bytes = session.image<std::uint8_t>(gpu::Session::Slot::Output, static_cast<int>(row_bytes),
-                                                               static_cast<int>(rows), 1);
-        SumTableView device = host;
-        device.data = bytes.data;
-        device.pitch = bytes.pitch;
-        gpu::integral(session, ConstDeviceViewU8(in), device, &notes.kernel);
-        const ViewU8 dst{static_cast<std::uint8_t*>(host.data), bytes.width, bytes.height, 1, row_bytes};
-        session.download(ConstDeviceViewU8(bytes), dst);
+    static void describe_table(const SumTableView& table, SumType type, RunNotes& notes) {
+        JsonArray shape;
+        for (std::size_t d : table_shape(table)) shape.push(static_cast<long long>(d));
+        notes.details.add("dtype", sum_type_name(type)).add("shape", shape);
+        notes.info.push_back(std::string("table of ") + sum_type_name(type) + ", shape " + shape.str());
     }
 
     IntegralSpec spec_;

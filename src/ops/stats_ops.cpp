@@ -46,33 +46,25 @@ public:
     std::string json_schema() const override { return kStatsJsonSchema; }
 
     // Unmasked: the mask is a real file's, of a real file's size.
-    void probe_cpu(ConstViewU8 image) const override {
-        RunNotes ignored;
-        compute(BackendChoice{}, image, nullptr, ignored);
-    }
+    void probe_cpu(ConstViewU8 image) const override { (void)cpu::stats(image, nullptr); }
 
-    std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image, ReportFormat format,
-                    RunNotes& notes) const override {
-        const ConstViewU8* mask = nullptr;
-        ConstViewU8 mask_view;
-        if (mask_path_) {
-            if (!mask_) throw usage_error("--mask", "the mask was not read (read_option_files comes first)");
-            mask_view = mask_->view();
-            if (mask_view.width != image.width || mask_view.height != image.height)
-                throw input_error(source.file, "is " + size_text(image.width, image.height) + " but the mask " +
-                                                   mask_name() + " is " + size_text(mask_view.width, mask_view.height) +
-                                                   ": a mask must have the image's width and height");
-            mask = &mask_view;
-        }
+    std::string run_cpu(const ReportSource& source, ConstViewU8 image, ReportFormat format,
+                        RunNotes& notes) const override {
+        const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
         const std::vector<int> channels = channels_of(source.file, image.channels);
-        const ImageStats st = compute(backend, image, mask, notes);
-        const StatsSource src{source.file, mask_path_ ? mask_name() : std::string(), source.backend, notes.kernel};
-        switch (format) {
-            case ReportFormat::Csv: return stats_csv_rows(src, st, channels);
-            case ReportFormat::Json: return stats_json(src, st, channels);
-            case ReportFormat::Text: break;
-        }
-        return stats_text(src, st, channels);
+        notes.kernel = cpu::stats_kernel_name();
+        return render(source, cpu::stats(image, mask ? &*mask : nullptr), channels, format, notes);
+    }
+    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU8 image,
+                        ReportFormat format, RunNotes& notes) const override {
+        const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
+        const std::vector<int> channels = channels_of(source.file, image.channels);
+        if (!mask) return render(source, gpu::stats(session, image, nullptr, &notes.kernel), channels, format, notes);
+        // The image may be in the Input or the Output slot (a chain's result): the mask goes to Aux.
+        const DeviceViewU8 m = session.image<std::uint8_t>(gpu::Session::Slot::Aux, mask->width, mask->height, 1);
+        session.upload(*mask, m);
+        const ConstDeviceViewU8 cm = m;
+        return render(source, gpu::stats(session, image, &cm, &notes.kernel), channels, format, notes);
     }
 
 private:
@@ -90,21 +82,28 @@ private:
         }
     }
 
-    static ImageStats compute(const BackendChoice& backend, ConstViewU8 image, const ConstViewU8* mask,
-                              RunNotes& notes) {
-        if (backend.backend != Backend::Gpu) {
-            notes.kernel = cpu::stats_kernel_name();
-            return cpu::stats(image, mask);
+    // The mask's plane for an image of this size; a mask of another size
+    // fails this file.
+    std::optional<ConstViewU8> mask_for(const std::string& file, int width, int height) const {
+        if (!mask_path_) return std::nullopt;
+        if (!mask_) throw usage_error("--mask", "the mask was not read (read_option_files comes first)");
+        const ConstViewU8 m = mask_->view();
+        if (m.width != width || m.height != height)
+            throw input_error(file, "is " + size_text(width, height) + " but the mask " + mask_name() + " is " +
+                                        size_text(m.width, m.height) + ": a mask must have the image's width and height");
+        return m;
+    }
+
+    std::string render(const ReportSource& source, const ImageStats& st, const std::vector<int>& channels,
+                       ReportFormat format, const RunNotes& notes) const {
+        StatsSource src{source.file, mask_path_ ? mask_name() : std::string(), source.backend, notes.kernel};
+        src.extra = source.extra;
+        switch (format) {
+            case ReportFormat::Csv: return stats_csv_rows(src, st, channels);
+            case ReportFormat::Json: return stats_json(src, st, channels);
+            case ReportFormat::Text: break;
         }
-        gpu::Session& s = *backend.session;
-        const DeviceViewU8 d = s.image<std::uint8_t>(gpu::Session::Slot::Input, image.width, image.height, image.channels);
-        s.upload(image, d);
-        if (!mask) return gpu::stats(s, d, nullptr, &notes.kernel);
-        // stats writes no image: the Output slot holds the mask.
-        const DeviceViewU8 m = s.image<std::uint8_t>(gpu::Session::Slot::Output, mask->width, mask->height, 1);
-        s.upload(*mask, m);
-        const ConstDeviceViewU8 cm = m;
-        return gpu::stats(s, d, &cm, &notes.kernel);
+        return stats_text(src, st, channels);
     }
 
     std::string channel_spec_;

@@ -117,6 +117,7 @@ std::string histogram_json(const HistogramSource& src, const Histogram& h, const
     o.add("pixels", static_cast<unsigned long long>(h.pixels));
     o.add_text_or_null("backend", src.backend);
     o.add_text_or_null("kernel", src.kernel);
+    o.merge(src.extra);
     o.add("bins", opt.bins);
     o.add("bin_width", kHistogramValues / opt.bins);
     JsonArray planes;

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "src/ops/histogram.hpp"
+#include "src/report/json.hpp"
 
 namespace imgpar {
 
@@ -41,6 +42,7 @@ struct HistogramSource {
     int height = 0;
     std::string backend;  // "cpu", "gpu" or empty when not known
     std::string kernel;   // what counted, in words; JSON only, empty when not known
+    JsonObject extra{};   // JSON only: members the run adds after "kernel" (a chain's "stages")
 };
 
 struct HistogramReportOptions {

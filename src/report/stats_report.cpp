@@ -121,6 +121,7 @@ std::string stats_json(const StatsSource& src, const ImageStats& st, const Stats
     o.add("selected_pixels", static_cast<unsigned long long>(st.selected));
     o.add_text_or_null("backend", src.backend);
     o.add_text_or_null("kernel", src.kernel);
+    o.merge(src.extra);
     o.add("stddev", "population");
     JsonArray list;
     for (const StatsRow& r : report_rows(st, channels)) {

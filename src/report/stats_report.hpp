@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "src/ops/stats.hpp"
+#include "src/report/json.hpp"
 
 namespace imgpar {
 
@@ -45,6 +46,7 @@ struct StatsSource {
     std::string mask;     // the mask's file name, empty without one
     std::string backend;  // "cpu", "gpu" or empty when not known
     std::string kernel;   // what computed them, in words; JSON only, empty when not known
+    JsonObject extra{};   // JSON only: members the run adds after "kernel" (a chain's "stages")
 };
 
 // The channels to report, in order (select_stats_channels); empty: all.

@@ -1,7 +1,7 @@
 // Many files on the GPU at once: the built tool with --device gpu and several
 // workers, each leasing its own session, must write exactly the bytes the CPU
-// writes; a session readied for an image (warm_up) computes what a cold one
-// does; a pool hands each session to one worker at a time.
+// writes; a session readied for an image (prepare_session) computes what a
+// cold one does; a pool hands each session to one worker at a time.
 #include <doctest/doctest.h>
 
 #include <atomic>
@@ -14,6 +14,8 @@
 #include "src/io/metadata.hpp"
 #include "src/io/save.hpp"
 #include "src/op/operation.hpp"
+#include "src/run/chain.hpp"
+#include "src/run/engine.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/test_images.hpp"
 
@@ -89,7 +91,8 @@ TEST_CASE("gpu batch: a warmed-up session and pooled sessions on several threads
     const auto job = blur->make_image_job(blur->values({{"sigma", "1.5"}}));
     BackendPool pool([] { return select_backend(parse_device_request("gpu")); }, 3);
     REQUIRE(pool.choice().backend == Backend::Gpu);
-    job->warm_up(pool.choice(), 1000, 700, 3);
+    const Chain chain = Chain::of(*blur, blur->make_image_job(blur->values({{"sigma", "1.5"}})), "blur");
+    prepare_session(pool.choice(), chain.shapes({1000, 700, 3, SampleType::U8}, "warm-up"));
 
     std::atomic<int> mismatches{0}, in_use{0}, most_in_use{0};
     std::vector<std::thread> threads;

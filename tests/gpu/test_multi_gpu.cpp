@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/run/engine.hpp"
 #include "src/backend_pool.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/io/jpeg_codec.hpp"
@@ -127,7 +128,7 @@ TEST_CASE("multi-GPU pool: each lease holds a session of the GPU it names, sessi
     options.max_sessions = 2 * gpus;
     std::atomic<int> warmed{0};
     options.warm_up = [&](const BackendChoice& c) {
-        job->warm_up(c, 300, 200, 3);
+        prepare_session(c, {{300, 200, 3, SampleType::U8}});
         ++warmed;
     };
     BackendPool pool([] { return select_backend(parse_device_request("gpu:all")); }, options);

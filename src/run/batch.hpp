@@ -15,17 +15,21 @@
 #include <string>
 #include <vector>
 
-#include "cli/diagnostics.hpp"
 #include "src/backend_pool.hpp"
 #include "src/error.hpp"
+#include "src/run/diagnostics.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 struct BatchItem {
     std::string path;    // as given ("-" is standard input)
     std::string name;    // for messages ("<stdin>")
     std::string output;  // where an image command writes; empty for reports
 };
+
+// The inputs as batch items (outputs left empty). Throws imgpar::Error
+// (usage) when there are none.
+std::vector<BatchItem> batch_items(const std::vector<std::string>& inputs);
 
 // What one file produced: its lines for stdout, or that it was skipped.
 struct ItemResult {
@@ -81,13 +85,19 @@ struct BatchSummary {
     double seconds = 0;
 };
 
-// process(item, context) does one file and returns its result, or throws
-// imgpar::Error: an input or output error fails that file (reported on
-// stderr; failure(item, error) gives its lines for stdout); a usage or
-// device error stops the run and is rethrown once the workers have stopped.
+// process(index, item, context) does one file and returns its result, or
+// throws imgpar::Error: an input or output error fails that file (reported
+// on stderr; failure(index, item, error) gives its lines for stdout); a
+// usage or device error stops the run and is rethrown once the workers have
+// stopped.
+using ProcessItem = std::function<ItemResult(std::size_t index, const BatchItem&, WorkerContext&)>;
+using ItemFailure = std::function<std::string(std::size_t index, const BatchItem&, const Error&)>;
 BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, BackendPool& backend,
-                       MemoryBudget& memory, const Diagnostics& diag, std::ostream& out,
-                       const std::function<ItemResult(const BatchItem&, WorkerContext&)>& process,
-                       const std::function<std::string(const BatchItem&, const Error&)>& failure);
+                       MemoryBudget& memory, const Diagnostics& diag, std::ostream& out, const ProcessItem& process,
+                       const ItemFailure& failure);
 
-}  // namespace imgpar::cli
+// "blur: 498 written, 2 failed, 0 skipped; 500 files in 12.3 s (40.6 files/s)";
+// `verb` says what happened to a file that succeeded.
+std::string summary_line(const std::string& command, const BatchSummary& s, const std::string& verb);
+
+}  // namespace imgpar

@@ -1,6 +1,6 @@
-#include "cli/diagnostics.hpp"
+#include "src/run/diagnostics.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 namespace {
 constexpr const char* kEraseLine = "\r\033[K";
@@ -43,4 +43,4 @@ void Diagnostics::clear_status() const {
     status_.clear();
 }
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

@@ -1,21 +1,21 @@
-#include "cli/batch_runner.hpp"
-
-#include "cli/batch_settings.hpp"
+#include "src/run/batch.hpp"
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <new>
 #include <optional>
 #include <thread>
 
-#include "cli/progress.hpp"
+#include "src/io/file_bytes.hpp"
 #include "src/parallel.hpp"
+#include "src/run/progress.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 MemoryBudget::Reservation::~Reservation() {
     if (!budget_) return;
@@ -69,10 +69,27 @@ private:
 
 }  // namespace
 
+std::vector<BatchItem> batch_items(const std::vector<std::string>& inputs) {
+    if (inputs.empty()) throw usage_error("inputs", "no input files (name them, or give --files-from FILE)");
+    std::vector<BatchItem> items;
+    items.reserve(inputs.size());
+    for (const std::string& in : inputs) items.push_back({in, display_name(in), {}});
+    return items;
+}
+
+std::string summary_line(const std::string& command, const BatchSummary& s, const std::string& verb) {
+    char timing[96];
+    std::snprintf(timing, sizeof timing, " in %.2f s (%.1f files/s)", s.seconds,
+                  s.seconds > 0 ? static_cast<double>(s.done + s.failed) / s.seconds : 0.0);
+    std::string line = command + ": " + std::to_string(s.done) + " " + verb;
+    if (s.failed) line += ", " + std::to_string(s.failed) + " failed";
+    if (s.skipped) line += ", " + std::to_string(s.skipped) + " skipped";
+    return line + "; " + std::to_string(s.total) + " file" + (s.total == 1 ? "" : "s") + timing;
+}
+
 BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, BackendPool& backend,
-                       MemoryBudget& memory, const Diagnostics& diag, std::ostream& out,
-                       const std::function<ItemResult(const BatchItem&, WorkerContext&)>& process,
-                       const std::function<std::string(const BatchItem&, const Error&)>& failure) {
+                       MemoryBudget& memory, const Diagnostics& diag, std::ostream& out, const ProcessItem& process,
+                       const ItemFailure& failure) {
     const auto start = std::chrono::steady_clock::now();
     BatchSummary summary;
     summary.total = items.size();
@@ -95,7 +112,7 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
                 std::string text;
                 bool bad = false;
                 try {
-                    ItemResult r = process(item, context);
+                    ItemResult r = process(i, item, context);
                     text = std::move(r.text);
                     ++(r.skipped ? skipped : done);
                 } catch (const Error& e) {
@@ -106,17 +123,17 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
                         return;
                     }
                     diag.error(e.what());
-                    text = failure(item, e);
+                    text = failure(i, item, e);
                     bad = true;
                 } catch (const std::bad_alloc&) {
                     const Error e = input_error(item.name, "out of memory");
                     diag.error(e.what());
-                    text = failure(item, e);
+                    text = failure(i, item, e);
                     bad = true;
                 } catch (const std::exception& ex) {
                     const Error e = input_error(item.name, ex.what());
                     diag.error(e.what());
-                    text = failure(item, e);
+                    text = failure(i, item, e);
                     bad = true;
                 }
                 if (bad) ++failed;
@@ -134,8 +151,7 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
     summary.skipped = skipped;
     summary.failed = failed;
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    report_gpu_shares(backend, diag);
     return summary;
 }
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

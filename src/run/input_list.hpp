@@ -6,12 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/command.hpp"
+#include "src/op/param.hpp"
 
-namespace imgpar::cli {
-
-// --files-from and --shard.
-OptionGroup input_list_options();
+namespace imgpar {
 
 struct Shard {
     long long index = 1;  // K, 1-based
@@ -48,4 +45,7 @@ std::vector<std::string> take_shard(const std::vector<std::string>& names, const
 // read; EmptyShare when there are inputs, none of them in this shard.
 std::vector<std::string> gather_inputs(const std::vector<std::string>& positionals, const ParamValues& values);
 
-}  // namespace imgpar::cli
+// Throws imgpar::Error (usage) if "-" (standard input) is named more than once.
+void check_stdin_used_once(const std::vector<std::string>& inputs);
+
+}  // namespace imgpar

@@ -11,9 +11,9 @@
 #include <string>
 #include <thread>
 
-#include "cli/diagnostics.hpp"
+#include "src/run/diagnostics.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 // Whether a run shows the bar: --progress, --no-progress, else when stderr
 // is a terminal and the run is not --quiet.
@@ -47,4 +47,4 @@ private:
     std::thread thread_;
 };
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-namespace imgpar::cli {
+namespace imgpar {
 
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -17,4 +17,4 @@ inline std::string ms_text(double ms) {
     return buf;
 }
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

@@ -1,4 +1,4 @@
-#include "cli/device_choice.hpp"
+#include "src/run/device_choice.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,22 +8,9 @@
 #include "src/io/file_bytes.hpp"
 #include "src/parallel.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 namespace {
-
-// Seconds per sample of the job from one run on a 512x512 image of the
-// run's channel count, on `threads` threads (threads started included, so a
-// small image does not flatter the CPU).
-double cpu_seconds_per_sample(int channels, int threads, const std::function<void(ConstViewU8)>& run_cpu) {
-    constexpr int kSide = 512;
-    const ImageU8 sample(kSide, kSide, channels);
-    CpuThreadLimit limit(threads);
-    const auto t0 = std::chrono::steady_clock::now();
-    run_cpu(sample.view());
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    return s / (static_cast<double>(kSide) * kSide * channels);
-}
 
 // How long decoding a file of this many pixels takes on one core (measured
 // with libjpeg-turbo and libpng on 16 MP photos); the GPU starts meanwhile.
@@ -48,12 +35,11 @@ struct FileSeconds {
 // The one-file case: the job on all threads against the GPU's start-up
 // (less the first file's decode, which overlaps it) and the pixels' trip
 // there and back.
-DeviceDecision choose_for_one_file(const DeviceRequest& request, const RunShape& shape,
-                                   const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
+DeviceDecision choose_for_one_file(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag) {
     const ImageHeader& h = *shape.first;
     const double samples = static_cast<double>(h.width) * h.height * h.channels;
     const int threads = cpu_thread_count();
-    const double cpu_seconds = samples * cpu_seconds_per_sample(h.channels, threads, run_cpu);
+    const double cpu_seconds = shape.cpu_seconds(threads, 1);
     const double gpu_wait = std::max(0.0, kGpuStartSeconds - decode_seconds(h)) + samples * 2 / kHostDeviceBytesPerSecond;
     const bool cpu = cpu_seconds < gpu_wait;
     char line[400];
@@ -74,8 +60,7 @@ DeviceDecision choose_for_one_file(const DeviceRequest& request, const RunShape&
 // compute on the CPU when one takes a thread less than the start-up and
 // those files are at least a quarter of the run) and is released at exit.
 // The GPU is chosen when that finishes first.
-DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& shape,
-                                const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
+DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag) {
     const ImageHeader& h = *shape.first;
     const double pixels = static_cast<double>(h.width) * h.height;
     const double in_bytes = pixels * h.channels;
@@ -85,8 +70,7 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
     f.decode = decode_seconds(h);
     // The faster of two runs: the first may pay for what runs once (code
     // paths chosen, tables built).
-    f.compute = in_bytes * std::min(cpu_seconds_per_sample(h.channels, 1, run_cpu),
-                                    cpu_seconds_per_sample(h.channels, 1, run_cpu));
+    f.compute = shape.cpu_seconds(1, 2);
     f.encode = shape.encode_seconds_saved_per_pixel * pixels;
     f.copies = in_bytes * (f.encode > 0 ? 1 : 2) / kWorkerCopyBytesPerSecond;
     const double cpu_rate = threads / (f.decode + f.compute + f.encode);  // files per second
@@ -127,20 +111,10 @@ double cpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma)
     return chroma == ChromaSubsampling::S444 ? 8.9e-9 : chroma == ChromaSubsampling::S422 ? 7e-9 : 5.2e-9;
 }
 
-DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape,
-                             const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag) {
-    if (request.kind != DeviceRequest::Kind::Auto || !shape.first || shape.files == 0) return {request};
-    return shape.files == 1 ? choose_for_one_file(request, shape, run_cpu, diag)
-                            : choose_for_batch(request, shape, run_cpu, diag);
+DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag) {
+    if (request.kind != DeviceRequest::Kind::Auto || !shape.first || shape.files == 0 || !shape.cpu_seconds)
+        return {request};
+    return shape.files == 1 ? choose_for_one_file(request, shape, diag) : choose_for_batch(request, shape, diag);
 }
 
-std::optional<ImageHeader> peek_header(const std::string& path, const LoadOptions& load) {
-    if (path == "-") return std::nullopt;
-    try {
-        return read_image_header(path, read_image_file(path, load), load);
-    } catch (const Error&) {
-        return std::nullopt;  // the run reports it when it gets to the file
-    }
-}
-
-}  // namespace imgpar::cli
+}  // namespace imgpar

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <string>
 
-namespace imgpar::cli {
+namespace imgpar {
 
 class Diagnostics {
 public:
@@ -41,4 +41,4 @@ private:
     mutable std::string status_;  // what the status line shows now, or empty
 };
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

@@ -11,10 +11,10 @@
 #include <sstream>
 #include <string>
 
-#include "cli/command.hpp"
-#include "cli/input_list.hpp"
+#include "src/op/param.hpp"
+#include "src/run/input_list.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 ParamSpec json_file_param();
 
@@ -39,4 +39,4 @@ private:
 // The report file of a command that has --json-file, when it was given.
 std::optional<ReportFile> open_report_file(const ParamValues& values);
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

@@ -1,13 +1,13 @@
-#include "cli/report_file.hpp"
+#include "src/run/report_file.hpp"
 
 #include <filesystem>
 #include <system_error>
 
-#include "cli/input_list.hpp"
+#include "src/run/input_list.hpp"
 #include "src/error.hpp"
 #include "src/io/atomic_write.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 ParamSpec json_file_param() {
     return ParamSpec::path("json-file", "TEMPLATE",
@@ -56,4 +56,4 @@ std::optional<ReportFile> open_report_file(const ParamValues& values) {
     return ReportFile(report_file_name(values.text("json-file"), shard));
 }
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

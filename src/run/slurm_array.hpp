@@ -6,9 +6,9 @@
 #include <functional>
 #include <string>
 
-#include "cli/input_list.hpp"
+#include "src/run/input_list.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 // Looks a variable up; null when it is not set (std::getenv by default).
 using EnvLookup = std::function<const char*(const char*)>;
@@ -23,4 +23,4 @@ using EnvLookup = std::function<const char*(const char*)>;
 // not a number, or inconsistent with the others.
 Shard slurm_array_shard(const EnvLookup& lookup);
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

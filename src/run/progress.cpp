@@ -1,10 +1,10 @@
-#include "cli/progress.hpp"
+#include "src/run/progress.hpp"
 
 #include <unistd.h>
 
 #include <cstdio>
 
-namespace imgpar::cli {
+namespace imgpar {
 
 bool progress_wanted(bool forced_on, bool forced_off, bool quiet) {
     if (forced_off) return false;
@@ -75,4 +75,4 @@ void ProgressBar::loop() {
     }
 }
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

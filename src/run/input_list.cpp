@@ -1,24 +1,14 @@
-#include "cli/input_list.hpp"
+#include "src/run/input_list.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <string_view>
 
-#include "cli/common_options.hpp"
-#include "cli/slurm_array.hpp"
+#include "src/run/slurm_array.hpp"
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
 
-namespace imgpar::cli {
-
-OptionGroup input_list_options() {
-    return {"Inputs",
-            {ParamSpec::path("files-from", "FILE",
-                             "Also read input names from FILE ('-': standard input), one per line or NUL-separated"),
-             ParamSpec::text("shard", "K/N", "Process only the K-th of N shares of the inputs (1 <= K <= N), or the "
-                                             "share of this Slurm array task ('slurm')",
-                             "K/N, e.g. 3/8: inputs number K, K+N, K+2N... of the list sorted by name; or slurm")}};
-}
+namespace imgpar {
 
 Shard parse_shard(const std::string& text) {
     if (text == "slurm") return slurm_array_shard([](const char* name) { return std::getenv(name); });
@@ -105,4 +95,10 @@ std::vector<std::string> gather_inputs(const std::vector<std::string>& positiona
     return names;
 }
 
-}  // namespace imgpar::cli
+void check_stdin_used_once(const std::vector<std::string>& inputs) {
+    int uses = 0;
+    for (const auto& p : inputs) uses += p == "-";
+    if (uses > 1) throw usage_error("-", "standard input can be read only once");
+}
+
+}  // namespace imgpar

@@ -1,27 +1,28 @@
 // The backend of a run: what --device asks for, with `auto` made cost-aware.
 // Results are byte-identical on both backends, so `auto` picks the one that
-// finishes first. One file: the CPU when the job on all threads takes less
+// finishes first. One file: the CPU when its stages on all threads take less
 // time than the GPU would add (its start-up, which overlaps the file's
 // decode, and the copies). A batch: the time of the run on the CPU's threads
 // against the run with the GPU, which takes the compute (and, when it
 // encodes JPEGs, the encoding) off the cores but costs its start-up and its
-// release at exit. The CPU's compute is measured, not guessed: the job runs
-// once on a 512x512 image (on all threads for one file, on one for a batch,
-// whose workers take a file each); decoding and encoding are rates measured
-// on photos.
+// release at exit. The CPU's compute is measured, not guessed: each stage of
+// the chain runs on a made-up 512x512 image (never on a user's file), on all
+// threads for one file and on one for a batch, whose workers take a file
+// each, and is scaled to the first file's images (src/run/engine.hpp);
+// decoding and encoding are rates measured on photos.
 #pragma once
 
 #include <functional>
 #include <optional>
 #include <string>
 
-#include "cli/diagnostics.hpp"
 #include "src/backend.hpp"
 #include "src/image.hpp"
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/load.hpp"
+#include "src/run/diagnostics.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 // What starting the GPU costs a process, measured on an H100 machine with
 // CUDA 13 (context, stream, loading the kernels' code): about 0.45 s.
@@ -38,6 +39,9 @@ struct RunShape {
     // A core's encoding time per pixel that the GPU takes over when it
     // encodes the outputs (JPEG with the GPU encoder); 0 otherwise.
     double encode_seconds_saved_per_pixel = 0;
+    // The first file's compute on the CPU, in seconds, on this many threads
+    // (measured on made-up images; the faster of `runs` runs).
+    std::function<double(int threads, int runs)> cpu_seconds;
 };
 
 // libjpeg-turbo's encoding on one core, per pixel, at quality 95 (measured
@@ -53,12 +57,7 @@ struct DeviceDecision {
 };
 
 // `request`, or for `auto` the CPU when the estimate says so (said with -v,
-// with the numbers). `run_cpu` runs the job on the CPU on one image.
-DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape,
-                             const std::function<void(ConstViewU8)>& run_cpu, const Diagnostics& diag);
+// with the numbers).
+DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag);
 
-// The header of `path` if it can be read (not standard input), for the
-// estimate and for readying the GPU.
-std::optional<ImageHeader> peek_header(const std::string& path, const LoadOptions& load);
-
-}  // namespace imgpar::cli
+}  // namespace imgpar

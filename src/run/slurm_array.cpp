@@ -1,11 +1,11 @@
-#include "cli/slurm_array.hpp"
+#include "src/run/slurm_array.hpp"
 
 #include <cstdlib>
 #include <optional>
 
 #include "src/error.hpp"
 
-namespace imgpar::cli {
+namespace imgpar {
 
 namespace {
 
@@ -70,4 +70,4 @@ Shard slurm_array_shard(const EnvLookup& lookup) {
     return Shard{(id - min) / step + 1, *count};
 }
 
-}  // namespace imgpar::cli
+}  // namespace imgpar

@@ -1,0 +1,160 @@
+#include "src/run/compare_sink.hpp"
+
+#include <chrono>
+#include <memory>
+#include <utility>
+
+#include "src/io/file_bytes.hpp"
+#include "src/io/save.hpp"
+#include "src/report/compare_report.hpp"
+#include "src/run/source.hpp"
+#include "src/run/timing.hpp"
+
+namespace imgpar {
+
+namespace {
+
+// What a pair keeps between the sink's steps: B, decoded, with its share of
+// the memory budget, then the comparison.
+struct PairState {
+    ImageU8 b;
+    std::optional<MemoryBudget::Reservation> reservation;
+    double read_ms = 0;
+    Comparison result;
+    std::string kernel;
+};
+
+PairState& state_of(FileRun& file) { return *std::static_pointer_cast<PairState>(file.extra); }
+
+}  // namespace
+
+CompareSink::CompareSink(std::vector<ComparePair> pairs, CompareSettings settings, const Diagnostics& diag)
+    : pairs_(std::move(pairs)), settings_(std::move(settings)), diag_(diag) {}
+
+std::vector<BatchItem> CompareSink::items() const {
+    std::vector<BatchItem> items;
+    for (const ComparePair& p : pairs_) items.push_back({p.a, display_name(p.a), {}});
+    return items;
+}
+
+double CompareSink::peak_images(const CompareOptions& o) {
+    // Measured with /usr/bin/time -v on 4096x4096 RGB pairs; auto counted as
+    // its smallest shrink, 2.
+    const double f = o.ssim_downsample == kSsimAutoDownsample ? 2.0 : o.ssim_downsample;
+    const double shrunk = o.ssim && o.ssim_downsample != 1 ? 8.0 / (f * f) : 0.0;
+    return 1.25 + shrunk + (o.diff ? 0.75 : 0) + (o.ssim_map ? 0.75 : 0);
+}
+
+std::string CompareSink::pair_name(std::size_t index) const {
+    const ComparePair& p = pairs_[index];
+    return display_name(p.a) + " vs " + display_name(p.b);
+}
+
+std::string CompareSink::ssim_absence(int width, int height) const {
+    if (!settings_.options.ssim) return "not computed (--no-ssim)";
+    const SsimPlan plan = ssim_plan(settings_.options, width, height);
+    return plan.fits ? std::string() : "the image " + plan.shortfall();
+}
+
+void CompareSink::probe_cpu(ConstViewU8 sample, const ImageShape& real) const {
+    // With the factor the first pair will use (auto resolved on its size),
+    // and no map where that factor shrinks the sample below the window.
+    CompareOptions o = settings_.options;
+    o.ssim_downsample = ssim_downsample_factor(o.ssim_downsample, real.width, real.height);
+    o.ssim_map = o.ssim_map && ssim_plan(o, sample.width, sample.height).fits;
+    (void)cpu::compare(sample, sample, o);
+}
+
+void CompareSink::check(std::size_t index, const BatchItem& item) const {
+    (void)item;
+    if (!pairs_[index].missing.empty()) throw input_error("", pairs_[index].missing);
+}
+
+void CompareSink::prepare(FileRun& file, WorkerContext& ctx) const {
+    const ComparePair& p = pairs_[file.index];
+    const std::string a = display_name(p.a), b = display_name(p.b);
+    auto state = std::make_shared<PairState>();
+    const auto t0 = std::chrono::steady_clock::now();
+    LoadOptions load = settings_.load;
+    load.images = peak_images(settings_.options);
+    const SourceFile source = read_source({p.b, b, {}}, load);
+    const ImageHeader& hb = source.header;
+    const ImageShape& sa = file.shapes.front();
+    // The shapes first, before either image is decoded.
+    check_comparable(ConstViewU8{nullptr, sa.width, sa.height, sa.channels, 0},
+                     ConstViewU8{nullptr, hb.width, hb.height, hb.channels, 0}, a, b);
+    if (settings_.options.ssim_map && !ssim_plan(settings_.options, sa.width, sa.height).fits)
+        throw input_error(a + ", " + b, "--ssim-map: " + ssim_absence(sa.width, sa.height));
+    state->reservation.emplace(ctx.memory.reserve(estimate_memory(hb, load)));
+    HostDecoded decoded = decode_on_host(source, b, load, 0);
+    for (const std::string& w : decoded.warnings) diag_.warning(b + ": " + w);
+    state->b = std::move(decoded.image);
+    state->read_ms = ms_since(t0);
+    file.extra = state;
+}
+
+void CompareSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const {
+    PairState& state = state_of(file);
+    state.result = compare_images(backend, image.view(), state.b.view(), settings_.options, &state.kernel);
+}
+
+std::string CompareSink::complete(FileRun& file) const {
+    const ComparePair& p = pairs_[file.index];
+    PairState& state = state_of(file);
+    CompareSource src;
+    src.a = display_name(p.a);
+    src.b = display_name(p.b);
+    src.width = file.shapes.front().width;
+    src.height = file.shapes.front().height;
+    src.backend = backend_name(file.used.backend);
+    if (file.used.backend == Backend::Gpu) src.device = file.used.gpu_name;
+    src.kernel = state.kernel;
+    src.elapsed_ms = file.compute_ms;
+    src.decode_ms = file.read_ms + file.decode_ms + state.read_ms;
+    src.ssim_asked = settings_.options.ssim;
+    src.no_ssim = ssim_absence(src.width, src.height);
+
+    const auto t_write = std::chrono::steady_clock::now();
+    for (const auto& [path, image] : {std::pair<const std::string&, const ImageU8&>{p.diff, state.result.diff},
+                                      std::pair<const std::string&, const ImageU8&>{p.ssim_map, state.result.ssim_map}}) {
+        if (path.empty()) continue;
+        std::vector<std::string> warnings;
+        save_image(path, image.view(), SaveOptions{}, warnings);
+        for (const std::string& w : warnings) diag_.warning(path + ": " + w);
+    }
+    src.diff = p.diff;
+    src.ssim_map = p.ssim_map;
+    src.limits = !settings_.limits.empty();
+    src.violations = compare_violations(state.result, settings_.limits, src.no_ssim);
+    const std::string name = pair_name(file.index);
+    if (!src.violations.empty()) {
+        ++violated_;
+        std::string line = name + ": ";
+        for (std::size_t i = 0; i < src.violations.size(); ++i) line += (i ? "; " : "") + src.violations[i];
+        diag_.error(line);
+    }
+    diag_.info(settings_.command + ": " + name + " (" + std::to_string(src.width) + "x" + std::to_string(src.height) +
+               " " + channel_layout_name(file.shapes.front().channels) + "): backend " + src.backend +
+               (src.device.empty() ? "" : " (" + src.device + ")") + "; kernel " + src.kernel +
+               "; stages: read+decode " + ms_text(src.decode_ms) + ", compute " + ms_text(src.elapsed_ms) +
+               ", write " + ms_text(ms_since(t_write)));
+    switch (settings_.format) {
+        case ReportFormat::Text: return compare_text(src, state.result) + (pairs_.size() > 1 ? "\n" : "");
+        case ReportFormat::Csv: return compare_csv_rows(src, state.result);
+        case ReportFormat::Json: return compare_json(src, state.result);
+    }
+    return std::string();
+}
+
+std::string CompareSink::failed(std::size_t index, const BatchItem& item, const Error& error) const {
+    (void)item;
+    if (settings_.format != ReportFormat::Json) return std::string();
+    const ComparePair& p = pairs_[index];
+    return compare_json_failure(display_name(p.a), display_name(p.b), error.what());
+}
+
+std::string CompareSink::checks_text() const {
+    return violated_ ? "; " + std::to_string(violated_.load()) + " outside --fail-above/--fail-below" : std::string();
+}
+
+}  // namespace imgpar

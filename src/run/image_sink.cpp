@@ -1,0 +1,143 @@
+#include "src/run/image_sink.hpp"
+
+#include <chrono>
+#include <utility>
+#include <vector>
+
+#include "src/gpu/jpeg_encoder.hpp"
+#include "src/io/atomic_write.hpp"
+#include "src/io/metadata.hpp"
+#include "src/run/device_choice.hpp"
+#include "src/run/output_names.hpp"
+#include "src/run/output_record.hpp"
+#include "src/run/pipeline.hpp"
+#include "src/run/timing.hpp"
+
+namespace imgpar {
+
+ImageFileSink::ImageFileSink(ImageSinkSettings settings, const Diagnostics& diag)
+    : settings_(std::move(settings)),
+      diag_(diag),
+      gpu_encoder_(settings_.jpeg_encoder != JpegEncoder::Cpu && gpu::jpeg_gpu_encoder_built()) {}
+
+bool ImageFileSink::encodes_on_gpu(const BatchItem& item) const {
+    return gpu_encoder_ && output_format(item.output, settings_.save.format) == ImageFormat::Jpeg;
+}
+
+double ImageFileSink::encode_seconds_saved_per_pixel(const FileRun& file) const {
+    if (!encodes_on_gpu(*file.item)) return 0;
+    return cpu_jpeg_encode_seconds_per_pixel(file.output_shape().channels,
+                                             resolved_chroma(settings_.save.chroma, settings_.save.quality));
+}
+
+bool ImageFileSink::skips(const BatchItem& item) const { return settings_.skip_existing && output_exists(item); }
+
+void ImageFileSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const {
+    (void)backend;
+    file.image = std::move(image);
+}
+
+void ImageFileSink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const {
+    if (!encodes_on_gpu(*file.item)) {
+        Sink::take_device(file, session, image);
+        return;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    file.bytes = gpu::encode_jpeg_on_gpu(session, image, settings_.save.quality, settings_.save.chroma);
+    file.encode_ms = ms_since(t0);
+    file.encoded_on_gpu = true;
+}
+
+std::string ImageFileSink::complete(FileRun& file) const {
+    const BatchItem& item = *file.item;
+    // The input's EXIF and ICC profile go to the output unless --strip;
+    // --auto-orient turned the pixels upright and says so in the EXIF.
+    ImageMetadata metadata = settings_.strip ? ImageMetadata{} : file.header.metadata;
+    if (file.orientation >= 2) set_exif_orientation(metadata.exif, 1);
+    if (settings_.jpeg_encoder == JpegEncoder::Gpu && !file.encoded_on_gpu && !file.stages.empty())
+        std::call_once(cpu_encode_noted_, [&] {
+            diag_.notice("--jpeg-encoder gpu: this run is on the CPU, so its JPEGs are encoded there");
+        });
+    if (settings_.make_folders) make_output_folder(item.output);
+    std::vector<std::string> warnings;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (file.encoded_on_gpu) {
+        std::call_once(gpu_encode_noted_,
+                       [&] { diag_.info("JPEG: encoding on the GPU with " + gpu::jpeg_gpu_encoder_name()); });
+        // As save_image writes them: the metadata, and a dropped alpha said.
+        if (has_alpha(file.output_shape().channels)) warnings.push_back(kJpegAlphaDropped);
+        const std::vector<std::uint8_t> bytes = insert_jpeg_metadata(file.bytes, metadata);
+        write_file_atomically(item.output, bytes.data(), bytes.size());
+    } else {
+        SaveOptions save = settings_.save;
+        save.metadata = metadata.empty() ? nullptr : &metadata;
+        save_image(item.output, file.image.view(), save, warnings);
+    }
+    file.encode_ms += ms_since(t0);
+    for (const std::string& w : warnings) diag_.warning(output_name(item.output) + ": " + w);
+    say(file, metadata);
+    return settings_.report == ReportFormat::Json ? record(file) : std::string();
+}
+
+void ImageFileSink::say(const FileRun& file, const ImageMetadata& metadata) const {
+    if (!diag_.verbose()) return;
+    const BatchItem& item = *file.item;
+    const std::string in = std::to_string(file.header.width) + "x" + std::to_string(file.header.height) + " " +
+                           channel_layout_name(file.header.channels);
+    if (file.stages.empty()) {
+        const ImageFormat f = output_format(item.output, settings_.save.format);
+        diag_.info(settings_.command + ": " + item.name + " (" + format_name(file.header.format) + " " + in + ") -> " +
+                   output_name(item.output) + " (" + format_name(f) +
+                   (f == ImageFormat::Jpeg ? ", quality " + std::to_string(settings_.save.quality) : std::string()) + ")");
+        return;
+    }
+    std::string what;
+    for (const StageRecord& s : file.stages) what += (what.empty() ? "" : " | ") + s.describe;
+    diag_.info(settings_.command + ": " + item.name + " (" + in + ") -> " + output_name(item.output) +
+               (file.stages.size() > 1 || file.shapes.front() != file.output_shape()
+                    ? " (" + describe_shape(file.output_shape()) + ")"
+                    : std::string()) +
+               ": " + what + "; backend " + file.used.describe() + "; kernel " + kernels_text(file) +
+               "; stages: read+decode (" + (file.decoded_on_gpu ? "gpu" : "cpu") + ") " +
+               ms_text(file.read_ms + file.decode_ms) + ", compute " + ms_text(file.compute_ms) + ", encode+write (" +
+               (file.encoded_on_gpu ? "gpu" : "cpu") + ") " + ms_text(file.encode_ms) + "; metadata written: " +
+               (settings_.strip ? std::string("none (--strip)") : describe_metadata(metadata)));
+}
+
+std::string ImageFileSink::record(const FileRun& file) const {
+    const ImageShape& out = file.output_shape();
+    JsonObject o = output_record(settings_.command, *file.item, kJsonSchema);
+    o.add("ok", true)
+        .add("width", file.header.width)
+        .add("height", file.header.height)
+        .add("channels", file.header.channels)
+        .add("output_width", out.width)
+        .add("output_height", out.height)
+        .add("output_channels", out.channels);
+    if (!file.stages.empty()) {
+        JsonObject operation;
+        if (settings_.chain_text.empty() && file.stages.size() == 1) {
+            operation = file.stages[0].details;
+        } else {
+            operation.add("name", "chain").add("chain", settings_.chain_text).add("stages", static_cast<int>(file.stages.size()));
+        }
+        add_run_members(o, operation, kernels_text(file), file.used);
+        o.add("elapsed_ms", file.compute_ms).add("stages", stages_json(file));
+    }
+    o.add("decoded_on", file.decoded_on_gpu ? "gpu" : "cpu")
+        .add("decode_ms", file.read_ms + file.decode_ms)
+        .add("encoded_on", file.encoded_on_gpu ? "gpu" : "cpu")
+        .add("encode_ms", file.encode_ms);
+    return o.str() + "\n";
+}
+
+std::string ImageFileSink::failed(std::size_t index, const BatchItem& item, const Error& error) const {
+    (void)index;
+    return output_failure(settings_.command, item, error, settings_.report == ReportFormat::Json, kJsonSchema);
+}
+
+std::string ImageFileSink::skipped(const BatchItem& item) const {
+    return output_skipped(settings_.command, item, settings_.report == ReportFormat::Json, kJsonSchema);
+}
+
+}  // namespace imgpar

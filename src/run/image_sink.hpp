@@ -1,0 +1,68 @@
+// The sink of every command that writes an image (the operations, chain,
+// convert): the last image encoded by OUT's format and written atomically,
+// with the input's metadata unless --strip. A JPEG computed on the GPU is
+// encoded there (--jpeg-encoder auto or gpu), from the session's last image,
+// with libjpeg-turbo's bytes; anything else is downloaded once and encoded
+// on a core after the session is given back.
+#pragma once
+
+#include <mutex>
+#include <string>
+
+#include "src/io/save.hpp"
+#include "src/report/format.hpp"
+#include "src/run/diagnostics.hpp"
+#include "src/run/sink.hpp"
+
+namespace imgpar {
+
+enum class JpegEncoder { Auto, Cpu, Gpu };
+
+struct ImageSinkSettings {
+    std::string command;        // names the run in messages and --json records
+    SaveOptions save;           // quality, chroma, compression, --format (metadata is the sink's)
+    bool strip = false;         // write no metadata
+    bool auto_orient = false;   // the pixels were turned upright: the EXIF says orientation 1
+    JpegEncoder jpeg_encoder = JpegEncoder::Auto;
+    ReportFormat report = ReportFormat::Text;  // --json: a record per file
+    bool skip_existing = false;
+    bool make_folders = false;  // outputs named by --out-dir / --output: their folders are made
+    // The text of `imgpar chain`, for the records' "operation"; empty for an
+    // operation's own command.
+    std::string chain_text;
+};
+
+class ImageFileSink final : public Sink {
+public:
+    static constexpr const char* kJsonSchema = "imgpar.image_op/2";
+
+    ImageFileSink(ImageSinkSettings settings, const Diagnostics& diag);
+
+    bool computes() const override { return false; }
+    bool takes_device_image() const override { return true; }
+    // The result and its encoded bytes (measured: a decoded image and its
+    // encoding take 1.5 to 1.7 images).
+    double peak_images() const override { return 2; }
+    double encode_seconds_saved_per_pixel(const FileRun& file) const override;
+    bool skips(const BatchItem& item) const override;
+
+    void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
+    void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const override;
+    std::string complete(FileRun& file) const override;
+
+    std::string failed(std::size_t index, const BatchItem& item, const Error& error) const override;
+    std::string skipped(const BatchItem& item) const override;
+    std::string verb() const override { return "written"; }
+
+private:
+    bool encodes_on_gpu(const BatchItem& item) const;
+    void say(const FileRun& file, const ImageMetadata& metadata) const;
+    std::string record(const FileRun& file) const;
+
+    ImageSinkSettings settings_;
+    const Diagnostics& diag_;
+    bool gpu_encoder_;  // JPEG results computed on the GPU are encoded there
+    mutable std::once_flag cpu_encode_noted_, gpu_encode_noted_;
+};
+
+}  // namespace imgpar

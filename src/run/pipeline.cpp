@@ -1,0 +1,212 @@
+#include "src/run/pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include "src/gpu/session.hpp"
+#include "src/io/metadata.hpp"
+#include "src/run/timing.hpp"
+
+namespace imgpar {
+
+void Sink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const {
+    ImageU8 host(image.width, image.height, image.channels);
+    session.download(image, host.view());
+    BackendChoice cpu;
+    take_host(file, std::move(host), cpu);
+}
+
+int Pipeline::orientation(const ImageHeader& header) const {
+    return settings_.auto_orient ? exif_orientation(header.metadata.exif) : 0;
+}
+
+std::vector<ImageShape> Pipeline::shapes(const ImageHeader& header, const std::string& name) const {
+    const bool swapped = orientation(header) >= 5;  // turned a quarter: width and height swap
+    const ImageShape in{swapped ? header.height : header.width, swapped ? header.width : header.height,
+                        header.channels, SampleType::U8};
+    return chain_.shapes(in, name);
+}
+
+std::uint64_t Pipeline::memory_needed(const ImageHeader& header, const std::vector<ImageShape>& shapes) const {
+    // The decoded input at least, whatever follows.
+    const double buffers = std::max(static_cast<double>(shapes.front().bytes()), chain_.peak_bytes(shapes, sink_.peak_images()));
+    return static_cast<std::uint64_t>(header.file_bytes) + header.decoder_bytes +
+           static_cast<std::uint64_t>(std::ceil(buffers));
+}
+
+ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext& ctx,
+                         std::optional<SourceFile> preread) const {
+    ItemResult result;
+    if (sink_.skips(item)) {
+        diag_.info(settings_.command + ": " + item.output + " exists: skipped");
+        result.text = sink_.skipped(item);
+        result.skipped = true;
+        return result;
+    }
+    sink_.check(index, item);
+    FileRun file;
+    file.index = index;
+    file.item = &item;
+    SourceFile source = preread ? std::move(*preread) : read_source(item, settings_.load);
+    file.read_ms = source.read_ms;
+    file.header = source.header;
+    if (!sink_.reads_pixels()) {
+        result.text = sink_.complete(file);
+        return result;
+    }
+    file.orientation = orientation(file.header);
+    file.shapes = shapes(file.header, item.name);
+    const std::uint64_t need = memory_needed(file.header, file.shapes);
+    const std::uint64_t decoding = file.header.file_bytes + file.header.decoder_bytes + file.shapes.front().bytes();
+    check_memory(item.name, file.header, need, need > decoding, settings_.load);
+    const MemoryBudget::Reservation reservation = ctx.memory.reserve(need);
+    sink_.prepare(file, ctx);
+    compute(file, source, ctx);
+    for (const std::string& w : file.warnings) diag_.warning(item.name + ": " + w);
+    result.text = sink_.complete(file);
+    say(file);
+    return result;
+}
+
+void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) const {
+    const std::string& name = file.name();
+    const LoadOptions& load = settings_.load;
+    // The sink takes a device image after stages, or when it can read one.
+    const bool on_device = !chain_.empty() || sink_.takes_device_image();
+    if (computes() && on_device && file.orientation < 2 && ctx.backend.resolved_to_gpu()) {
+        if (std::optional<DeviceDecoded> d = decode_on_gpu(source, name, load, settings_.gpu_decode, ctx.backend)) {
+            std::vector<std::uint8_t>().swap(source.bytes);
+            file.decode_ms = d->ms;
+            file.warnings = std::move(d->warnings);
+            file.decoded_on_gpu = true;
+            run_on_device(file, *d->lease.choice().session, d->image);
+            file.used = d->lease.choice();
+            file.used.session.reset();
+            return;
+        }
+    }
+    HostDecoded decoded = decode_on_host(source, name, load, file.orientation);
+    std::vector<std::uint8_t>().swap(source.bytes);  // the file's bytes go before the results come
+    file.decode_ms = decoded.ms;
+    file.warnings = std::move(decoded.warnings);
+    if (!computes()) {
+        sink_.take_host(file, std::move(decoded.image), BackendChoice{});
+        return;
+    }
+    const BackendPool::Lease lease = ctx.backend.lease();
+    const BackendChoice& choice = lease.choice();
+    if (choice.backend == Backend::Gpu && on_device) {
+        gpu::Session& session = *choice.session;
+        const ConstViewU8 in = decoded.image.view();
+        const DeviceViewU8 slot = session.image<std::uint8_t>(gpu::Session::Slot::Input, in.width, in.height, in.channels);
+        const auto t0 = std::chrono::steady_clock::now();
+        session.upload(in, slot);
+        decoded.image = ImageU8();
+        const double upload_ms = ms_since(t0);
+        run_on_device(file, session, slot);
+        file.compute_ms += upload_ms;
+    } else if (choice.backend == Backend::Gpu) {
+        // No stage: the sink uploads for itself (compare's two images).
+        const auto t0 = std::chrono::steady_clock::now();
+        sink_.take_host(file, std::move(decoded.image), choice);
+        file.compute_ms = ms_since(t0);
+    } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        ImageU8 result = run_on_host(file, std::move(decoded.image));
+        sink_.take_host(file, std::move(result), choice);
+        file.compute_ms = ms_since(t0) - file.encode_ms;
+    }
+    file.used = choice;
+    file.used.session.reset();
+}
+
+namespace {
+
+StageRecord record_of(const Stage& stage, RunNotes& notes, const ImageShape& output) {
+    StageRecord r;
+    r.name = stage.op ? stage.op->name : std::string();
+    r.text = stage.text;
+    r.describe = stage.job->describe();
+    r.details = stage.job->details();
+    r.details.merge(notes.details);
+    r.kernel = std::move(notes.kernel);
+    r.output = output;
+    r.info = std::move(notes.info);
+    r.warnings = std::move(notes.warnings);
+    return r;
+}
+
+}  // namespace
+
+ImageU8 Pipeline::run_on_host(FileRun& file, ImageU8 image) const {
+    for (std::size_t i = 0; i < chain_.size(); ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        RunNotes notes;
+        ImageU8 out = chain_.stages()[i].job->run_cpu(image.view(), notes);
+        image = ImageU8();  // the stage's input goes before the next stage's buffers come
+        file.stages.push_back(record_of(chain_.stages()[i], notes, file.shapes[i + 1]));
+        file.stages.back().ms = ms_since(t0);
+        image = std::move(out);
+    }
+    return image;
+}
+
+void Pipeline::run_on_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 input) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    session.clear_marks();
+    int mark = session.mark();
+    std::vector<int> marks{mark};
+    ConstDeviceViewU8 image = input;
+    gpu::Session::Slot slot = gpu::Session::Slot::Input;  // where the image is
+    for (std::size_t i = 0; i < chain_.size(); ++i) {
+        slot = slot == gpu::Session::Slot::Input ? gpu::Session::Slot::Output : gpu::Session::Slot::Input;
+        const ImageShape& out = file.shapes[i + 1];
+        const DeviceViewU8 dst = session.image<std::uint8_t>(slot, out.width, out.height, out.channels);
+        RunNotes notes;
+        chain_.stages()[i].job->run_gpu(session, image, dst, notes);
+        marks.push_back(session.mark());
+        file.stages.push_back(record_of(chain_.stages()[i], notes, out));
+        image = dst;
+    }
+    // The stages' times are known before the sink reads the image (it waits
+    // for them anyway): a report's record carries them.
+    session.synchronize();
+    for (std::size_t i = 0; i < chain_.size(); ++i) file.stages[i].ms = session.marked_ms(marks[i], marks[i + 1]);
+    sink_.take_device(file, session, image);
+    file.compute_ms = ms_since(t0) - file.encode_ms;
+}
+
+void Pipeline::say(const FileRun& file) const {
+    for (const StageRecord& s : file.stages) {
+        for (const std::string& w : s.warnings) diag_.warning(w);
+        for (const std::string& line : s.info) diag_.info(line);
+    }
+    if (!diag_.verbose() || file.stages.size() < 2) return;
+    for (std::size_t i = 0; i < file.stages.size(); ++i) {
+        const StageRecord& s = file.stages[i];
+        diag_.info(settings_.command + ": " + file.name() + ": stage " + std::to_string(i + 1) + "/" +
+                   std::to_string(file.stages.size()) + " " + s.describe + " -> " + describe_shape(s.output) +
+                   "; kernel " + s.kernel + "; " + ms_text(s.ms));
+    }
+}
+
+JsonArray stages_json(const FileRun& file) {
+    JsonArray list;
+    for (const StageRecord& s : file.stages) {
+        JsonObject o;
+        o.add("name", s.name).add("parameters", s.details).add("kernel", s.kernel).add("ms", s.ms);
+        o.add("width", s.output.width).add("height", s.output.height).add("channels", s.output.channels);
+        list.push(o);
+    }
+    return list;
+}
+
+std::string kernels_text(const FileRun& file) {
+    std::string text;
+    for (const StageRecord& s : file.stages) text += (text.empty() ? "" : " | ") + s.kernel;
+    return text;
+}
+
+}  // namespace imgpar

@@ -1,0 +1,135 @@
+// Where a file's pipeline ends (src/run/pipeline.hpp): the image encoded
+// and written, a report rendered, an array written, a pair compared, or the
+// header described. A sink is shared by the run's workers and keeps nothing
+// of one file: what it makes of a file lives in that file's FileRun.
+//
+// A file reaches its sink in these steps:
+//   check      before its file is read (compare: a pair missing a side)
+//   prepare    before the compute, without a GPU session held (compare reads
+//              its second image here)
+//   take_*     the last image, under the backend's lease: on the host
+//              (take_host) or, when the stages ran on the GPU, where it lies
+//              in the session (take_device: a report reads it there, the
+//              GPU encoder encodes it there; otherwise it is downloaded)
+//   complete   after the lease is given back: writes the file, returns the
+//              file's lines for standard output
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "src/backend.hpp"
+#include "src/error.hpp"
+#include "src/image.hpp"
+#include "src/io/load.hpp"
+#include "src/op/operation.hpp"
+#include "src/report/json.hpp"
+#include "src/run/batch.hpp"
+
+namespace imgpar {
+
+// What one stage did to one file: for --json's "stages" and -v.
+struct StageRecord {
+    std::string name;    // the operation: "blur"
+    std::string text;    // as written: "blur --sigma 2"
+    std::string describe;
+    JsonObject details;  // the job's parameters, with what the run added
+    std::string kernel;
+    double ms = 0;       // its compute (GPU time between marks on the GPU)
+    ImageShape output;
+    std::vector<std::string> info;      // lines for -v (threshold's level)
+    std::vector<std::string> warnings;
+};
+
+// One file on its way through the pipeline: what the source read, the
+// shapes, the stages' records, the times, and what the sink made of it.
+struct FileRun {
+    std::size_t index = 0;
+    const BatchItem* item = nullptr;
+    ImageHeader header;              // the input's, as read once
+    std::vector<ImageShape> shapes;  // the input (turned upright) and each stage's output
+    int orientation = 0;             // 2..8: the pixels are turned upright after decoding (--auto-orient)
+    std::vector<StageRecord> stages;
+    BackendChoice used;              // where it computed (its session released)
+    bool decoded_on_gpu = false;
+    bool encoded_on_gpu = false;
+    double read_ms = 0, decode_ms = 0, compute_ms = 0, encode_ms = 0;
+    std::vector<std::string> warnings;  // the decoder's, printed with the input's name
+
+    // What the sink made in take_*, for complete().
+    ImageU8 image;                    // pixels on the host
+    std::vector<std::uint8_t> bytes;  // a whole file's bytes (a JPEG encoded on the GPU, a .npy)
+    std::string text;                 // rendered lines
+    RunNotes notes;                   // the sink's own computation (a report's kernel)
+    std::shared_ptr<void> extra;      // anything else a sink keeps for the file (compare's second image)
+
+    const std::string& name() const { return item->name; }
+    const ImageShape& output_shape() const { return shapes.back(); }
+};
+
+class Sink {
+public:
+    virtual ~Sink() = default;
+
+    // Whether the sink computes (a report, an array, a comparison): then it
+    // needs the run's backend even after no stage.
+    virtual bool computes() const = 0;
+    // Whether it needs the pixels at all (info reads headers only).
+    virtual bool reads_pixels() const { return true; }
+    // Whether take_device can take the image where it lies on the GPU
+    // (else a GPU decode is not used after no stage).
+    virtual bool takes_device_image() const { return false; }
+    // Image-sized buffers the sink holds beside the last image, in units of
+    // its bytes (the encoded output, a table): the memory estimate.
+    virtual double peak_images() const = 0;
+    // What --device auto times of the sink on the CPU: its computation on a
+    // made-up image `sample` for a file whose last image is `real`.
+    virtual void probe_cpu(ConstViewU8 sample, const ImageShape& real) const {
+        (void)sample;
+        (void)real;
+    }
+    // Estimated CPU seconds per pixel of encoding the output that the GPU
+    // takes over (a JPEG the GPU encoder writes); 0 when none.
+    virtual double encode_seconds_saved_per_pixel(const FileRun& file) const {
+        (void)file;
+        return 0;
+    }
+
+    // --skip-existing: whether this item is left alone (its output exists).
+    virtual bool skips(const BatchItem& item) const {
+        (void)item;
+        return false;
+    }
+
+    virtual void check(std::size_t index, const BatchItem& item) const {
+        (void)index;
+        (void)item;
+    }
+    virtual void prepare(FileRun& file, WorkerContext& ctx) const {
+        (void)file;
+        (void)ctx;
+    }
+    // `backend` may be the GPU after no stage: the sink then uploads itself.
+    virtual void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const = 0;
+    // On the GPU, the image in the session's Input or Output slot. By
+    // default it is downloaded and taken as a host image.
+    virtual void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const;
+    virtual std::string complete(FileRun& file) const = 0;
+
+    // Standard output's lines for an item that failed or was skipped.
+    virtual std::string failed(std::size_t index, const BatchItem& item, const Error& error) const = 0;
+    virtual std::string skipped(const BatchItem& item) const {
+        (void)item;
+        return std::string();
+    }
+
+    // The run's end: what a file that succeeded was ("written"); how many
+    // files failed a check (compare --fail-above) besides those that failed.
+    virtual std::string verb() const = 0;
+    virtual std::size_t checks_failed() const { return 0; }
+    virtual std::string checks_text() const { return std::string(); }
+};
+
+}  // namespace imgpar

@@ -1,0 +1,78 @@
+#include "src/run/source.hpp"
+
+#include <chrono>
+#include <utility>
+
+#include "src/gpu/jpeg_hardware.hpp"
+#include "src/gpu/jpeg_idct.hpp"
+#include "src/io/jpeg_coefficients.hpp"
+#include "src/io/metadata.hpp"
+#include "src/run/timing.hpp"
+
+namespace imgpar {
+
+SourceFile read_source(const BatchItem& item, const LoadOptions& load) {
+    const auto t0 = std::chrono::steady_clock::now();
+    SourceFile s;
+    s.bytes = read_image_file(item.path, load);
+    s.header = read_image_header(item.name, s.bytes, load);
+    s.read_ms = ms_since(t0);
+    return s;
+}
+
+HostDecoded decode_on_host(const SourceFile& source, const std::string& name, const LoadOptions& load,
+                           int orientation) {
+    const auto t0 = std::chrono::steady_clock::now();
+    LoadedImage loaded = decode_image(name, source.bytes, source.header, load);
+    HostDecoded out;
+    out.ms = ms_since(t0);
+    out.warnings = std::move(loaded.warnings);
+    out.image = orientation >= 2 && orientation <= 8 ? apply_orientation(loaded.image.view(), orientation)
+                                                     : std::move(loaded.image);
+    return out;
+}
+
+namespace {
+
+std::optional<DeviceDecoded> on_hardware(const SourceFile& source, const std::string& name, BackendPool& backend) {
+    const auto t0 = std::chrono::steady_clock::now();
+    // The walk through the scan takes a core a while: done before a session
+    // is held.
+    const std::optional<gpu::HardwareJpeg> file = gpu::jpeg_for_hardware(source.bytes.data(), source.bytes.size());
+    if (!file) return std::nullopt;
+    BackendPool::Lease lease = backend.lease();
+    if (lease.choice().backend != Backend::Gpu) return std::nullopt;
+    const std::optional<DeviceViewU8> image =
+        gpu::decode_jpeg_on_gpu(*lease.choice().session, name, *file, source.bytes.data(), source.bytes.size());
+    if (!image) return std::nullopt;
+    return DeviceDecoded{std::move(lease), *image, source.header.notes, ms_since(t0)};
+}
+
+std::optional<DeviceDecoded> split(const SourceFile& source, const std::string& name, const LoadOptions& load,
+                                   BackendPool& backend) {
+    if (!jpeg_coefficients_suit(source.bytes.data(), source.bytes.size())) return std::nullopt;
+    const auto t0 = std::chrono::steady_clock::now();
+    JpegDecodeOptions options;
+    options.allow_partial = load.allow_partial;
+    options.max_memory = load.max_memory;
+    std::vector<std::string> warnings = source.header.notes;
+    const JpegCoefficients coefficients =
+        jpeg_read_coefficients(name, source.bytes, source.header.width, source.header.height, warnings, options);
+    BackendPool::Lease lease = backend.lease();
+    if (lease.choice().backend != Backend::Gpu) return std::nullopt;
+    const std::optional<DeviceViewU8> image = gpu::decode_jpeg_coefficients(*lease.choice().session, coefficients);
+    if (!image) return std::nullopt;
+    return DeviceDecoded{std::move(lease), *image, std::move(warnings), ms_since(t0)};
+}
+
+}  // namespace
+
+std::optional<DeviceDecoded> decode_on_gpu(const SourceFile& source, const std::string& name, const LoadOptions& load,
+                                           GpuJpegDecode how, BackendPool& backend) {
+    if (how == GpuJpegDecode::None || source.header.format != ImageFormat::Jpeg) return std::nullopt;
+    if (how == GpuJpegDecode::Hardware && source.header.channels == 3 && gpu::jpeg_hardware_ready())
+        if (std::optional<DeviceDecoded> d = on_hardware(source, name, backend)) return d;
+    return split(source, name, load, backend);
+}
+
+}  // namespace imgpar
