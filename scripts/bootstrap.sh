@@ -43,10 +43,12 @@ declare -A probes=(
     [slurm-wlm]=/usr/sbin/slurmd
     [munge]=/usr/sbin/munged
     [parallel]=/usr/bin/parallel
+    # For the tests only: a run reads each input once (tests/cli/test_cli_reads.cpp).
+    [strace]=/usr/bin/strace
 )
 missing=()
 for pkg in cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev libhwy-dev libvips-tools \
-           python3-numpy python3-opencv slurm-wlm munge parallel; do
+           python3-numpy python3-opencv slurm-wlm munge parallel strace; do
     [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
 done
 

@@ -129,9 +129,10 @@ std::string joined(const std::vector<std::string>& words) {
 // The values of one stage, read as its command reads them: `label` names it
 // in every error.
 ParamValues stage_values(const Operation& op, const std::vector<std::string>& args, const std::string& label) {
+    for (const std::string& a : args)
+        if (a == "--help" || a == "-h")
+            throw usage_error(label, "a stage takes its command's options: run 'imgpar " + op.name + " --help' for them");
     const CommandLine line = parse_command_line(op.params, args, op.name);
-    if (line.help)
-        throw usage_error(label, "a stage takes its command's options: run 'imgpar " + op.name + " --help' for them");
     ParamValues values(op.params, line.given);
     if (line.positionals.size() == 1 && !op.extra.name.empty()) {
         op.extra.apply(line.positionals[0], values);

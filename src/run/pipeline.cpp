@@ -140,40 +140,65 @@ StageRecord record_of(const Stage& stage, RunNotes& notes, const ImageShape& out
 
 }  // namespace
 
-ImageU8 Pipeline::run_on_host(FileRun& file, ImageU8 image) const {
-    for (std::size_t i = 0; i < chain_.size(); ++i) {
+ImageU8 run_stages_on_host(const Chain& chain, ImageU8 image, const std::vector<ImageShape>& shapes,
+                           std::vector<StageRecord>& records) {
+    for (std::size_t i = 0; i < chain.size(); ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         RunNotes notes;
-        ImageU8 out = chain_.stages()[i].job->run_cpu(image.view(), notes);
+        ImageU8 out = chain.stages()[i].job->run_cpu(image.view(), notes);
         image = ImageU8();  // the stage's input goes before the next stage's buffers come
-        file.stages.push_back(record_of(chain_.stages()[i], notes, file.shapes[i + 1]));
-        file.stages.back().ms = ms_since(t0);
+        records.push_back(record_of(chain.stages()[i], notes, shapes[i + 1]));
+        records.back().ms = ms_since(t0);
         image = std::move(out);
     }
     return image;
 }
 
-void Pipeline::run_on_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 input) const {
-    const auto t0 = std::chrono::steady_clock::now();
+ConstDeviceViewU8 run_stages_on_device(const Chain& chain, gpu::Session& session, ConstDeviceViewU8 input,
+                                       const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records) {
     session.clear_marks();
-    int mark = session.mark();
-    std::vector<int> marks{mark};
+    std::vector<int> marks{session.mark()};
     ConstDeviceViewU8 image = input;
     gpu::Session::Slot slot = gpu::Session::Slot::Input;  // where the image is
-    for (std::size_t i = 0; i < chain_.size(); ++i) {
+    const std::size_t first = records.size();
+    for (std::size_t i = 0; i < chain.size(); ++i) {
         slot = slot == gpu::Session::Slot::Input ? gpu::Session::Slot::Output : gpu::Session::Slot::Input;
-        const ImageShape& out = file.shapes[i + 1];
+        const ImageShape& out = shapes[i + 1];
         const DeviceViewU8 dst = session.image<std::uint8_t>(slot, out.width, out.height, out.channels);
         RunNotes notes;
-        chain_.stages()[i].job->run_gpu(session, image, dst, notes);
+        chain.stages()[i].job->run_gpu(session, image, dst, notes);
         marks.push_back(session.mark());
-        file.stages.push_back(record_of(chain_.stages()[i], notes, out));
+        records.push_back(record_of(chain.stages()[i], notes, out));
         image = dst;
     }
     // The stages' times are known before the sink reads the image (it waits
     // for them anyway): a report's record carries them.
     session.synchronize();
-    for (std::size_t i = 0; i < chain_.size(); ++i) file.stages[i].ms = session.marked_ms(marks[i], marks[i + 1]);
+    for (std::size_t i = 0; i < chain.size(); ++i) records[first + i].ms = session.marked_ms(marks[i], marks[i + 1]);
+    return image;
+}
+
+ImageU8 run_chain(const Chain& chain, const BackendChoice& backend, ConstViewU8 image, std::vector<StageRecord>* records) {
+    std::vector<StageRecord> ignored;
+    std::vector<StageRecord>& out = records ? *records : ignored;
+    const std::vector<ImageShape> shapes = chain.shapes({image.width, image.height, image.channels, SampleType::U8}, "image");
+    if (backend.backend != Backend::Gpu) return run_stages_on_host(chain, ImageU8::copy_of(image), shapes, out);
+    gpu::Session& session = *backend.session;
+    const DeviceViewU8 in = session.image<std::uint8_t>(gpu::Session::Slot::Input, image.width, image.height, image.channels);
+    session.upload(image, in);
+    const ConstDeviceViewU8 last = run_stages_on_device(chain, session, in, shapes, out);
+    ImageU8 result(last.width, last.height, last.channels);
+    session.download(last, result.view());
+    return result;
+}
+
+ImageU8 Pipeline::run_on_host(FileRun& file, ImageU8 image) const {
+    return run_stages_on_host(chain_, std::move(image), file.shapes, file.stages);
+}
+
+void Pipeline::run_on_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 input) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    const ConstDeviceViewU8 image = run_stages_on_device(chain_, session, input, file.shapes, file.stages);
     sink_.take_device(file, session, image);
     file.compute_ms = ms_since(t0) - file.encode_ms;
 }

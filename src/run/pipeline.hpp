@@ -73,6 +73,20 @@ private:
     const Diagnostics& diag_;
 };
 
+// The stages on the host, each stage's record appended to `records`
+// (`shapes` from Chain::shapes).
+ImageU8 run_stages_on_host(const Chain& chain, ImageU8 image, const std::vector<ImageShape>& shapes,
+                           std::vector<StageRecord>& records);
+// The stages on the GPU from `input` (in the session's Input slot),
+// alternating between the Input and Output slots; returns the last image,
+// ready (the stages' times are read from the session's marks).
+ConstDeviceViewU8 run_stages_on_device(const Chain& chain, gpu::Session& session, ConstDeviceViewU8 input,
+                                       const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records);
+// A host image through the chain on `backend`: on the GPU uploaded once and
+// downloaded once. What the tests compare across backends.
+ImageU8 run_chain(const Chain& chain, const BackendChoice& backend, ConstViewU8 image,
+                  std::vector<StageRecord>* records = nullptr);
+
 // What a file's record says of its stages: --json's "stages" (each with its
 // operation, parameters, kernel, time and output shape), the kernels joined
 // by " | ", and the stages' time.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "src/io/save.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/python_peer.hpp"
 #include "tests/support/test_images.hpp"
@@ -89,4 +90,21 @@ TEST_CASE("cli threshold --adaptive: zero and even windows are usage errors, one
               "allowed: an odd W up to 512"));
     CHECK(run_imgpar({"threshold", in, "out.png", "--adaptive", "sauvola", "--window", "511", "--device", "cpu"}, dir.path())
               .exit_code == 0);
+}
+
+TEST_CASE("cli threshold --adaptive: in a batch, an image smaller than the window fails alone; the others are written") {
+    TempDir dir;
+    const ImageU8 small = test::photo_like_image(20, 12, 1, 7);
+    std::vector<std::string> warnings;
+    save_image(dir.file("small.png"), small.view(), SaveOptions{}, warnings);
+    const auto r = run_imgpar({"threshold", test::sample_path("camera.png"), dir.file("small.png"),
+                               test::sample_path("chelsea.png"), "--out-dir", dir.file("out"), "--adaptive", "mean",
+                               "--window", "31", "--json", "--device", "cpu"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "small.png: --window: 31 is larger than the 20x12 image"));
+    CHECK(has(r.err, "threshold: 2 written, 1 failed; 3 files in"));
+    CHECK(has(r.out, "\"ok\":false"));
+    CHECK(test::file_exists(dir.file("out/camera.png")));
+    CHECK(test::file_exists(dir.file("out/chelsea.png")));
+    CHECK_FALSE(test::file_exists(dir.file("out/small.png")));
 }
