@@ -29,19 +29,24 @@ struct Reads {
     long long bytes = 0;      // bytes read from it
 };
 
-// What strace's log (-f -y, open and read calls) says of `path`.
+std::string escaped(const std::string& path) { return std::regex_replace(path, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)"); }
+
+// What strace's logs (-ff: one file per thread, LOG.TID, so no call is split
+// between threads; -y names each descriptor's file) say of `path`.
 Reads reads_of(const std::string& log, const std::string& path) {
     Reads r;
-    std::ifstream in(log);
-    const std::regex open_call("open(at)?\\(.*\"" + std::regex_replace(path, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                               "\".*\\) = [0-9]+");
-    const std::regex read_call("(read|pread64)\\([0-9]+<" +
-                               std::regex_replace(path, std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
-                               ">,.*\\) = ([0-9]+)");
-    std::smatch m;
-    for (std::string line; std::getline(in, line);) {
-        if (std::regex_search(line, open_call)) ++r.opens;
-        if (std::regex_search(line, m, read_call)) r.bytes += std::stoll(m[2].str());
+    const std::regex open_call("open(at)?\\(.*\"" + escaped(path) + "\".*\\) = [0-9]+");
+    const std::regex read_call("(read|pread64)\\([0-9]+<" + escaped(path) + ">,.*\\) = ([0-9]+)");
+    const fs::path folder = fs::path(log).parent_path();
+    const std::string prefix = fs::path(log).filename().string() + ".";
+    for (const fs::directory_entry& e : fs::directory_iterator(folder)) {
+        if (e.path().filename().string().rfind(prefix, 0) != 0) continue;
+        std::ifstream in(e.path());
+        std::smatch m;
+        for (std::string line; std::getline(in, line);) {
+            if (std::regex_search(line, open_call)) ++r.opens;
+            if (std::regex_search(line, m, read_call)) r.bytes += std::stoll(m[2].str());
+        }
     }
     return r;
 }
@@ -49,9 +54,9 @@ Reads reads_of(const std::string& log, const std::string& path) {
 test::RunResult traced(const std::string& log, const std::vector<std::string>& args, const std::string& cwd) {
     std::vector<std::string> all = {IMGPAR_BINARY};
     all.insert(all.end(), args.begin(), args.end());
-    std::string cmd = "strace -f -y -e trace=open,openat,read,pread64 -o '" + log + "'";
+    std::string cmd = "strace -ff -y -e trace=open,openat,read,pread64 -o '" + log + "'";
     for (const std::string& a : all) cmd += " '" + a + "'";
-    cmd += " >'" + log + ".out' 2>'" + log + ".err'";
+    cmd += " >'" + log + "-out' 2>'" + log + "-err'";
     test::RunResult r;
     const int status = std::system(("cd '" + cwd + "' && " + cmd).c_str());
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -28,15 +28,6 @@ using namespace imgpar;
 
 namespace {
 
-BackendChoice gpu_backend() {
-    BackendChoice b;
-    b.backend = Backend::Gpu;
-    b.gpu_index = test::session().device();
-    b.gpu_name = test::session().device_name();
-    b.session = std::shared_ptr<gpu::Session>(&test::session(), [](gpu::Session*) {});
-    return b;
-}
-
 // Every example of every image operation, as a stage.
 struct StageSpec {
     const Operation* op;
@@ -85,12 +76,12 @@ int check_chain(const std::vector<StageSpec>& specs, const ImageU8& img) {
         refused = e.what();
     }
     if (!refused.empty()) {
-        CHECK_THROWS_WITH(run_chain(chain, gpu_backend(), img.view()), refused.c_str());
+        CHECK_THROWS_WITH(run_chain(chain, test::gpu_backend(), img.view()), refused.c_str());
         return 0;
     }
     std::vector<StageRecord> cpu_records, gpu_records;
     const ImageU8 want = run_chain(chain, BackendChoice{}, img.view(), &cpu_records);
-    const ImageU8 got = run_chain(chain, gpu_backend(), img.view(), &gpu_records);
+    const ImageU8 got = run_chain(chain, test::gpu_backend(), img.view(), &gpu_records);
     IMGPAR_CHECK_IMAGES_EQUAL(want, got);
     REQUIRE(cpu_records.size() == gpu_records.size());
     for (std::size_t i = 0; i < cpu_records.size(); ++i) {

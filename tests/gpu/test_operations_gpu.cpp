@@ -19,16 +19,6 @@ using namespace imgpar;
 
 namespace {
 
-// The suite's session as a backend choice (not owned: the suite keeps it).
-BackendChoice gpu_backend() {
-    BackendChoice b;
-    b.backend = Backend::Gpu;
-    b.gpu_index = test::session().device();
-    b.gpu_name = test::session().device_name();
-    b.session = std::shared_ptr<gpu::Session>(&test::session(), [](gpu::Session*) {});
-    return b;
-}
-
 ImageU8 input(int w, int h, int c, int kind) {
     switch (kind) {
         case 0: return has_alpha(c) ? test::alpha_image(w, h, c, 11) : test::photo_like_image(w, h, c, 11);
@@ -52,7 +42,7 @@ std::string usage_error_of(Run&& run) {
 }  // namespace
 
 TEST_CASE("gpu: every example of every operation gives the CPU's bytes, on every layout and awkward sizes") {
-    const BackendChoice cpu, gpu = gpu_backend();
+    const BackendChoice cpu, gpu = test::gpu_backend();
     const std::pair<int, int> sizes[] = {{1, 1}, {1, 37}, {37, 1}, {17, 13}, {131, 67}};
     int runs = 0;
     for (const Operation& op : operations())
@@ -105,7 +95,7 @@ TEST_CASE("gpu: every example of every operation gives the CPU's bytes, on every
 }
 
 TEST_CASE("gpu: a session reuses its device images: a batch of files allocates once") {
-    const BackendChoice gpu = gpu_backend();
+    const BackendChoice gpu = test::gpu_backend();
     const Operation& blur = *find_operation("blur");
     const auto job = blur.make_image_job(blur.values());
     RunNotes notes;

@@ -23,4 +23,13 @@ void close_session() { the_session().reset(); }
 
 cudaStream_t stream() { return cuda::enter(session()); }
 
+BackendChoice gpu_backend() {
+    BackendChoice b;
+    b.backend = Backend::Gpu;
+    b.gpu_index = session().device();
+    b.gpu_name = session().device_name();
+    b.session = std::shared_ptr<gpu::Session>(&session(), [](gpu::Session*) {});
+    return b;
+}
+
 }  // namespace imgpar::test

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include "src/backend.hpp"
 #include "src/gpu/session.hpp"
 
 namespace imgpar::test {
@@ -14,5 +15,7 @@ gpu::Session& session();
 void close_session();
 // The session's stream, with its device current.
 cudaStream_t stream();
+// The session as a backend choice (not owned: the suite keeps it).
+BackendChoice gpu_backend();
 
 }  // namespace imgpar::test
