@@ -163,8 +163,10 @@ TEST_CASE("gpu chain: the built tool's chain gives the CPU's files, one file and
         CHECK(test::read_bytes(dir.file("out_cpu/" + name)) == test::read_bytes(dir.file("out_gpu/" + name)));
     CHECK(test::read_bytes(dir.file("one_cpu.png")) == test::read_bytes(dir.file("one_gpu.png")));
 
-    // Split decoding and the GPU encoder were used, and every stage is in the record.
-    std::vector<std::string> args = {"chain", chain, "--device", "gpu", "--out-dir", "out_json", "--json"};
+    // Split decoding and the GPU encoder were used, and every stage is in the
+    // record. One worker: every file after the first reaches its decode once
+    // the GPU is up (the first decodes on the cores while CUDA starts).
+    std::vector<std::string> args = {"chain", chain, "--device", "gpu", "--out-dir", "out_json", "--json", "--jobs", "1"};
     args.insert(args.end(), inputs.begin(), inputs.end());
     const test::RunResult json = test::run_imgpar(args, dir.path());
     REQUIRE(json.exit_code == 0);

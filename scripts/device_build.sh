@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Builds imgpar with the GPU backend (Hopper, sm_90) on an offline machine:
+# one with the CUDA toolkit, cmake and g++ but no package registry. The
+# libraries and headers come from a .deps/ folder made beforehand on a
+# Debian machine with package access (README, "Offline machines"):
+#
+#   .deps/headers/    stb/stb_image.h, stb/stb_image_write.h, cxxopts.hpp, doctest/
+#   .deps/debs/       apt-get download libjpeg62-turbo-dev libjpeg62-turbo libpng-dev
+#                     libpng16-16 zlib1g-dev libhwy-dev libhwy1 (and libjpeg-turbo-progs,
+#                     whose cjpeg bench/e2e/make_sets.py uses)
+#
+# Every package there is unpacked with dpkg -x into .deps/prefix/ (no root
+# needed, nothing installed), and CMake is pointed at the copies: libjpeg-turbo,
+# libpng and zlib are linked statically; Highway is a shared library that the
+# binary finds in .deps/prefix through its run path (keep the folder).
+#
+#   scripts/device_build.sh [BUILD_DIR [CMAKE_ARGS...]]    (BUILD_DIR: build-gpu)
+#
+# Run from anywhere; paths are taken from the repository root. Environment:
+#   IMGPAR_DEPS     the deps folder (default: .deps in the repository root)
+#   IMGPAR_TARGETS  targets to build, space-separated (default: all), e.g. "imgpar"
+#   IMGPAR_JOBS     parallel build jobs (default: 16)
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+build=${1:-build-gpu}
+shift || true
+deps=$(realpath "${IMGPAR_DEPS:-.deps}")
+headers=$deps/headers
+prefix=$deps/prefix
+
+die() { echo "device_build.sh: $*" >&2; exit 1; }
+for f in stb/stb_image.h stb/stb_image_write.h cxxopts.hpp doctest/doctest.h; do
+    [[ -f $headers/$f ]] || die "$headers/$f is missing (see README, \"Offline machines\")"
+done
+for p in libjpeg62-turbo-dev libpng-dev zlib1g-dev libhwy-dev libhwy1; do
+    compgen -G "$deps/debs/${p}_*.deb" >/dev/null || die "$deps/debs/${p}_*.deb is missing"
+done
+command -v dpkg >/dev/null || die "dpkg is needed to unpack the packages"
+
+# Unpack every package afresh, then put jconfig.h (in the architecture's
+# include folder) beside jpeglib.h, where FindJPEG's one include folder sees it.
+rm -rf "$prefix"
+mkdir -p "$prefix"
+for deb in "$deps"/debs/*.deb; do
+    dpkg -x "$deb" "$prefix"
+done
+jconfig=("$prefix"/usr/include/*/jconfig.h)
+[[ -f ${jconfig[0]} ]] || die "no jconfig.h in the unpacked libjpeg-turbo"
+cp -p "${jconfig[0]}" "$prefix/usr/include/"  # -p: an unchanged date rebuilds nothing
+
+lib() {  # the one unpacked file usr/lib/<triplet>/$1
+    local found=("$prefix"/usr/lib/*/"$1")
+    [[ -e ${found[0]} ]] || die "no $1 under $prefix/usr/lib"
+    echo "${found[0]}"
+}
+jpeg_lib=$(lib libjpeg.a)
+png_lib=$(lib libpng16.a)
+zlib_lib=$(lib libz.a)
+hwy_dir=$(lib cmake/hwy)
+
+cmake -S . -B "$build" \
+    -DCMAKE_BUILD_TYPE=Release -DIMGPAR_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DSTB_INCLUDE_DIR="$headers/stb" -DCXXOPTS_INCLUDE_DIR="$headers" -DDOCTEST_INCLUDE_DIR="$headers" \
+    -DJPEG_INCLUDE_DIR="$prefix/usr/include" -DJPEG_LIBRARY="$jpeg_lib" \
+    -DPNG_PNG_INCLUDE_DIR="$prefix/usr/include" -DPNG_LIBRARY="$png_lib" \
+    -DZLIB_INCLUDE_DIR="$prefix/usr/include" -DZLIB_LIBRARY="$zlib_lib" \
+    -Dhwy_DIR="$hwy_dir" \
+    "$@"
+
+targets=()
+for t in ${IMGPAR_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" -j "${IMGPAR_JOBS:-16}" "${targets[@]}"
+if [[ -x $build/imgpar ]]; then
+    "$build/imgpar" --version
+fi
