@@ -130,38 +130,50 @@ GpuJpegDecode gpu_decode_for(const RunSettings& settings, const Pipeline& pipeli
     return hardware ? GpuJpegDecode::Hardware : GpuJpegDecode::Split;
 }
 
+// The first file, read once before the workers start: --device auto weighs
+// its shapes and the GPU's sessions are sized for it; its worker takes it.
+struct FirstFile {
+    std::optional<SourceFile> source;
+    std::vector<ImageShape> shapes;  // empty when it could not be read (its worker reports it)
+};
+
+FirstFile read_first(const std::vector<BatchItem>& items, const Pipeline& pipeline, const DeviceRequest& request) {
+    FirstFile first;
+    if (!pipeline.computes() || request.kind == DeviceRequest::Kind::Cpu || !pipeline.sink().reads_pixels() ||
+        items.empty())
+        return first;
+    try {
+        first.source = read_source(items[0], pipeline.settings().load);
+        first.shapes = pipeline.shapes(first.source->header, items[0].name);
+    } catch (const Error&) {
+        first.shapes.clear();
+    }
+    return first;
+}
+
+DeviceDecision decide_device(const DeviceRequest& request, const RunSettings& settings, const Pipeline& pipeline,
+                             const std::vector<BatchItem>& items, const FirstFile& first, const Diagnostics& diag) {
+    if (first.shapes.empty()) return {request};
+    RunShape shape{settings.command, items.size(), first.source->header, 0, nullptr};
+    FileRun probe;
+    probe.item = &items[0];
+    probe.shapes = first.shapes;
+    shape.encode_seconds_saved_per_pixel = pipeline.sink().encode_seconds_saved_per_pixel(probe);
+    shape.cpu_seconds = [&](int threads, int runs) {
+        return estimate_cpu_seconds(pipeline.chain(), pipeline.sink(), first.shapes, threads, runs);
+    };
+    return choose_device(request, shape, diag);
+}
+
 }  // namespace
 
 RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, const Sink& sink,
                      const RunSettings& settings, const Diagnostics& diag, std::ostream& out) {
     PipelineSettings ps{settings.command, settings.load, GpuJpegDecode::None, settings.auto_orient};
     const bool computes = !chain.empty() || sink.computes();
-    DeviceRequest request = computes ? settings.device : parse_device_request("cpu");
-
-    // The first file is read once, here: --device auto weighs its shapes and
-    // the GPU's sessions are sized for it; its worker takes it from here.
-    std::optional<SourceFile> first;
-    std::vector<ImageShape> first_shapes;
-    if (computes && request.kind != DeviceRequest::Kind::Cpu && sink.reads_pixels() && !items.empty()) {
-        try {
-            first = read_source(items[0], settings.load);
-            first_shapes = Pipeline(chain, sink, ps, diag).shapes(first->header, items[0].name);
-        } catch (const Error&) {
-            // Its worker reports it when it gets to the file.
-        }
-    }
-    DeviceDecision device{request};
-    if (!first_shapes.empty()) {
-        RunShape shape{settings.command, items.size(), first->header, 0, nullptr};
-        FileRun probe;
-        probe.item = &items[0];
-        probe.shapes = first_shapes;
-        shape.encode_seconds_saved_per_pixel = sink.encode_seconds_saved_per_pixel(probe);
-        shape.cpu_seconds = [&](int threads, int runs) {
-            return estimate_cpu_seconds(chain, sink, first_shapes, threads, runs);
-        };
-        device = choose_device(request, shape, diag);
-    }
+    const DeviceRequest request = computes ? settings.device : parse_device_request("cpu");
+    FirstFile first = read_first(items, Pipeline(chain, sink, ps, diag), request);
+    const DeviceDecision device = decide_device(request, settings, Pipeline(chain, sink, ps, diag), items, first, diag);
     const bool may_use_gpu = computes && device.request.kind != DeviceRequest::Kind::Cpu;
 
     // On the GPU a file's worker spends much of its time waiting (for the
@@ -172,7 +184,7 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
     BatchSettings batch = settings.batch;
     if (may_use_gpu && !settings.jobs_given) batch.jobs = std::min(2 * batch.jobs, 1024);
     const auto select = backend_selector(device.request, diag);
-    const auto prepare = [first_shapes](const BackendChoice& choice) { prepare_session(choice, first_shapes); };
+    const auto prepare = [shapes = first.shapes](const BackendChoice& choice) { prepare_session(choice, shapes); };
     PoolOptions pool = pool_options(batch.jobs, items.size(), device.cpu_while_gpu_starts, diag);
     pool.warm_up = prepare;
     BackendPool backend(
@@ -184,7 +196,7 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
         pool);
     MemoryBudget memory(default_memory_budget());
 
-    ps.gpu_decode = gpu_decode_for(settings, Pipeline(chain, sink, ps, diag), items.size(), first, may_use_gpu);
+    ps.gpu_decode = gpu_decode_for(settings, Pipeline(chain, sink, ps, diag), items.size(), first.source, may_use_gpu);
     if (ps.gpu_decode == GpuJpegDecode::Split)
         diag.info("JPEG: files computed on the GPU decode split: Huffman decoding by " + jpeg_codec_name() +
                   " on the cores, the inverse DCT, upsampling and colour conversion on the GPU (libjpeg-turbo's pixels)");
@@ -202,7 +214,7 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
     const Pipeline pipeline(chain, sink, ps, diag);
     const auto process = [&](std::size_t index, const BatchItem& item, WorkerContext& ctx) {
         std::optional<SourceFile> preread;
-        if (index == 0 && first) preread = std::move(first);
+        if (index == 0 && first.source) preread = std::move(first.source);
         return pipeline.run(index, item, ctx, std::move(preread));
     };
     const auto failure = [&](std::size_t index, const BatchItem& item, const Error& e) {
