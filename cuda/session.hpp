@@ -15,6 +15,7 @@
 #include "cuda/filter.hpp"
 #include "cuda/histogram.hpp"
 #include "cuda/integral.hpp"
+#include "cuda/resize.hpp"
 #include "cuda/stats.hpp"
 #include "src/gpu/session.hpp"
 
@@ -32,6 +33,7 @@ struct Session::Impl {
     cuda::AdaptiveWorkspace adaptive;
     cuda::CompareWorkspace compare;
     cuda::StatsWorkspace statistics;
+    cuda::ResizeWorkspace resizes;
     cuda::DeviceBuffer<std::uint8_t> slots[3];  // Session::Slot::Input, Output, Aux
     // The stage timing marks (Session::mark), made as needed and reused.
     std::vector<std::unique_ptr<cuda::TimingEvent>> marks;

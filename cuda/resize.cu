@@ -1,0 +1,211 @@
+// GPU resize: cpu::resize's two passes as thin kernels over the shared
+// arithmetic (src/ops/resize_math.hpp), so the bytes are the CPU's.
+#include "cuda/resize.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "cuda/check.hpp"
+#include "cuda/session.hpp"
+#include "src/error.hpp"
+#include "src/ops/resize_math.hpp"
+
+namespace imgpar::cuda {
+
+namespace {
+
+// Sums that cannot leave 32 bits use them; area's and premultiplied colour's
+// take 64 (the same sums either way: none overflows).
+template <bool Wide>
+using Sum = std::conditional_t<Wide, long long, int>;
+
+template <int C, AxisKind K, bool Premul, typename Mid>
+__global__ void resize_rows_kernel(const std::uint8_t* __restrict__ src, std::size_t pitch, int in_width, int r0,
+                                   int rows, const std::int32_t* __restrict__ start,
+                                   const std::int32_t* __restrict__ weight, int taps, int count, Mid* __restrict__ mid) {
+    using Acc = Sum<K == AxisKind::Area || Premul>;
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int r = blockIdx.y * blockDim.y + threadIdx.y;
+    if (k >= count || r >= rows) return;
+    const std::uint8_t* row = src + static_cast<std::size_t>(r0 + r) * pitch;
+    const int first = start[k];
+    const std::int32_t* w = weight + static_cast<std::size_t>(k) * taps;
+    Acc sum[C];
+    IMGPAR_UNROLL
+    for (int c = 0; c < C; ++c) sum[c] = 0;
+    for (int t = 0; t < taps; ++t) {
+        const std::uint8_t* p = row + static_cast<std::size_t>(min(first + t, in_width - 1)) * C;
+        const Acc wt = w[t];
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) {
+            const Acc v = Premul && c != C - 1 ? static_cast<Acc>(p[c]) * p[C - 1] : static_cast<Acc>(p[c]);
+            sum[c] += wt * v;
+        }
+    }
+    Mid* out = mid + (static_cast<std::size_t>(r) * count + k) * C;
+    IMGPAR_UNROLL
+    for (int c = 0; c < C; ++c)
+        out[c] = static_cast<Mid>(rows_intermediate(K, sum[c]));
+}
+
+template <int C, bool Premul, typename Mid, bool Wide>
+__global__ void resize_columns_kernel(const Mid* __restrict__ mid, int count_x, int r0, int in_height,
+                                      const std::int32_t* __restrict__ start, const std::int32_t* __restrict__ weight,
+                                      int taps, int count_y, std::uint8_t* __restrict__ dst, std::size_t pitch,
+                                      ExactDivider divider) {
+    using Acc = Sum<Wide>;
+    const int kx = blockIdx.x * blockDim.x + threadIdx.x;
+    const int ky = blockIdx.y * blockDim.y + threadIdx.y;
+    if (kx >= count_x || ky >= count_y) return;
+    const int first = start[ky];
+    const std::int32_t* w = weight + static_cast<std::size_t>(ky) * taps;
+    Acc sum[C];
+    IMGPAR_UNROLL
+    for (int c = 0; c < C; ++c) sum[c] = 0;
+    for (int t = 0; t < taps; ++t) {
+        const int r = min(first + t, in_height - 1) - r0;
+        const Mid* m = mid + (static_cast<std::size_t>(r) * count_x + kx) * C;
+        const Acc wt = w[t];
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) sum[c] += wt * static_cast<Acc>(m[c]);
+    }
+    std::uint8_t* o = dst + static_cast<std::size_t>(ky) * pitch + static_cast<std::size_t>(kx) * C;
+    if (!Premul) {
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(sum[c], divider));
+        return;
+    }
+    o[C - 1] = static_cast<std::uint8_t>(resize_output(sum[C - 1], divider));
+    IMGPAR_UNROLL
+    for (int c = 0; c < C - 1; ++c) o[c] = static_cast<std::uint8_t>(resize_unpremultiply(sum[c], sum[C - 1]));
+}
+
+dim3 grid_for(int width, int height) {
+    return dim3(static_cast<unsigned>((width + ResizePolicy::block_x - 1) / ResizePolicy::block_x),
+                static_cast<unsigned>((height + ResizePolicy::block_y - 1) / ResizePolicy::block_y));
+}
+
+struct Passes {
+    const ResizePlan& plan;
+    const ConstDeviceViewU8& src;
+    const DeviceViewU8& dst;
+    const ResizeTables& t;
+    void* mid;
+    int r0, rows;
+    ExactDivider divider;
+    cudaStream_t stream;
+
+    template <int C, AxisKind K, bool Premul, typename Mid>
+    void rows_pass() const {
+        const dim3 block(ResizePolicy::block_x, ResizePolicy::block_y);
+        resize_rows_kernel<C, K, Premul, Mid><<<grid_for(plan.x.count, rows), block, 0, stream>>>(
+            src.data, src.pitch, plan.x.in, r0, rows, t.x_start, t.x_weight, plan.x.taps, plan.x.count,
+            static_cast<Mid*>(mid));
+        IMGPAR_CUDA_CHECK_LAUNCH("resize_rows_kernel");
+    }
+    template <int C, bool Premul, typename Mid, bool Wide>
+    void columns_pass() const {
+        const dim3 block(ResizePolicy::block_x, ResizePolicy::block_y);
+        resize_columns_kernel<C, Premul, Mid, Wide><<<grid_for(plan.x.count, plan.y.count), block, 0, stream>>>(
+            static_cast<const Mid*>(mid), plan.x.count, r0, plan.y.in, t.y_start, t.y_weight, plan.y.taps, plan.y.count,
+            dst.data, dst.pitch, divider);
+        IMGPAR_CUDA_CHECK_LAUNCH("resize_columns_kernel");
+    }
+
+    template <int C, bool Premul, typename Mid>
+    void run(AxisKind kx, AxisKind ky) const {
+        switch (kx) {
+            case AxisKind::Gather: rows_pass<C, AxisKind::Gather, Premul, Mid>(); break;
+            case AxisKind::Filter: rows_pass<C, AxisKind::Filter, Premul, Mid>(); break;
+            case AxisKind::Area: rows_pass<C, AxisKind::Area, Premul, Mid>(); break;
+        }
+        // 32-bit sums where the intermediate is 16-bit and the columns' weights'
+        // magnitudes sum to at most 2^15 (a filter, or a copy).
+        if (std::is_same_v<Mid, std::int16_t> && ky != AxisKind::Area)
+            columns_pass<C, Premul, Mid, false>();
+        else
+            columns_pass<C, Premul, Mid, true>();
+    }
+};
+
+template <int C>
+void run_channels(const Passes& p, AxisKind kx, AxisKind ky, bool premultiply) {
+    if (premultiply)
+        p.run<C, true, std::int32_t>(kx, ky);
+    else if (kx == AxisKind::Area)
+        p.run<C, false, std::int32_t>(kx, ky);
+    else
+        p.run<C, false, std::int16_t>(kx, ky);
+}
+
+}  // namespace
+
+ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device) {
+    ResizeTables t;
+    t.x_start = device;
+    t.x_weight = t.x_start + plan.x.start.size();
+    t.y_start = t.x_weight + plan.x.weight.size();
+    t.y_weight = t.y_start + plan.y.start.size();
+    return t;
+}
+
+const std::int32_t* ResizeWorkspace::tables(const ResizePlan& plan, cudaStream_t stream) {
+    std::string key;
+    for (const ResizeAxis* a : {&plan.x, &plan.y})
+        key += std::to_string(static_cast<int>(a->filter)) + ":" + std::to_string(a->in) + ":" + std::to_string(a->out) +
+               ":" + std::to_string(a->first) + ":" + std::to_string(a->count) + ";";
+    if (key == key_) return tables_.get();
+    std::vector<std::int32_t> all;
+    for (const std::vector<std::int32_t>* v : {&plan.x.start, &plan.x.weight, &plan.y.start, &plan.y.weight})
+        all.insert(all.end(), v->begin(), v->end());
+    tables_.reserve(all.size(), stream);
+    // From pageable memory: the call returns once the host's bytes are copied.
+    IMGPAR_CUDA_CHECK(cudaMemcpyAsync(tables_.get(), all.data(), all.size() * sizeof(std::int32_t),
+                                      cudaMemcpyHostToDevice, stream));
+    key_ = key;
+    return tables_.get();
+}
+
+void* ResizeWorkspace::intermediate(std::size_t bytes, cudaStream_t stream) {
+    intermediate_.reserve(std::max<std::size_t>(bytes, 1), stream);
+    return intermediate_.get();
+}
+
+void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
+            cudaStream_t stream, std::string* kernel) {
+    const int C = src.channels;
+    if (src.width != plan.x.in || src.height != plan.y.in || dst.width != plan.x.count || dst.height != plan.y.count ||
+        dst.channels != C || C < 1 || C > 4)
+        throw usage_error("resize", "the device images do not fit the plan");
+    check_resize_range(plan, C);
+    const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
+    const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
+    const int r0 = plan.y.start.front();
+    const int rows = std::min(plan.y.in, plan.y.start.back() + plan.y.taps) - r0;
+    const std::size_t mid_bytes = premultiply || kx == AxisKind::Area ? 4 : 2;
+    void* mid = ws.intermediate(static_cast<std::size_t>(rows) * plan.x.count * C * mid_bytes, stream);
+    const ResizeTables t = resize_tables(plan, ws.tables(plan, stream));
+    const ExactDivider divider = ExactDivider::of(axis_scale(kx, plan.x.in, true) * axis_scale(ky, plan.y.in, false));
+    const Passes p{plan, src, dst, t, mid, r0, rows, divider, stream};
+    switch (C) {
+        case 1: run_channels<1>(p, kx, ky, premultiply); break;
+        case 2: run_channels<2>(p, kx, ky, premultiply); break;
+        case 3: run_channels<3>(p, kx, ky, premultiply); break;
+        default: run_channels<4>(p, kx, ky, premultiply); break;
+    }
+    if (kernel)
+        *kernel = std::string("rows pass then columns pass, one thread a pixel (") +
+                  (mid_bytes == 2 ? "16" : "32") + "-bit intermediate" + (premultiply ? ", premultiplied" : "") + "; " +
+                  describe_resize(plan) + ")";
+}
+
+}  // namespace imgpar::cuda
+
+namespace imgpar::gpu {
+
+void resize(Session& session, const ResizePlan& plan, ConstDeviceViewU8 src, DeviceViewU8 dst, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::resize(plan, src, dst, session.impl().resizes, stream, kernel);
+}
+
+}  // namespace imgpar::gpu

@@ -1,0 +1,57 @@
+// GPU resize (cuda/resize.cu): cpu::resize (src/ops/resize.hpp holds the
+// contract) as its two passes, each a thin kernel over the same integer
+// arithmetic (src/ops/resize_math.hpp) and the same tables:
+//   - rows pass: one thread an intermediate pixel (all its channels) of the
+//     input rows the kept output rows read, into the workspace's buffer
+//     (signed 16 bits a sample after a filter or a copy, 32 after area or
+//     premultiplied);
+//   - columns pass: one thread an output pixel, reading the intermediate rows
+//     its taps name; premultiplied colour divided by alpha there.
+// The tables are uploaded once per plan (a batch of one size uploads them
+// once).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda/buffers.hpp"
+#include "src/image.hpp"
+#include "src/ops/resize.hpp"
+
+namespace imgpar::cuda {
+
+// Launch shape: 256 threads a block, 2-D blocks of 64 x 4 pixels (a warp
+// reads 32 neighbouring output pixels' taps). Not yet tuned by a sweep.
+struct ResizePolicy {
+    static constexpr int block_x = 64;
+    static constexpr int block_y = 4;
+};
+
+class ResizeWorkspace {
+public:
+    // The plan's tables on the device (uploaded unless they are the last
+    // plan's), and an intermediate buffer of at least `bytes`.
+    const std::int32_t* tables(const ResizePlan& plan, cudaStream_t stream);
+    void* intermediate(std::size_t bytes, cudaStream_t stream);
+
+private:
+    DeviceBuffer<std::int32_t> tables_;
+    DeviceBuffer<std::uint8_t> intermediate_;
+    std::string key_;  // what the uploaded tables are
+};
+
+// The device tables' layout: x.start, x.weight, y.start, y.weight.
+struct ResizeTables {
+    const std::int32_t* x_start;
+    const std::int32_t* x_weight;
+    const std::int32_t* y_start;
+    const std::int32_t* y_weight;
+};
+ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device);
+
+void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
+            cudaStream_t stream, std::string* kernel);
+
+}  // namespace imgpar::cuda

@@ -1,0 +1,126 @@
+// Resampling to another size. The CPU reference (cpu::resize) and the GPU
+// (gpu::resize) give byte-identical images: both run the integer arithmetic
+// of src/ops/resize_math.hpp over the same tables (resize_axis).
+//
+// CONTRACT
+// --------
+// Pixel i of an axis of n input pixels covers [i, i + 1), its centre at
+// i + 0.5. Resizing the axis to m pixels maps output pixel j to the input
+// interval [j s, (j + 1) s), s = n / m, centre c_j = (j + 0.5) s (libvips and
+// Pillow's convention; OpenCV's INTER_AREA and INTER_LINEAR use it too). The
+// two axes are resampled separately, rows first, then columns.
+//
+//   nearest   input pixel floor(c_j) (computed exactly as floor((2j + 1) n /
+//             (2m))): numpy indexing img[(2j+1)*n // (2m)].
+//   area      the exact mean over the output pixel's box [j s, (j + 1) s):
+//             each input pixel weighs its overlap with the box. The weights
+//             are whole numbers in units of 1/m and summed exactly in 64-bit
+//             integers, so every output is the box mean rounded half up (at
+//             integer factors: the plain mean of each k x k block).
+//   bilinear  triangle, support 1; bicubic: Catmull-Rom (a = -0.5, as Pillow's
+//   bicubic  and libvips' cubic; not Mitchell, which ImageMagick and libvips'
+//   lanczos3 default thumbnails use), support 2; lanczos3: sinc(x) sinc(x/3),
+//             support 3. Downscaling widens them by s (antialiasing, as
+//             Pillow's and libvips' reduce; unlike NPP's point-sampled
+//             linear): input pixel i weighs K((i + 0.5 - c_j) / max(s, 1)).
+//             Border: input pixels outside the image do not exist; the
+//             weights of those inside are normalised to sum to one (Pillow's
+//             rule). The weights are 14-bit fixed point summing exactly to
+//             2^14 (the rounding's leftover goes to the largest weight).
+//             Rows pass: t = round(sum w v / 2^8), 6 fractional bits kept,
+//             not clamped (the negative lobes' overshoot is kept, as a
+//             float64 evaluation keeps it); columns pass: out =
+//             clamp(round(sum w t / 2^20), 0, 255). Rounding is half up (add
+//             half, then floor).
+//
+// Alpha (gray+alpha, RGBA): colour is resampled premultiplied by alpha, so
+// transparent pixels do not bleed their stored colour into opaque ones. With
+// P the sums of colour x alpha and A the sums of alpha, each computed as
+// above at full precision (area: exact; the filters: in 64 bits, the rows
+// pass keeping 6 fractional bits of P and A alike), the output alpha is A
+// rounded as a plain channel and the output colour round(P / A) (0 where A is
+// 0): a constant colour stays that colour at any alpha.
+//
+// Default filter (auto): lanczos3 on an axis that shrinks, bicubic on one that
+// grows, nearest-free identity where the size does not change.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "src/image.hpp"
+
+namespace imgpar {
+
+enum class ResizeFilter { Auto, Nearest, Bilinear, Bicubic, Lanczos3, Area };
+
+const char* resize_filter_name(ResizeFilter f);  // "lanczos3"
+// "nearest", "bilinear", "bicubic", "lanczos3", "area" or "auto". Throws
+// imgpar::Error (usage) naming --filter.
+ResizeFilter parse_resize_filter(const std::string& text);
+
+// The filter an axis of n -> m pixels uses: `asked`, with auto resolved.
+ResizeFilter resolved_filter(ResizeFilter asked, int n, int m);
+
+constexpr int kResizeWeightBits = 14;  // a filter's weights sum to 2^14
+constexpr int kResizeRowBits = 6;      // fractional bits the rows pass keeps
+
+// How one axis maps n input pixels to m output pixels, output pixels
+// [first, first + count) of them (a crop of the resized axis: resize --fill).
+// Output pixel k (0-based within the kept ones) reads `taps` input pixels
+// from start[k]; its weights are weight[k * taps + t] (a filter's, summing to
+// 2^14; area's, summing to n, in units of 1/m). Taps past the last input
+// pixel have weight 0 and are not read. Identity (n == m, no crop, or
+// nearest) uses one tap of weight 1.
+struct ResizeAxis {
+    ResizeFilter filter = ResizeFilter::Nearest;  // resolved
+    int in = 0;       // n
+    int out = 0;      // m: the resized axis
+    int first = 0;
+    int count = 0;    // pixels kept
+    int taps = 1;
+    std::vector<std::int32_t> start;   // count entries
+    std::vector<std::int32_t> weight;  // count * taps entries
+    bool identity() const { return filter == ResizeFilter::Nearest && in == out && count == out; }
+};
+
+// The table of one axis. Throws imgpar::Error (usage) for sizes out of range.
+ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int count);
+
+// The output size and the crop of a resize: the image resampled to
+// (width, height), then [x, x + crop_width) x [y, y + crop_height) kept.
+struct ResizeGeometry {
+    int width = 0, height = 0;
+    int x = 0, y = 0, crop_width = 0, crop_height = 0;
+};
+
+struct ResizePlan {
+    ResizeAxis x, y;  // columns (across a row) and rows
+};
+ResizePlan resize_plan(ResizeFilter filter, int in_width, int in_height, const ResizeGeometry& g);
+
+// Whether the plan's sums fit the integers the arithmetic keeps them in, for
+// an image of `channels` channels: area over a row of more than 16,843,009
+// pixels (66,051 with alpha) does not. Throws imgpar::Error (usage) saying
+// why.
+void check_resize_range(const ResizePlan& plan, int channels);
+
+// "lanczos3 7680x4320 -> 3840x2160 (taps 12 x 12)", for -v.
+std::string describe_resize(const ResizePlan& plan);
+
+namespace cpu {
+// dst: plan.x.count x plan.y.count, src's channels. Multithreaded.
+void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
+std::string resize_kernel_name(const ResizePlan& plan, int channels);
+}  // namespace cpu
+
+namespace gpu {
+class Session;
+// cpu::resize's bytes on the session's GPU (asynchronous on its stream; the
+// tables are uploaded through the session).
+void resize(Session& session, const ResizePlan& plan, ConstDeviceViewU8 src, DeviceViewU8 dst,
+            std::string* kernel = nullptr);
+}  // namespace gpu
+
+}  // namespace imgpar

@@ -1,0 +1,237 @@
+// resize (src/ops/resize.hpp) against references written here, independently
+// of its tables: area as the exact rational box mean, nearest as numpy
+// indexing, the filters against a float64 evaluation of the same kernels;
+// identity, alpha, the tables' invariants, and the sizes a geometry gives.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "src/error.hpp"
+#include "src/ops/resize.hpp"
+#include "src/ops/resize_ops.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+
+namespace {
+
+ImageU8 resized(ResizeFilter f, const ImageU8& src, int w, int h) {
+    const ResizePlan plan = resize_plan(f, src.width(), src.height(), {w, h, 0, 0, w, h});
+    ImageU8 out(w, h, src.channels());
+    cpu::resize(plan, src.view(), out.view());
+    return out;
+}
+
+// The box mean of output (j, k) of channel c, exactly: overlaps in units of
+// 1/out, rounded half up.
+int area_reference(const ImageU8& src, int w, int h, int j, int k, int c) {
+    const long long n = src.width(), m = w, ny = src.height(), my = h;
+    long long sum = 0;
+    for (long long y = 0; y < ny; ++y) {
+        const long long oy = std::max(0LL, std::min((y + 1) * my, (k + 1) * ny) - std::max(y * my, k * ny));
+        if (!oy) continue;
+        for (long long x = 0; x < n; ++x) {
+            const long long ox = std::max(0LL, std::min((x + 1) * m, (j + 1) * n) - std::max(x * m, j * n));
+            sum += ox * oy * src.at(static_cast<int>(x), static_cast<int>(y), c);
+        }
+    }
+    const long long d = n * ny;
+    return static_cast<int>((2 * sum + d) / (2 * d));
+}
+
+double kernel(ResizeFilter f, double x) {
+    x = std::fabs(x);
+    const double pi = 3.14159265358979323846;
+    const auto sinc = [pi](double v) { return v == 0 ? 1.0 : std::sin(pi * v) / (pi * v); };
+    switch (f) {
+        case ResizeFilter::Bilinear: return std::max(0.0, 1 - x);
+        case ResizeFilter::Bicubic:
+            return x < 1 ? 1.5 * x * x * x - 2.5 * x * x + 1 : x < 2 ? -0.5 * x * x * x + 2.5 * x * x - 4 * x + 2 : 0;
+        case ResizeFilter::Lanczos3: return x < 3 ? sinc(x) * sinc(x / 3) : 0;
+        default: return 0;
+    }
+}
+
+// One axis of weights, in doubles, as the contract states them.
+std::vector<std::vector<std::pair<int, double>>> weights(ResizeFilter f, int n, int m) {
+    const double s = static_cast<double>(n) / m, widen = std::max(1.0, s);
+    const double support = f == ResizeFilter::Bilinear ? 1 : f == ResizeFilter::Bicubic ? 2 : 3;
+    std::vector<std::vector<std::pair<int, double>>> all(static_cast<std::size_t>(m));
+    for (int j = 0; j < m; ++j) {
+        const double c = (j + 0.5) * s;
+        double total = 0;
+        for (int i = 0; i < n; ++i) {
+            const double wgt = std::fabs(i + 0.5 - c) < support * widen ? kernel(f, (i + 0.5 - c) / widen) : 0.0;
+            if (wgt != 0) all[static_cast<std::size_t>(j)].push_back({i, wgt}), total += wgt;
+        }
+        for (auto& p : all[static_cast<std::size_t>(j)]) p.second /= total;
+    }
+    return all;
+}
+
+// The filters in float64, no rounding between the passes.
+std::vector<double> float_reference(ResizeFilter f, const ImageU8& src, int w, int h) {
+    const int C = src.channels();
+    const auto wx = weights(f, src.width(), w), wy = weights(f, src.height(), h);
+    std::vector<double> rows(static_cast<std::size_t>(src.height()) * w * C), out(static_cast<std::size_t>(h) * w * C);
+    for (int y = 0; y < src.height(); ++y)
+        for (int j = 0; j < w; ++j)
+            for (int c = 0; c < C; ++c) {
+                double v = 0;
+                for (const auto& [i, wgt] : wx[static_cast<std::size_t>(j)]) v += wgt * src.at(i, y, c);
+                rows[(static_cast<std::size_t>(y) * w + j) * C + c] = v;
+            }
+    for (int k = 0; k < h; ++k)
+        for (int j = 0; j < w; ++j)
+            for (int c = 0; c < C; ++c) {
+                double v = 0;
+                for (const auto& [i, wgt] : wy[static_cast<std::size_t>(k)]) v += wgt * rows[(static_cast<std::size_t>(i) * w + j) * C + c];
+                out[(static_cast<std::size_t>(k) * w + j) * C + c] = v;
+            }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("resize area: the exact box mean rounded half up, at integer and other factors, every layout") {
+    const std::pair<int, int> sizes[] = {{6, 4}, {7, 5}, {3, 3}, {13, 1}, {1, 9}, {10, 4}, {21, 11}};
+    for (int c : {1, 3}) {
+        const ImageU8 src = test::random_image(42, 35, c, 7 + c);
+        for (const auto& [w, h] : sizes) {
+            CAPTURE(c);
+            CAPTURE(w);
+            CAPTURE(h);
+            const ImageU8 got = resized(ResizeFilter::Area, src, w, h);
+            int bad = 0;
+            for (int k = 0; k < h; ++k)
+                for (int j = 0; j < w; ++j)
+                    for (int ch = 0; ch < c; ++ch) bad += got.at(j, k, ch) != area_reference(src, w, h, j, k, ch);
+            CHECK(bad == 0);
+        }
+    }
+    // At integer factors: the plain mean of each block, halves up.
+    ImageU8 two(4, 2, 1);
+    const std::uint8_t v[] = {0, 1, 10, 11, 0, 0, 10, 10};
+    std::copy(v, v + 8, two.data());
+    const ImageU8 half = resized(ResizeFilter::Area, two, 2, 1);
+    CHECK(half.at(0, 0, 0) == 0);   // 1/4 -> 0
+    CHECK(half.at(1, 0, 0) == 10);  // (10 + 11 + 10 + 10) / 4 = 10.25
+    ImageU8 up(2, 2, 1);
+    const std::uint8_t u[] = {1, 2, 3, 4};
+    std::copy(u, u + 4, up.data());
+    CHECK(resized(ResizeFilter::Area, up, 1, 1).at(0, 0, 0) == 3);  // 10 / 4 = 2.5 rounds up
+}
+
+TEST_CASE("resize nearest: numpy indexing img[(2j+1)*n // (2m)], and copies every channel as stored") {
+    const ImageU8 src = test::alpha_image(29, 17, 4, 3);
+    for (const auto& [w, h] : std::vector<std::pair<int, int>>{{7, 5}, {58, 51}, {29, 17}, {1, 1}, {100, 3}}) {
+        const ImageU8 got = resized(ResizeFilter::Nearest, src, w, h);
+        int bad = 0;
+        for (int k = 0; k < h; ++k)
+            for (int j = 0; j < w; ++j) {
+                const int x = static_cast<int>((2LL * j + 1) * 29 / (2LL * w)), y = static_cast<int>((2LL * k + 1) * 17 / (2LL * h));
+                for (int c = 0; c < 4; ++c) bad += got.at(j, k, c) != src.at(x, y, c);
+            }
+        CHECK(bad == 0);
+    }
+}
+
+TEST_CASE("resize filters: within one level of a float64 evaluation on at least 99.5% of samples, factors 1/37 to 13") {
+    const ImageU8 photo = test::photo_like_image(187, 133, 3, 11);
+    const std::pair<int, int> sizes[] = {{5, 4}, {61, 43}, {93, 67}, {200, 140}, {561, 399}, {1300, 900}};
+    for (ResizeFilter f : {ResizeFilter::Bilinear, ResizeFilter::Bicubic, ResizeFilter::Lanczos3})
+        for (const auto& [w, h] : sizes) {
+            CAPTURE(resize_filter_name(f));
+            CAPTURE(w);
+            const ImageU8 got = resized(f, photo, w, h);
+            const std::vector<double> want = float_reference(f, photo, w, h);
+            std::size_t near = 0, within2 = 0;
+            for (std::size_t i = 0; i < want.size(); ++i) {
+                const double d = std::fabs(got.data()[i] - std::clamp(std::round(want[i]), 0.0, 255.0));
+                near += d <= 1;
+                within2 += d <= 2;
+            }
+            CHECK(static_cast<double>(near) >= 0.995 * static_cast<double>(want.size()));
+            CHECK(within2 == want.size());
+        }
+}
+
+TEST_CASE("resize: the same size is a copy with every filter; the weights sum to one (a filter) or to n (area)") {
+    const ImageU8 src = test::photo_like_image(31, 19, 4, 5);
+    for (ResizeFilter f : {ResizeFilter::Auto, ResizeFilter::Nearest, ResizeFilter::Bilinear, ResizeFilter::Bicubic,
+                           ResizeFilter::Lanczos3, ResizeFilter::Area}) {
+        CAPTURE(resize_filter_name(f));
+        IMGPAR_CHECK_IMAGES_EQUAL(src, resized(f, src, 31, 19));
+    }
+    for (ResizeFilter f : {ResizeFilter::Bilinear, ResizeFilter::Bicubic, ResizeFilter::Lanczos3, ResizeFilter::Area})
+        for (const auto& [n, m] : std::vector<std::pair<int, int>>{{100, 37}, {37, 100}, {1000, 27}, {5, 65}, {1, 7}}) {
+            const ResizeAxis a = resize_axis(f, n, m, 0, m);
+            for (int k = 0; k < m; ++k) {
+                long long sum = 0;
+                for (int t = 0; t < a.taps; ++t) sum += a.weight[static_cast<std::size_t>(k) * a.taps + t];
+                CHECK(sum == (f == ResizeFilter::Area ? n : 1 << kResizeWeightBits));
+                CHECK(a.start[static_cast<std::size_t>(k)] >= 0);
+                CHECK(a.start[static_cast<std::size_t>(k)] < n);
+            }
+        }
+}
+
+TEST_CASE("resize alpha: colour is resampled premultiplied; a constant colour stays that colour at any alpha") {
+    ImageU8 src(40, 30, 4);
+    for (int y = 0; y < 30; ++y)
+        for (int x = 0; x < 40; ++x) {
+            const bool opaque = (x / 5 + y / 5) % 2 == 0;
+            src.at(x, y, 0) = opaque ? 200 : 0;  // transparent pixels store black
+            src.at(x, y, 1) = opaque ? 100 : 0;
+            src.at(x, y, 2) = opaque ? 50 : 0;
+            src.at(x, y, 3) = opaque ? static_cast<std::uint8_t>(2 + x * 6) : 0;
+        }
+    for (ResizeFilter f : {ResizeFilter::Bilinear, ResizeFilter::Lanczos3, ResizeFilter::Area}) {
+        const ImageU8 got = resized(f, src, 17, 13);
+        int off = 0;
+        for (int k = 0; k < 13; ++k)
+            for (int j = 0; j < 17; ++j)
+                if (got.at(j, k, 3) > 0)
+                    off += std::abs(got.at(j, k, 0) - 200) > 1 || std::abs(got.at(j, k, 1) - 100) > 1 ||
+                           std::abs(got.at(j, k, 2) - 50) > 1;
+        CAPTURE(resize_filter_name(f));
+        CHECK(off == 0);
+    }
+}
+
+TEST_CASE("resize geometry: the sizes the forms give, rounded half up") {
+    const auto size_of = [](const std::string& g, int w, int h) {
+        const ResizeGeometry r = resize_geometry(parse_resize_geometry(g), w, h);
+        return std::to_string(r.crop_width) + "x" + std::to_string(r.crop_height);
+    };
+    CHECK(size_of("50%", 451, 300) == "226x150");
+    CHECK(size_of("50%x25%", 400, 300) == "200x75");
+    CHECK(size_of("800x600", 1000, 1000) == "600x600");
+    CHECK(size_of("800x600", 1600, 900) == "800x450");
+    CHECK(size_of("800x600!", 10, 10) == "800x600");
+    CHECK(size_of("800x600^", 1600, 900) == "1067x600");
+    CHECK(size_of("800x", 1600, 900) == "800x450");
+    CHECK(size_of("x300", 1600, 900) == "533x300");
+    CHECK(size_of("800x600>", 640, 480) == "640x480");
+    CHECK(size_of("800x600>", 1600, 900) == "800x450");
+    CHECK(size_of("800x600<", 1600, 900) == "1600x900");
+    CHECK(size_of("800x600<", 400, 200) == "800x400");
+    CHECK(size_of("1%", 10, 10) == "1x1");
+    CHECK(size_of("50", 200, 100) == "50x25");
+    ResizeSpec fill;
+    fill.mode = ResizeSpec::Mode::Fill;
+    fill.width = 100;
+    fill.height = 100;
+    fill.gravity = Gravity::North;
+    const ResizeGeometry g = resize_geometry(fill, 451, 300);
+    CHECK(g.width == 150);
+    CHECK(g.height == 100);
+    CHECK(g.crop_width == 100);
+    CHECK(g.x == 25);
+    CHECK(g.y == 0);
+    for (const char* bad : {"", "x", "50%%", "0x10", "10x0", "-5%", "800x600!!", "50%!", "axb", "800x600x2"})
+        CHECK_THROWS_AS(parse_resize_geometry(bad), Error);
+}
