@@ -19,22 +19,26 @@ namespace {
 template <bool Wide>
 using Sum = std::conditional_t<Wide, long long, int>;
 
+// First pass, down the columns: one thread an intermediate pixel (all its
+// channels) of a kept output row; neighbouring threads read neighbouring
+// pixels of the same input rows.
 template <int C, AxisKind K, bool Premul, typename Mid>
-__global__ void resize_rows_kernel(const std::uint8_t* __restrict__ src, std::size_t pitch, int in_width, int r0,
-                                   int rows, const std::int32_t* __restrict__ start,
-                                   const std::int32_t* __restrict__ weight, int taps, int count, Mid* __restrict__ mid) {
+__global__ void resize_columns_kernel(const std::uint8_t* __restrict__ src, std::size_t pitch, int in_width,
+                                      int in_height, const std::int32_t* __restrict__ start,
+                                      const std::int32_t* __restrict__ weight, int taps, int count,
+                                      Mid* __restrict__ mid) {
     using Acc = Sum<K == AxisKind::Area || Premul>;
-    const int k = blockIdx.x * blockDim.x + threadIdx.x;
-    const int r = blockIdx.y * blockDim.y + threadIdx.y;
-    if (k >= count || r >= rows) return;
-    const std::uint8_t* row = src + static_cast<std::size_t>(r0 + r) * pitch;
+    const int x = blockIdx.x * blockDim.x + threadIdx.x;
+    const int k = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= in_width || k >= count) return;
     const int first = start[k];
+    const int live = min(taps, in_height - first);
     const std::int32_t* w = weight + static_cast<std::size_t>(k) * taps;
+    const std::uint8_t* p = src + static_cast<std::size_t>(first) * pitch + static_cast<std::size_t>(x) * C;
     Acc sum[C];
     IMGPAR_UNROLL
     for (int c = 0; c < C; ++c) sum[c] = 0;
-    for (int t = 0; t < taps; ++t) {
-        const std::uint8_t* p = row + static_cast<std::size_t>(min(first + t, in_width - 1)) * C;
+    for (int t = 0; t < live; ++t, p += pitch) {
         const Acc wt = w[t];
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) {
@@ -42,34 +46,33 @@ __global__ void resize_rows_kernel(const std::uint8_t* __restrict__ src, std::si
             sum[c] += wt * v;
         }
     }
-    Mid* out = mid + (static_cast<std::size_t>(r) * count + k) * C;
+    Mid* out = mid + (static_cast<std::size_t>(k) * in_width + x) * C;
     IMGPAR_UNROLL
-    for (int c = 0; c < C; ++c)
-        out[c] = static_cast<Mid>(rows_intermediate(K, sum[c]));
+    for (int c = 0; c < C; ++c) out[c] = static_cast<Mid>(first_pass_value(K, sum[c]));
 }
 
+// Second pass, along the rows: one thread an output pixel.
 template <int C, bool Premul, typename Mid, bool Wide>
-__global__ void resize_columns_kernel(const Mid* __restrict__ mid, int count_x, int r0, int in_height,
-                                      const std::int32_t* __restrict__ start, const std::int32_t* __restrict__ weight,
-                                      int taps, int count_y, std::uint8_t* __restrict__ dst, std::size_t pitch,
-                                      ExactDivider divider) {
+__global__ void resize_rows_kernel(const Mid* __restrict__ mid, int in_width, const std::int32_t* __restrict__ start,
+                                   const std::int32_t* __restrict__ weight, int taps, int count_x, int count_y,
+                                   std::uint8_t* __restrict__ dst, std::size_t pitch, ExactDivider divider) {
     using Acc = Sum<Wide>;
-    const int kx = blockIdx.x * blockDim.x + threadIdx.x;
-    const int ky = blockIdx.y * blockDim.y + threadIdx.y;
-    if (kx >= count_x || ky >= count_y) return;
-    const int first = start[ky];
-    const std::int32_t* w = weight + static_cast<std::size_t>(ky) * taps;
+    const int j = blockIdx.x * blockDim.x + threadIdx.x;
+    const int k = blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= count_x || k >= count_y) return;
+    const int first = start[j];
+    const int live = min(taps, in_width - first);
+    const std::int32_t* w = weight + static_cast<std::size_t>(j) * taps;
+    const Mid* m = mid + (static_cast<std::size_t>(k) * in_width + first) * C;
     Acc sum[C];
     IMGPAR_UNROLL
     for (int c = 0; c < C; ++c) sum[c] = 0;
-    for (int t = 0; t < taps; ++t) {
-        const int r = min(first + t, in_height - 1) - r0;
-        const Mid* m = mid + (static_cast<std::size_t>(r) * count_x + kx) * C;
+    for (int t = 0; t < live; ++t, m += C) {
         const Acc wt = w[t];
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) sum[c] += wt * static_cast<Acc>(m[c]);
     }
-    std::uint8_t* o = dst + static_cast<std::size_t>(ky) * pitch + static_cast<std::size_t>(kx) * C;
+    std::uint8_t* o = dst + static_cast<std::size_t>(k) * pitch + static_cast<std::size_t>(j) * C;
     if (!Premul) {
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(sum[c], divider));
@@ -91,51 +94,50 @@ struct Passes {
     const DeviceViewU8& dst;
     const ResizeTables& t;
     void* mid;
-    int r0, rows;
     ExactDivider divider;
     cudaStream_t stream;
 
     template <int C, AxisKind K, bool Premul, typename Mid>
-    void rows_pass() const {
+    void first() const {
         const dim3 block(ResizePolicy::block_x, ResizePolicy::block_y);
-        resize_rows_kernel<C, K, Premul, Mid><<<grid_for(plan.x.count, rows), block, 0, stream>>>(
-            src.data, src.pitch, plan.x.in, r0, rows, t.x_start, t.x_weight, plan.x.taps, plan.x.count,
+        resize_columns_kernel<C, K, Premul, Mid><<<grid_for(plan.x.in, plan.y.count), block, 0, stream>>>(
+            src.data, src.pitch, plan.x.in, plan.y.in, t.y_start, t.y_weight, plan.y.taps, plan.y.count,
             static_cast<Mid*>(mid));
-        IMGPAR_CUDA_CHECK_LAUNCH("resize_rows_kernel");
+        IMGPAR_CUDA_CHECK_LAUNCH("resize_columns_kernel");
     }
     template <int C, bool Premul, typename Mid, bool Wide>
-    void columns_pass() const {
+    void second() const {
         const dim3 block(ResizePolicy::block_x, ResizePolicy::block_y);
-        resize_columns_kernel<C, Premul, Mid, Wide><<<grid_for(plan.x.count, plan.y.count), block, 0, stream>>>(
-            static_cast<const Mid*>(mid), plan.x.count, r0, plan.y.in, t.y_start, t.y_weight, plan.y.taps, plan.y.count,
+        resize_rows_kernel<C, Premul, Mid, Wide><<<grid_for(plan.x.count, plan.y.count), block, 0, stream>>>(
+            static_cast<const Mid*>(mid), plan.x.in, t.x_start, t.x_weight, plan.x.taps, plan.x.count, plan.y.count,
             dst.data, dst.pitch, divider);
-        IMGPAR_CUDA_CHECK_LAUNCH("resize_columns_kernel");
+        IMGPAR_CUDA_CHECK_LAUNCH("resize_rows_kernel");
     }
 
     template <int C, bool Premul, typename Mid>
-    void run(AxisKind kx, AxisKind ky) const {
-        switch (kx) {
-            case AxisKind::Gather: rows_pass<C, AxisKind::Gather, Premul, Mid>(); break;
-            case AxisKind::Filter: rows_pass<C, AxisKind::Filter, Premul, Mid>(); break;
-            case AxisKind::Area: rows_pass<C, AxisKind::Area, Premul, Mid>(); break;
+    void run(AxisKind ky, AxisKind kx) const {
+        switch (ky) {
+            case AxisKind::Gather: first<C, AxisKind::Gather, Premul, Mid>(); break;
+            case AxisKind::Filter: first<C, AxisKind::Filter, Premul, Mid>(); break;
+            case AxisKind::Area: first<C, AxisKind::Area, Premul, Mid>(); break;
         }
-        // 32-bit sums where the intermediate is 16-bit and the columns' weights'
-        // magnitudes sum to at most 2^15 (a filter, or a copy).
-        if (std::is_same_v<Mid, std::int16_t> && ky != AxisKind::Area)
-            columns_pass<C, Premul, Mid, false>();
+        // 32-bit sums where the intermediate is 16-bit and the weights'
+        // magnitudes sum to at most 2^15 (a filter, or a copy): as the CPU.
+        if (std::is_same_v<Mid, std::int16_t> && kx != AxisKind::Area)
+            second<C, Premul, Mid, false>();
         else
-            columns_pass<C, Premul, Mid, true>();
+            second<C, Premul, Mid, true>();
     }
 };
 
 template <int C>
-void run_channels(const Passes& p, AxisKind kx, AxisKind ky, bool premultiply) {
+void run_channels(const Passes& p, AxisKind ky, AxisKind kx, bool premultiply) {
     if (premultiply)
-        p.run<C, true, std::int32_t>(kx, ky);
-    else if (kx == AxisKind::Area)
-        p.run<C, false, std::int32_t>(kx, ky);
+        p.run<C, true, std::int32_t>(ky, kx);
+    else if (ky == AxisKind::Filter)
+        p.run<C, false, std::int16_t>(ky, kx);
     else
-        p.run<C, false, std::int16_t>(kx, ky);
+        p.run<C, false, std::int32_t>(ky, kx);
 }
 
 }  // namespace
@@ -180,21 +182,19 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     check_resize_range(plan, C);
     const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
     const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
-    const int r0 = plan.y.start.front();
-    const int rows = std::min(plan.y.in, plan.y.start.back() + plan.y.taps) - r0;
-    const std::size_t mid_bytes = premultiply || kx == AxisKind::Area ? 4 : 2;
-    void* mid = ws.intermediate(static_cast<std::size_t>(rows) * plan.x.count * C * mid_bytes, stream);
+    const std::size_t mid_bytes = premultiply || ky != AxisKind::Filter ? 4 : 2;
+    void* mid = ws.intermediate(static_cast<std::size_t>(plan.y.count) * plan.x.in * C * mid_bytes, stream);
     const ResizeTables t = resize_tables(plan, ws.tables(plan, stream));
-    const ExactDivider divider = ExactDivider::of(axis_scale(kx, plan.x.in, true) * axis_scale(ky, plan.y.in, false));
-    const Passes p{plan, src, dst, t, mid, r0, rows, divider, stream};
+    const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.in, true) * axis_scale(kx, plan.x.in, false));
+    const Passes p{plan, src, dst, t, mid, divider, stream};
     switch (C) {
-        case 1: run_channels<1>(p, kx, ky, premultiply); break;
-        case 2: run_channels<2>(p, kx, ky, premultiply); break;
-        case 3: run_channels<3>(p, kx, ky, premultiply); break;
-        default: run_channels<4>(p, kx, ky, premultiply); break;
+        case 1: run_channels<1>(p, ky, kx, premultiply); break;
+        case 2: run_channels<2>(p, ky, kx, premultiply); break;
+        case 3: run_channels<3>(p, ky, kx, premultiply); break;
+        default: run_channels<4>(p, ky, kx, premultiply); break;
     }
     if (kernel)
-        *kernel = std::string("rows pass then columns pass, one thread a pixel (") +
+        *kernel = std::string("down the columns, then along the rows, one thread a pixel (") +
                   (mid_bytes == 2 ? "16" : "32") + "-bit intermediate" + (premultiply ? ", premultiplied" : "") + "; " +
                   describe_resize(plan) + ")";
 }

@@ -1,12 +1,13 @@
 // GPU resize (cuda/resize.cu): cpu::resize (src/ops/resize.hpp holds the
 // contract) as its two passes, each a thin kernel over the same integer
 // arithmetic (src/ops/resize_math.hpp) and the same tables:
-//   - rows pass: one thread an intermediate pixel (all its channels) of the
-//     input rows the kept output rows read, into the workspace's buffer
-//     (signed 16 bits a sample after a filter or a copy, 32 after area or
+//   - down the columns: one thread an intermediate pixel (all its channels)
+//     of a kept output row, as wide as the input, into the workspace's buffer
+//     (signed 16 bits a sample after a filter, 32 after area, a copy or
 //     premultiplied);
-//   - columns pass: one thread an output pixel, reading the intermediate rows
-//     its taps name; premultiplied colour divided by alpha there.
+//   - along the rows: one thread an output pixel, reading the run of its
+//     intermediate row its taps name; premultiplied colour divided by alpha
+//     there.
 // The tables are uploaded once per plan (a batch of one size uploads them
 // once).
 #pragma once

@@ -1,4 +1,4 @@
-// imgpar's side of each case. Filters and equalize run through their
+// imgpar's side of each case. Filters, resize and equalize run through their
 // caller-buffer forms (cpu::apply_filter, cpu::equalize into an image made
 // once), as OpenCV's peers write into a cv::Mat made once: the table times
 // the work, not a 48-95 MiB allocation and its zero fill. Other operations
@@ -14,6 +14,7 @@
 #include "src/ops/filter_ops.hpp"
 #include "src/ops/histogram.hpp"
 #include "src/ops/integral.hpp"
+#include "src/ops/resize.hpp"
 #include "src/ops/stats.hpp"
 
 namespace imgpar::cpu_bench {
@@ -51,6 +52,15 @@ PreparedRun prepare_imgpar(const BenchCase& c, ConstViewU8 src) {
         const FilterPlan plan = filter->plan();
         p.run = [plan, src, dst] { cpu::apply_filter(plan, src, dst->view()); };
         p.note = cpu::filter_kernel_name(plan, src.channels);
+    } else if (c.operation == "resize") {
+        // The examples the benchmark runs are plain sizes (no --fill crop).
+        const ImageShape out = job.output_shape({src.width, src.height, src.channels, SampleType::U8});
+        const ResizePlan plan = resize_plan(parse_resize_filter(c.values->text("filter")), src.width, src.height,
+                                            {out.width, out.height, 0, 0, out.width, out.height});
+        auto dst = std::make_shared<ImageU8>(out.width, out.height, out.channels);
+        p.output = [dst] { return dst->cview(); };
+        p.run = [plan, src, dst] { cpu::resize(plan, src, dst->view()); };
+        p.note = cpu::resize_kernel_name(plan, src.channels);
     } else if (c.operation == "equalize") {
         auto dst = std::make_shared<ImageU8>(src.width, src.height, src.channels);
         p.output = [dst] { return dst->cview(); };

@@ -231,6 +231,31 @@ PreparedRun stats_peer(cv::Mat src) {
     return p;
 }
 
+// cv::resize to the size imgpar's resize gives: INTER_AREA for area (at an
+// integer factor both compute the exact block mean), INTER_LANCZOS4 for
+// lanczos3 (OpenCV's Lanczos is not widened when shrinking: 8 taps a side
+// whatever the factor, where imgpar's antialiased one reads 6 x the factor),
+// INTER_LINEAR and INTER_CUBIC (point-sampled, a = -0.75) for bilinear and
+// bicubic, INTER_NEAREST_EXACT (pixel centres) for nearest.
+PreparedRun resize_peer(const BenchCase& c, cv::Mat src) {
+    PreparedRun p;
+    const ImageShape out = c.job->output_shape({src.cols, src.rows, src.channels(), SampleType::U8});
+    const std::string filter = c.values->text("filter");
+    const int interpolation = filter == "area"       ? cv::INTER_AREA
+                              : filter == "bilinear" ? cv::INTER_LINEAR
+                              : filter == "bicubic"  ? cv::INTER_CUBIC
+                              : filter == "nearest"  ? cv::INTER_NEAREST_EXACT
+                                                     : cv::INTER_LANCZOS4;
+    cv::Mat dst(out.height, out.width, src.type());
+    p.run = [=]() mutable { cv::resize(src, dst, dst.size(), 0, 0, interpolation); };
+    p.note = std::string("cv::resize ") +
+             (filter == "area" ? "INTER_AREA" : filter == "bilinear" ? "INTER_LINEAR (not antialiased)"
+              : filter == "bicubic" ? "INTER_CUBIC (not antialiased)" : filter == "nearest" ? "INTER_NEAREST_EXACT"
+              : "INTER_LANCZOS4 (not antialiased: 8 taps)");
+    if (filter == "area" || filter == "nearest") p.output = [dst] { return view_of(dst); };
+    return p;
+}
+
 }  // namespace
 
 PreparedRun prepare_opencv(const BenchCase& c, ConstViewU8 src) {
@@ -239,6 +264,7 @@ PreparedRun prepare_opencv(const BenchCase& c, ConstViewU8 src) {
     if (c.operation == "integral") return integral_peer(c.integral_squared, mat);
     if (c.operation == "stats") return stats_peer(mat);
     if (has_alpha(src.channels)) return {};  // imgpar filters premultiplied; OpenCV has no such mode
+    if (c.operation == "resize") return resize_peer(c, mat);
     if (const auto* filter = dynamic_cast<const FilterJob*>(c.job.get())) return filter_peer(filter->plan(), mat);
     if (c.operation == "equalize") return equalize_peer(c.values->text("mode"), mat);
     if (c.operation == "threshold") return threshold_peer(*c.values, mat);

@@ -6,9 +6,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <type_traits>
 
 #include "src/error.hpp"
 #include "src/ops/resize_math.hpp"
+#include "src/ops/simd/resize_columns.hpp"
+#include "src/ops/simd/targets.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar {
@@ -181,11 +185,12 @@ void check_resize_range(const ResizePlan& plan, int channels) {
     const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
     const bool premultiply = has_alpha(channels) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
     const double top = premultiply ? 65025.0 : 255.0;
-    // A filter's weights' magnitudes sum to at most 2 (resize_axis checks).
-    const double mid = kx == AxisKind::Area ? top * plan.x.in : kx == AxisKind::Filter ? top * 2 * 64 : top;
-    const double sum = mid * (ky == AxisKind::Area ? plan.y.in : ky == AxisKind::Filter ? 32768.0 : 1.0);
+    // The first pass goes down the columns (y), the second along the rows
+    // (x); a filter's weights' magnitudes sum to at most 2 (resize_axis checks).
+    const double mid = ky == AxisKind::Area ? top * plan.y.in : ky == AxisKind::Filter ? top * 2 * 64 : top;
+    const double sum = mid * (kx == AxisKind::Area ? plan.x.in : kx == AxisKind::Filter ? 32768.0 : 1.0);
     if (mid >= 2147483648.0 || sum >= 1099511627776.0)  // 32-bit intermediates; sums below 2^40
-        throw usage_error("resize", std::string(resize_filter_name(plan.x.filter)) + " over " +
+        throw usage_error("resize", std::string(resize_filter_name(plan.y.filter)) + " over " +
                                         std::to_string(plan.x.in) + "x" + std::to_string(plan.y.in) +
                                         (premultiply ? " with alpha" : "") +
                                         " is beyond the integers its sums are kept in: use another filter");
@@ -208,26 +213,119 @@ namespace cpu {
 
 namespace {
 
-// One row of intermediate samples from input row r (rows pass).
-void rows_pass_row(const ResizeAxis& x, ConstViewU8 src, int r, bool premultiply, std::int32_t* out) {
+// The taps of output pixel k that lie inside the axis (the rest weigh 0).
+int live_taps(const ResizeAxis& a, int k) { return std::min(a.taps, a.in - a.start[static_cast<std::size_t>(k)]); }
+
+// First pass, down the columns, of output rows [k0, k1) of an image
+// resampled as it is: whole input rows times weights
+// (src/ops/simd/resize_columns.hpp), into `mid` rows as wide as the input.
+template <typename Mid>
+void first_pass(const ResizeAxis& y, ConstViewU8 src, int k0, int k1, Mid* mid) {
+    const std::size_t n = src.row_samples();
+    const std::uint8_t* rows[1024];
+    std::vector<const std::uint8_t*> many(y.taps > 1024 ? static_cast<std::size_t>(y.taps) : 0);
+    const std::uint8_t** r = y.taps > 1024 ? many.data() : rows;
+    for (int k = k0; k < k1; ++k) {
+        const int start = y.start[static_cast<std::size_t>(k)], taps = live_taps(y, k);
+        for (int t = 0; t < taps; ++t) r[t] = src.row(start + t);
+        simd::resize_columns(&y.weight[static_cast<std::size_t>(k) * y.taps], taps, r, n, mid + (k - k0) * n);
+    }
+}
+
+// The same with colour premultiplied by alpha (products up to 65025): in 64
+// bits, one sample at a time.
+void first_pass_premultiplied(const ResizeAxis& y, ConstViewU8 src, int k0, int k1, std::int32_t* mid) {
     const int C = src.channels;
-    const AxisKind kind = axis_kind(x.filter);
-    const std::uint8_t* row = src.row(r);
-    for (int k = 0; k < x.count; ++k) {
-        const std::int32_t start = x.start[static_cast<std::size_t>(k)];
-        const std::int32_t* w = &x.weight[static_cast<std::size_t>(k) * x.taps];
-        for (int c = 0; c < C; ++c) {
-            const bool colour = premultiply && c != C - 1;
+    const std::size_t n = src.row_samples();
+    const AxisKind kind = axis_kind(y.filter);
+    for (int k = k0; k < k1; ++k) {
+        const int start = y.start[static_cast<std::size_t>(k)], taps = live_taps(y, k);
+        const std::int32_t* w = &y.weight[static_cast<std::size_t>(k) * y.taps];
+        std::int32_t* out = mid + (k - k0) * n;
+        for (std::size_t s = 0; s < n; ++s) {
+            const std::size_t alpha = s - s % C + (C - 1);
             std::int64_t sum = 0;
-            for (int t = 0; t < x.taps; ++t) {
-                const int i = std::min(start + t, x.in - 1);
-                const std::uint8_t* p = row + static_cast<std::size_t>(i) * C;
-                const std::int64_t v = colour ? static_cast<std::int64_t>(p[c]) * p[C - 1] : p[c];
-                sum += w[t] * v;
+            for (int t = 0; t < taps; ++t) {
+                const std::uint8_t* row = src.row(start + t);
+                sum += static_cast<std::int64_t>(w[t]) * (s == alpha ? row[s] : row[s] * row[alpha]);
             }
-            out[static_cast<std::size_t>(k) * C + c] = rows_intermediate(kind, sum);
+            out[s] = first_pass_value(kind, sum);
         }
     }
+}
+
+// Second pass, along the rows, of output rows [k0, k1): each output pixel
+// from its taps of its intermediate row.
+template <int C, bool Premul, typename Mid, typename Acc>
+void second_pass(const ResizeAxis& x, const Mid* mid, std::size_t mid_row, const ExactDivider& divider, ViewU8 dst,
+                 int k0, int k1) {
+    for (int k = k0; k < k1; ++k) {
+        const Mid* row = mid + (k - k0) * mid_row;
+        std::uint8_t* out = dst.row(k);
+        for (int j = 0; j < x.count; ++j) {
+            const int start = x.start[static_cast<std::size_t>(j)], taps = live_taps(x, j);
+            const std::int32_t* w = &x.weight[static_cast<std::size_t>(j) * x.taps];
+            const Mid* m = row + static_cast<std::size_t>(start) * C;
+            Acc sum[C] = {};
+            for (int t = 0; t < taps; ++t, m += C)
+                for (int c = 0; c < C; ++c) sum[c] += static_cast<Acc>(w[t]) * m[c];
+            std::uint8_t* o = out + static_cast<std::size_t>(j) * C;
+            if (!Premul) {
+                for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(sum[c], divider));
+                continue;
+            }
+            o[C - 1] = static_cast<std::uint8_t>(resize_output(sum[C - 1], divider));
+            for (int c = 0; c < C - 1; ++c) o[c] = static_cast<std::uint8_t>(resize_unpremultiply(sum[c], sum[C - 1]));
+        }
+    }
+}
+
+template <int C, bool Premul, typename Mid>
+void second_pass_for(const ResizeAxis& x, const Mid* mid, std::size_t mid_row, const ExactDivider& divider, ViewU8 dst,
+                     int k0, int k1) {
+    // 32-bit sums where the intermediate is 16-bit and the weights' magnitudes
+    // sum to at most 2^15 (a filter, a copy).
+    if (std::is_same_v<Mid, std::int16_t> && axis_kind(x.filter) != AxisKind::Area)
+        second_pass<C, Premul, Mid, std::int32_t>(x, mid, mid_row, divider, dst, k0, k1);
+    else
+        second_pass<C, Premul, Mid, std::int64_t>(x, mid, mid_row, divider, dst, k0, k1);
+}
+
+template <bool Premul, typename Mid>
+void second_pass_any(const ResizeAxis& x, const Mid* mid, std::size_t mid_row, const ExactDivider& divider, ViewU8 dst,
+                     int k0, int k1) {
+    switch (dst.channels) {
+        case 1: return second_pass_for<1, Premul>(x, mid, mid_row, divider, dst, k0, k1);
+        case 2: return second_pass_for<2, Premul>(x, mid, mid_row, divider, dst, k0, k1);
+        case 3: return second_pass_for<3, Premul>(x, mid, mid_row, divider, dst, k0, k1);
+        default: return second_pass_for<4, Premul>(x, mid, mid_row, divider, dst, k0, k1);
+    }
+}
+
+// Output rows a band takes: the intermediate of a band (its rows as wide as
+// the input) stays within about 256 KB, near the core's caches, and is
+// never a fresh image-sized allocation (page faults cost more than the
+// arithmetic on virtual machines).
+int band_rows(std::size_t mid_row_bytes) {
+    return static_cast<int>(std::clamp<std::size_t>((std::size_t{256} << 10) / std::max<std::size_t>(mid_row_bytes, 1), 1, 64));
+}
+
+template <bool Premul, typename Mid>
+void resize_bands(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst, const ExactDivider& divider) {
+    const std::size_t mid_row = src.row_samples();
+    const int band = band_rows(mid_row * sizeof(Mid));
+    const int bands = (plan.y.count + band - 1) / band;
+    parallel_for(bands, 1, [&](int b0, int b1) {
+        std::unique_ptr<Mid[]> mid(new Mid[mid_row * static_cast<std::size_t>(band)]);
+        for (int b = b0; b < b1; ++b) {
+            const int k0 = b * band, k1 = std::min(plan.y.count, k0 + band);
+            if constexpr (Premul)
+                first_pass_premultiplied(plan.y, src, k0, k1, mid.get());
+            else
+                first_pass(plan.y, src, k0, k1, mid.get());
+            second_pass_any<Premul>(plan.x, mid.get(), mid_row, divider, dst, k0, k1);
+        }
+    });
 }
 
 }  // namespace
@@ -239,45 +337,19 @@ void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst) {
     if (src.width != x.in || src.height != y.in || dst.width != x.count || dst.height != y.count || dst.channels != C)
         throw usage_error("resize", "the images do not fit the plan");
     check_resize_range(plan, C);
-    const bool premultiply = has_alpha(C) && !(axis_kind(x.filter) == AxisKind::Gather && axis_kind(y.filter) == AxisKind::Gather);
-    // The input rows the kept output rows read.
-    const int r0 = y.start.front();
-    const int r1 = std::min(y.in, y.start.back() + y.taps);
-    const std::size_t row_samples = static_cast<std::size_t>(x.count) * C;
-    std::vector<std::int32_t> mid(static_cast<std::size_t>(r1 - r0) * row_samples);
-    parallel_for(r1 - r0, 8, [&](int begin, int end) {
-        for (int r = begin; r < end; ++r) rows_pass_row(x, src, r0 + r, premultiply, &mid[static_cast<std::size_t>(r) * row_samples]);
-    });
-    const ExactDivider divider =
-        ExactDivider::of(axis_scale(axis_kind(x.filter), x.in, true) * axis_scale(axis_kind(y.filter), y.in, false));
-    parallel_for(y.count, 4, [&](int begin, int end) {
-        std::vector<std::int64_t> sums(row_samples);
-        for (int k = begin; k < end; ++k) {
-            std::fill(sums.begin(), sums.end(), 0);
-            const std::int32_t start = y.start[static_cast<std::size_t>(k)];
-            const std::int32_t* w = &y.weight[static_cast<std::size_t>(k) * y.taps];
-            for (int t = 0; t < y.taps; ++t) {
-                const int r = std::min(start + t, y.in - 1) - r0;
-                const std::int32_t* m = &mid[static_cast<std::size_t>(r) * row_samples];
-                for (std::size_t s = 0; s < row_samples; ++s) sums[s] += static_cast<std::int64_t>(w[t]) * m[s];
-            }
-            std::uint8_t* out = dst.row(k);
-            for (int px = 0; px < x.count; ++px) {
-                const std::int64_t* s = &sums[static_cast<std::size_t>(px) * C];
-                std::uint8_t* o = out + static_cast<std::size_t>(px) * C;
-                if (!premultiply) {
-                    for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(s[c], divider));
-                    continue;
-                }
-                o[C - 1] = static_cast<std::uint8_t>(resize_output(s[C - 1], divider));
-                for (int c = 0; c < C - 1; ++c) o[c] = static_cast<std::uint8_t>(resize_unpremultiply(s[c], s[C - 1]));
-            }
-        }
-    });
+    const AxisKind ky = axis_kind(y.filter), kx = axis_kind(x.filter);
+    const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
+    const ExactDivider divider = ExactDivider::of(axis_scale(ky, y.in, true) * axis_scale(kx, x.in, false));
+    if (premultiply)
+        resize_bands<true, std::int32_t>(plan, src, dst, divider);
+    else if (ky == AxisKind::Filter)
+        resize_bands<false, std::int16_t>(plan, src, dst, divider);
+    else
+        resize_bands<false, std::int32_t>(plan, src, dst, divider);
 }
 
 std::string resize_kernel_name(const ResizePlan& plan, int channels) {
-    return std::string("separable rows then columns, ") +
+    return std::string("separable, down the columns (vectors: ") + simd::simd_target_name() + "), then along the rows, " +
            (has_alpha(channels) ? "premultiplied, " : "") + std::to_string(cpu_thread_count()) + " thread" +
            (cpu_thread_count() == 1 ? "" : "s") + " (" + describe_resize(plan) + ")";
 }

@@ -8,7 +8,10 @@
 // i + 0.5. Resizing the axis to m pixels maps output pixel j to the input
 // interval [j s, (j + 1) s), s = n / m, centre c_j = (j + 0.5) s (libvips and
 // Pillow's convention; OpenCV's INTER_AREA and INTER_LINEAR use it too). The
-// two axes are resampled separately, rows first, then columns.
+// two axes are resampled separately: first down the columns (each kept output
+// row from the input rows its taps name, as wide as the input), then along
+// the rows. (Down the columns first puts most of a shrink's work in the pass
+// whose taps are whole rows, which vector units and the GPU read best.)
 //
 //   nearest   input pixel floor(c_j) (computed exactly as floor((2j + 1) n /
 //             (2m))): numpy indexing img[(2j+1)*n // (2m)].
@@ -27,16 +30,16 @@
 //             weights of those inside are normalised to sum to one (Pillow's
 //             rule). The weights are 14-bit fixed point summing exactly to
 //             2^14 (the rounding's leftover goes to the largest weight).
-//             Rows pass: t = round(sum w v / 2^8), 6 fractional bits kept,
+//             First pass: t = round(sum w v / 2^8), 6 fractional bits kept,
 //             not clamped (the negative lobes' overshoot is kept, as a
-//             float64 evaluation keeps it); columns pass: out =
+//             float64 evaluation keeps it); second pass: out =
 //             clamp(round(sum w t / 2^20), 0, 255). Rounding is half up (add
 //             half, then floor).
 //
 // Alpha (gray+alpha, RGBA): colour is resampled premultiplied by alpha, so
 // transparent pixels do not bleed their stored colour into opaque ones. With
 // P the sums of colour x alpha and A the sums of alpha, each computed as
-// above at full precision (area: exact; the filters: in 64 bits, the rows
+// above at full precision (area: exact; the filters: in 64 bits, the first
 // pass keeping 6 fractional bits of P and A alike), the output alpha is A
 // rounded as a plain channel and the output colour round(P / A) (0 where A is
 // 0): a constant colour stays that colour at any alpha.
@@ -64,7 +67,7 @@ ResizeFilter parse_resize_filter(const std::string& text);
 ResizeFilter resolved_filter(ResizeFilter asked, int n, int m);
 
 constexpr int kResizeWeightBits = 14;  // a filter's weights sum to 2^14
-constexpr int kResizeRowBits = 6;      // fractional bits the rows pass keeps
+constexpr int kResizeRowBits = 6;      // fractional bits the first pass keeps
 
 // How one axis maps n input pixels to m output pixels, output pixels
 // [first, first + count) of them (a crop of the resized axis: resize --fill).
@@ -101,9 +104,9 @@ struct ResizePlan {
 ResizePlan resize_plan(ResizeFilter filter, int in_width, int in_height, const ResizeGeometry& g);
 
 // Whether the plan's sums fit the integers the arithmetic keeps them in, for
-// an image of `channels` channels: area over a row of more than 16,843,009
-// pixels (66,051 with alpha) does not. Throws imgpar::Error (usage) saying
-// why.
+// an image of `channels` channels: area down a column of more than 8,421,504
+// pixels (33,025 with alpha) does not, nor area both ways over more than
+// 2^40 / 255 summed units. Throws imgpar::Error (usage) saying why.
 void check_resize_range(const ResizePlan& plan, int channels);
 
 // "lanczos3 7680x4320 -> 3840x2160 (taps 12 x 12)", for -v.

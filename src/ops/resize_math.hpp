@@ -1,8 +1,8 @@
 // The integer arithmetic of resize (src/ops/resize.hpp), one definition for
-// the CPU reference and the CUDA kernels: the rows pass turns an input row
-// into intermediate samples, the columns pass turns a column of those into an
-// output sample; the scales and the exact division say what an intermediate
-// and an accumulated sum mean.
+// the CPU reference and the CUDA kernels: the first pass (down the columns)
+// turns input rows into intermediate samples, the second (along the rows)
+// turns a row's run of those into an output sample; the scales and the exact
+// division say what an intermediate and an accumulated sum mean.
 #pragma once
 
 #include <cstdint>
@@ -20,34 +20,31 @@ IMGPAR_HD AxisKind axis_kind(ResizeFilter f) {
     return f == ResizeFilter::Area ? AxisKind::Area : f == ResizeFilter::Nearest ? AxisKind::Gather : AxisKind::Filter;
 }
 
-// round(n / d), ties upward, for 0 <= n < 2^40 and 1 <= d < 2^40, without a
-// hardware division: n + d/2 times a reciprocal of d rounded up, in 128 bits
-// (the round-up method: exact for every n below 2^40 with k = 41 + ceil(log2 d)).
+// round(n / d), ties upward, for 0 <= n < 2^50 and 1 <= d < 2^40: a shift
+// when d is a power of two, else a double-precision estimate corrected with
+// integer tests, so the result is exact whatever the estimate's rounding.
 struct ExactDivider {
     std::uint64_t d = 1;
-    std::uint64_t m = 0;  // floor(2^k / d) + 1
-    int k = 0;
+    int log2 = 0;  // d = 2^log2, or -1
+    double inverse = 1;
 
     static ExactDivider of(std::uint64_t d) {
         ExactDivider r;
         r.d = d;
-        int l = 0;
-        while ((std::uint64_t{1} << l) < d) ++l;
-        r.k = 41 + l;
-        const unsigned __int128 one = 1;
-        r.m = static_cast<std::uint64_t>((one << r.k) / d + 1);
+        r.log2 = -1;
+        for (int b = 0; b < 63; ++b)
+            if (d == (std::uint64_t{1} << b)) r.log2 = b;
+        r.inverse = 1.0 / static_cast<double>(d);
         return r;
     }
-    // floor(n / d) for n < 2^41.
-    IMGPAR_HD std::uint64_t floor_div(std::uint64_t n) const {
-#if defined(__CUDA_ARCH__)
-        const std::uint64_t lo = n * m, hi = __umul64hi(n, m);
-        return k >= 64 ? hi >> (k - 64) : (hi << (64 - k)) | (lo >> k);
-#else
-        return static_cast<std::uint64_t>((static_cast<unsigned __int128>(n) * m) >> k);
-#endif
+    IMGPAR_HD std::uint64_t round(std::uint64_t n) const {
+        const std::uint64_t m = 2 * n + d;  // round(n / d) = floor(m / 2d)
+        if (log2 >= 0) return m >> (log2 + 1);
+        std::uint64_t q = static_cast<std::uint64_t>(static_cast<double>(n) * inverse + 0.5);
+        while (q > 0 && 2 * d * q > m) --q;
+        while (2 * d * (q + 1) <= m) ++q;
+        return q;
     }
-    IMGPAR_HD std::uint64_t round(std::uint64_t n) const { return floor_div(n + d / 2); }
 };
 
 // floor(v / 2^bits) for any sign (a shift of a negative number is the
@@ -57,28 +54,28 @@ IMGPAR_HD T floor_shift(T v, int bits) {
     return v >= 0 ? v >> bits : ~((~v) >> bits);
 }
 
-// The rows pass of one sample: the weighted sum of its taps, as an
+// The first pass of one sample: the weighted sum of its taps, as an
 // intermediate. Filter: round(sum / 2^8), half up, keeping 6 fractional bits
 // of the value (the weights have 14), signed and unclamped (a
 // filter's negative lobes may overshoot; with its weights' magnitudes
 // summing to at most 2, an 8-bit sample stays within 16 bits); area: the
 // exact sum; gather: the tap.
 template <typename Acc>
-IMGPAR_HD std::int32_t rows_intermediate(AxisKind kind, Acc sum) {
+IMGPAR_HD std::int32_t first_pass_value(AxisKind kind, Acc sum) {
     if (kind != AxisKind::Filter) return static_cast<std::int32_t>(sum);
     constexpr int shift = kResizeWeightBits - kResizeRowBits;
     return static_cast<std::int32_t>(floor_shift<Acc>(sum + (Acc{1} << (shift - 1)), shift));
 }
 
-// What the columns pass's sum of a sample means: the value times
-// `divider.d` (the rows pass's scale times the columns pass's).
-IMGPAR_HD std::uint64_t axis_scale(AxisKind kind, int in, bool rows) {
+// What a pass's sums mean: the value times this. The second pass's sum of
+// a sample is the value times the first pass's scale times the second's.
+IMGPAR_HD std::uint64_t axis_scale(AxisKind kind, int in, bool first_pass) {
     if (kind == AxisKind::Gather) return 1;
     if (kind == AxisKind::Area) return static_cast<std::uint64_t>(in);
-    return rows ? (std::uint64_t{1} << kResizeRowBits) : (std::uint64_t{1} << kResizeWeightBits);
+    return first_pass ? (std::uint64_t{1} << kResizeRowBits) : (std::uint64_t{1} << kResizeWeightBits);
 }
 
-// An output sample from the columns pass's sum (clamped to 0..255).
+// An output sample from the second pass's sum (clamped to 0..255).
 template <typename Acc>
 IMGPAR_HD int resize_output(Acc sum, const ExactDivider& divider) {
     if (sum <= 0) return 0;
@@ -86,7 +83,7 @@ IMGPAR_HD int resize_output(Acc sum, const ExactDivider& divider) {
     return v > 255 ? 255 : static_cast<int>(v);
 }
 
-// Premultiplied colour from the columns pass's sums of colour x alpha and of
+// Premultiplied colour from the second pass's sums of colour x alpha and of
 // alpha: round(p / a), 0 where either is not positive.
 IMGPAR_HD int resize_unpremultiply(std::int64_t p, std::int64_t a) {
     if (p <= 0 || a <= 0) return 0;

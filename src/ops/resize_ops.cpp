@@ -53,14 +53,10 @@ int scaled(int n, double s) {
     return std::max(1, static_cast<int>(v));
 }
 
-}  // namespace
-
-ResizeSpec parse_resize_geometry(const std::string& text) {
+ResizeSpec read_geometry(const std::string& text) {
     ResizeSpec s;
     std::string g = text;
-    const auto bad = [&text] {
-        return usage_error(text, "is not a geometry (e.g. 50%, 800x600, 800x600!, 800x600^, 800x600>, 800x, x600)");
-    };
+    const auto bad = [&text] { return usage_error(text, "the forms are"); };
     if (g.empty()) throw bad();
     const char last = g.back();
     if (last == '!' || last == '^' || last == '>' || last == '<') g.pop_back();
@@ -91,6 +87,17 @@ ResizeSpec parse_resize_geometry(const std::string& text) {
     if (last == '>') s.only = ResizeSpec::Only::Shrink;
     if (last == '<') s.only = ResizeSpec::Only::Enlarge;
     return s;
+}
+
+}  // namespace
+
+ResizeSpec parse_resize_geometry(const std::string& text) {
+    try {
+        return read_geometry(text);
+    } catch (const Error& e) {
+        throw usage_error(text, "is not a geometry (" + e.reason() +
+                                    "; e.g. 50%, 800x600, 800x600!, 800x600^, 800x600>, 800x, x600)");
+    }
 }
 
 ResizeGeometry resize_geometry(const ResizeSpec& s, int w, int h) {
