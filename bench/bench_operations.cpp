@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include "bench/bench.hpp"
 #include "bench/npp_peers.hpp"
@@ -42,12 +43,17 @@ Source& source(Context& ctx, const Shape& s) {
     return it->second;
 }
 
+// Output images by (width, height, channels), reused across an operation's examples.
+using DeviceOutputs = std::map<std::tuple<int, int, int>, cuda::DeviceImageU8>;
+
 void time_example(Context& ctx, const Shape& s, const Operation& op, const Example& e, const ImageJob& job,
-                  std::map<int, cuda::DeviceImageU8>& dsts) {
+                  DeviceOutputs& dsts) {
     Source& src = source(ctx, s);
-    const int oc = job.output_shape({s.w, s.h, s.c, SampleType::U8}).channels;
-    auto d = dsts.find(oc);
-    if (d == dsts.end()) d = dsts.emplace(oc, cuda::DeviceImageU8(s.w, s.h, oc)).first;
+    const ImageShape out = job.output_shape({s.w, s.h, s.c, SampleType::U8});
+    const int oc = out.channels;
+    const auto key = std::make_tuple(out.width, out.height, oc);
+    auto d = dsts.find(key);
+    if (d == dsts.end()) d = dsts.emplace(key, cuda::DeviceImageU8(out.width, out.height, oc)).first;
     const DeviceViewU8 dst = d->second.view();
     RunNotes notes;
     job.run_gpu(ctx.session(), src.device.view(), dst, notes);  // the session's first call of a shape allocates
@@ -57,12 +63,14 @@ void time_example(Context& ctx, const Shape& s, const Operation& op, const Examp
     r.group = op.name;
     r.name = op.name + " " + e.label;
     r.image = s.label;
-    r.bytes = static_cast<double>(in_bytes) + static_cast<double>(s.w) * s.h * oc;
+    r.bytes = static_cast<double>(in_bytes) + static_cast<double>(out.bytes());
     r.gpu = ctx.time([&](cudaStream_t) {
         RunNotes n;
         job.run_gpu(ctx.session(), src.device.view(), dst, n);
     });
-    r.copy_ms = ctx.copy_ms(in_bytes);
+    // A copy of the input; where the size changes (crop, pad, rotate), a copy
+    // moving as many bytes as the operation reads and writes.
+    r.copy_ms = ctx.copy_ms(out.width == s.w && out.height == s.h ? in_bytes : (in_bytes + out.bytes()) / 2);
     r.note = notes.kernel;
     if (ctx.options().cpu) {
         ImageU8 expect;
@@ -70,7 +78,7 @@ void time_example(Context& ctx, const Shape& s, const Operation& op, const Examp
             RunNotes n;
             expect = job.run_cpu(src.host.view(), n);
         }, 1);
-        ImageU8 got(s.w, s.h, oc);
+        ImageU8 got(out.width, out.height, oc);
         d->second.download(got.view(), ctx.stream());
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
         const PixelMismatch mm = first_mismatch(expect.view(), got.view());
@@ -113,7 +121,7 @@ void operations_case(Context& ctx) {
     for (const Shape& s : kImageShapes)
         for (const Operation& op : operations()) {
             if (op.kind != OperationKind::ImageToImage) continue;  // histo: bench/bench_histogram.cu
-            std::map<int, cuda::DeviceImageU8> dsts;
+            DeviceOutputs dsts;
             for (const Example& e : op.examples)
                 if (e.benchmark) time_example(ctx, s, op, e, *op.make_image_job(op.values(e.values)), dsts);
         }

@@ -11,11 +11,14 @@
 #include "src/gpu/session.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/ops/adaptive_threshold.hpp"
+#include "src/ops/colour.hpp"
 #include "src/ops/compare.hpp"
 #include "src/ops/equalize.hpp"
 #include "src/ops/filter.hpp"
+#include "src/ops/geometry.hpp"
 #include "src/ops/histogram.hpp"
 #include "src/ops/integral.hpp"
+#include "src/ops/rotate.hpp"
 #include "src/ops/stats.hpp"
 #include "src/ops/threshold.hpp"
 
@@ -93,6 +96,14 @@ void adaptive_threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const Adaptiv
 Comparison compare(Session&, ConstDeviceViewU8, ConstDeviceViewU8, const CompareOptions&, std::string*) {
     unavailable();
 }
+void crop(Session&, ConstDeviceViewU8, DeviceViewU8, int, int, std::string*) { unavailable(); }
+void turn(Session&, ConstDeviceViewU8, DeviceViewU8, Turn, std::string*) { unavailable(); }
+void pad(Session&, ConstDeviceViewU8, DeviceViewU8, const PadSides&, BorderMode, const std::array<std::uint8_t, 4>&,
+         std::string*) {
+    unavailable();
+}
+void rotate(Session&, ConstDeviceViewU8, DeviceViewU8, const RotateSpec&, std::string*) { unavailable(); }
+void apply_colour(Session&, ConstDeviceViewU8, DeviceViewU8, const ColourPlan&, std::string*) { unavailable(); }
 
 }  // namespace gpu
 }  // namespace imgpar

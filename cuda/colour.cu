@@ -1,0 +1,107 @@
+// GPU grayscale, extract-channel, flatten and add-alpha: one streaming pass
+// (16 pixels per thread and step, 16-byte loads and stores: the histogram
+// family's chunks, cuda/histogram_block.cuh) that calls the CPU's per-pixel
+// function (src/ops/colour_math.hpp), so the bytes are the CPU's.
+#include <algorithm>
+
+#include "cuda/check.hpp"
+#include "cuda/histogram_block.cuh"
+#include "cuda/histogram_launch.hpp"
+#include "cuda/occupancy.hpp"
+#include "cuda/session.hpp"
+#include "src/ops/colour.hpp"
+
+namespace imgpar::cuda {
+namespace {
+
+// Launch shape: 256 threads, as many blocks as are co-resident (grid-stride),
+// as the histogram family's apply passes.
+struct ColourPolicy {
+    int block_threads = 256;
+};
+
+template <ColourOp kOp, int C>
+__global__ void __launch_bounds__(256) colour_kernel(hist::ApplyArgs a, ColourArgs args) {
+    constexpr int CO = colour_output_channels(kOp, C);
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < a.grid.total; k += stride) {
+        int y, x0, n;
+        hist::locate_chunk(a.grid, k, y, x0, n);
+        hist::Chunk<C> in;
+        hist::Chunk<CO> out;
+        hist::load_chunk<C, true>(a.src + static_cast<std::size_t>(y) * a.src_pitch + static_cast<std::size_t>(x0) * C, n,
+                                  a.vec, in);
+        out.clear();
+#pragma unroll
+        for (int i = 0; i < hist::kChunkPixels; ++i) {
+            std::uint8_t px[C], o[CO];
+#pragma unroll
+            for (int c = 0; c < C; ++c) px[c] = static_cast<std::uint8_t>(in.byte(i * C + c));
+            colour_pixel_map<kOp, C>(args, px, o);
+#pragma unroll
+            for (int c = 0; c < CO; ++c) out.put(i * CO + c, o[c]);
+        }
+        hist::store_chunk<CO>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x0) * CO, n,
+                              a.vec, out);
+    }
+}
+
+template <ColourOp kOp, int C>
+void launch_c(const hist::ApplyArgs& a, const ColourArgs& args, cudaStream_t stream) {
+    const ColourPolicy policy;
+    auto kernel = colour_kernel<kOp, C>;
+    const int resident = co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, 0);
+    const unsigned long long needed = (a.grid.total + policy.block_threads - 1ull) / policy.block_threads;
+    const unsigned blocks = static_cast<unsigned>(
+        std::max(1ull, std::min<unsigned long long>(needed, static_cast<unsigned long long>(std::max(1, resident)))));
+    kernel<<<blocks, policy.block_threads, 0, stream>>>(a, args);
+    IMGPAR_CUDA_CHECK_LAUNCH("colour_kernel");
+}
+
+template <ColourOp kOp>
+void launch(const hist::ApplyArgs& a, const ColourArgs& args, int channels, cudaStream_t stream) {
+    switch (channels) {
+        case 1: launch_c<kOp, 1>(a, args, stream); break;
+        case 2: launch_c<kOp, 2>(a, args, stream); break;
+        case 3: launch_c<kOp, 3>(a, args, stream); break;
+        default: launch_c<kOp, 4>(a, args, stream); break;
+    }
+}
+
+}  // namespace
+
+void apply_colour(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ColourPlan& plan, cudaStream_t stream) {
+    hist::check_device_image(src, "colour");
+    hist::check_device_image(dst, "colour");
+    const ColourArgs args = colour_args(plan, src.channels);  // throws for a channel the image lacks
+    const int out_c = plan.output_channels(src.channels);
+    if (dst.width != src.width || dst.height != src.height || dst.channels != out_c)
+        throw usage_error("colour", "the output must have the input's size and " + std::to_string(out_c) +
+                                        " channel(s)");
+    hist::ApplyArgs a;
+    a.src = src.data;
+    a.src_pitch = src.pitch;
+    a.dst = dst.data;
+    a.dst_pitch = dst.pitch;
+    a.grid = hist::chunk_grid(src);
+    a.vec = hist::vector_ok(src.data, src.pitch) && hist::vector_ok(dst.data, dst.pitch);
+    switch (plan.op) {
+        case ColourOp::Grayscale: launch<ColourOp::Grayscale>(a, args, src.channels, stream); break;
+        case ColourOp::ExtractChannel: launch<ColourOp::ExtractChannel>(a, args, src.channels, stream); break;
+        case ColourOp::Flatten: launch<ColourOp::Flatten>(a, args, src.channels, stream); break;
+        case ColourOp::AddAlpha: launch<ColourOp::AddAlpha>(a, args, src.channels, stream); break;
+    }
+}
+
+}  // namespace imgpar::cuda
+
+namespace imgpar::gpu {
+
+void apply_colour(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const ColourPlan& plan,
+                  std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::apply_colour(src, dst, plan, stream);
+    if (kernel) *kernel = "colour_kernel (16 pixels per thread, 16-byte loads and stores)";
+}
+
+}  // namespace imgpar::gpu

@@ -1,0 +1,356 @@
+// GPU crop, flip, flop, transpose, rotations by multiples of 90 and pad:
+// dispatch -> two thin kernels -> chunk helpers (cuda/geometry_block.cuh).
+// Every kernel only moves bytes (the contract is src/ops/geometry.hpp), so
+// the bytes equal the CPU's by construction; what matters is that each moves
+// them at the speed of a copy:
+//   remap_kernel      16 output pixels per thread and step, 16-byte stores;
+//                     the source read with aligned 16-byte loads and funnel
+//                     shifts at any byte offset (crop, pad), reversed in
+//                     registers (flop, rotate 180), rows in any order (flip).
+//                     Crop, flip, flop, rotate 180/0 and pad.
+//   turn_tile_kernel  64x64-pixel tiles through shared memory: rows of the
+//                     source in with 16-byte loads, rows of the output out with
+//                     16-byte stores. Transpose, rotate 90 and 270.
+#include <algorithm>
+
+#include "cuda/check.hpp"
+#include "cuda/geometry_block.cuh"
+#include "cuda/histogram_launch.hpp"
+#include "cuda/occupancy.hpp"
+#include "cuda/session.hpp"
+#include "src/ops/border.hpp"
+#include "src/ops/geometry.hpp"
+
+namespace imgpar::cuda {
+namespace {
+
+using hist::Chunk;
+using hist::kChunkPixels;
+
+// Launch shapes: streaming passes of 256 threads over co-resident blocks (as
+// the histogram family's apply passes), and 256 threads per 64x64 tile.
+struct GeometryPolicy {
+    int block_threads = 256;
+};
+constexpr int kTile = 64;
+
+// --- remap: output rows from source rows -------------------------------------
+
+enum class RemapMode {
+    Shift,    // source column col0 + x of row row0 + row_step * y (crop, flip, copy)
+    Reverse,  // source column src_w - 1 - x of that row (flop, rotate 180)
+    Border,   // Shift through the border rule (pad)
+};
+
+struct RemapArgs {
+    const std::uint8_t* src = nullptr;
+    std::size_t src_pitch = 0;
+    int src_w = 0, src_h = 0;
+    std::uint8_t* dst = nullptr;
+    std::size_t dst_pitch = 0;
+    hist::ChunkGrid grid;  // over the output
+    bool vec = false;      // both images' rows 16-byte aligned
+    int row0 = 0, row_step = 1, col0 = 0;
+    BorderMode border = BorderMode::Constant;
+    std::uint8_t fill[4] = {0, 0, 0, 0};
+};
+
+template <int C, RemapMode kMode>
+__global__ void __launch_bounds__(256) remap_kernel(RemapArgs a) {
+    const unsigned stride = gridDim.x * blockDim.x;
+    for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < a.grid.total; k += stride) {
+        int y, x0, n;
+        hist::locate_chunk(a.grid, k, y, x0, n);
+        int sy = a.row0 + a.row_step * y;
+        if constexpr (kMode == RemapMode::Border) sy = border_index(sy, a.src_h, a.border);
+        Chunk<C> out;
+        if (kMode == RemapMode::Border && sy < 0) {
+            geo::fill_chunk<C>(a.fill, out);
+        } else {
+            const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
+            if constexpr (kMode == RemapMode::Reverse) {
+                if (a.vec && n == kChunkPixels) {
+                    Chunk<C> in;
+                    geo::load_shifted<C>(row, static_cast<std::size_t>(a.src_w - x0 - kChunkPixels) * C, in);
+                    geo::reverse_chunk<C>(in, out);
+                } else {
+                    out.clear();
+#pragma unroll
+                    for (int i = 0; i < kChunkPixels; ++i)
+                        if (i < n) {
+                            const std::uint8_t* p = row + static_cast<std::size_t>(a.src_w - 1 - x0 - i) * C;
+#pragma unroll
+                            for (int c = 0; c < C; ++c) out.put(i * C + c, p[c]);
+                        }
+                }
+            } else {
+                const int sx0 = a.col0 + x0;
+                const bool inside = kMode != RemapMode::Border || (sx0 >= 0 && sx0 + kChunkPixels <= a.src_w);
+                if (a.vec && n == kChunkPixels && inside) {
+                    geo::load_shifted<C>(row, static_cast<std::size_t>(sx0) * C, out);
+                } else {
+                    out.clear();
+#pragma unroll
+                    for (int i = 0; i < kChunkPixels; ++i)
+                        if (i < n) {
+                            int sx = sx0 + i;
+                            if constexpr (kMode == RemapMode::Border) sx = border_index(sx, a.src_w, a.border);
+                            if (sx < 0) {
+#pragma unroll
+                                for (int c = 0; c < C; ++c) out.put(i * C + c, a.fill[c]);
+                            } else {
+                                const std::uint8_t* p = row + static_cast<std::size_t>(sx) * C;
+#pragma unroll
+                                for (int c = 0; c < C; ++c) out.put(i * C + c, p[c]);
+                            }
+                        }
+                }
+            }
+        }
+        hist::store_chunk<C>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x0) * C, n,
+                             a.vec, out);
+    }
+}
+
+// --- turn: transposing tiles ------------------------------------------------------
+
+struct TileArgs {
+    const std::uint8_t* src = nullptr;
+    std::size_t src_pitch = 0;
+    int src_w = 0, src_h = 0;
+    std::uint8_t* dst = nullptr;
+    std::size_t dst_pitch = 0;
+    int tiles_x = 0;
+    unsigned tiles = 0;
+    bool vec = false;
+};
+
+// Block b takes source columns [64 tx, 64 tx + 64) (16-byte aligned in an
+// aligned row) and 64 source rows from r0, chosen so that the output columns
+// they become are [64 ty, 64 ty + 64) (aligned too): output pixel p of the
+// tile's output row j comes from tile row p (transpose, rotate 270) or 63 - p
+// (rotate 90), tile column j. Output row: 64 tx + j, or src_w - 1 - (64 tx + j)
+// for rotate 270.
+template <int C, Turn kTurn>
+__global__ void __launch_bounds__(256) turn_tile_kernel(TileArgs a) {
+    constexpr int kRow = kTile * C + 16;   // shared bytes per tile row (16-byte multiple)
+    constexpr int kVectors = kTile * C / 16;  // 16-byte vectors per tile row
+    __shared__ __align__(16) std::uint8_t tile[kTile * kRow];
+    for (unsigned b = blockIdx.x; b < a.tiles; b += gridDim.x) {
+        const int tx = static_cast<int>(b % static_cast<unsigned>(a.tiles_x));
+        const int ty = static_cast<int>(b / static_cast<unsigned>(a.tiles_x));
+        const int sx0 = tx * kTile;
+        const int r0 = kTurn == Turn::Rotate90 ? a.src_h - kTile * (ty + 1) : ty * kTile;
+        const int in_bytes = min(kTile, a.src_w - sx0) * C;  // of each source row
+        if (a.vec) {
+            for (int i = threadIdx.x; i < kTile * kVectors; i += blockDim.x) {
+                const int r = i / kVectors, q = i % kVectors;
+                const int sy = r0 + r;
+                if (sy < 0 || sy >= a.src_h || q * 16 >= in_bytes) continue;
+                const uint4* p = reinterpret_cast<const uint4*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch +
+                                                                static_cast<std::size_t>(sx0) * C);
+                *reinterpret_cast<uint4*>(tile + r * kRow + q * 16) = __ldg(p + q);
+            }
+        } else {
+            for (int i = threadIdx.x; i < kTile * kTile * C; i += blockDim.x) {
+                const int r = i / (kTile * C), x = i % (kTile * C);
+                const int sy = r0 + r;
+                if (sy < 0 || sy >= a.src_h || x >= in_bytes) continue;
+                tile[r * kRow + x] = a.src[static_cast<std::size_t>(sy) * a.src_pitch + static_cast<std::size_t>(sx0) * C + x];
+            }
+        }
+        __syncthreads();
+        const int columns = min(kTile, a.src_w - sx0);  // output rows of this tile
+        const int out_bytes = min(kTile, a.src_h - ty * kTile) * C;  // of each output row (output width = src_h)
+        for (int i = threadIdx.x; i < kTile * kVectors; i += blockDim.x) {
+            const int j = i / kVectors, q = i % kVectors;
+            if (j >= columns || q * 16 >= out_bytes) continue;
+            const int oy = kTurn == Turn::Rotate270 ? a.src_w - 1 - (sx0 + j) : sx0 + j;
+            std::uint8_t* d = a.dst + static_cast<std::size_t>(oy) * a.dst_pitch + static_cast<std::size_t>(ty) * kTile * C +
+                              q * 16;
+            std::uint32_t w[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                std::uint32_t word = 0;
+#pragma unroll
+                for (int bb = 0; bb < 4; ++bb) {
+                    const int byte = q * 16 + k * 4 + bb;
+                    const int p = byte / C, c = byte % C;
+                    const int r = kTurn == Turn::Rotate90 ? kTile - 1 - p : p;
+                    word |= static_cast<std::uint32_t>(tile[r * kRow + j * C + c]) << (8 * bb);
+                }
+                w[k] = word;
+            }
+            if (a.vec && q * 16 + 16 <= out_bytes) {
+                *reinterpret_cast<uint4*>(d) = make_uint4(w[0], w[1], w[2], w[3]);
+            } else {
+#pragma unroll
+                for (int bb = 0; bb < 16; ++bb)
+                    if (q * 16 + bb < out_bytes) d[bb] = static_cast<std::uint8_t>(w[bb >> 2] >> (8 * (bb & 3)));
+            }
+        }
+        __syncthreads();  // the tile is reused by the block's next b
+    }
+}
+
+// --- Dispatch -------------------------------------------------------------------
+
+bool vector_ok(const ConstDeviceViewU8& src, const DeviceViewU8& dst) {
+    return hist::vector_ok(src.data, src.pitch) && hist::vector_ok(dst.data, dst.pitch);
+}
+
+void check_shapes(const ConstDeviceViewU8& src, const DeviceViewU8& dst, int w, int h, const char* what) {
+    hist::check_device_image(src, what);
+    hist::check_device_image(dst, what);
+    if (dst.width != w || dst.height != h || dst.channels != src.channels)
+        throw usage_error(what, "the output must be " + std::to_string(w) + "x" + std::to_string(h) + " with the input's " +
+                                    std::to_string(src.channels) + " channel(s)");
+}
+
+RemapArgs remap_args(const ConstDeviceViewU8& src, const DeviceViewU8& dst) {
+    RemapArgs a;
+    a.src = src.data;
+    a.src_pitch = src.pitch;
+    a.src_w = src.width;
+    a.src_h = src.height;
+    a.dst = dst.data;
+    a.dst_pitch = dst.pitch;
+    a.grid = hist::chunk_grid(ConstDeviceViewU8(dst));
+    a.vec = vector_ok(src, dst);
+    return a;
+}
+
+template <int C, RemapMode kMode>
+void launch_remap_c(const RemapArgs& a, cudaStream_t stream) {
+    const GeometryPolicy policy;
+    auto kernel = remap_kernel<C, kMode>;
+    const int resident = co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, 0);
+    const unsigned long long needed = (a.grid.total + policy.block_threads - 1ull) / policy.block_threads;
+    const unsigned blocks = static_cast<unsigned>(
+        std::max(1ull, std::min<unsigned long long>(needed, static_cast<unsigned long long>(std::max(1, resident)))));
+    kernel<<<blocks, policy.block_threads, 0, stream>>>(a);
+    IMGPAR_CUDA_CHECK_LAUNCH("remap_kernel");
+}
+
+template <RemapMode kMode>
+void launch_remap(const RemapArgs& a, int channels, cudaStream_t stream) {
+    switch (channels) {
+        case 1: launch_remap_c<1, kMode>(a, stream); break;
+        case 2: launch_remap_c<2, kMode>(a, stream); break;
+        case 3: launch_remap_c<3, kMode>(a, stream); break;
+        default: launch_remap_c<4, kMode>(a, stream); break;
+    }
+}
+
+template <int C, Turn kTurn>
+void launch_tiles_c(const TileArgs& a, cudaStream_t stream) {
+    const GeometryPolicy policy;
+    auto kernel = turn_tile_kernel<C, kTurn>;
+    const int resident = co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, 0);
+    const unsigned blocks = std::max(1u, std::min(a.tiles, static_cast<unsigned>(std::max(1, resident))));
+    kernel<<<blocks, policy.block_threads, 0, stream>>>(a);
+    IMGPAR_CUDA_CHECK_LAUNCH("turn_tile_kernel");
+}
+
+template <Turn kTurn>
+void launch_tiles(const TileArgs& a, int channels, cudaStream_t stream) {
+    switch (channels) {
+        case 1: launch_tiles_c<1, kTurn>(a, stream); break;
+        case 2: launch_tiles_c<2, kTurn>(a, stream); break;
+        case 3: launch_tiles_c<3, kTurn>(a, stream); break;
+        default: launch_tiles_c<4, kTurn>(a, stream); break;
+    }
+}
+
+}  // namespace
+
+void crop(const ConstDeviceViewU8& src, const DeviceViewU8& dst, int x, int y, cudaStream_t stream) {
+    hist::check_device_image(src, "crop");
+    if (x < 0 || y < 0 || static_cast<long long>(x) + dst.width > src.width ||
+        static_cast<long long>(y) + dst.height > src.height)
+        throw usage_error("crop", "the box lies outside the input");
+    check_shapes(src, dst, dst.width, dst.height, "crop");
+    RemapArgs a = remap_args(src, dst);
+    a.row0 = y;
+    a.col0 = x;
+    launch_remap<RemapMode::Shift>(a, src.channels, stream);
+}
+
+void turn(const ConstDeviceViewU8& src, const DeviceViewU8& dst, Turn t, cudaStream_t stream) {
+    const bool swap = turn_swaps_sides(t);
+    check_shapes(src, dst, swap ? src.height : src.width, swap ? src.width : src.height, "turn");
+    if (!swap) {
+        RemapArgs a = remap_args(src, dst);
+        const bool flip = t == Turn::Flip || t == Turn::Rotate180;
+        a.row0 = flip ? src.height - 1 : 0;
+        a.row_step = flip ? -1 : 1;
+        if (t == Turn::Flop || t == Turn::Rotate180)
+            launch_remap<RemapMode::Reverse>(a, src.channels, stream);
+        else
+            launch_remap<RemapMode::Shift>(a, src.channels, stream);
+        return;
+    }
+    TileArgs a;
+    a.src = src.data;
+    a.src_pitch = src.pitch;
+    a.src_w = src.width;
+    a.src_h = src.height;
+    a.dst = dst.data;
+    a.dst_pitch = dst.pitch;
+    a.tiles_x = (src.width + kTile - 1) / kTile;
+    const unsigned long long tiles =
+        static_cast<unsigned long long>(a.tiles_x) * static_cast<unsigned long long>((src.height + kTile - 1) / kTile);
+    a.tiles = static_cast<unsigned>(tiles);  // below 2^31: check_device_image bounds the 16-pixel chunks
+    a.vec = vector_ok(src, dst);
+    switch (t) {
+        case Turn::Transpose: launch_tiles<Turn::Transpose>(a, src.channels, stream); break;
+        case Turn::Rotate90: launch_tiles<Turn::Rotate90>(a, src.channels, stream); break;
+        default: launch_tiles<Turn::Rotate270>(a, src.channels, stream); break;
+    }
+}
+
+void pad(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const PadSides& s, BorderMode border,
+         const std::array<std::uint8_t, 4>& fill, cudaStream_t stream) {
+    if (s.top < 0 || s.bottom < 0 || s.left < 0 || s.right < 0) throw usage_error("pad", "a side is negative");
+    const long long w = static_cast<long long>(src.width) + s.left + s.right;
+    const long long h = static_cast<long long>(src.height) + s.top + s.bottom;
+    if (w > (1LL << 31) - 1 || h > (1LL << 31) - 1) throw usage_error("pad", "the padded image is too large");
+    check_shapes(src, dst, static_cast<int>(w), static_cast<int>(h), "pad");
+    RemapArgs a = remap_args(src, dst);
+    a.row0 = -s.top;
+    a.col0 = -s.left;
+    a.border = border;
+    for (int i = 0; i < 4; ++i) a.fill[i] = fill[static_cast<std::size_t>(i)];
+    launch_remap<RemapMode::Border>(a, src.channels, stream);
+}
+
+}  // namespace imgpar::cuda
+
+namespace imgpar::gpu {
+
+void crop(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, int x, int y, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::crop(src, dst, x, y, stream);
+    if (kernel) *kernel = "remap_kernel (16 pixels per thread, shifted 16-byte loads)";
+}
+
+void turn(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, Turn t, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::turn(src, dst, t, stream);
+    if (!kernel) return;
+    if (turn_swaps_sides(t))
+        *kernel = "turn_tile_kernel (64x64-pixel tiles through shared memory, 16-byte loads and stores)";
+    else if (t == Turn::Flop || t == Turn::Rotate180)
+        *kernel = "remap_kernel (16 pixels per thread, reversed in registers)";
+    else
+        *kernel = "remap_kernel (16 pixels per thread, 16-byte row copies)";
+}
+
+void pad(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const PadSides& sides, BorderMode border,
+         const std::array<std::uint8_t, 4>& fill, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::pad(src, dst, sides, border, fill, stream);
+    if (kernel) *kernel = "remap_kernel (16 pixels per thread, shifted 16-byte loads, border columns per pixel)";
+}
+
+}  // namespace imgpar::gpu

@@ -1,0 +1,84 @@
+// GPU rotation by any angle: one thread per output pixel, running the CPU's
+// own integer arithmetic (src/ops/rotate_math.hpp's rotate_pixel), so the
+// bytes are the CPU's. The source is gathered through the read-only cache:
+// neighbouring output pixels read neighbouring source pixels along the
+// rotated rows, so a warp's 2-4 tap rows stay within a few cache lines.
+#include <algorithm>
+
+#include "cuda/check.hpp"
+#include "cuda/histogram_launch.hpp"
+#include "cuda/session.hpp"
+#include "src/ops/rotate.hpp"
+
+namespace imgpar::cuda {
+namespace {
+
+// 32 x 8 threads: a warp covers 32 neighbouring output pixels of one row.
+struct RotatePolicy {
+    int block_x = 32, block_y = 8;
+    unsigned max_grid_y = 65535;
+};
+
+template <int C, int kTaps>
+__global__ void __launch_bounds__(256) rotate_kernel(RotateMap m, const std::uint8_t* __restrict__ src,
+                                                     std::size_t src_pitch, std::uint8_t* __restrict__ dst,
+                                                     std::size_t dst_pitch) {
+    const int ox = blockIdx.x * blockDim.x + threadIdx.x;
+    if (ox >= m.dst_w) return;
+    for (int oy = blockIdx.y * blockDim.y + threadIdx.y; oy < m.dst_h; oy += gridDim.y * blockDim.y) {
+        std::uint8_t px[C];
+        rotate_pixel<C, kTaps>(m, src, src_pitch, ox, oy, px);
+        std::uint8_t* d = dst + static_cast<std::size_t>(oy) * dst_pitch + static_cast<std::size_t>(ox) * C;
+#pragma unroll
+        for (int c = 0; c < C; ++c) d[c] = px[c];
+    }
+}
+
+template <int C, int kTaps>
+void launch(const RotateMap& m, const ConstDeviceViewU8& src, const DeviceViewU8& dst, cudaStream_t stream) {
+    const RotatePolicy policy;
+    const dim3 block(policy.block_x, policy.block_y);
+    const unsigned gy = std::min(policy.max_grid_y, static_cast<unsigned>((m.dst_h + policy.block_y - 1) / policy.block_y));
+    const dim3 grid(static_cast<unsigned>((m.dst_w + policy.block_x - 1) / policy.block_x), gy);
+    rotate_kernel<C, kTaps><<<grid, block, 0, stream>>>(m, src.data, src.pitch, dst.data, dst.pitch);
+    IMGPAR_CUDA_CHECK_LAUNCH("rotate_kernel");
+}
+
+template <int C>
+void launch_taps(const RotateMap& m, const ConstDeviceViewU8& src, const DeviceViewU8& dst, cudaStream_t stream) {
+    if (m.taps == 4)
+        launch<C, 4>(m, src, dst, stream);
+    else
+        launch<C, 2>(m, src, dst, stream);
+}
+
+}  // namespace
+
+void rotate(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const RotateSpec& spec, cudaStream_t stream) {
+    hist::check_device_image(src, "rotate");
+    hist::check_device_image(dst, "rotate");
+    const RotateMap m = rotate_map(spec, src.width, src.height, src.channels);
+    if (dst.width != m.dst_w || dst.height != m.dst_h || dst.channels != src.channels)
+        throw usage_error("rotate", "the output must be " + std::to_string(m.dst_w) + "x" + std::to_string(m.dst_h) +
+                                        " with the input's channels");
+    switch (src.channels) {
+        case 1: launch_taps<1>(m, src, dst, stream); break;
+        case 2: launch_taps<2>(m, src, dst, stream); break;
+        case 3: launch_taps<3>(m, src, dst, stream); break;
+        default: launch_taps<4>(m, src, dst, stream); break;
+    }
+}
+
+}  // namespace imgpar::cuda
+
+namespace imgpar::gpu {
+
+void rotate(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const RotateSpec& spec, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::rotate(src, dst, spec, stream);
+    if (kernel)
+        *kernel = std::string("rotate_kernel (one thread per output pixel, fixed-point ") +
+                  interpolation_name(spec.interpolation) + ")";
+}
+
+}  // namespace imgpar::gpu

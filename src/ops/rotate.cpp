@@ -1,0 +1,111 @@
+#include "src/ops/rotate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "src/error.hpp"
+#include "src/parallel.hpp"
+
+namespace imgpar {
+
+const char* interpolation_name(Interpolation i) { return i == Interpolation::Bicubic ? "bicubic" : "bilinear"; }
+
+Interpolation parse_interpolation(const std::string& text, const std::string& option) {
+    if (text == "bilinear") return Interpolation::Bilinear;
+    if (text == "bicubic") return Interpolation::Bicubic;
+    throw usage_error(option, "'" + text + "' is not an interpolation (allowed: bilinear, bicubic)");
+}
+
+void check_rotate_spec(const RotateSpec& spec) {
+    if (!std::isfinite(spec.degrees)) throw usage_error("--angle", "must be a finite number of degrees");
+}
+
+double reduced_degrees(double degrees) {
+    double a = std::fmod(degrees, 360.0);
+    if (a < 0) a += 360.0;
+    return a >= 360.0 ? 0.0 : a;
+}
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+void cos_sin(double degrees, double& c, double& s) {
+    const double theta = reduced_degrees(degrees) * (kPi / 180.0);
+    c = std::cos(theta);
+    s = std::sin(theta);
+}
+
+int rotated_side(double a, double b) {
+    const double v = std::ceil(a + b - 1e-6);
+    return static_cast<int>(std::max(1.0, v));
+}
+
+}  // namespace
+
+void rotated_size(double degrees, int w, int h, int& out_w, int& out_h) {
+    double c, s;
+    cos_sin(degrees, c, s);
+    out_w = rotated_side(w * std::fabs(c), h * std::fabs(s));
+    out_h = rotated_side(w * std::fabs(s), h * std::fabs(c));
+}
+
+RotateMap rotate_map(const RotateSpec& spec, int w, int h, int channels) {
+    check_rotate_spec(spec);
+    check_image_shape(w, h, channels);
+    if (w > kMaxRotateSide || h > kMaxRotateSide)
+        throw usage_error("rotate", "a " + std::to_string(w) + "x" + std::to_string(h) +
+                                        " image is too large to rotate by an angle that is not a multiple of 90 "
+                                        "degrees (sides up to " + std::to_string(kMaxRotateSide) + ")");
+    RotateMap m;
+    double c, s;
+    cos_sin(spec.degrees, c, s);
+    m.cos_q = std::llround(std::ldexp(c, 32));
+    m.sin_q = std::llround(std::ldexp(s, 32));
+    m.src_w = w;
+    m.src_h = h;
+    rotated_size(spec.degrees, w, h, m.dst_w, m.dst_h);
+    m.taps = spec.interpolation == Interpolation::Bicubic ? 4 : 2;
+    const auto fill = colour_pixel(spec.background ? *spec.background : Rgba{0, 0, 0, 0}, channels);
+    for (int i = 0; i < 4; ++i) m.fill[i] = fill[static_cast<std::size_t>(i)];
+    return m;
+}
+
+namespace cpu {
+
+namespace {
+
+template <int C, int kTaps>
+void rotate_rows(const RotateMap& m, ConstViewU8 src, ViewU8 dst) {
+    parallel_for(dst.height, std::max(1, (1 << 14) / dst.width), [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            std::uint8_t* d = dst.row(y);
+            for (int x = 0; x < dst.width; ++x, d += C) rotate_pixel<C, kTaps>(m, src.data, src.stride, x, y, d);
+        }
+    });
+}
+
+template <int C>
+void rotate_channels(const RotateMap& m, ConstViewU8 src, ViewU8 dst) {
+    if (m.taps == 4)
+        rotate_rows<C, 4>(m, src, dst);
+    else
+        rotate_rows<C, 2>(m, src, dst);
+}
+
+}  // namespace
+
+ImageU8 rotate(ConstViewU8 src, const RotateSpec& spec) {
+    const RotateMap m = rotate_map(spec, src.width, src.height, src.channels);
+    ImageU8 out(m.dst_w, m.dst_h, src.channels);
+    switch (src.channels) {
+        case 1: rotate_channels<1>(m, src, out.view()); break;
+        case 2: rotate_channels<2>(m, src, out.view()); break;
+        case 3: rotate_channels<3>(m, src, out.view()); break;
+        default: rotate_channels<4>(m, src, out.view()); break;
+    }
+    return out;
+}
+
+}  // namespace cpu
+}  // namespace imgpar

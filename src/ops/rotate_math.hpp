@@ -1,0 +1,137 @@
+// The per-pixel arithmetic of rotation by any angle, one definition shared
+// by the CPU reference (src/ops/rotate.cpp) and the CUDA kernel
+// (cuda/rotate.cu): integers only, so both give the same bytes. The contract
+// it implements is src/ops/rotate.hpp's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "src/hd.hpp"
+#include "src/ops/pixel_math.hpp"
+
+namespace imgpar {
+
+// One rotation of one input shape, in integers (made by rotate_map).
+struct RotateMap {
+    long long cos_q = 0, sin_q = 0;  // llround(cos theta 2^32), llround(sin theta 2^32)
+    int src_w = 0, src_h = 0;
+    int dst_w = 0, dst_h = 0;
+    int taps = 2;                    // 2: bilinear, 4: bicubic (Catmull-Rom)
+    std::uint8_t fill[4] = {0, 0, 0, 0};  // the background pixel
+};
+
+// Where output pixel (ox, oy) reads: integer parts (ix, iy) and fractions
+// (fx, fy) in 1/256.
+IMGPAR_HD void rotate_position(const RotateMap& m, int ox, int oy, int& ix, int& fx, int& iy, int& fy) {
+    const long long dx2 = 2LL * ox + 1 - m.dst_w;
+    const long long dy2 = 2LL * oy + 1 - m.dst_h;
+    const long long X = m.cos_q * dx2 + m.sin_q * dy2 + (static_cast<long long>(m.src_w - 1) << 32);
+    const long long Y = -m.sin_q * dx2 + m.cos_q * dy2 + (static_cast<long long>(m.src_h - 1) << 32);
+    const long long qx = (X + (1LL << 24)) >> 25;  // arithmetic shifts: floor
+    const long long qy = (Y + (1LL << 24)) >> 25;
+    ix = static_cast<int>(qx >> 8);
+    fx = static_cast<int>(qx & 255);
+    iy = static_cast<int>(qy >> 8);
+    fy = static_cast<int>(qy & 255);
+}
+
+// n / 131072 rounded to nearest, ties away from zero.
+IMGPAR_HD int catmull_rom_round(int n) { return n >= 0 ? (n + 65536) / 131072 : -((-n + 65536) / 131072); }
+
+// The weights of `taps` taps at fraction f (0..255) in 1/256, summing to 256.
+// Catmull-Rom at t = f / 256, times 2 * 256^3 so every term is an integer:
+//   w0 = -t^3 + 2t^2 - t,  w1 = 3t^3 - 5t^2 + 2,  w2 = -3t^3 + 4t^2 + t,  w3 = t^3 - t^2  (all / 2)
+IMGPAR_HD void interpolation_weights(int taps, int f, int w[4]) {
+    if (taps == 2) {
+        w[0] = 256 - f;
+        w[1] = f;
+        w[2] = w[3] = 0;
+        return;
+    }
+    const int n = 256;
+    const int f2 = f * f, f3 = f2 * f;
+    w[0] = catmull_rom_round(-f3 + 2 * f2 * n - f * n * n);
+    w[1] = catmull_rom_round(3 * f3 - 5 * f2 * n + 2 * n * n * n);
+    w[2] = catmull_rom_round(-3 * f3 + 4 * f2 * n + f * n * n);
+    w[3] = catmull_rom_round(f3 - f2 * n);
+    const int rest = 256 - (w[0] + w[1] + w[2] + w[3]);
+    if (f < 128)
+        w[1] += rest;
+    else
+        w[2] += rest;
+}
+
+// Output pixel (ox, oy) of a C-channel image (src: the input's first row,
+// `pitch` bytes between rows) into out[0..C); kTaps is m.taps.
+template <int C, int kTaps>
+IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
+                            std::uint8_t* out) {
+    int ix, fx, iy, fy;
+    rotate_position(m, ox, oy, ix, fx, iy, fy);
+    int wx[4], wy[4];
+    interpolation_weights(kTaps, fx, wx);
+    interpolation_weights(kTaps, fy, wy);
+    constexpr int first = kTaps == 4 ? 1 : 0;  // taps from ix - first
+    constexpr bool kAlpha = C == 2 || C == 4;
+    constexpr int kColours = kAlpha ? C - 1 : C;
+    int sum[C];                 // without alpha: the channels
+    long long psum[kColours];   // with alpha: the premultiplied colours
+    int asum = 0;
+    IMGPAR_UNROLL
+    for (int c = 0; c < C; ++c) sum[c] = 0;
+    IMGPAR_UNROLL
+    for (int c = 0; c < kColours; ++c) psum[c] = 0;
+    IMGPAR_UNROLL
+    for (int j = 0; j < kTaps; ++j) {
+        const int y = iy - first + j;
+        const bool row_in = y >= 0 && y < m.src_h;
+        const std::uint8_t* row = row_in ? src + static_cast<std::size_t>(y) * pitch : nullptr;
+        int hsum[C];                // one row's horizontal sums
+        int hpsum[kColours];
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) hsum[c] = 0;
+        IMGPAR_UNROLL
+        for (int c = 0; c < kColours; ++c) hpsum[c] = 0;
+        IMGPAR_UNROLL
+        for (int i = 0; i < kTaps; ++i) {
+            const int x = ix - first + i;
+            const std::uint8_t* p = row_in && x >= 0 && x < m.src_w ? row + static_cast<std::size_t>(x) * C : m.fill;
+            if constexpr (kAlpha) {
+                const int a = p[C - 1];
+                IMGPAR_UNROLL
+                for (int c = 0; c < kColours; ++c) hpsum[c] += wx[i] * (p[c] * a);
+                hsum[C - 1] += wx[i] * a;
+            } else {
+                IMGPAR_UNROLL
+                for (int c = 0; c < C; ++c) hsum[c] += wx[i] * p[c];
+            }
+        }
+        if constexpr (kAlpha) {
+            IMGPAR_UNROLL
+            for (int c = 0; c < kColours; ++c) psum[c] += static_cast<long long>(wy[j]) * hpsum[c];
+            asum += wy[j] * hsum[C - 1];
+        } else {
+            IMGPAR_UNROLL
+            for (int c = 0; c < C; ++c) sum[c] += wy[j] * hsum[c];
+        }
+    }
+    if constexpr (kAlpha) {
+        const int a = clamp_u8((asum + 32768) >> 16);
+        IMGPAR_UNROLL
+        for (int c = 0; c < kColours; ++c) {
+            long long v = 0;
+            if (a > 0 && psum[c] > 0) {
+                v = (2 * psum[c] + asum) / (2LL * asum);
+                if (v > 255) v = 255;
+            }
+            out[c] = static_cast<std::uint8_t>(v);
+        }
+        out[C - 1] = static_cast<std::uint8_t>(a);
+    } else {
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) out[c] = static_cast<std::uint8_t>(clamp_u8((sum[c] + 32768) >> 16));
+    }
+}
+
+}  // namespace imgpar
