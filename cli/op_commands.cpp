@@ -43,7 +43,7 @@ int run_operation(const Operation& op, Invocation& inv) {
     switch (op.kind) {
         case OperationKind::ImageToImage: {
             const Chain chain = Chain::of(op, op.make_image_job(read_params(op, inv)), op.name);
-            return run_image_command(inv, chain, op.extra.name.empty() ? 2 : 3);
+            return run_image_command(inv, chain, op.extra.name.empty() ? 2 : 3, "", op.defaults);
         }
         case OperationKind::ImageToArray: {
             const std::unique_ptr<ArrayJob> job = op.make_array_job(read_params(op, inv));

@@ -82,7 +82,8 @@ std::string with_npy_extension(const std::string& path) {
 
 }  // namespace
 
-int run_image_command(Invocation& inv, const Chain& chain, int single_max, const std::string& chain_text) {
+int run_image_command(Invocation& inv, const Chain& chain, int single_max, const std::string& chain_text,
+                      const Operation::Defaults& defaults) {
     // Everything the user typed is checked before any file is touched.
     ImageSinkSettings sink;
     sink.command = inv.command;
@@ -90,7 +91,8 @@ int run_image_command(Invocation& inv, const Chain& chain, int single_max, const
     sink.report = read_report_format(inv.values);
     sink.skip_existing = inv.values.flag("skip-existing");
     sink.strip = inv.values.flag("strip");
-    sink.auto_orient = inv.values.flag("auto-orient");
+    sink.auto_orient = inv.values.flag("auto-orient") || defaults.auto_orient;
+    sink.icc_only = defaults.icc_only && !(inv.values.has("keep-metadata") && inv.values.flag("keep-metadata"));
     sink.jpeg_encoder = read_jpeg_encoder(inv, !chain.empty());
     sink.chain_text = chain_text;
     RunSettings run = run_settings(inv);

@@ -17,7 +17,10 @@ namespace imgpar::cli {
 // IN OUT (at most `single_max` positional arguments: 3 with blur's RxS), or
 // many inputs with --out-dir / --output. An empty chain only converts.
 // `chain_text`: the text of `imgpar chain`, empty for an operation's command.
-int run_image_command(Invocation& inv, const Chain& chain, int single_max, const std::string& chain_text = "");
+// `defaults`: what the operation's command does unless told otherwise
+// (thumbnail: upright, the ICC profile only).
+int run_image_command(Invocation& inv, const Chain& chain, int single_max, const std::string& chain_text = "",
+                      const Operation::Defaults& defaults = {});
 
 // FILE...: `job`'s report of each file after the chain, in input order.
 // `peak_images`: the report's buffers (its operation's declaration).

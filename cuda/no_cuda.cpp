@@ -19,6 +19,7 @@
 #include "src/ops/histogram.hpp"
 #include "src/ops/integral.hpp"
 #include "src/ops/rotate.hpp"
+#include "src/ops/resize.hpp"
 #include "src/ops/stats.hpp"
 #include "src/ops/threshold.hpp"
 
@@ -85,6 +86,7 @@ std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, C
 
 // --- one line per entry point of src/ops/*.hpp -------------------------------
 void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
+void resize(Session&, const ResizePlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
 Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailable(); }
 ImageStats stats(Session&, ConstDeviceViewU8, const ConstDeviceViewU8*, std::string*) { unavailable(); }
 void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }

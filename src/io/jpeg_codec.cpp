@@ -106,6 +106,8 @@ void decode_rows(const std::string& name, const std::vector<std::uint8_t>& bytes
     jpeg_errors::start_decoder(d, name, bytes, width, height, options);
     const bool ink = d.jpeg_color_space == JCS_CMYK || d.jpeg_color_space == JCS_YCCK;
     d.out_color_space = d.num_components == 1 ? JCS_GRAYSCALE : ink ? JCS_CMYK : JCS_RGB;
+    d.scale_num = 1;
+    d.scale_denom = static_cast<unsigned>(options.scale_denom);
     jpeg_start_decompress(&d);
     const int channels = ink ? 3 : d.output_components;
     if (out.width() == 0)
@@ -120,7 +122,7 @@ void decode_rows(const std::string& name, const std::vector<std::uint8_t>& bytes
         jpeg_read_scanlines(&d, &target, 1);
         if (ink) cmyk_row_to_rgb(cmyk.data(), row, out.width());
     }
-    if (end == height) {
+    if (end == static_cast<int>(d.output_height)) {
         jpeg_finish_decompress(&d);
     } else {
         jpeg_abort_decompress(&d);
@@ -201,6 +203,11 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
                     std::vector<std::string>& warnings, const JpegDecodeOptions& options) {
     ImageU8 out;
     const int bands = std::min(cpu_thread_count(), height / kMinBandRows);
+    if (options.scale_denom > 1) {  // shrink-on-load: one pass, its rows are the scaled ones
+        const int d = options.scale_denom;
+        decode_rows(name, bytes, width, height, 0, (height + d - 1) / d, out, warnings, options);
+        return out;
+    }
     if (bands < 2 || static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) < kMinParallelPixels ||
         !sequential_jpeg(bytes)) {
         decode_rows(name, bytes, width, height, 0, height, out, warnings, options);

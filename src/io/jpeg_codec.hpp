@@ -60,6 +60,10 @@ struct JpegDecodeOptions {
     // Passed to libjpeg-turbo as the most memory it may allocate (0: no
     // bound of its own): the caller's estimate has been checked already.
     std::uint64_t max_memory = 0;
+    // libjpeg-turbo's DCT scaling (shrink-on-load): 1, 2, 4 or 8 decodes at
+    // 1/scale_denom of the size, ceil(width / d) x ceil(height / d), with its
+    // reduced inverse DCTs (no full-size pixels are made).
+    int scale_denom = 1;
 };
 
 // Decodes a whole JPEG to gray or RGB (CMYK converted to RGB), whose header

@@ -236,7 +236,7 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
 }
 
 LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& given,
-                   const ImageHeader* known) {
+                   const ImageHeader* known, int shrink = 1) {
     LoadOptions options = given;
     options.images = std::max(options.images, 1.0);
     LoadedImage out;
@@ -249,6 +249,7 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
         JpegDecodeOptions jpeg;
         jpeg.allow_partial = options.allow_partial;
         jpeg.max_memory = options.max_memory;
+        jpeg.scale_denom = shrink;
         out.image = jpeg_decode(name, bytes, h.width, h.height, out.warnings, jpeg);
         if (out.image.channels() != h.channels)
             throw input_error(name, "decoded channel count differs from the header (corrupt file)");
@@ -347,9 +348,13 @@ LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t
 }
 
 LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const ImageHeader& header,
-                         const LoadOptions& options) {
+                         const LoadOptions& options, int shrink) {
+    if (shrink != 1 && (shrink != 2 && shrink != 4 && shrink != 8))
+        throw usage_error("decode", "shrink-on-load takes 1, 2, 4 or 8");
+    if (shrink != 1 && !(header.format == ImageFormat::Jpeg && jpeg_codec_available()))
+        throw usage_error("decode", "shrink-on-load is libjpeg-turbo's, for JPEG");
     try {
-        return decode(name, bytes, options, &header);
+        return decode(name, bytes, options, &header, shrink);
     } catch (const std::bad_alloc&) {
         throw input_error(name, "out of memory decoding the image");
     }

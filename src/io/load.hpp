@@ -99,8 +99,14 @@ ImageHeader read_image_header(const std::string& name, const std::vector<std::ui
 LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options);
 // The same with the header the caller has already read from these bytes
 // with these options; one read without the decoding checks is read again.
+// `shrink` 2, 4 or 8 decodes a JPEG at that fraction of its size
+// (shrink-on-load: libjpeg-turbo's DCT scaling, ceil(width / shrink) x
+// ceil(height / shrink)); other formats take 1 only (usage error).
 LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t>& bytes, const ImageHeader& header,
-                         const LoadOptions& options);
+                         const LoadOptions& options, int shrink = 1);
+
+// ceil(side / shrink): a side decoded with shrink-on-load.
+inline int shrunk_side(int side, int shrink) { return (side + shrink - 1) / shrink; }
 
 // Reads `path` ("-" = stdin) and decodes it.
 LoadedImage load_image(const std::string& path, const LoadOptions& options = {});

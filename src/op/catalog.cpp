@@ -6,6 +6,7 @@
 #include "src/ops/geometry_ops.hpp"
 #include "src/ops/histogram_ops.hpp"
 #include "src/ops/integral_ops.hpp"
+#include "src/ops/resize_ops.hpp"
 #include "src/ops/stats_ops.hpp"
 
 namespace imgpar {
@@ -14,7 +15,7 @@ const std::vector<Operation>& operations() {
     static const std::vector<Operation> list = {
         blur_operation(),  box_operation(),   sharpen_operation(),  edges_operation(),
         convolve_operation(), histo_operation(), stats_operation(), equalize_operation(), threshold_operation(),
-        integral_operation(),
+        integral_operation(), resize_operation(), thumbnail_operation(),
         crop_operation(), flip_operation(), flop_operation(), transpose_operation(), rotate_operation(),
         pad_operation(), grayscale_operation(), extract_channel_operation(), flatten_operation(),
         add_alpha_operation(),

@@ -73,6 +73,16 @@ public:
     // needs fewer than its operation declares (Operation::peak_images, the
     // largest of its modes): what --max-memory is checked against.
     virtual std::optional<double> peak_images() const { return std::nullopt; }
+
+    // Shrink-on-load, for the first stage of a run whose input is a JPEG:
+    // the largest d of 8, 4 and 2 such that this job, given the image decoded
+    // at 1/d of `in` (ceil of each side, libjpeg-turbo's DCT scaling), makes
+    // an image of the size it makes of `in` and still shrinks to it; 1 (the
+    // whole image) for every job but a thumbnail's resize.
+    virtual int load_shrink(const ImageShape& in) const {
+        (void)in;
+        return 1;
+    }
 };
 
 // Where a report's input came from, for its header fields.
@@ -175,6 +185,13 @@ struct Operation {
         std::function<void(const std::string& text, ParamValues& values)> apply;
     } extra;
     std::vector<Example> examples;
+    // What its command does by default that other image commands do only when
+    // asked: turn the pixels upright (--auto-orient), and keep only the ICC
+    // profile of the metadata (thumbnail; --keep-metadata keeps it all).
+    struct Defaults {
+        bool auto_orient = false;
+        bool icc_only = false;
+    } defaults;
     // Validate the values (imgpar::Error, usage) and make the job; the one
     // matching `kind` is set.
     std::function<std::unique_ptr<ImageJob>(const ParamValues&)> make_image_job;

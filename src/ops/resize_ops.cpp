@@ -193,6 +193,22 @@ public:
         record(plan, notes);
     }
 
+    // The largest JPEG scaling whose decoded image still holds at least the
+    // resized image's pixels both ways and gives the same geometry.
+    int load_shrink(const ImageShape& in) const override {
+        if (!spec_.shrink_on_load) return 1;
+        const ResizeGeometry full = resize_geometry(spec_, in.width, in.height);
+        for (int d : {8, 4, 2}) {
+            const int w = shrunk_side(in.width, d), h = shrunk_side(in.height, d);
+            if (w < full.width || h < full.height) continue;
+            const ResizeGeometry g = resize_geometry(spec_, w, h);
+            if (g.width == full.width && g.height == full.height && g.x == full.x && g.y == full.y &&
+                g.crop_width == full.crop_width && g.crop_height == full.crop_height)
+                return d;
+        }
+        return 1;
+    }
+
 private:
     ResizePlan plan_for(int w, int h) const { return resize_plan(spec_.filter, w, h, resize_geometry(spec_, w, h)); }
     static void record(const ResizePlan& plan, RunNotes& notes) {
@@ -296,6 +312,52 @@ Operation resize_operation() {
                    {"nearest 300%x70%", {{"geometry", "300%x70%"}, {"filter", "nearest"}}, false}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         return std::make_unique<ResizeJob>(read_spec(v));
+    };
+    return op;
+}
+
+Operation thumbnail_operation() {
+    Operation op;
+    op.name = "thumbnail";
+    op.peak_images = 6;  // resize's (the image it decodes is at most full size)
+    op.summary = "Thumbnails: fit (or fill, --crop) a box; JPEGs shrink on load; upright; ICC profile kept";
+    op.description =
+        "Makes a thumbnail no larger than --size WxH keeping the aspect ratio (--crop: exactly WxH, the image\n"
+        "covering the box and cropped by --gravity), as vipsthumbnail does: the pixels are turned upright as the\n"
+        "EXIF orientation says, a JPEG is decoded at 1/2, 1/4 or 1/8 of its size where that still holds the\n"
+        "thumbnail's pixels (libjpeg-turbo's DCT scaling: shrink-on-load, -v says which), then resized exactly\n"
+        "(resize's filters and arithmetic, identical on the CPU and the GPU). The metadata written is the ICC\n"
+        "profile only (--keep-metadata: all of it, --strip: none). With --no-shrink-on-load every image is\n"
+        "decoded whole first.";
+    op.group = "Thumbnail";
+    op.params = {
+        ParamSpec::text("size", "WxH", "The box the thumbnail fits in (or fills, with --crop)", "WxH, e.g. 256x256")
+            .defaults("128x128"),
+        ParamSpec::flag("crop", "Fill the box exactly: cover it, then crop (--gravity)"),
+        ParamSpec::choice("gravity", "G", "Which part --crop keeps", gravity_names()).defaults("center"),
+        ParamSpec::choice("filter", "F", "Resampling filter (resize's)",
+                          {"auto", "nearest", "bilinear", "bicubic", "lanczos3", "area"})
+            .defaults("auto"),
+        ParamSpec::flag("no-shrink-on-load", "Decode JPEGs at full size before resizing"),
+        ParamSpec::flag("keep-metadata", "Keep the EXIF block too (its orientation set to 1)"),
+    };
+    op.defaults.auto_orient = true;
+    op.defaults.icc_only = true;
+    op.examples = {{"256x256", {{"size", "256x256"}}},
+                   {"64x64 crop north", {{"size", "64x64"}, {"crop", ""}, {"gravity", "north"}}, false},
+                   {"31x17 area", {{"size", "31x17"}, {"filter", "area"}}, false}};
+    op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
+        ResizeSpec s;
+        const auto [w, h] = box(v.text("size"), "--size");
+        s.width = w;
+        s.height = h;
+        s.mode = v.flag("crop") ? ResizeSpec::Mode::Fill : ResizeSpec::Mode::Fit;
+        if (v.given("gravity") && !v.flag("crop"))
+            throw usage_error("--gravity", "places the crop of --crop: give it with --crop");
+        s.gravity = parse_gravity(v.text("gravity"), "--gravity");
+        s.filter = parse_resize_filter(v.text("filter"));
+        s.shrink_on_load = !v.flag("no-shrink-on-load");
+        return std::make_unique<ResizeJob>(s);
     };
     return op;
 }

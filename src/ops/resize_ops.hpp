@@ -29,6 +29,8 @@ struct ResizeSpec {
     Only only = Only::Any;
     Gravity gravity = Gravity::Center;
     ResizeFilter filter = ResizeFilter::Auto;
+    // A thumbnail's: a JPEG may be decoded smaller (ImageJob::load_shrink).
+    bool shrink_on_load = false;
 };
 
 // ImageMagick's geometry: N% or N%xM%, WxH (fit), WxH! (exact), WxH^ (cover),
@@ -41,5 +43,8 @@ ResizeSpec parse_resize_geometry(const std::string& text);
 ResizeGeometry resize_geometry(const ResizeSpec& spec, int width, int height);
 
 Operation resize_operation();
+// thumbnail: resize to fit a box (or fill it, --crop), with shrink-on-load,
+// upright, keeping only the ICC profile: vipsthumbnail's job.
+Operation thumbnail_operation();
 
 }  // namespace imgpar

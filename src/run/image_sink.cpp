@@ -53,6 +53,7 @@ std::string ImageFileSink::complete(FileRun& file) const {
     // The input's EXIF and ICC profile go to the output unless --strip;
     // --auto-orient turned the pixels upright and says so in the EXIF.
     ImageMetadata metadata = settings_.strip ? ImageMetadata{} : file.header.metadata;
+    if (settings_.icc_only) metadata.exif.clear();
     if (file.orientation >= 2) set_exif_orientation(metadata.exif, 1);
     if (settings_.jpeg_encoder == JpegEncoder::Gpu && !file.encoded_on_gpu && !file.stages.empty())
         std::call_once(cpu_encode_noted_, [&] {
@@ -101,7 +102,8 @@ void ImageFileSink::say(const FileRun& file, const ImageMetadata& metadata) cons
                "; stages: read+decode (" + (file.decoded_on_gpu ? "gpu" : "cpu") + ") " +
                ms_text(file.read_ms + file.decode_ms) + ", compute " + ms_text(file.compute_ms) + ", encode+write (" +
                (file.encoded_on_gpu ? "gpu" : "cpu") + ") " + ms_text(file.encode_ms) + "; metadata written: " +
-               (settings_.strip ? std::string("none (--strip)") : describe_metadata(metadata)));
+               (settings_.strip ? std::string("none (--strip)") : describe_metadata(metadata)) +
+               (file.shrink > 1 ? "; shrink-on-load 1/" + std::to_string(file.shrink) : std::string()));
 }
 
 std::string ImageFileSink::record(const FileRun& file) const {

@@ -22,6 +22,7 @@ struct ImageSinkSettings {
     std::string command;        // names the run in messages and --json records
     SaveOptions save;           // quality, chroma, compression, --format (metadata is the sink's)
     bool strip = false;         // write no metadata
+    bool icc_only = false;      // of the metadata, keep the ICC profile only (thumbnail)
     bool auto_orient = false;   // the pixels were turned upright: the EXIF says orientation 1
     JpegEncoder jpeg_encoder = JpegEncoder::Auto;
     ReportFormat report = ReportFormat::Text;  // --json: a record per file

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "src/gpu/session.hpp"
+#include "src/io/jpeg_codec.hpp"
 #include "src/io/metadata.hpp"
 #include "src/run/timing.hpp"
 
@@ -58,6 +59,16 @@ ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext
     }
     file.orientation = orientation(file.header);
     file.shapes = shapes(file.header, item.name);
+    // Shrink-on-load: a JPEG decoded smaller where the first stage makes the
+    // same image of it (a thumbnail); libjpeg-turbo's, so on the cores.
+    if (!chain_.empty() && file.header.format == ImageFormat::Jpeg && jpeg_codec_available()) {
+        const ImageShape& full = file.shapes.front();
+        file.shrink = chain_.stages().front().job->load_shrink(full);
+        if (file.shrink > 1)
+            file.shapes = chain_.shapes({shrunk_side(full.width, file.shrink), shrunk_side(full.height, file.shrink),
+                                         full.channels, full.type},
+                                        item.name);
+    }
     const std::uint64_t need = memory_needed(file.header, file.shapes);
     const std::uint64_t decoding = file.header.file_bytes + file.header.decoder_bytes + file.shapes.front().bytes();
     check_memory(item.name, file.header, need, need > decoding, settings_.load);
@@ -75,7 +86,7 @@ void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) co
     const LoadOptions& load = settings_.load;
     // The sink takes a device image after stages, or when it can read one.
     const bool on_device = !chain_.empty() || sink_.takes_device_image();
-    if (computes() && on_device && file.orientation < 2 && ctx.backend.resolved_to_gpu()) {
+    if (computes() && on_device && file.orientation < 2 && file.shrink == 1 && ctx.backend.resolved_to_gpu()) {
         if (std::optional<DeviceDecoded> d = decode_on_gpu(source, name, load, settings_.gpu_decode, ctx.backend)) {
             std::vector<std::uint8_t>().swap(source.bytes);
             file.decode_ms = d->ms;
@@ -87,7 +98,7 @@ void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) co
             return;
         }
     }
-    HostDecoded decoded = decode_on_host(source, name, load, file.orientation);
+    HostDecoded decoded = decode_on_host(source, name, load, file.orientation, file.shrink);
     std::vector<std::uint8_t>().swap(source.bytes);  // the file's bytes go before the results come
     file.decode_ms = decoded.ms;
     file.warnings = std::move(decoded.warnings);
@@ -204,6 +215,10 @@ void Pipeline::run_on_device(FileRun& file, gpu::Session& session, ConstDeviceVi
 }
 
 void Pipeline::say(const FileRun& file) const {
+    if (file.shrink > 1)
+        diag_.info(settings_.command + ": " + file.name() + ": shrink-on-load: decoded at 1/" +
+                   std::to_string(file.shrink) + ", " + describe_shape(file.shapes.front()) + " of " +
+                   std::to_string(file.header.width) + "x" + std::to_string(file.header.height));
     for (const StageRecord& s : file.stages) {
         for (const std::string& w : s.warnings) diag_.warning(w);
         for (const std::string& line : s.info) diag_.info(line);

@@ -51,6 +51,7 @@ struct FileRun {
     ImageHeader header;              // the input's, as read once
     std::vector<ImageShape> shapes;  // the input (turned upright) and each stage's output
     int orientation = 0;             // 2..8: the pixels are turned upright after decoding (--auto-orient)
+    int shrink = 1;                  // 2, 4, 8: a JPEG decoded at that fraction of its size (shrink-on-load)
     std::vector<StageRecord> stages;
     BackendChoice used;              // where it computed (its session released)
     bool decoded_on_gpu = false;

@@ -21,9 +21,9 @@ SourceFile read_source(const BatchItem& item, const LoadOptions& load) {
 }
 
 HostDecoded decode_on_host(const SourceFile& source, const std::string& name, const LoadOptions& load,
-                           int orientation) {
+                           int orientation, int shrink) {
     const auto t0 = std::chrono::steady_clock::now();
-    LoadedImage loaded = decode_image(name, source.bytes, source.header, load);
+    LoadedImage loaded = decode_image(name, source.bytes, source.header, load, shrink);
     HostDecoded out;
     out.ms = ms_since(t0);
     out.warnings = std::move(loaded.warnings);

@@ -35,15 +35,16 @@ SourceFile read_source(const BatchItem& item, const LoadOptions& load);
 // once it is up (split until then, and for the files it does not take).
 enum class GpuJpegDecode { None, Split, Hardware };
 
-// A file decoded on the host: the pixels, turned upright when `orientation`
-// is 2..8 (--auto-orient), and the decoder's warnings.
+// A file decoded on the host: the pixels, at 1/shrink of the size for a
+// JPEG's shrink-on-load, turned upright when `orientation` is 2..8
+// (--auto-orient), and the decoder's warnings.
 struct HostDecoded {
     ImageU8 image;
     std::vector<std::string> warnings;
     double ms = 0;
 };
 HostDecoded decode_on_host(const SourceFile& source, const std::string& name, const LoadOptions& load,
-                           int orientation);
+                           int orientation, int shrink = 1);
 
 // A file decoded on the GPU into the Input slot of the session `lease`
 // holds (ready in stream order).

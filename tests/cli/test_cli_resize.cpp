@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "src/io/jpeg_codec.hpp"
 #include "src/io/load.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/json_check.hpp"
@@ -119,4 +120,40 @@ TEST_CASE("cli resize: a result beyond the pixel limit fails that file alone; re
     REQUIRE_MESSAGE(r.exit_code == 0, r.err);
     CHECK(size_of(dir.file("out/camera.png")) == "256x256x1");
     CHECK(size_of(dir.file("out/rocket.jpg")) == "320x214x3");
+}
+
+TEST_CASE("cli thumbnail: fits or fills the box, shrinks JPEGs on load to the same size, upright, ICC profile only") {
+    if (!jpeg_codec_available()) return;
+    TempDir dir;
+    // A 1000x600 JPEG whose EXIF says orientation 6 (turn 90 clockwise), with an ICC profile.
+    ImageMetadata m;
+    m.exif = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0};
+    m.icc.assign(600, 7);
+    const ImageU8 photo = test::photo_like_image(1000, 600, 3, 5);
+    const std::vector<std::uint8_t> jpeg = jpeg_encode(photo.view(), 90, ChromaSubsampling::Auto, &m);
+    test::write_bytes(dir.file("in.jpg"), std::string(jpeg.begin(), jpeg.end()));
+
+    auto r = run_imgpar({"thumbnail", "in.jpg", "t.jpg", "--size", "100x100", "-v", "--device", "cpu"}, dir.path());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(size_of(dir.file("t.jpg")) == "60x100x3");  // upright: 600x1000, fitted
+    CHECK(has(r.err, "shrink-on-load: decoded at 1/8, 75x125 RGB of 1000x600"));
+    const ImageMetadata kept = load_image(dir.file("t.jpg")).header.metadata;
+    CHECK(kept.exif.empty());
+    CHECK(kept.icc == m.icc);
+    // The same size without shrink-on-load; close pixels (another decode).
+    REQUIRE(run_imgpar({"thumbnail", "in.jpg", "whole.jpg", "--size", "100x100", "--no-shrink-on-load"}, dir.path())
+                .exit_code == 0);
+    CHECK(size_of(dir.file("whole.jpg")) == "60x100x3");
+    r = run_imgpar({"compare", "t.jpg", "whole.jpg", "--json", "--no-ssim"}, dir.path());
+    CHECK(test::json_members(lines(r.out).at(0)).count("all"));
+
+    REQUIRE(run_imgpar({"thumbnail", "in.jpg", "c.png", "--size", "64x32", "--crop", "--keep-metadata"}, dir.path())
+                .exit_code == 0);
+    CHECK(size_of(dir.file("c.png")) == "64x32x3");
+    CHECK_FALSE(load_image(dir.file("c.png")).header.metadata.exif.empty());
+    // A box larger than the image: fitted as resize fits (enlarged), decoded whole.
+    REQUIRE(run_imgpar({"thumbnail", "in.jpg", "big.png", "--size", "2000x2000"}, dir.path()).exit_code == 0);
+    CHECK(size_of(dir.file("big.png")) == "1200x2000x3");
+    CHECK(run_imgpar({"thumbnail", "in.jpg", "x.png", "--size", "64"}, dir.path()).exit_code == 2);
+    CHECK(run_imgpar({"thumbnail", "in.jpg", "x.png", "--gravity", "north"}, dir.path()).exit_code == 2);
 }
