@@ -49,7 +49,7 @@ using DeviceOutputs = std::map<std::tuple<int, int, int>, cuda::DeviceImageU8>;
 void time_example(Context& ctx, const Shape& s, const Operation& op, const Example& e, const ImageJob& job,
                   DeviceOutputs& dsts) {
     Source& src = source(ctx, s);
-    const ImageShape out = job.output_shape({s.w, s.h, s.c, SampleType::U8});
+    const imgpar::ImageShape out = job.output_shape({s.w, s.h, s.c, SampleType::U8});
     const int oc = out.channels;
     const auto key = std::make_tuple(out.width, out.height, oc);
     auto d = dsts.find(key);
