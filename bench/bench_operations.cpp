@@ -14,6 +14,7 @@
 
 #include "bench/bench.hpp"
 #include "bench/npp_peers.hpp"
+#include "bench/npp_resize_peer.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_image.hpp"
 #include "src/op/operation.hpp"
@@ -83,6 +84,17 @@ void time_example(Context& ctx, const Shape& s, const Operation& op, const Examp
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
         const PixelMismatch mm = first_mismatch(expect.view(), got.view());
         r.note += mm.found ? "; MISMATCH vs CPU " + mm.describe() : "; matches CPU";
+    }
+    if (op.name == "resize" || op.name == "thumbnail") {
+        std::string filter = "auto";
+        for (const auto& [name, value] : e.values)
+            if (name == "filter") filter = value;
+        const NppFilterRun npp = time_npp_resize(ctx, filter, src.device.view(), dst);
+        if (npp.available) {
+            r.peer = npp.name;
+            r.peer_ms = npp.timing.median_ms;
+        }
+        if (!npp.note.empty()) r.note += "; NPP: " + npp.note;
     }
     if (const auto* filter = dynamic_cast<const FilterJob*>(&job); filter && ctx.options().npp_filters) {
         const NppFilterRun npp = time_npp_filter(ctx, filter->plan(), src.device.view(), dst);
