@@ -15,7 +15,8 @@ namespace imgpar {
 
 namespace {
 
-constexpr int kMaxSide = 1 << 24;
+constexpr int kMaxSide = 1 << 24;       // of a result
+constexpr int kMaxOptionSide = 100000;  // --width, --height: what a user types
 constexpr double kMaxScale = 100;
 
 int side(const std::string& text, const std::string& option) {
@@ -25,10 +26,11 @@ int side(const std::string& text, const std::string& option) {
     return static_cast<int>(*v);
 }
 
-double factor(const std::string& text, const std::string& option) {
+double factor(const std::string& text, const std::string& option, double most = kMaxScale) {
     const std::optional<double> v = parse_decimal(text);
-    if (!v || *v <= 0 || *v > kMaxScale)
-        throw usage_error(option, "'" + text + "' is not a scale factor (allowed: more than 0, up to 100)");
+    if (!v || *v <= 0 || *v > most)
+        throw usage_error(option, "'" + text + "' is not a scale factor (allowed: more than 0, up to " +
+                                      std::to_string(static_cast<int>(most)) + (most > kMaxScale ? "%" : "") + ")");
     return *v;
 }
 
@@ -67,8 +69,8 @@ ResizeSpec read_geometry(const std::string& text) {
         const std::string b = x == std::string::npos ? a : g.substr(x + 1);
         if (a.size() < 2 || a.back() != '%' || b.size() < 2 || b.back() != '%') throw bad();
         s.mode = ResizeSpec::Mode::Scale;
-        s.scale_x = factor(a.substr(0, a.size() - 1), text) / 100;
-        s.scale_y = factor(b.substr(0, b.size() - 1), text) / 100;
+        s.scale_x = factor(a.substr(0, a.size() - 1), text, 100 * kMaxScale) / 100;
+        s.scale_y = factor(b.substr(0, b.size() - 1), text, 100 * kMaxScale) / 100;
     } else {
         const std::size_t x = g.find('x');
         const std::string a = x == std::string::npos ? g : g.substr(0, x);
@@ -238,7 +240,13 @@ ResizeSpec read_spec(const ParamValues& v) {
                           std::string(asked ? "give only one of " : "give one of ") +
                               "a geometry (50%, 800x600), --width/--height, --scale, --fit or --fill");
     ResizeSpec s;
-    if (v.given("geometry")) s = parse_resize_geometry(v.text("geometry"));
+    if (v.given("geometry")) {
+        try {
+            s = parse_resize_geometry(v.text("geometry"));
+        } catch (const Error& e) {
+            throw usage_error("--geometry", e.what());
+        }
+    }
     if (v.given("width") || v.given("height")) {
         s.width = v.given("width") ? v.int_value("width") : 0;
         s.height = v.given("height") ? v.int_value("height") : 0;
@@ -288,9 +296,9 @@ Operation resize_operation() {
     op.group = "Resize";
     op.params = {
         ParamSpec::integer("width", "W", "Output width; the height keeps the aspect ratio unless --height is given", 1,
-                           kMaxSide),
+                           kMaxOptionSide),
         ParamSpec::integer("height", "H", "Output height; the width keeps the aspect ratio unless --width is given", 1,
-                           kMaxSide),
+                           kMaxOptionSide),
         ParamSpec::text("scale", "S", "Scale both sides by S, or across by S and down by T", "S or SxT, each more than 0, up to 100"),
         ParamSpec::text("fit", "WxH", "The largest size inside WxH keeping the aspect ratio", "WxH, e.g. 1024x1024"),
         ParamSpec::text("fill", "WxH", "Cover WxH keeping the aspect ratio, then crop to it", "WxH, e.g. 512x512"),
@@ -304,6 +312,8 @@ Operation resize_operation() {
     op.examples = {{"50% lanczos3", {{"geometry", "50%"}}},
                    {"50% area", {{"geometry", "50%"}, {"filter", "area"}}},
                    {"37% bilinear", {{"geometry", "37%"}, {"filter", "bilinear"}}, false},
+                   {"width 97", {{"width", "97"}}, false},
+                   {"height 61 bicubic", {{"height", "61"}, {"filter", "bicubic"}}, false},
                    {"fit 97x61 bicubic", {{"fit", "97x61"}, {"filter", "bicubic"}}, false},
                    {"fill 64x64 north", {{"fill", "64x64"}, {"gravity", "north"}}, false},
                    {"scale 2.6x1.3 auto", {{"scale", "2.6x1.3"}}, false},
