@@ -3,12 +3,15 @@
 // Every kernel only moves bytes (the contract is src/ops/geometry.hpp), so
 // the bytes equal the CPU's by construction; what matters is that each moves
 // them at the speed of a copy:
-//   remap_kernel      16 output pixels per thread and step, 16-byte stores;
-//                     the source read with aligned 16-byte loads and funnel
-//                     shifts at any byte offset (crop, pad), reversed in
-//                     registers (flop, rotate 180), rows in any order (flip).
-//                     Crop, flip, flop, rotate 180/0 and pad.
-//   turn_tile_kernel  64x64-pixel tiles through shared memory: rows of the
+//   remap_kernel      16 output bytes per thread and step (a warp: 512
+//                     contiguous bytes, whatever the channel count), 16-byte
+//                     stores; the source read with aligned 16-byte loads and
+//                     funnel shifts at any byte offset (crop, pad), a short
+//                     window reversed pixel by pixel in registers (flop,
+//                     rotate 180), rows in any order (flip). Crop, flip,
+//                     flop, rotate 180/0 and pad.
+//   turn_tile_kernel  64x64-pixel tiles through shared memory (rows padded to an
+//                     odd number of words against bank conflicts): rows of the
 //                     source in with 16-byte loads, rows of the output out with
 //                     16-byte stores. Transpose, rotate 90 and 270.
 #include <algorithm>
@@ -23,9 +26,6 @@
 
 namespace imgpar::cuda {
 namespace {
-
-using hist::Chunk;
-using hist::kChunkPixels;
 
 // Launch shapes: streaming passes of 256 threads over co-resident blocks (as
 // the histogram family's apply passes), and 256 threads per 64x64 tile.
@@ -42,73 +42,91 @@ enum class RemapMode {
     Border,   // Shift through the border rule (pad)
 };
 
+// The output is walked in chunks of 16 bytes (the last of a row may be
+// shorter): a warp's 32 chunks are 512 contiguous bytes of a row whatever the
+// channel count, so loads and stores coalesce.
 struct RemapArgs {
     const std::uint8_t* src = nullptr;
     std::size_t src_pitch = 0;
     int src_w = 0, src_h = 0;
     std::uint8_t* dst = nullptr;
     std::size_t dst_pitch = 0;
-    hist::ChunkGrid grid;  // over the output
-    bool vec = false;      // both images' rows 16-byte aligned
+    int dst_row_bytes = 0;
+    unsigned chunks_per_row = 0;
+    unsigned total = 0;  // below 2^31
+    bool vec = false;    // both images' rows 16-byte aligned
     int row0 = 0, row_step = 1, col0 = 0;
     BorderMode border = BorderMode::Constant;
     std::uint8_t fill[4] = {0, 0, 0, 0};
 };
 
+// Output byte b (of a row) is channel b % C of pixel b / C.
+template <int C, RemapMode kMode>
+__device__ __forceinline__ int remap_byte(const RemapArgs& a, const std::uint8_t* row, int b) {
+    const int x = b / C, c = b % C;
+    int sx;
+    if constexpr (kMode == RemapMode::Reverse) {
+        sx = a.src_w - 1 - x;
+    } else {
+        sx = a.col0 + x;
+        if constexpr (kMode == RemapMode::Border) sx = border_index(sx, a.src_w, a.border);
+    }
+    if (sx < 0) return a.fill[c];
+    return row[static_cast<std::size_t>(sx) * C + c];
+}
+
+// The 16 output bytes at b0 of a row whose pixels are reversed (a full chunk).
+template <int C>
+__device__ __forceinline__ void reverse_chunk(const RemapArgs& a, const std::uint8_t* row, int b0, std::uint32_t (&w)[4]) {
+    constexpr int Q = geo::span_pixels<C>();
+    const int first = a.src_w - b0 / C - Q;  // the lowest source pixel of the span
+    std::uint32_t window[6];
+    geo::load_window(row, static_cast<std::size_t>(first) * C, Q * C, window);
+    geo::reverse16<C>(window, b0 % C, w);
+}
+
 template <int C, RemapMode kMode>
 __global__ void __launch_bounds__(256) remap_kernel(RemapArgs a) {
     const unsigned stride = gridDim.x * blockDim.x;
-    for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < a.grid.total; k += stride) {
-        int y, x0, n;
-        hist::locate_chunk(a.grid, k, y, x0, n);
+    for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < a.total; k += stride) {
+        const unsigned yu = k / a.chunks_per_row;
+        const int y = static_cast<int>(yu);
+        const int b0 = static_cast<int>((k - yu * a.chunks_per_row) * 16);
+        const int n = min(16, a.dst_row_bytes - b0);
         int sy = a.row0 + a.row_step * y;
         if constexpr (kMode == RemapMode::Border) sy = border_index(sy, a.src_h, a.border);
-        Chunk<C> out;
-        if (kMode == RemapMode::Border && sy < 0) {
-            geo::fill_chunk<C>(a.fill, out);
-        } else {
-            const std::uint8_t* row = a.src + static_cast<std::size_t>(sy) * a.src_pitch;
+        const std::uint8_t* row = sy < 0 ? nullptr : a.src + static_cast<std::size_t>(sy) * a.src_pitch;
+        std::uint32_t w[4] = {0, 0, 0, 0};
+        bool done = false;
+        if (a.vec && n == 16 && sy >= 0) {
             if constexpr (kMode == RemapMode::Reverse) {
-                if (a.vec && n == kChunkPixels) {
-                    Chunk<C> in;
-                    geo::load_shifted<C>(row, static_cast<std::size_t>(a.src_w - x0 - kChunkPixels) * C, in);
-                    geo::reverse_chunk<C>(in, out);
-                } else {
-                    out.clear();
-#pragma unroll
-                    for (int i = 0; i < kChunkPixels; ++i)
-                        if (i < n) {
-                            const std::uint8_t* p = row + static_cast<std::size_t>(a.src_w - 1 - x0 - i) * C;
-#pragma unroll
-                            for (int c = 0; c < C; ++c) out.put(i * C + c, p[c]);
-                        }
-                }
+                reverse_chunk<C>(a, row, b0, w);
+                done = true;
             } else {
-                const int sx0 = a.col0 + x0;
-                const bool inside = kMode != RemapMode::Border || (sx0 >= 0 && sx0 + kChunkPixels <= a.src_w);
-                if (a.vec && n == kChunkPixels && inside) {
-                    geo::load_shifted<C>(row, static_cast<std::size_t>(sx0) * C, out);
-                } else {
-                    out.clear();
-#pragma unroll
-                    for (int i = 0; i < kChunkPixels; ++i)
-                        if (i < n) {
-                            int sx = sx0 + i;
-                            if constexpr (kMode == RemapMode::Border) sx = border_index(sx, a.src_w, a.border);
-                            if (sx < 0) {
-#pragma unroll
-                                for (int c = 0; c < C; ++c) out.put(i * C + c, a.fill[c]);
-                            } else {
-                                const std::uint8_t* p = row + static_cast<std::size_t>(sx) * C;
-#pragma unroll
-                                for (int c = 0; c < C; ++c) out.put(i * C + c, p[c]);
-                            }
-                        }
+                // Contiguous in the source unless a border rule intervenes.
+                const int x0 = b0 / C, x1 = (b0 + 15) / C;
+                if (kMode == RemapMode::Shift || (a.col0 + x0 >= 0 && a.col0 + x1 < a.src_w)) {
+                    geo::load16_shifted(row, static_cast<std::size_t>(a.col0) * C + b0, w);
+                    done = true;
                 }
             }
         }
-        hist::store_chunk<C>(a.dst + static_cast<std::size_t>(y) * a.dst_pitch + static_cast<std::size_t>(x0) * C, n,
-                             a.vec, out);
+        if (!done) {
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+                if (j < n) {
+                    const int v = row ? remap_byte<C, kMode>(a, row, b0 + j) : a.fill[(b0 + j) % C];
+                    w[j >> 2] |= static_cast<std::uint32_t>(v) << (8 * (j & 3));
+                }
+        }
+        std::uint8_t* d = a.dst + static_cast<std::size_t>(y) * a.dst_pitch + b0;
+        if (a.vec && n == 16) {
+            *reinterpret_cast<uint4*>(d) = make_uint4(w[0], w[1], w[2], w[3]);
+        } else {
+#pragma unroll
+            for (int j = 0; j < 16; ++j)
+                if (j < n) d[j] = static_cast<std::uint8_t>(w[j >> 2] >> (8 * (j & 3)));
+        }
     }
 }
 
@@ -133,7 +151,11 @@ struct TileArgs {
 // for rotate 270.
 template <int C, Turn kTurn>
 __global__ void __launch_bounds__(256) turn_tile_kernel(TileArgs a) {
-    constexpr int kRow = kTile * C + 16;   // shared bytes per tile row (16-byte multiple)
+    // Shared bytes per tile row: an odd number of 4-byte words, so the bytes
+    // one output row gathers down a column of the tile (rows 4 q + k or 16 q + k
+    // apart across a warp) fall in different banks (at most 2-way conflicts;
+    // a 16-byte multiple made them 4-way for gray and 8-way for RGBA).
+    constexpr int kRow = kTile * C + 4;
     constexpr int kVectors = kTile * C / 16;  // 16-byte vectors per tile row
     __shared__ __align__(16) std::uint8_t tile[kTile * kRow];
     for (unsigned b = blockIdx.x; b < a.tiles; b += gridDim.x) {
@@ -149,7 +171,12 @@ __global__ void __launch_bounds__(256) turn_tile_kernel(TileArgs a) {
                 if (sy < 0 || sy >= a.src_h || q * 16 >= in_bytes) continue;
                 const uint4* p = reinterpret_cast<const uint4*>(a.src + static_cast<std::size_t>(sy) * a.src_pitch +
                                                                 static_cast<std::size_t>(sx0) * C);
-                *reinterpret_cast<uint4*>(tile + r * kRow + q * 16) = __ldg(p + q);
+                const uint4 v = __ldg(p + q);
+                std::uint32_t* t = reinterpret_cast<std::uint32_t*>(tile + r * kRow + q * 16);
+                t[0] = v.x;
+                t[1] = v.y;
+                t[2] = v.z;
+                t[3] = v.w;
             }
         } else {
             for (int i = threadIdx.x; i < kTile * kTile * C; i += blockDim.x) {
@@ -215,7 +242,12 @@ RemapArgs remap_args(const ConstDeviceViewU8& src, const DeviceViewU8& dst) {
     a.src_h = src.height;
     a.dst = dst.data;
     a.dst_pitch = dst.pitch;
-    a.grid = hist::chunk_grid(ConstDeviceViewU8(dst));
+    a.dst_row_bytes = static_cast<int>(dst.row_bytes());
+    a.chunks_per_row = static_cast<unsigned>((dst.row_bytes() + 15) / 16);
+    const unsigned long long total = static_cast<unsigned long long>(a.chunks_per_row) * static_cast<unsigned>(dst.height);
+    if (dst.row_bytes() > static_cast<std::size_t>(1) << 30 || total >= (1ull << 31))
+        throw usage_error("geometry", "the output is too large for the GPU path (at most 2^31 chunks of 16 bytes)");
+    a.total = static_cast<unsigned>(total);
     a.vec = vector_ok(src, dst);
     return a;
 }
@@ -225,7 +257,7 @@ void launch_remap_c(const RemapArgs& a, cudaStream_t stream) {
     const GeometryPolicy policy;
     auto kernel = remap_kernel<C, kMode>;
     const int resident = co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, 0);
-    const unsigned long long needed = (a.grid.total + policy.block_threads - 1ull) / policy.block_threads;
+    const unsigned long long needed = (a.total + policy.block_threads - 1ull) / policy.block_threads;
     const unsigned blocks = static_cast<unsigned>(
         std::max(1ull, std::min<unsigned long long>(needed, static_cast<unsigned long long>(std::max(1, resident)))));
     kernel<<<blocks, policy.block_threads, 0, stream>>>(a);
@@ -331,7 +363,7 @@ namespace imgpar::gpu {
 void crop(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, int x, int y, std::string* kernel) {
     const cudaStream_t stream = cuda::enter(session);
     cuda::crop(src, dst, x, y, stream);
-    if (kernel) *kernel = "remap_kernel (16 pixels per thread, shifted 16-byte loads)";
+    if (kernel) *kernel = "remap_kernel (16 bytes per thread, shifted 16-byte loads)";
 }
 
 void turn(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, Turn t, std::string* kernel) {
@@ -341,16 +373,16 @@ void turn(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, Turn t, std
     if (turn_swaps_sides(t))
         *kernel = "turn_tile_kernel (64x64-pixel tiles through shared memory, 16-byte loads and stores)";
     else if (t == Turn::Flop || t == Turn::Rotate180)
-        *kernel = "remap_kernel (16 pixels per thread, reversed in registers)";
+        *kernel = "remap_kernel (16 bytes per thread, pixels reversed in registers)";
     else
-        *kernel = "remap_kernel (16 pixels per thread, 16-byte row copies)";
+        *kernel = "remap_kernel (16 bytes per thread, 16-byte row copies)";
 }
 
 void pad(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const PadSides& sides, BorderMode border,
          const std::array<std::uint8_t, 4>& fill, std::string* kernel) {
     const cudaStream_t stream = cuda::enter(session);
     cuda::pad(src, dst, sides, border, fill, stream);
-    if (kernel) *kernel = "remap_kernel (16 pixels per thread, shifted 16-byte loads, border columns per pixel)";
+    if (kernel) *kernel = "remap_kernel (16 bytes per thread, shifted 16-byte loads, border bytes one by one)";
 }
 
 }  // namespace imgpar::gpu

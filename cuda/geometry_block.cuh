@@ -1,16 +1,12 @@
 // Thread-level building blocks of the geometry kernels (cuda/geometry.cu):
-// chunks of 16 pixels (hist::Chunk, cuda/histogram_block.cuh) loaded from any
-// byte offset of a 16-byte aligned row, filled with one pixel, or reversed.
+// 16 bytes of a 16-byte aligned row loaded from any byte offset, a short
+// window likewise, and 16 bytes of a row whose pixels are reversed.
 #pragma once
 
 #include <cstdint>
 
-#include "cuda/histogram_block.cuh"
 
 namespace imgpar::cuda::geo {
-
-using hist::Chunk;
-using hist::kChunkPixels;
 
 // Word i + q of w, for a run-time q in 0..3: a select over constant indices,
 // so w stays in registers.
@@ -19,67 +15,90 @@ __device__ __forceinline__ std::uint32_t word_at(const std::uint32_t (&w)[N], in
     return q == 0 ? w[i] : q == 1 ? w[i + 1] : q == 2 ? w[i + 2] : w[i + 3];
 }
 
-// The 16 C bytes at byte `offset` of `row` (16-byte aligned), whatever the
-// offset's alignment: C aligned 16-byte loads (one more when the offset is
-// not a multiple of 16) through the read-only path, then funnel shifts. Every
-// vector read holds at least one of the bytes asked for, so it lies within
-// the row's pitch (the caller guarantees the bytes lie in the row).
-template <int C>
-__device__ __forceinline__ void load_shifted(const std::uint8_t* row, std::size_t offset, Chunk<C>& ch) {
+// The 16 bytes at byte `offset` of `row` (16-byte aligned), whatever the
+// offset's alignment, into w[0..4): one aligned 16-byte load through the
+// read-only path (two when the offset is not a multiple of 16), then funnel
+// shifts. Every vector read holds at least one of the bytes asked for, so it
+// lies within the row's pitch (the caller guarantees the bytes lie in the row).
+__device__ __forceinline__ void load16_shifted(const std::uint8_t* row, std::size_t offset, std::uint32_t (&out)[4]) {
     const uint4* base = reinterpret_cast<const uint4*>(row + (offset & ~static_cast<std::size_t>(15)));
     const int s = static_cast<int>(offset & 15);
-    std::uint32_t w[4 * C + 4];
-#pragma unroll
-    for (int k = 0; k < C; ++k) {
-        const uint4 v = __ldg(base + k);
-        w[4 * k] = v.x;
-        w[4 * k + 1] = v.y;
-        w[4 * k + 2] = v.z;
-        w[4 * k + 3] = v.w;
-    }
+    const uint4 v0 = __ldg(base);
     if (s == 0) {
-#pragma unroll
-        for (int k = 0; k < 4 * C; ++k) ch.w[k] = w[k];
+        out[0] = v0.x;
+        out[1] = v0.y;
+        out[2] = v0.z;
+        out[3] = v0.w;
         return;
     }
-    const uint4 v = __ldg(base + C);
-    w[4 * C] = v.x;
-    w[4 * C + 1] = v.y;
-    w[4 * C + 2] = v.z;
-    w[4 * C + 3] = v.w;
+    const uint4 v1 = __ldg(base + 1);
+    const std::uint32_t w[8] = {v0.x, v0.y, v0.z, v0.w, v1.x, v1.y, v1.z, v1.w};
     const int q = s >> 2, r = (s & 3) * 8;
 #pragma unroll
-    for (int i = 0; i < 4 * C; ++i) ch.w[i] = __funnelshift_r(word_at(w, i, q), word_at(w, i + 1, q), r);
+    for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(word_at(w, i, q), word_at(w, i + 1, q), r);
 }
 
-// A chunk of 16 copies of one pixel.
-template <int C>
-__device__ __forceinline__ void fill_chunk(const std::uint8_t (&pixel)[4], Chunk<C>& ch) {
-    ch.clear();
+// The `len` (1..24) bytes at byte `offset` of `row` (16-byte aligned) into
+// the first bytes of w[0..6), reading only the aligned vectors that hold
+// some of them (so none beyond the row's pitch).
+__device__ __forceinline__ void load_window(const std::uint8_t* row, std::size_t offset, int len, std::uint32_t (&out)[6]) {
+    const uint4* base = reinterpret_cast<const uint4*>(row + (offset & ~static_cast<std::size_t>(15)));
+    const int s = static_cast<int>(offset & 15);
+    std::uint32_t w[12];
 #pragma unroll
-    for (int i = 0; i < kChunkPixels; ++i)
+    for (int v = 0; v < 3; ++v) {
+        uint4 x = make_uint4(0, 0, 0, 0);
+        if (16 * v < s + len) x = __ldg(base + v);
+        w[4 * v] = x.x;
+        w[4 * v + 1] = x.y;
+        w[4 * v + 2] = x.z;
+        w[4 * v + 3] = x.w;
+    }
+    const int q = s >> 2, r = (s & 3) * 8;
 #pragma unroll
-        for (int c = 0; c < C; ++c) ch.put(i * C + c, pixel[c]);
+    for (int i = 0; i < 6; ++i) out[i] = __funnelshift_r(word_at(w, i, q), word_at(w, i + 1, q), r);
 }
 
-// out's pixel i is in's pixel 15 - i.
+// Byte t of little-endian words w.
+template <int N>
+__device__ __forceinline__ std::uint32_t byte_of(const std::uint32_t (&w)[N], int t) {
+    return (w[t >> 2] >> (8 * (t & 3))) & 0xffu;
+}
+
+// Pixels a 16-byte chunk of a C-channel row touches at most (its first byte
+// anywhere in a pixel): 16 for gray, 8 for gray+alpha, 6 for RGB, 4 for RGBA.
 template <int C>
-__device__ __forceinline__ void reverse_chunk(const Chunk<C>& in, Chunk<C>& out) {
-    if constexpr (C == 1) {
+constexpr int span_pixels() {
+    return C == 3 ? 6 : 16 / C;
+}
+
+// 16 output bytes of a row whose pixels are reversed. The chunk starts at
+// byte ph (< C) of output pixel P0 and touches output pixels P0 .. P0 + Q - 1
+// (Q = span_pixels), which are source pixels W - 1 - P0 down to W - P0 - Q;
+// `window` holds the source bytes from pixel W - P0 - Q on. Reversing the
+// window's Q pixels is a fixed byte permutation (g below); the chunk is that
+// shifted by ph bytes (a funnel shift: ph is 0 but for RGB), so every thread
+// of a warp runs the same instructions whatever its chunk's phase.
+template <int C>
+__device__ __forceinline__ void reverse16(const std::uint32_t (&window)[6], int ph, std::uint32_t (&out)[4]) {
+    constexpr int Q = span_pixels<C>();
+    std::uint32_t g[6];
 #pragma unroll
-        for (int k = 0; k < 4; ++k) out.w[k] = __byte_perm(in.w[3 - k], 0, 0x0123);
-    } else if constexpr (C == 2) {
+    for (int k = 0; k < 6; ++k) {
+        std::uint32_t word = 0;
 #pragma unroll
-        for (int k = 0; k < 8; ++k) out.w[k] = __byte_perm(in.w[7 - k], 0, 0x1032);
-    } else if constexpr (C == 4) {
+        for (int b = 0; b < 4; ++b) {
+            const int u = 4 * k + b;  // byte u of the reversed span: pixel u / C of it, channel u % C
+            if (u < Q * C) word |= byte_of(window, (Q - 1 - u / C) * C + u % C) << (8 * b);
+        }
+        g[k] = word;
+    }
+    if constexpr (C != 3) {
 #pragma unroll
-        for (int k = 0; k < 16; ++k) out.w[k] = in.w[15 - k];
+        for (int i = 0; i < 4; ++i) out[i] = g[i];
     } else {
-        out.clear();
 #pragma unroll
-        for (int i = 0; i < kChunkPixels; ++i)
-#pragma unroll
-            for (int c = 0; c < C; ++c) out.put(i * C + c, in.byte((kChunkPixels - 1 - i) * C + c));
+        for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(g[i], g[i + 1], 8 * ph);
     }
 }
 

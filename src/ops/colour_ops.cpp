@@ -127,7 +127,7 @@ Operation flatten_operation() {
         "alpha a over background b: (c a + b (255 - a) + 127) / 255 in integers (the nearest value). Images\n"
         "without alpha are unchanged.";
     op.group = kColourGroup;
-    op.params = {ParamSpec::text("background", "COLOR", "The colour underneath (opaque)", kColourForms).defaults("white")};
+    op.params = {ParamSpec::text("background", "COLOR", "What shows through transparent pixels (opaque)", kColourForms).defaults("white")};
     op.examples = {{"white", {}}, {"#336699", {{"background", "#336699"}}, false}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         ColourPlan p;

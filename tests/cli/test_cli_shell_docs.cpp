@@ -114,8 +114,13 @@ TEST_CASE("cli: manpage documents every command and option, and is valid roff") 
     REQUIRE(r.exit_code == 0);
     CHECK(r.out.rfind(".TH IMGPAR 1", 0) == 0);
     CHECK(has(r.out, ".SH EXIT STATUS"));
+    const auto roff_text = [](const std::string& s) {  // '-' is \- in roff
+        std::string t;
+        for (char ch : s) t += ch == '-' ? std::string("\\-") : std::string(1, ch);
+        return t;
+    };
     for (const std::string& c : listed_commands()) {
-        CHECK_MESSAGE(has(r.out, ".SS \"imgpar " + c + " "), c);
+        CHECK_MESSAGE(has(r.out, ".SS \"imgpar " + roff_text(c) + " "), c);
         for (std::string o : listed_options(c)) {
             std::string roff;
             for (char ch : o) roff += ch == '-' ? std::string("\\-") : std::string(1, ch);
