@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "cuda/check.hpp"
+#include "cuda/resize_tiles.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
 #include "src/ops/resize_math.hpp"
@@ -174,7 +175,7 @@ void* ResizeWorkspace::intermediate(std::size_t bytes, cudaStream_t stream) {
 }
 
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
-            cudaStream_t stream, std::string* kernel) {
+            cudaStream_t stream, std::string* kernel, bool tiles) {
     const int C = src.channels;
     if (src.width != plan.x.in || src.height != plan.y.in || dst.width != plan.x.count || dst.height != plan.y.count ||
         dst.channels != C || C < 1 || C > 4)
@@ -183,9 +184,15 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
     const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
     const std::size_t mid_bytes = premultiply || ky != AxisKind::Filter ? 4 : 2;
-    void* mid = ws.intermediate(static_cast<std::size_t>(plan.y.count) * plan.x.in * C * mid_bytes, stream);
     const ResizeTables t = resize_tables(plan, ws.tables(plan, stream));
     const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.in, true) * axis_scale(kx, plan.x.in, false));
+    const std::string what = std::string(mid_bytes == 2 ? "16" : "32") + "-bit intermediate" +
+                             (premultiply ? ", premultiplied" : "") + "; " + describe_resize(plan) + ")";
+    if (tiles && resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream)) {
+        if (kernel) *kernel = "output tiles, the intermediate in shared memory (" + what;
+        return;
+    }
+    void* mid = ws.intermediate(static_cast<std::size_t>(plan.y.count) * plan.x.in * C * mid_bytes, stream);
     const Passes p{plan, src, dst, t, mid, divider, stream};
     switch (C) {
         case 1: run_channels<1>(p, ky, kx, premultiply); break;
@@ -193,10 +200,7 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
         case 3: run_channels<3>(p, ky, kx, premultiply); break;
         default: run_channels<4>(p, ky, kx, premultiply); break;
     }
-    if (kernel)
-        *kernel = std::string("down the columns, then along the rows, one thread a pixel (") +
-                  (mid_bytes == 2 ? "16" : "32") + "-bit intermediate" + (premultiply ? ", premultiplied" : "") + "; " +
-                  describe_resize(plan) + ")";
+    if (kernel) *kernel = "down the columns, then along the rows, one thread a pixel (" + what;
 }
 
 }  // namespace imgpar::cuda

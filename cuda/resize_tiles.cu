@@ -1,0 +1,171 @@
+// GPU resize in one kernel: each block makes a tile of output pixels, first
+// the tile's rows of the intermediate (down the columns, for the input
+// columns the tile's taps read) into shared memory, then the tile from them
+// (along the rows). The arithmetic, the order and the roundings are the two
+// passes' (src/ops/resize_math.hpp), so the bytes are the CPU's; the
+// intermediate never goes through device memory, which halves the traffic
+// of a shrink (cuda/resize.hpp).
+#include "cuda/resize_tiles.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
+#include "cuda/check.hpp"
+#include "src/ops/resize_math.hpp"
+
+namespace imgpar::cuda {
+
+namespace {
+
+template <bool Wide>
+using Sum = std::conditional_t<Wide, long long, int>;
+
+struct TileArgs {
+    const std::uint8_t* src;
+    std::size_t src_pitch;
+    int in_width, in_height;
+    ResizeTables t;
+    int x_taps, y_taps, count_x, count_y;
+    std::uint8_t* dst;
+    std::size_t dst_pitch;
+    ExactDivider divider;
+    int tile_w, tile_h, max_cols;  // max_cols: the most input columns a tile reads
+};
+
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide>
+__global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
+    using Acc1 = Sum<KY == AxisKind::Area || Premul>;
+    using Acc2 = Sum<Wide>;
+    extern __shared__ __align__(16) unsigned char smem[];
+    Mid* mid = reinterpret_cast<Mid*>(smem);  // [tile_h][max_cols][C]
+    const int j0 = blockIdx.x * a.tile_w, k0 = blockIdx.y * a.tile_h;
+    const int j1 = min(j0 + a.tile_w, a.count_x), k1 = min(k0 + a.tile_h, a.count_y);
+    const int c0 = a.t.x_start[j0];
+    const int cols = min(a.in_width, a.t.x_start[j1 - 1] + a.x_taps) - c0;
+    const int row = a.max_cols * C;
+
+    // Down the columns: the tile's rows of the intermediate, neighbouring
+    // threads on neighbouring input columns.
+    for (int i = threadIdx.x; i < (k1 - k0) * cols; i += blockDim.x) {
+        const int kk = i / cols, x = c0 + i % cols, k = k0 + kk;
+        const int first = a.t.y_start[k];
+        const int live = min(a.y_taps, a.in_height - first);
+        const std::int32_t* w = a.t.y_weight + static_cast<std::size_t>(k) * a.y_taps;
+        const std::uint8_t* p = a.src + static_cast<std::size_t>(first) * a.src_pitch + static_cast<std::size_t>(x) * C;
+        Acc1 sum[C];
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) sum[c] = 0;
+        for (int t = 0; t < live; ++t, p += a.src_pitch) {
+            const Acc1 wt = w[t];
+            IMGPAR_UNROLL
+            for (int c = 0; c < C; ++c)
+                sum[c] += wt * (Premul && c != C - 1 ? static_cast<Acc1>(p[c]) * p[C - 1] : static_cast<Acc1>(p[c]));
+        }
+        Mid* m = mid + kk * row + (x - c0) * C;
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) m[c] = static_cast<Mid>(first_pass_value(KY, sum[c]));
+    }
+    __syncthreads();
+
+    // Along the rows: the tile's output pixels.
+    const int tw = j1 - j0;
+    for (int i = threadIdx.x; i < (k1 - k0) * tw; i += blockDim.x) {
+        const int kk = i / tw, j = j0 + i % tw;
+        const int first = a.t.x_start[j];
+        const int live = min(a.x_taps, a.in_width - first);
+        const std::int32_t* w = a.t.x_weight + static_cast<std::size_t>(j) * a.x_taps;
+        const Mid* m = mid + kk * row + (first - c0) * C;
+        Acc2 sum[C];
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) sum[c] = 0;
+        for (int t = 0; t < live; ++t, m += C) {
+            const Acc2 wt = w[t];
+            IMGPAR_UNROLL
+            for (int c = 0; c < C; ++c) sum[c] += wt * static_cast<Acc2>(m[c]);
+        }
+        std::uint8_t* o = a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch + static_cast<std::size_t>(j) * C;
+        if (!Premul) {
+            IMGPAR_UNROLL
+            for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(sum[c], a.divider));
+            continue;
+        }
+        o[C - 1] = static_cast<std::uint8_t>(resize_output(sum[C - 1], a.divider));
+        IMGPAR_UNROLL
+        for (int c = 0; c < C - 1; ++c) o[c] = static_cast<std::uint8_t>(resize_unpremultiply(sum[c], sum[C - 1]));
+    }
+}
+
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide>
+void launch(const TileArgs& a, std::size_t smem, cudaStream_t stream) {
+    const dim3 grid(static_cast<unsigned>((a.count_x + a.tile_w - 1) / a.tile_w),
+                    static_cast<unsigned>((a.count_y + a.tile_h - 1) / a.tile_h));
+    resize_tile_kernel<C, KY, Premul, Mid, Wide><<<grid, ResizeTilePolicy::threads, smem, stream>>>(a);
+    IMGPAR_CUDA_CHECK_LAUNCH("resize_tile_kernel");
+}
+
+template <int C, bool Premul, typename Mid>
+void launch_kinds(const TileArgs& a, AxisKind ky, AxisKind kx, std::size_t smem, cudaStream_t stream) {
+    // 32-bit sums along the rows where the intermediate is 16-bit and the
+    // weights' magnitudes sum to at most 2^15: as the CPU.
+    const bool narrow = std::is_same_v<Mid, std::int16_t> && kx != AxisKind::Area;
+    switch (ky) {
+        case AxisKind::Gather:
+            return narrow ? launch<C, AxisKind::Gather, Premul, Mid, false>(a, smem, stream)
+                          : launch<C, AxisKind::Gather, Premul, Mid, true>(a, smem, stream);
+        case AxisKind::Filter:
+            return narrow ? launch<C, AxisKind::Filter, Premul, Mid, false>(a, smem, stream)
+                          : launch<C, AxisKind::Filter, Premul, Mid, true>(a, smem, stream);
+        case AxisKind::Area:
+            return narrow ? launch<C, AxisKind::Area, Premul, Mid, false>(a, smem, stream)
+                          : launch<C, AxisKind::Area, Premul, Mid, true>(a, smem, stream);
+    }
+}
+
+template <int C>
+void launch_channels(const TileArgs& a, AxisKind ky, AxisKind kx, bool premultiply, std::size_t mid_bytes,
+                     std::size_t smem, cudaStream_t stream) {
+    if (premultiply) return launch_kinds<C, true, std::int32_t>(a, ky, kx, smem, stream);
+    if (mid_bytes == 2) return launch_kinds<C, false, std::int16_t>(a, ky, kx, smem, stream);
+    launch_kinds<C, false, std::int32_t>(a, ky, kx, smem, stream);
+}
+
+// The most input columns any tile of `tile_w` output columns reads.
+int max_columns(const ResizeAxis& x, int tile_w) {
+    int most = 0;
+    for (int j0 = 0; j0 < x.count; j0 += tile_w) {
+        const int j1 = std::min(j0 + tile_w, x.count);
+        most = std::max(most, std::min(x.in, x.start[static_cast<std::size_t>(j1 - 1)] + x.taps) -
+                                  x.start[static_cast<std::size_t>(j0)]);
+    }
+    return most;
+}
+
+}  // namespace
+
+bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
+                  bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream) {
+    const int C = src.channels;
+    // The widest tile whose intermediate rows fit: at least ResizeTilePolicy::min_rows of them.
+    for (int tile_w = ResizeTilePolicy::tile_w; tile_w >= ResizeTilePolicy::min_tile_w; tile_w /= 2) {
+        const int cols = max_columns(plan.x, tile_w);
+        const std::size_t row_bytes = static_cast<std::size_t>(cols) * C * mid_bytes;
+        const int tile_h = static_cast<int>(std::min<std::size_t>(ResizeTilePolicy::max_tile_h,
+                                                                  ResizeTilePolicy::shared_bytes / row_bytes));
+        if (tile_h < ResizeTilePolicy::min_rows) continue;
+        const TileArgs a{src.data,     src.pitch,    plan.x.in,    plan.y.in,    t,      plan.x.taps,
+                         plan.y.taps,  plan.x.count, plan.y.count, dst.data,     dst.pitch, divider,
+                         tile_w,       tile_h,       cols};
+        const std::size_t smem = static_cast<std::size_t>(tile_h) * row_bytes;
+        const AxisKind ky = axis_kind(plan.y.filter), kx = axis_kind(plan.x.filter);
+        switch (C) {
+            case 1: launch_channels<1>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
+            case 2: launch_channels<2>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
+            case 3: launch_channels<3>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
+            default: launch_channels<4>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
+        }
+        return true;
+    }
+    return false;
+}
+
+}  // namespace imgpar::cuda

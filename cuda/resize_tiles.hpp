@@ -1,0 +1,34 @@
+// resize as one kernel of output tiles (cuda/resize_tiles.cu), where a
+// tile's intermediate rows fit in shared memory; the two-pass kernels of
+// cuda/resize.cu take the rest (shrinks so steep that even one row of a
+// narrow tile does not fit).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "cuda/resize.hpp"
+#include "src/ops/resize_math.hpp"
+
+namespace imgpar::cuda {
+
+// Launch shape: 256 threads a block; tiles of 64 output columns (halved
+// while a row of the intermediate does not fit) by as many rows as 48 KB of
+// shared memory holds, at most 32. Not yet tuned by a sweep.
+struct ResizeTilePolicy {
+    static constexpr int threads = 256;
+    static constexpr int tile_w = 64;
+    static constexpr int min_tile_w = 8;
+    static constexpr int max_tile_h = 32;
+    static constexpr int min_rows = 1;
+    static constexpr std::size_t shared_bytes = 48 * 1024;
+};
+
+// Launches the tiled kernel and returns true, or returns false (nothing
+// launched) where no tile fits. `mid_bytes`: 2 or 4, as the two passes'
+// intermediate.
+bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
+                  bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream);
+
+}  // namespace imgpar::cuda

@@ -1,0 +1,92 @@
+// resize on the GPU against the CPU reference, through both of its kernels:
+// the tiled one (the intermediate in shared memory) and the two passes, on
+// every filter, layout and factor from 1/37 to 13, odd sizes, alpha, and
+// crops of the resized image (--fill).
+#include <doctest/doctest.h>
+
+#include "cuda/device_image.hpp"
+#include "cuda/resize.hpp"
+#include "cuda/session.hpp"
+#include "src/ops/resize.hpp"
+#include "tests/support/gpu_session.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+
+namespace {
+
+ImageU8 on_gpu(const ResizePlan& plan, const ImageU8& img, bool tiles, std::string& kernel) {
+    cuda::DeviceImageU8 src(img.width(), img.height(), img.channels());
+    cuda::DeviceImageU8 dst(plan.x.count, plan.y.count, img.channels());
+    const cudaStream_t stream = test::stream();
+    src.upload(img.view(), stream);
+    cuda::resize(plan, src.view(), dst.view(), test::session().impl().resizes, stream, &kernel, tiles);
+    ImageU8 out(plan.x.count, plan.y.count, img.channels());
+    dst.download(out.view(), stream);
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("gpu resize: both kernels give the CPU's bytes for every filter, layout, size and factor") {
+    const std::pair<int, int> inputs[] = {{1, 1}, {1, 37}, {37, 1}, {97, 61}, {257, 129}, {1031, 33}};
+    const std::pair<int, int> outputs[] = {{1, 1}, {3, 2}, {13, 7}, {50, 50}, {129, 64}, {1300, 90}};
+    int compared = 0;
+    for (ResizeFilter f : {ResizeFilter::Auto, ResizeFilter::Nearest, ResizeFilter::Bilinear, ResizeFilter::Bicubic,
+                           ResizeFilter::Lanczos3, ResizeFilter::Area})
+        for (int c = 1; c <= 4; ++c)
+            for (const auto& [iw, ih] : inputs)
+                for (const auto& [ow, oh] : outputs) {
+                    if (static_cast<long long>(ow) * oh > 40000 && iw * ih < 1000) continue;  // keep it quick
+                    const ImageU8 img = has_alpha(c) ? test::alpha_image(iw, ih, c, 3) : test::photo_like_image(iw, ih, c, 3);
+                    // The whole image, and a crop of it (what --fill keeps).
+                    for (const bool crop : {false, true}) {
+                        const int cw = crop ? std::max(1, ow / 2) : ow, ch = crop ? std::max(1, oh / 3) : oh;
+                        const ResizePlan plan =
+                            resize_plan(f, iw, ih, {ow, oh, crop ? (ow - cw) / 2 : 0, crop ? oh - ch : 0, cw, ch});
+                        ImageU8 want(cw, ch, c);
+                        cpu::resize(plan, img.view(), want.view());
+                        for (const bool tiles : {true, false}) {
+                            CAPTURE(resize_filter_name(f));
+                            CAPTURE(c);
+                            CAPTURE(iw);
+                            CAPTURE(ih);
+                            CAPTURE(ow);
+                            CAPTURE(oh);
+                            CAPTURE(crop);
+                            CAPTURE(tiles);
+                            std::string kernel;
+                            IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, tiles, kernel));
+                            CHECK_FALSE(kernel.empty());
+                            ++compared;
+                        }
+                    }
+                }
+    MESSAGE(compared, " resizes compared");
+}
+
+TEST_CASE("gpu resize: steep shrinks (1/37) and large enlargements (13x) of a photo, both kernels") {
+    const ImageU8 img = test::photo_like_image(2960, 1850, 3, 8);
+    for (const auto& [ow, oh] : std::vector<std::pair<int, int>>{{80, 50}, {1480, 925}, {2961, 1851}}) {
+        for (ResizeFilter f : {ResizeFilter::Lanczos3, ResizeFilter::Area, ResizeFilter::Bilinear}) {
+            const ResizePlan plan = resize_plan(f, img.width(), img.height(), {ow, oh, 0, 0, ow, oh});
+            ImageU8 want(ow, oh, 3);
+            cpu::resize(plan, img.view(), want.view());
+            for (const bool tiles : {true, false}) {
+                CAPTURE(ow);
+                CAPTURE(resize_filter_name(f));
+                CAPTURE(tiles);
+                std::string kernel;
+                IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, tiles, kernel));
+            }
+        }
+    }
+    const ImageU8 small = test::photo_like_image(41, 23, 4, 2);
+    const ResizePlan up = resize_plan(ResizeFilter::Bicubic, 41, 23, {533, 299, 0, 0, 533, 299});
+    ImageU8 want(533, 299, 4);
+    cpu::resize(up, small.view(), want.view());
+    std::string kernel;
+    IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(up, small, true, kernel));
+    CHECK(kernel.find("tiles") != std::string::npos);
+}
