@@ -159,7 +159,7 @@ TEST_CASE("resize filters: within one level of a float64 evaluation on at least 
         }
 }
 
-TEST_CASE("resize: the same size is a copy with every filter; the weights sum to one (a filter) or to n (area)") {
+TEST_CASE("resize: the same size is a copy with every filter; the weights sum to one (a filter) or to n (area); starts never decrease") {
     const ImageU8 src = test::photo_like_image(31, 19, 4, 5);
     for (ResizeFilter f : {ResizeFilter::Auto, ResizeFilter::Nearest, ResizeFilter::Bilinear, ResizeFilter::Bicubic,
                            ResizeFilter::Lanczos3, ResizeFilter::Area}) {
@@ -167,7 +167,7 @@ TEST_CASE("resize: the same size is a copy with every filter; the weights sum to
         IMGPAR_CHECK_IMAGES_EQUAL(src, resized(f, src, 31, 19));
     }
     for (ResizeFilter f : {ResizeFilter::Bilinear, ResizeFilter::Bicubic, ResizeFilter::Lanczos3, ResizeFilter::Area})
-        for (const auto& [n, m] : std::vector<std::pair<int, int>>{{100, 37}, {37, 100}, {1000, 27}, {5, 65}, {1, 7}}) {
+        for (const auto& [n, m] : std::vector<std::pair<int, int>>{{100, 37}, {37, 100}, {1000, 27}, {5, 65}, {1, 7}, {2, 50}, {37, 129}}) {
             const ResizeAxis a = resize_axis(f, n, m, 0, m);
             for (int k = 0; k < m; ++k) {
                 long long sum = 0;
@@ -175,6 +175,7 @@ TEST_CASE("resize: the same size is a copy with every filter; the weights sum to
                 CHECK(sum == (f == ResizeFilter::Area ? n : 1 << kResizeWeightBits));
                 CHECK(a.start[static_cast<std::size_t>(k)] >= 0);
                 CHECK(a.start[static_cast<std::size_t>(k)] < n);
+                if (k > 0) CHECK(a.start[static_cast<std::size_t>(k)] >= a.start[static_cast<std::size_t>(k) - 1]);
             }
         }
 }

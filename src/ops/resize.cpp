@@ -90,12 +90,12 @@ void filter_table(ResizeAxis& a) {
         int hi = std::min(a.in - 1, static_cast<int>(std::ceil(centre + reach - 0.5)));
         std::vector<double> w;
         for (int i = lo; i <= hi; ++i) w.push_back(kernel_of(a.filter, (i + 0.5 - centre) / widen));
-        // Zero weights at the ends are not taps.
+        // Zero weights after the last nonzero one are not taps. Leading ones
+        // stay, so the starts never decrease from one output pixel to the
+        // next (the GPU's tiles rely on it): Catmull-Rom is exactly 0 at
+        // whole offsets, which would move an aligned pixel's start past its
+        // neighbour's.
         while (w.size() > 1 && w.back() == 0.0) w.pop_back(), --hi;
-        std::size_t skip = 0;
-        while (skip + 1 < w.size() && w[skip] == 0.0) ++skip;
-        w.erase(w.begin(), w.begin() + static_cast<std::ptrdiff_t>(skip));
-        lo += static_cast<int>(skip);
         a.start[static_cast<std::size_t>(k)] = lo;
         weights[static_cast<std::size_t>(k)] = std::move(w);
         taps = std::max(taps, static_cast<int>(weights[static_cast<std::size_t>(k)].size()));

@@ -72,7 +72,7 @@ constexpr int kResizeRowBits = 6;      // fractional bits the first pass keeps
 // How one axis maps n input pixels to m output pixels, output pixels
 // [first, first + count) of them (a crop of the resized axis: resize --fill).
 // Output pixel k (0-based within the kept ones) reads `taps` input pixels
-// from start[k]; its weights are weight[k * taps + t] (a filter's, summing to
+// from start[k] (never less than start[k - 1]); its weights are weight[k * taps + t] (a filter's, summing to
 // 2^14; area's, summing to n, in units of 1/m). Taps past the last input
 // pixel have weight 0 and are not read. Identity (n == m, no crop, or
 // nearest) uses one tap of weight 1.
