@@ -26,6 +26,7 @@ struct Options {
     bool cpu = true;         // also time the CPU reference (slow on big images)
     bool npp_filters = true; // also time NPP's filters (its large-radius Gaussians take seconds)
     std::string only;        // run cases whose name contains this
+    std::vector<std::string> operations;  // --operations: the operations case times only these (empty: all)
 };
 
 struct Timing {

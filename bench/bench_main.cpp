@@ -29,6 +29,7 @@ static void print_usage() {
         "  --no-cpu     do not time the CPU reference\n"
         "  --no-npp-filters  do not time NPP's filters (quicker A/B runs of imgpar's own)\n"
         "  --only TEXT  run only the cases whose name contains TEXT\n"
+        "  --operations A,B  the operations case times only these operations (e.g. resize,thumbnail)\n"
         "  --list       list the cases and exit\n");
 }
 
@@ -47,6 +48,14 @@ int main(int argc, char** argv) {
         else if (a == "--no-cpu") opt.cpu = false;
         else if (a == "--no-npp-filters") opt.npp_filters = false;
         else if (a == "--only" && i + 1 < argc) opt.only = argv[++i];
+        else if (a == "--operations" && i + 1 < argc) {
+            std::string list = argv[++i];
+            for (std::size_t at = 0; at <= list.size();) {
+                const std::size_t comma = std::min(list.find(',', at), list.size());
+                if (comma > at) opt.operations.push_back(list.substr(at, comma - at));
+                at = comma + 1;
+            }
+        }
         else if (a == "--list") {
             for (auto& c : bench::registry()) std::printf("%s\n", c.name);
             return 0;

@@ -6,6 +6,7 @@
 // one. A last row per operation times the whole host round trip through the
 // session (staging, upload, run, download). An operation added to the
 // catalog is timed here without a case of its own.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -129,17 +130,23 @@ void time_round_trip(Context& ctx, const Shape& s, const Operation& op, const Ex
 // operation (its first benchmark example): a round trip leaves the GPU idle
 // for ~100 ms, and a device row timed right after one ran up to 15% slow in
 // some runs (clocks ramping up again).
+bool chosen(const Context& ctx, const Operation& op) {
+    const std::vector<std::string>& list = ctx.options().operations;
+    return op.kind == OperationKind::ImageToImage &&  // histo: bench/bench_histogram.cu
+           (list.empty() || std::find(list.begin(), list.end(), op.name) != list.end());
+}
+
 void operations_case(Context& ctx) {
     for (const Shape& s : kImageShapes)
         for (const Operation& op : operations()) {
-            if (op.kind != OperationKind::ImageToImage) continue;  // histo: bench/bench_histogram.cu
+            if (!chosen(ctx, op)) continue;
             DeviceOutputs dsts;
             for (const Example& e : op.examples)
                 if (e.benchmark) time_example(ctx, s, op, e, *op.make_image_job(op.values(e.values)), dsts);
         }
     for (const Shape& s : kImageShapes)
         for (const Operation& op : operations()) {
-            if (op.kind != OperationKind::ImageToImage) continue;
+            if (!chosen(ctx, op)) continue;
             for (const Example& e : op.examples)
                 if (e.benchmark) {
                     time_round_trip(ctx, s, op, e, *op.make_image_job(op.values(e.values)));
