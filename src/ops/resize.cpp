@@ -46,12 +46,6 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-double sinc(double x) {
-    if (x == 0.0) return 1.0;
-    x *= kPi;
-    return std::sin(x) / x;
-}
-
 double support_of(ResizeFilter f) {
     switch (f) {
         case ResizeFilter::Bilinear: return 1.0;
@@ -73,7 +67,13 @@ double kernel_of(ResizeFilter f, double x) {
             if (x < 2.0) return ((a * x - 5.0 * a) * x + 8.0 * a) * x - 4.0 * a;
             return 0.0;
         }
-        case ResizeFilter::Lanczos3: return x < 3.0 ? sinc(x) * sinc(x / 3.0) : 0.0;
+        case ResizeFilter::Lanczos3: {
+            // sinc(x) sinc(x / 3) with one sine: sin(3 t) = 3 sin t - 4 sin^3 t, t = pi x / 3.
+            if (x >= 3.0) return 0.0;
+            if (x == 0.0) return 1.0;
+            const double t = kPi * x / 3.0, s = std::sin(t);
+            return (3.0 * s - 4.0 * s * s * s) * s / (3.0 * t * t);
+        }
         default: return 0.0;
     }
 }
@@ -82,42 +82,42 @@ void filter_table(ResizeAxis& a) {
     const double scale = static_cast<double>(a.in) / a.out;
     const double widen = std::max(scale, 1.0);
     const double reach = support_of(a.filter) * widen;
-    std::vector<std::vector<double>> weights(static_cast<std::size_t>(a.count));
+    // Taps: the input pixels whose centre lies within the kernel's reach,
+    // trailing zero weights dropped (leading ones kept: starts never decrease).
+    const auto range = [&](int k, int& lo, int& hi) {
+        const double centre = (a.first + k + 0.5) * scale;
+        lo = std::max(0, static_cast<int>(std::floor(centre - reach - 0.5)));
+        hi = std::min(a.in - 1, static_cast<int>(std::ceil(centre + reach - 0.5)));
+        return centre;
+    };
     int taps = 1;
     for (int k = 0; k < a.count; ++k) {
-        const double centre = (a.first + k + 0.5) * scale;
-        int lo = std::max(0, static_cast<int>(std::floor(centre - reach - 0.5)));
-        int hi = std::min(a.in - 1, static_cast<int>(std::ceil(centre + reach - 0.5)));
-        std::vector<double> w;
-        for (int i = lo; i <= hi; ++i) w.push_back(kernel_of(a.filter, (i + 0.5 - centre) / widen));
-        // Zero weights after the last nonzero one are not taps. Leading ones
-        // stay, so the starts never decrease from one output pixel to the
-        // next (the GPU's tiles rely on it): Catmull-Rom is exactly 0 at
-        // whole offsets, which would move an aligned pixel's start past its
-        // neighbour's.
-        while (w.size() > 1 && w.back() == 0.0) w.pop_back(), --hi;
-        a.start[static_cast<std::size_t>(k)] = lo;
-        weights[static_cast<std::size_t>(k)] = std::move(w);
-        taps = std::max(taps, static_cast<int>(weights[static_cast<std::size_t>(k)].size()));
+        int lo = 0, hi = 0;
+        range(k, lo, hi);
+        taps = std::max(taps, hi - lo + 1);
     }
     a.taps = taps;
     a.weight.assign(static_cast<std::size_t>(a.count) * taps, 0);
     const std::int32_t one = std::int32_t{1} << kResizeWeightBits;
+    std::vector<double> w(static_cast<std::size_t>(taps));
     for (int k = 0; k < a.count; ++k) {
-        const std::vector<double>& w = weights[static_cast<std::size_t>(k)];
+        int lo = 0, hi = 0;
+        const double centre = range(k, lo, hi);
+        const int n = hi - lo + 1;
         double sum = 0;
-        for (double v : w) sum += v;
+        for (int t = 0; t < n; ++t) sum += w[static_cast<std::size_t>(t)] = kernel_of(a.filter, (lo + t + 0.5 - centre) / widen);
+        a.start[static_cast<std::size_t>(k)] = lo;
         std::int32_t* out = &a.weight[static_cast<std::size_t>(k) * taps];
         std::int32_t total = 0;
-        std::size_t largest = 0;
-        for (std::size_t t = 0; t < w.size(); ++t) {
-            out[t] = static_cast<std::int32_t>(std::lround(w[t] / sum * one));
+        int largest = 0;
+        for (int t = 0; t < n; ++t) {
+            out[t] = static_cast<std::int32_t>(std::lround(w[static_cast<std::size_t>(t)] / sum * one));
             total += out[t];
-            if (std::fabs(w[t]) > std::fabs(w[largest])) largest = t;
+            if (std::fabs(w[static_cast<std::size_t>(t)]) > std::fabs(w[static_cast<std::size_t>(largest)])) largest = t;
         }
         out[largest] += one - total;  // the weights sum to exactly one
         std::int64_t magnitude = 0;
-        for (int t = 0; t < taps; ++t) magnitude += std::abs(out[t]);
+        for (int t = 0; t < n; ++t) magnitude += std::abs(out[t]);
         if (magnitude > 2 * one)  // what the arithmetic's ranges assume (Catmull-Rom and Lanczos3 stay near 1.3)
             throw usage_error("resize", "a filter's weights overshoot more than the arithmetic allows");
     }

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 #include "src/error.hpp"
@@ -176,13 +177,14 @@ public:
             throw input_error(file, "resized to " + std::to_string(out.width) + "x" + std::to_string(out.height) +
                                         " it would have more than " + std::to_string(kDefaultMaxPixels) + " pixels");
         try {
-            check_resize_range(plan_for(in.width, in.height), in.channels);
+            check_resize_range(*plan_for(in.width, in.height), in.channels);
         } catch (const Error& e) {
             throw input_error(file, e.reason());
         }
     }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
-        const ResizePlan plan = plan_for(src.width, src.height);
+        const std::shared_ptr<const ResizePlan> planned = plan_for(src.width, src.height);
+        const ResizePlan& plan = *planned;
         ImageU8 out(plan.x.count, plan.y.count, src.channels);
         cpu::resize(plan, src, out.view());
         notes.kernel = cpu::resize_kernel_name(plan, src.channels);
@@ -190,7 +192,8 @@ public:
         return out;
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
-        const ResizePlan plan = plan_for(src.width, src.height);
+        const std::shared_ptr<const ResizePlan> planned = plan_for(src.width, src.height);
+        const ResizePlan& plan = *planned;
         gpu::resize(session, plan, src, dst, &notes.kernel);
         record(plan, notes);
     }
@@ -212,7 +215,19 @@ public:
     }
 
 private:
-    ResizePlan plan_for(int w, int h) const { return resize_plan(spec_.filter, w, h, resize_geometry(spec_, w, h)); }
+    // The plan of a w x h input: its tables take milliseconds to make for
+    // long kernels (sines, and a thumbnail's hundreds of taps), and a run
+    // asks for them when it checks a file and again when it resizes it, a
+    // batch of one size for every file: the last size's plan is kept.
+    std::shared_ptr<const ResizePlan> plan_for(int w, int h) const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!last_ || last_w_ != w || last_h_ != h) {
+            last_ = std::make_shared<const ResizePlan>(resize_plan(spec_.filter, w, h, resize_geometry(spec_, w, h)));
+            last_w_ = w;
+            last_h_ = h;
+        }
+        return last_;
+    }
     static void record(const ResizePlan& plan, RunNotes& notes) {
         notes.details.add("resized_width", plan.x.out).add("resized_height", plan.y.out);
         notes.details.add("filter_across", resize_filter_name(plan.x.filter)).add("filter_down", resize_filter_name(plan.y.filter));
@@ -220,6 +235,9 @@ private:
     }
 
     ResizeSpec spec_;
+    mutable std::mutex mutex_;
+    mutable std::shared_ptr<const ResizePlan> last_;
+    mutable int last_w_ = -1, last_h_ = -1;
 };
 
 // The geometry argument (IN OUT GEOMETRY, or 'resize 50%' in a chain).
