@@ -185,7 +185,7 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
     const std::size_t mid_bytes = premultiply || ky != AxisKind::Filter ? 4 : 2;
     const ResizeTables t = resize_tables(plan, ws.tables(plan, stream));
-    const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.in, true) * axis_scale(kx, plan.x.in, false));
+    const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.sum, true) * axis_scale(kx, plan.x.sum, false));
     const std::string what = std::string(mid_bytes == 2 ? "16" : "32") + "-bit intermediate" +
                              (premultiply ? ", premultiplied" : "") + "; " + describe_resize(plan) + ")";
     if (tiles && resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream)) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <numeric>
 #include <type_traits>
 
 #include "src/error.hpp"
@@ -125,8 +126,9 @@ void filter_table(ResizeAxis& a) {
 
 void area_table(ResizeAxis& a) {
     // In units of 1/out: input pixel i covers [i out, (i + 1) out), output
-    // pixel j the box [j in, (j + 1) in).
-    const std::int64_t n = a.in, m = a.out;
+    // pixel j the box [j in, (j + 1) in). Every overlap is a multiple of
+    // g = gcd(in, out), and is kept divided by it.
+    const std::int64_t n = a.in, m = a.out, g = std::gcd(n, m);
     int taps = 1;
     for (int k = 0; k < a.count; ++k) {
         const std::int64_t j = a.first + k;
@@ -135,13 +137,14 @@ void area_table(ResizeAxis& a) {
         taps = std::max(taps, static_cast<int>(hi - lo));
     }
     a.taps = taps;
+    a.sum = n / g;
     a.weight.assign(static_cast<std::size_t>(a.count) * taps, 0);
     for (int k = 0; k < a.count; ++k) {
         const std::int64_t j = a.first + k, lo = a.start[static_cast<std::size_t>(k)];
         for (int t = 0; t < taps && lo + t < n; ++t) {
             const std::int64_t i = lo + t;
             const std::int64_t overlap = std::min((i + 1) * m, (j + 1) * n) - std::max(i * m, j * n);
-            a.weight[static_cast<std::size_t>(k) * taps + t] = static_cast<std::int32_t>(std::max<std::int64_t>(0, overlap));
+            a.weight[static_cast<std::size_t>(k) * taps + t] = static_cast<std::int32_t>(std::max<std::int64_t>(0, overlap) / g);
         }
     }
 }
@@ -169,7 +172,10 @@ ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int coun
                     static_cast<std::int32_t>((2 * static_cast<std::int64_t>(first + k) + 1) * in / (2 * static_cast<std::int64_t>(out)));
             break;
         case AxisKind::Area: area_table(a); break;
-        case AxisKind::Filter: filter_table(a); break;
+        case AxisKind::Filter:
+            filter_table(a);
+            a.sum = std::int64_t{1} << kResizeWeightBits;
+            break;
     }
     return a;
 }
@@ -187,8 +193,8 @@ void check_resize_range(const ResizePlan& plan, int channels) {
     const double top = premultiply ? 65025.0 : 255.0;
     // The first pass goes down the columns (y), the second along the rows
     // (x); a filter's weights' magnitudes sum to at most 2 (resize_axis checks).
-    const double mid = ky == AxisKind::Area ? top * plan.y.in : ky == AxisKind::Filter ? top * 2 * 64 : top;
-    const double sum = mid * (kx == AxisKind::Area ? plan.x.in : kx == AxisKind::Filter ? 32768.0 : 1.0);
+    const double mid = ky == AxisKind::Area ? top * plan.y.sum : ky == AxisKind::Filter ? top * 2 * 64 : top;
+    const double sum = mid * (kx == AxisKind::Area ? plan.x.sum : kx == AxisKind::Filter ? 32768.0 : 1.0);
     if (mid >= 2147483648.0 || sum >= 1099511627776.0)  // 32-bit intermediates; sums below 2^40
         throw usage_error("resize", std::string(resize_filter_name(plan.y.filter)) + " over " +
                                         std::to_string(plan.x.in) + "x" + std::to_string(plan.y.in) +
@@ -228,7 +234,12 @@ void first_pass(const ResizeAxis& y, ConstViewU8 src, int k0, int k1, Mid* mid) 
     for (int k = k0; k < k1; ++k) {
         const int start = y.start[static_cast<std::size_t>(k)], taps = live_taps(y, k);
         for (int t = 0; t < taps; ++t) r[t] = src.row(start + t);
-        simd::resize_columns(&y.weight[static_cast<std::size_t>(k) * y.taps], taps, r, n, mid + (k - k0) * n);
+        const std::int32_t* w = &y.weight[static_cast<std::size_t>(k) * y.taps];
+        if constexpr (std::is_same_v<Mid, std::int16_t>)
+            simd::resize_columns(w, taps, r, n, axis_kind(y.filter) == AxisKind::Filter ? kResizeWeightBits - kResizeRowBits : 0,
+                                 mid + (k - k0) * n);
+        else
+            simd::resize_columns(w, taps, r, n, mid + (k - k0) * n);
     }
 }
 
@@ -328,9 +339,47 @@ void resize_bands(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst, const Exa
     });
 }
 
-}  // namespace
+// The common case (no alpha, a filter down the columns, a filter or a copy
+// along the rows) with both passes vectorised: each band of output rows is
+// made down the columns into a transposed band (for each input column, its
+// samples of the band's rows, side by side), so the pass along the rows also
+// sums whole contiguous runs (src/ops/simd/resize_columns.hpp) before the
+// band's output pixels are written. The sums are second_pass's integers, so
+// the bytes are too.
+void resize_transposed(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst, const ExactDivider& divider) {
+    const ResizeAxis& x = plan.x;
+    const ResizeAxis& y = plan.y;
+    const int C = src.channels;
+    constexpr int kBand = 16;
+    const std::size_t n = src.row_samples();
+    const int bands = (y.count + kBand - 1) / kBand;
+    parallel_for(bands, 1, [&](int b0, int b1) {
+        std::vector<std::int16_t> row(n), band(n * kBand);
+        std::vector<std::int32_t> sums(static_cast<std::size_t>(kBand) * C);
+        for (int b = b0; b < b1; ++b) {
+            const int k0 = b * kBand, k1 = std::min(y.count, k0 + kBand), rows = k1 - k0;
+            const std::size_t column = static_cast<std::size_t>(rows) * C;  // one input column of the band
+            for (int k = k0; k < k1; ++k) {
+                first_pass(y, src, k, k + 1, row.data());
+                std::int16_t* to = band.data() + static_cast<std::size_t>(k - k0) * C;
+                for (int i = 0; i < x.in; ++i, to += column)
+                    for (int c = 0; c < C; ++c) to[c] = row[static_cast<std::size_t>(i) * C + c];
+            }
+            for (int j = 0; j < x.count; ++j) {
+                const int start = x.start[static_cast<std::size_t>(j)];
+                simd::resize_rows(&x.weight[static_cast<std::size_t>(j) * x.taps], live_taps(x, j),
+                                  band.data() + static_cast<std::size_t>(start) * column, column, column, sums.data());
+                for (int r = 0; r < rows; ++r) {
+                    std::uint8_t* o = dst.row(k0 + r) + static_cast<std::size_t>(j) * C;
+                    for (int c = 0; c < C; ++c)
+                        o[c] = static_cast<std::uint8_t>(resize_output(sums[static_cast<std::size_t>(r) * C + c], divider));
+                }
+            }
+        }
+    });
+}
 
-void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst) {
+void resize_any(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst, bool vectorised) {
     const ResizeAxis& x = plan.x;
     const ResizeAxis& y = plan.y;
     const int C = src.channels;
@@ -339,14 +388,26 @@ void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst) {
     check_resize_range(plan, C);
     const AxisKind ky = axis_kind(y.filter), kx = axis_kind(x.filter);
     const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
-    const ExactDivider divider = ExactDivider::of(axis_scale(ky, y.in, true) * axis_scale(kx, x.in, false));
+    const ExactDivider divider = ExactDivider::of(axis_scale(ky, y.sum, true) * axis_scale(kx, x.sum, false));
+    // Where the first pass's values fit 16 bits and the second pass's sums 32
+    // (a filter's, area's at modest factors), both passes are vectorised.
+    const double mid = ky == AxisKind::Filter ? 255.0 * 2 * 64 : 255.0 * static_cast<double>(y.sum);
+    const double sums = mid * (kx == AxisKind::Filter ? 32768.0 : static_cast<double>(x.sum));
     if (premultiply)
         resize_bands<true, std::int32_t>(plan, src, dst, divider);
+    else if (vectorised && mid < 32768 && sums < 2147483648.0)
+        resize_transposed(plan, src, dst, divider);
     else if (ky == AxisKind::Filter)
         resize_bands<false, std::int16_t>(plan, src, dst, divider);
     else
         resize_bands<false, std::int32_t>(plan, src, dst, divider);
 }
+
+}  // namespace
+
+void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst) { resize_any(plan, src, dst, true); }
+
+void resize_one_lane(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst) { resize_any(plan, src, dst, false); }
 
 std::string resize_kernel_name(const ResizePlan& plan, int channels) {
     return std::string("separable, down the columns (vectors: ") + simd::simd_target_name() + "), then along the rows, " +

@@ -17,7 +17,7 @@
 //             (2m))): numpy indexing img[(2j+1)*n // (2m)].
 //   area      the exact mean over the output pixel's box [j s, (j + 1) s):
 //             each input pixel weighs its overlap with the box. The weights
-//             are whole numbers in units of 1/m and summed exactly in 64-bit
+//             are whole numbers in units of gcd(n, m)/m and summed exactly in 64-bit
 //             integers, so every output is the box mean rounded half up (at
 //             integer factors: the plain mean of each k x k block).
 //   bilinear  triangle, support 1; bicubic: Catmull-Rom (a = -0.5, as Pillow's
@@ -72,8 +72,8 @@ constexpr int kResizeRowBits = 6;      // fractional bits the first pass keeps
 // How one axis maps n input pixels to m output pixels, output pixels
 // [first, first + count) of them (a crop of the resized axis: resize --fill).
 // Output pixel k (0-based within the kept ones) reads `taps` input pixels
-// from start[k] (never less than start[k - 1]); its weights are weight[k * taps + t] (a filter's, summing to
-// 2^14; area's, summing to n, in units of 1/m). Taps past the last input
+// from start[k] (never less than start[k - 1]); its weights are weight[k *
+// taps + t], summing to `sum`. Taps past the last input
 // pixel have weight 0 and are not read. Identity (n == m, no crop, or
 // nearest) uses one tap of weight 1.
 struct ResizeAxis {
@@ -83,6 +83,11 @@ struct ResizeAxis {
     int first = 0;
     int count = 0;    // pixels kept
     int taps = 1;
+    // What each output pixel's weights sum to: 2^14 for a filter; for area
+    // the axis's length over gcd(n, m) (the overlaps are multiples of it, so
+    // they are kept divided by it: whole pixels weigh 1 at integer factors);
+    // 1 for a copy.
+    std::int64_t sum = 1;
     std::vector<std::int32_t> start;   // count entries
     std::vector<std::int32_t> weight;  // count * taps entries
     bool identity() const { return filter == ResizeFilter::Nearest && in == out && count == out; }
@@ -115,6 +120,9 @@ std::string describe_resize(const ResizePlan& plan);
 namespace cpu {
 // dst: plan.x.count x plan.y.count, src's channels. Multithreaded.
 void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
+// The same with the pass along the rows one sample at a time: the plain
+// reference the vectorised form is checked against (the same bytes).
+void resize_one_lane(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
 std::string resize_kernel_name(const ResizePlan& plan, int channels);
 }  // namespace cpu
 

@@ -67,12 +67,12 @@ IMGPAR_HD std::int32_t first_pass_value(AxisKind kind, Acc sum) {
     return static_cast<std::int32_t>(floor_shift<Acc>(sum + (Acc{1} << (shift - 1)), shift));
 }
 
-// What a pass's sums mean: the value times this. The second pass's sum of
-// a sample is the value times the first pass's scale times the second's.
-IMGPAR_HD std::uint64_t axis_scale(AxisKind kind, int in, bool first_pass) {
-    if (kind == AxisKind::Gather) return 1;
-    if (kind == AxisKind::Area) return static_cast<std::uint64_t>(in);
-    return first_pass ? (std::uint64_t{1} << kResizeRowBits) : (std::uint64_t{1} << kResizeWeightBits);
+// What a pass's sums mean: the value times this, for an axis whose
+// weights sum to `sum` (ResizeAxis::sum). The second pass's sum of a sample
+// is the value times the first pass's scale times the second's.
+IMGPAR_HD std::uint64_t axis_scale(AxisKind kind, std::int64_t sum, bool first_pass) {
+    if (kind == AxisKind::Filter && first_pass) return std::uint64_t{1} << kResizeRowBits;
+    return static_cast<std::uint64_t>(sum);
 }
 
 // An output sample from the second pass's sum (clamped to 0..255).

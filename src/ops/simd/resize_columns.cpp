@@ -52,17 +52,31 @@ HWY_INLINE std::size_t columns(const std::int32_t* w, int taps, const std::uint8
     return full;
 }
 
-void ColumnsToI16(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, std::int16_t* out) {
+void ColumnsToI16(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, int shift,
+                  std::int16_t* out) {
     const hn::ScalableTag<std::int32_t> d32;
     const hn::Rebind<std::int16_t, decltype(d32)> d16;
-    constexpr int kShift = kResizeWeightBits - kResizeRowBits;
-    const auto half = hn::Set(d32, 1 << (kShift - 1));
+    const auto half = hn::Set(d32, shift ? 1 << (shift - 1) : 0);
     const std::size_t tail = columns(w, taps, rows, n, [&](std::size_t s, hn::Vec<decltype(d32)> v) {
         // Arithmetic shift: floor for negative sums, as first_pass_value.
-        hn::StoreU(hn::DemoteTo(d16, hn::ShiftRight<kShift>(hn::Add(v, half))), d16, out + s);
+        hn::StoreU(hn::DemoteTo(d16, hn::ShiftRightSame(hn::Add(v, half), shift)), d16, out + s);
     });
-    for (std::size_t s = tail; s < n; ++s)
-        out[s] = static_cast<std::int16_t>(first_pass_value(AxisKind::Filter, column_sum(w, taps, rows, s)));
+    for (std::size_t s = tail; s < n; ++s) out[s] = static_cast<std::int16_t>(column_value(w, taps, rows, s, shift));
+}
+
+void RowsOfI16(const std::int32_t* w, int taps, const std::int16_t* first, std::size_t stride, std::size_t n,
+               std::int32_t* sums) {
+    const hn::ScalableTag<std::int32_t> d32;
+    const hn::Rebind<std::int16_t, decltype(d32)> d16;
+    const std::size_t lanes = hn::Lanes(d32);
+    const std::size_t full = n / lanes * lanes;
+    for (std::size_t s = 0; s < full; s += lanes) {
+        auto acc = hn::Zero(d32);
+        for (int t = 0; t < taps; ++t)
+            acc = hn::Add(acc, hn::Mul(hn::Set(d32, w[t]), hn::PromoteTo(d32, hn::LoadU(d16, first + t * stride + s))));
+        hn::StoreU(acc, d32, sums + s);
+    }
+    for (std::size_t s = full; s < n; ++s) sums[s] = row_sum(w, taps, first, stride, s);
 }
 
 void ColumnsToI32(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
@@ -80,9 +94,16 @@ namespace imgpar::simd {
 
 HWY_EXPORT(ColumnsToI16);
 HWY_EXPORT(ColumnsToI32);
+HWY_EXPORT(RowsOfI16);
 
-void resize_columns(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, std::int16_t* out) {
-    HWY_DYNAMIC_DISPATCH(ColumnsToI16)(w, taps, rows, n, out);
+void resize_rows(const std::int32_t* w, int taps, const std::int16_t* first, std::size_t stride, std::size_t n,
+                 std::int32_t* sums) {
+    HWY_DYNAMIC_DISPATCH(RowsOfI16)(w, taps, first, stride, n, sums);
+}
+
+void resize_columns(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, int shift,
+                    std::int16_t* out) {
+    HWY_DYNAMIC_DISPATCH(ColumnsToI16)(w, taps, rows, n, shift, out);
 }
 void resize_columns(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
     HWY_DYNAMIC_DISPATCH(ColumnsToI32)(w, taps, rows, n, out);
@@ -95,12 +116,16 @@ void resize_columns(const std::int32_t* w, int taps, const std::uint8_t* const* 
 
 namespace imgpar::simd {
 
-void resize_columns(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, std::int16_t* out) {
-    for (std::size_t s = 0; s < n; ++s)
-        out[s] = static_cast<std::int16_t>(first_pass_value(AxisKind::Filter, column_sum(w, taps, rows, s)));
+void resize_columns(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, int shift,
+                    std::int16_t* out) {
+    for (std::size_t s = 0; s < n; ++s) out[s] = static_cast<std::int16_t>(column_value(w, taps, rows, s, shift));
 }
 void resize_columns(const std::int32_t* w, int taps, const std::uint8_t* const* rows, std::size_t n, std::int32_t* out) {
     for (std::size_t s = 0; s < n; ++s) out[s] = column_sum(w, taps, rows, s);
+}
+void resize_rows(const std::int32_t* w, int taps, const std::int16_t* first, std::size_t stride, std::size_t n,
+                 std::int32_t* sums) {
+    for (std::size_t s = 0; s < n; ++s) sums[s] = row_sum(w, taps, first, stride, s);
 }
 
 }  // namespace imgpar::simd
