@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "src/error.hpp"
+#include "src/ops/resize_blocks.hpp"
 #include "src/ops/resize_math.hpp"
 #include "src/ops/simd/resize_columns.hpp"
 #include "src/ops/simd/targets.hpp"
@@ -393,7 +394,9 @@ void resize_any(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst, bool vector
     // (a filter's, area's at modest factors), both passes are vectorised.
     const double mid = ky == AxisKind::Filter ? 255.0 * 2 * 64 : 255.0 * static_cast<double>(y.sum);
     const double sums = mid * (kx == AxisKind::Filter ? 32768.0 : static_cast<double>(x.sum));
-    if (premultiply)
+    if (vectorised && resize_takes_blocks(plan, C))
+        resize_blocks(plan, src, dst);
+    else if (premultiply)
         resize_bands<true, std::int32_t>(plan, src, dst, divider);
     else if (vectorised && mid < 32768 && sums < 2147483648.0)
         resize_transposed(plan, src, dst, divider);
@@ -410,6 +413,10 @@ void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst) { resize_any(pl
 void resize_one_lane(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst) { resize_any(plan, src, dst, false); }
 
 std::string resize_kernel_name(const ResizePlan& plan, int channels) {
+    if (resize_takes_blocks(plan, channels))
+        return std::string("block means (area at whole factors; vectors: ") + simd::simd_target_name() + "), " +
+               std::to_string(cpu_thread_count()) + " thread" + (cpu_thread_count() == 1 ? "" : "s") + " (" +
+               describe_resize(plan) + ")";
     return std::string("separable, down the columns (vectors: ") + simd::simd_target_name() + "), then along the rows, " +
            (has_alpha(channels) ? "premultiplied, " : "") + std::to_string(cpu_thread_count()) + " thread" +
            (cpu_thread_count() == 1 ? "" : "s") + " (" + describe_resize(plan) + ")";

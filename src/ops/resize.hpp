@@ -120,8 +120,9 @@ std::string describe_resize(const ResizePlan& plan);
 namespace cpu {
 // dst: plan.x.count x plan.y.count, src's channels. Multithreaded.
 void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
-// The same with the pass along the rows one sample at a time: the plain
-// reference the vectorised form is checked against (the same bytes).
+// The same by the general path only, the pass along the rows one sample at a
+// time and whole-factor area not taken apart (src/ops/resize_blocks.hpp):
+// the plain reference the faster forms are checked against (the same bytes).
 void resize_one_lane(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
 std::string resize_kernel_name(const ResizePlan& plan, int channels);
 }  // namespace cpu

@@ -329,6 +329,7 @@ Operation resize_operation() {
     op.extra = {"GEOMETRY", apply_geometry};
     op.examples = {{"50% lanczos3", {{"geometry", "50%"}}},
                    {"50% area", {{"geometry", "50%"}, {"filter", "area"}}},
+                   {"30% area", {{"geometry", "30%"}, {"filter", "area"}}},
                    {"37% bilinear", {{"geometry", "37%"}, {"filter", "bilinear"}}, false},
                    {"width 97", {{"width", "97"}}, false},
                    {"height 61 bicubic", {{"height", "61"}, {"filter", "bicubic"}}, false},
