@@ -69,13 +69,15 @@ Command compare_command() {
     return {"compare", "Compare images: max difference, MAE, MSE, RMSE, PSNR, SSIM", "A B | A/ B/ | FILE... DIR",
             "Compares two images of the same size and channel layout, per channel and over all channels: the\n"
             "largest absolute difference, how many samples differ, MAE, MSE, RMSE, PSNR (data range 255; 'inf'\n"
-            "for identical images, null in JSON) and SSIM (Wang et al. 2004 as scikit-image computes it: 11x11\n"
+            "for identical images, the largest double in JSON) and SSIM (Wang et al. 2004 as scikit-image computes it: 11x11\n"
             "Gaussian window, sigma 1.5, K1 0.01, K2 0.03, the mean over the image less a 5-pixel border; none\n"
             "for images under 11x11). Two folders compare their files of the same name (a file missing on one\n"
             "side fails that pair); FILE... DIR compares each FILE with DIR's file of its name. --fail-above\n"
-            "and --fail-below turn the comparison into a check: exit 1, with the reason on stderr, when an\n"
+            "and --fail-below turn the comparison into a check: exit 4, with the reason on stderr, when an\n"
             "overall metric (named as the JSON keys) is past its bound. A pair that fails (missing, unreadable,\n"
-            "different sizes) is reported and the others are still compared; the exit code is then 1.",
+            "different sizes) is reported and the others are still compared; the exit code is then 1, which\n"
+            "wins over 4: a broken pipeline is told apart from a regression. Identical images' PSNR is inf\n"
+            "(in JSON the largest double, 1.7976931348623157e+308, above any bound).",
             0, -1,
             {{"Compare",
               {ParamSpec::path("diff", "OUT", "Write the absolute difference |A - B| as an image (same channels); "
@@ -88,10 +90,10 @@ Command compare_command() {
                                "NPP do; auto = max(1, round(min(W, H) / 256)), their rule (default 1: full size)",
                                "auto or a whole number from 1 to 1024"),
                ParamSpec::text("fail-above", "METRIC=V",
-                               "Exit 1 when an overall metric is above V (repeatable), e.g. mse=4",
+                               "Exit 4 when an overall metric is above V (repeatable), e.g. mse=4",
                                "max_abs, differ, differ_share, pixels_differ, mae, mse, rmse, psnr or ssim, = a number"),
                ParamSpec::text("fail-below", "METRIC=V",
-                               "Exit 1 when an overall metric is below V (repeatable), e.g. psnr=40 or ssim=0.98",
+                               "Exit 4 when an overall metric is below V (repeatable), e.g. psnr=40 or ssim=0.98",
                                "max_abs, differ, differ_share, pixels_differ, mae, mse, rmse, psnr or ssim, = a number")}},
              report_options(true), many_files_options(false)},
             run};

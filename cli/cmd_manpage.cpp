@@ -75,6 +75,9 @@ void write_page(std::ostream& os) {
           ".TP\n" << kExitGpuUnavailable
        << "\nthe requested GPU is unavailable or failed; the files are not at fault, so the job can be run\n"
           "again on another machine\n"
+          ".TP\n" << kExitCheckFailed
+       << "\nevery input was read and a check failed (compare --fail-above, --fail-below); 1 wins when an input\n"
+          "also failed\n"
           ".SH SEE ALSO\n"
           ".BR convert (1),\n.BR vips (1)\n";
 }

@@ -18,7 +18,7 @@
 //   psnr "inf" for identical images; ssim empty when not computed.
 //
 // JSON (compare_json, one line per pair, JSON Lines for several):
-//   {"schema":"imgpar.compare/1","a":..,"b":..,"ok":true,"width":..,"height":..,
+//   {"schema":"imgpar.compare/2","a":..,"b":..,"ok":true,"width":..,"height":..,
 //    "channels":..,"layout":"RGB","identical":bool,"pixels":..,"pixels_differ":..,
 //    "all":{"samples":..,"max_abs":..,"differ":..,"differ_share":..,"mae":..,"mse":..,
 //           "rmse":..,"psnr":x|null,"ssim":x|null},
@@ -36,6 +36,8 @@
 //   A pair that fails: {"schema":..,"a":..,"b":..,"ok":false,"error":".."}.
 #pragma once
 
+#include <limits>
+
 #include <string>
 #include <vector>
 
@@ -43,7 +45,10 @@
 
 namespace imgpar {
 
-constexpr const char* kCompareJsonSchema = "imgpar.compare/1";
+constexpr const char* kCompareJsonSchema = "imgpar.compare/2";
+// "psnr" of identical images in JSON (+inf elsewhere): the largest double,
+// 1.7976931348623157e+308. (imgpar.compare/1 wrote null.)
+constexpr double kJsonInfinitePsnr = std::numeric_limits<double>::max();
 
 // Where a comparison came from and what the run did besides it.
 struct CompareSource {

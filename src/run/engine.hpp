@@ -24,12 +24,16 @@ namespace imgpar {
 
 // Exit codes.
 constexpr int kExitOk = 0;
-// A file failed (unreadable, corrupt, unwritable), or a check failed.
+// A file failed (unreadable, corrupt, unwritable).
 constexpr int kExitFileFailed = 1;
 constexpr int kExitUsage = 2;
 // The requested GPU is unavailable or failed: the files are not at fault, so
 // a scheduler can run the job again on another node.
 constexpr int kExitGpuUnavailable = 3;
+// Every file was read, and a check failed (compare --fail-above/--fail-below):
+// a regression, told apart from a broken pipeline (1), which wins when both
+// happen in one run.
+constexpr int kExitCheckFailed = 4;
 
 // GPU sessions a run keeps open on each GPU at most: one per worker up to
 // this many, so few workers wait for another's copies (each session holds two
@@ -60,7 +64,9 @@ struct RunSettings {
 struct RunOutcome {
     BatchSummary summary;
     std::size_t checks_failed = 0;
-    int exit_code() const { return summary.failed || checks_failed ? kExitFileFailed : kExitOk; }
+    int exit_code() const {
+        return summary.failed ? kExitFileFailed : checks_failed ? kExitCheckFailed : kExitOk;
+    }
 };
 
 // Runs `chain` then `sink` over `items`. Throws imgpar::Error (usage,

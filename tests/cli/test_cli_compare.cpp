@@ -93,7 +93,7 @@ TEST_CASE("cli compare: CSV rows and JSON records; PSNR of identical images is i
     std::string why;
     REQUIRE_MESSAGE(test::is_valid_json(r.out, &why), why);
     auto m = test::json_members(r.out);
-    CHECK(m["schema"] == "\"imgpar.compare/1\"");
+    CHECK(m["schema"] == "\"imgpar.compare/2\"");
     CHECK(m["ok"] == "true");
     CHECK(m["identical"] == "false");
     CHECK(m["pixels_differ"] == "300");
@@ -110,7 +110,9 @@ TEST_CASE("cli compare: CSV rows and JSON records; PSNR of identical images is i
     m = test::json_members(r.out);
     CHECK(m["identical"] == "true");
     all = test::json_members(m["all"]);
-    CHECK(all["psnr"] == "null");
+    // +inf as the largest double: valid JSON, above any bound a reader compares with.
+    CHECK(all["psnr"] == "1.7976931348623157e+308");
+    CHECK(std::stod(all["psnr"]) >= 40);
     CHECK(all["ssim"] == "1");
     CHECK_FALSE(has(r.out, "inf"));
     CHECK_FALSE(has(r.out, "nan"));
@@ -165,10 +167,10 @@ TEST_CASE("cli compare: --diff writes |A - B|, --ssim-map round(255 SSIM); both 
     for (const std::string& e : p.dir.entries()) CHECK(e.find(".imgpar-") == std::string::npos);
 }
 
-TEST_CASE("cli compare: --fail-above / --fail-below exit 1 with a one-line reason; passing checks exit 0") {
+TEST_CASE("cli compare: --fail-above / --fail-below exit 4 with a one-line reason; passing checks exit 0") {
     Pair p;
     auto r = run_imgpar({"compare", p.a, p.b, "--fail-above", "max_abs=39"});
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 4);
     REQUIRE(lines(r.err).size() == 1);
     CHECK(has(r.err, "max_abs 40 is above 39 (--fail-above max_abs=39)"));
     CHECK(lines(r.out).size() == 6);  // the report is still printed
@@ -179,7 +181,7 @@ TEST_CASE("cli compare: --fail-above / --fail-below exit 1 with a one-line reaso
     // Repeated: every violation on the one line.
     r = run_imgpar({"compare", p.a, p.b, "--fail-below", "psnr=60", "--fail-below", "ssim=0.99999", "--fail-above",
                     "differ_share=0"});
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 4);
     REQUIRE(lines(r.err).size() == 1);
     CHECK(has(r.err, "psnr "));
     CHECK(has(r.err, "is below 60"));
@@ -187,7 +189,7 @@ TEST_CASE("cli compare: --fail-above / --fail-below exit 1 with a one-line reaso
     CHECK(has(r.err, "--fail-above differ_share=0"));
     // Identical images: PSNR is infinite, above any bound.
     CHECK(run_imgpar({"compare", p.a, p.a, "--fail-below", "psnr=100"}).exit_code == 0);
-    CHECK(run_imgpar({"compare", p.a, p.a, "--fail-above", "psnr=100"}).exit_code == 1);
+    CHECK(run_imgpar({"compare", p.a, p.a, "--fail-above", "psnr=100"}).exit_code == 4);
     auto json = test::json_members(run_imgpar({"compare", p.a, p.b, "--json", "--fail-above", "mse=1"}).out);
     CHECK(has(json["limits"], "\"passed\":false"));
     CHECK(has(json["limits"], "mse 1.18"));
@@ -203,6 +205,32 @@ TEST_CASE("cli compare: --fail-above / --fail-below exit 1 with a one-line reaso
         CHECK(has(r.err, bad[0]));
     }
     CHECK(has(run_imgpar({"compare", p.a, p.b, "--fail-above", "snr=3"}).err, "allowed: max_abs, differ"));
+}
+
+TEST_CASE("cli compare: a failed check (exit 4) is told apart from an input that cannot be read (exit 1)") {
+    Pair p;
+    // The regression: both images read, PSNR under the bound.
+    auto r = run_imgpar({"compare", p.a, p.b, "--fail-below", "psnr=60"});
+    CHECK(r.exit_code == 4);
+    // The broken pipeline: B missing, or not an image.
+    r = run_imgpar({"compare", p.a, p.dir.file("missing.png"), "--fail-below", "psnr=60"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "missing.png"));
+    test::write_bytes(p.dir.file("corrupt.png"), "not a PNG at all");
+    r = run_imgpar({"compare", p.a, p.dir.file("corrupt.png"), "--fail-below", "psnr=40"});
+    CHECK(r.exit_code == 1);
+    // Both in one run (folders: one pair fails its check, one cannot be read): the unreadable input wins.
+    TempDir a, b;
+    save(a.file("x.png"), test::photo_like_image(40, 30, 3, 1));
+    save(b.file("x.png"), test::photo_like_image(40, 30, 3, 2));
+    save(a.file("y.png"), test::photo_like_image(40, 30, 3, 1));
+    test::write_bytes(b.file("y.png"), "broken");
+    r = run_imgpar({"compare", a.path(), b.path(), "--fail-below", "psnr=60"});
+    CHECK(r.exit_code == 1);
+    CHECK(has(r.err, "y.png"));
+    CHECK(has(r.err, "is below 60"));
+    // The manual says so.
+    CHECK(has(run_imgpar({"compare", "--help"}).out, "exit 4"));
 }
 
 TEST_CASE("cli compare: folders are compared by file name; a file on one side only fails that pair") {
@@ -302,7 +330,7 @@ TEST_CASE("cli compare: images under 11x11 have no SSIM, said plainly; a check o
     CHECK(test::json_members(m["all"])["ssim"] == "null");
     CHECK(has(m["ssim"], "smaller than the 11x11 window"));
     r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png"), "--fail-below", "ssim=0.5"});
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 4);
     CHECK(has(r.err, "ssim has no value (the image is smaller than the 11x11 window)"));
     r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png"), "--ssim-map", dir.file("m.png")});
     CHECK(r.exit_code == 1);
@@ -432,7 +460,7 @@ TEST_CASE("cli compare: --ssim-downsample: bad values and --no-ssim are usage er
     CHECK(test::json_members(m["ssim"])["skipped"] ==
           "\"the image shrunk 40x (--ssim-downsample) is 12x8, smaller than the 11x11 window\"");
     r = run_imgpar({"compare", p.a, p.b, "--ssim-downsample", "40", "--fail-below", "ssim=0.5"});
-    CHECK(r.exit_code == 1);
+    CHECK(r.exit_code == 4);
     CHECK(has(r.err, "ssim has no value (the image shrunk 40x"));
     // 29x is 16x11: still there.
     CHECK(has(test::json_members(run_imgpar({"compare", "--json", p.a, p.b, "--ssim-downsample", "29"}).out)["ssim"],
