@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "cuda/check.hpp"
+#include "cuda/resize_blocks.hpp"
 #include "cuda/resize_tiles.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
@@ -188,6 +189,12 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.sum, true) * axis_scale(kx, plan.x.sum, false));
     const std::string what = std::string(mid_bytes == 2 ? "16" : "32") + "-bit intermediate" +
                              (premultiply ? ", premultiplied" : "") + "; " + describe_resize(plan) + ")";
+    if (tiles && resize_blocks(plan, src, dst, stream)) {
+        if (kernel)
+            *kernel = "block means (area at whole factors " + std::to_string(plan.x.taps) + " x " +
+                      std::to_string(plan.y.taps) + "; " + describe_resize(plan) + ")";
+        return;
+    }
     if (tiles && resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream)) {
         if (kernel) *kernel = "output tiles, the intermediate in shared memory (" + what;
         return;

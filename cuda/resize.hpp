@@ -52,8 +52,9 @@ struct ResizeTables {
 };
 ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device);
 
-// The tiled kernel where its tiles fit (cuda/resize_tiles.hpp), else the two
-// passes; `tiles` false: the two passes always (the tests run both).
+// Block means at whole area factors (cuda/resize_blocks.hpp), else the tiled
+// kernel where its tiles fit (cuda/resize_tiles.hpp), else the two passes;
+// `tiles` false: the two passes always (the tests run both).
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
             cudaStream_t stream, std::string* kernel, bool tiles = true);
 

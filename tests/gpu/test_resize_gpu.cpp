@@ -8,6 +8,7 @@
 #include "cuda/resize.hpp"
 #include "cuda/session.hpp"
 #include "src/ops/resize.hpp"
+#include "src/ops/resize_blocks.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/test_images.hpp"
 
@@ -89,4 +90,41 @@ TEST_CASE("gpu resize: steep shrinks (1/37) and large enlargements (13x) of a ph
     std::string kernel;
     IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(up, small, true, kernel));
     CHECK(kernel.find("tiles") != std::string::npos);
+}
+
+TEST_CASE("gpu resize: area at whole factors takes the block means and gives the CPU's bytes") {
+    // (fx, fy) with output sizes that leave a remainder of the input unread,
+    // crops (a first block away from the origin), every layout: alpha only as
+    // a copy (1 x 1), where premultiplied colour would take the general path.
+    const std::pair<int, int> factors[] = {{1, 1}, {2, 2}, {3, 2}, {2, 5}, {4, 4}, {7, 1}, {1, 3}, {16, 16}};
+    const std::pair<int, int> outputs[] = {{1, 1}, {1, 29}, {31, 1}, {33, 17}, {127, 65}};
+    int compared = 0;
+    for (const auto& [fx, fy] : factors)
+        for (const auto& [ow, oh] : outputs)
+            for (int c = 1; c <= 4; ++c)
+                for (const int extra : {0, 1}) {
+                    const int iw = ow * fx + extra, ih = oh * fy + extra;
+                    const ImageU8 img = has_alpha(c) ? test::alpha_image(iw, ih, c, 5) : test::photo_like_image(iw, ih, c, 5);
+                    for (const bool crop : {false, true}) {
+                        const int cw = crop ? std::max(1, ow / 2) : ow, ch = crop ? std::max(1, oh / 3) : oh;
+                        // Whole factors only where the sizes divide (extra = 0).
+                        const ResizePlan plan = resize_plan(ResizeFilter::Area, iw, ih,
+                                                            {ow, oh, crop ? (ow - cw) / 2 : 0, crop ? oh - ch : 0, cw, ch});
+                        ImageU8 want(cw, ch, c);
+                        cpu::resize(plan, img.view(), want.view());
+                        CAPTURE(fx);
+                        CAPTURE(fy);
+                        CAPTURE(ow);
+                        CAPTURE(oh);
+                        CAPTURE(c);
+                        CAPTURE(extra);
+                        CAPTURE(crop);
+                        std::string kernel;
+                        IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, true, kernel));
+                        CHECK((kernel.find("block means") != std::string::npos) == cpu::resize_takes_blocks(plan, c));
+                        compared += kernel.find("block means") != std::string::npos;
+                    }
+                }
+    MESSAGE(compared, " resizes through the block means");
+    CHECK(compared > 100);
 }

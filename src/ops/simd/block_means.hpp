@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "src/hd.hpp"
+
 namespace imgpar::simd {
 
 // Division of a 16-bit sum by a constant 1 <= d <= 256, rounded half up,
@@ -20,8 +22,8 @@ struct BlockDivider {
     std::uint16_t magic = 0;  // t = (u * magic) >> 16
     int shift = 0;            // floor(u / d) = (t + ((u - t) >> 1)) >> shift, for d > 1
     static BlockDivider of(int d);
-    // The plain form the vectors match.
-    std::uint8_t mean(std::uint32_t v) const {
+    // The plain form the vectors (and the GPU: cuda/resize_blocks.cu) match.
+    IMGPAR_HD std::uint8_t mean(std::uint32_t v) const {
         if (d == 1) return static_cast<std::uint8_t>(v);
         const std::uint32_t u = v + half;
         const std::uint32_t t = (u * magic) >> 16;
