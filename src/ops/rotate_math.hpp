@@ -96,15 +96,21 @@ IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::si
         IMGPAR_UNROLL
         for (int i = 0; i < kTaps; ++i) {
             const int x = ix - first + i;
-            const std::uint8_t* p = row_in && x >= 0 && x < m.src_w ? row + static_cast<std::size_t>(x) * C : m.fill;
+            // The tap's channels, the background outside the input. (Values,
+            // not a pointer to m.fill: on the GPU that pointer would copy the
+            // kernel's RotateMap argument to local memory for every thread.)
+            const bool in = row_in && x >= 0 && x < m.src_w;
+            int v[C];
+            IMGPAR_UNROLL
+            for (int c = 0; c < C; ++c) v[c] = in ? row[static_cast<std::size_t>(x) * C + c] : m.fill[c];
             if constexpr (kAlpha) {
-                const int a = p[C - 1];
+                const int a = v[C - 1];
                 IMGPAR_UNROLL
-                for (int c = 0; c < kColours; ++c) hpsum[c] += wx[i] * (p[c] * a);
+                for (int c = 0; c < kColours; ++c) hpsum[c] += wx[i] * (v[c] * a);
                 hsum[C - 1] += wx[i] * a;
             } else {
                 IMGPAR_UNROLL
-                for (int c = 0; c < C; ++c) hsum[c] += wx[i] * p[c];
+                for (int c = 0; c < C; ++c) hsum[c] += wx[i] * v[c];
             }
         }
         if constexpr (kAlpha) {
