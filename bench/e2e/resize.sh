@@ -11,7 +11,8 @@
 #   bench/e2e/resize.sh IMGPAR PHOTOS [REPEATS [FILES]]
 #
 # PHOTOS is what make_sets.py made (batch/, mixed/, single/; RESIZE_SETS
-# picks sets); FILES: only the first FILES photos of each set.
+# picks sets, RESIZE_DEVICES="gpu" the backends); FILES: only the first FILES
+# photos of each set.
 set -euo pipefail
 imgpar=$(realpath "$1")
 photos=$(realpath "$2")
@@ -28,6 +29,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 have_cv=0; python3 -c "import cv2, numpy" 2>/dev/null && have_cv=1
 have_gpu=0; "$imgpar" devices --json 2>/dev/null | grep -q '"usable":true' && have_gpu=1
 devices=(cpu); ((have_gpu)) && devices=(gpu cpu auto)
+[[ -n ${RESIZE_DEVICES:-} ]] && read -r -a devices <<<"$RESIZE_DEVICES"
 chain='resize 50% --filter area | blur --sigma 1 | sharpen'
 
 # Median wall seconds of REPEATS runs of "$@", each into the emptied folder $1.
