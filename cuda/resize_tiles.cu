@@ -1,7 +1,10 @@
 // GPU resize in one kernel: each block makes a tile of output pixels, first
 // the tile's rows of the intermediate (down the columns, for the input
 // columns the tile's taps read) into shared memory, then the tile from them
-// (along the rows). The arithmetic, the order and the roundings are the two
+// (along the rows). Without alpha the first pass reads 16-byte runs of the
+// rows (a sample's channel does not change its arithmetic); the second reads
+// a pixel's channels with one load a tap (RGB padded to 4 samples) and the
+// tile's weights from shared memory. The arithmetic, the order and the roundings are the two
 // passes' (src/ops/resize_math.hpp), so the bytes are the CPU's; the
 // intermediate never goes through device memory, which halves the traffic
 // of a shrink (cuda/resize.hpp).
@@ -11,6 +14,7 @@
 #include <type_traits>
 
 #include "cuda/check.hpp"
+#include "cuda/histogram_launch.hpp"
 #include "src/ops/resize_math.hpp"
 
 namespace imgpar::cuda {
@@ -30,58 +34,129 @@ struct TileArgs {
     std::size_t dst_pitch;
     ExactDivider divider;
     int tile_w, tile_h, max_cols;  // max_cols: the most input columns a tile reads
+    bool vec;                      // the source's rows 16-byte aligned (first_pass_vectors)
+    int weights_at;                // >= 0: the tile's row weights in shared memory from this byte
 };
+
+// An intermediate pixel in shared memory: RGB padded to 4 samples, so the
+// second pass reads a pixel's channels with one load per tap.
+template <int C>
+constexpr int mid_stride() {
+    return C == 3 ? 4 : C;
+}
+template <int C, typename Mid>
+struct alignas(mid_stride<C>() * sizeof(Mid)) MidPixel {
+    Mid v[mid_stride<C>()];
+};
+
+// Byte e of a 16-byte vector.
+__device__ __forceinline__ std::uint32_t byte_of(const uint4& q, int e) {
+    const std::uint32_t w = e < 4 ? q.x : e < 8 ? q.y : e < 12 ? q.z : q.w;
+    return (w >> (8 * (e & 3))) & 0xffu;
+}
+
+// The first pass without alpha treats a row's samples alike whatever the
+// channel, so a thread takes 16 bytes of the tile's input run (one 16-byte
+// load per tap instead of one load per sample: the pass was bound by the
+// cache's requests) and scatters its 16 intermediate samples to their pixels.
+template <int C, AxisKind KY, typename Mid>
+__device__ __forceinline__ void first_pass_vectors(const TileArgs& a, Mid* mid, int k0, int k1, int c0, int cols) {
+    using Acc = Sum<KY == AxisKind::Area>;
+    constexpr int S = mid_stride<C>();
+    const int b0 = c0 * C, b1 = (c0 + cols) * C;  // the run's bytes in each row
+    const int v0 = b0 >> 4, nv = ((b1 + 15) >> 4) - v0;
+    const int row = a.max_cols * S;
+    for (int i = threadIdx.x; i < (k1 - k0) * nv; i += blockDim.x) {
+        const int kk = i / nv, v = v0 + i % nv, k = k0 + kk;
+        const int first = a.t.y_start[k];
+        const int live = min(a.y_taps, a.in_height - first);
+        const std::int32_t* w = a.t.y_weight + static_cast<std::size_t>(k) * a.y_taps;
+        // Bytes past the row's end that share its last vector lie within the
+        // pitch (a multiple of 16): read, never stored.
+        const uint4* p = reinterpret_cast<const uint4*>(a.src + static_cast<std::size_t>(first) * a.src_pitch) + v;
+        const std::size_t step = a.src_pitch / 16;
+        Acc sum[16];
+        IMGPAR_UNROLL
+        for (int e = 0; e < 16; ++e) sum[e] = 0;
+        for (int t = 0; t < live; ++t, p += step) {
+            const Acc wt = __ldg(w + t);
+            const uint4 q = __ldg(p);
+            IMGPAR_UNROLL
+            for (int e = 0; e < 16; ++e) sum[e] += wt * static_cast<Acc>(byte_of(q, e));
+        }
+        Mid* m = mid + kk * row;
+        IMGPAR_UNROLL
+        for (int e = 0; e < 16; ++e) {
+            const int b = v * 16 + e - b0;  // the sample's place in the run
+            if (b >= 0 && b < b1 - b0) m[(b / C) * S + b % C] = static_cast<Mid>(first_pass_value(KY, sum[e]));
+        }
+    }
+}
 
 template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide>
 __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
     using Acc1 = Sum<KY == AxisKind::Area || Premul>;
     using Acc2 = Sum<Wide>;
+    constexpr int S = mid_stride<C>();
     extern __shared__ __align__(16) unsigned char smem[];
-    Mid* mid = reinterpret_cast<Mid*>(smem);  // [tile_h][max_cols][C]
+    Mid* mid = reinterpret_cast<Mid*>(smem);  // [tile_h][max_cols][S]
     const int j0 = blockIdx.x * a.tile_w, k0 = blockIdx.y * a.tile_h;
     const int j1 = min(j0 + a.tile_w, a.count_x), k1 = min(k0 + a.tile_h, a.count_y);
     const int c0 = a.t.x_start[j0];
     const int cols = min(a.in_width, a.t.x_start[j1 - 1] + a.x_taps) - c0;
-    const int row = a.max_cols * C;
+    const int row = a.max_cols * S;
 
     // Down the columns: the tile's rows of the intermediate, neighbouring
-    // threads on neighbouring input columns.
-    for (int i = threadIdx.x; i < (k1 - k0) * cols; i += blockDim.x) {
-        const int kk = i / cols, x = c0 + i % cols, k = k0 + kk;
-        const int first = a.t.y_start[k];
-        const int live = min(a.y_taps, a.in_height - first);
-        const std::int32_t* w = a.t.y_weight + static_cast<std::size_t>(k) * a.y_taps;
-        const std::uint8_t* p = a.src + static_cast<std::size_t>(first) * a.src_pitch + static_cast<std::size_t>(x) * C;
-        Acc1 sum[C];
-        IMGPAR_UNROLL
-        for (int c = 0; c < C; ++c) sum[c] = 0;
-        for (int t = 0; t < live; ++t, p += a.src_pitch) {
-            const Acc1 wt = w[t];
+    // threads on neighbouring input columns (or 16-byte runs of them).
+    if (!Premul && a.vec) {
+        first_pass_vectors<C, KY, Mid>(a, mid, k0, k1, c0, cols);
+    } else {
+        for (int i = threadIdx.x; i < (k1 - k0) * cols; i += blockDim.x) {
+            const int kk = i / cols, x = c0 + i % cols, k = k0 + kk;
+            const int first = a.t.y_start[k];
+            const int live = min(a.y_taps, a.in_height - first);
+            const std::int32_t* w = a.t.y_weight + static_cast<std::size_t>(k) * a.y_taps;
+            const std::uint8_t* p = a.src + static_cast<std::size_t>(first) * a.src_pitch + static_cast<std::size_t>(x) * C;
+            Acc1 sum[C];
             IMGPAR_UNROLL
-            for (int c = 0; c < C; ++c)
-                sum[c] += wt * (Premul && c != C - 1 ? static_cast<Acc1>(p[c]) * p[C - 1] : static_cast<Acc1>(p[c]));
+            for (int c = 0; c < C; ++c) sum[c] = 0;
+            for (int t = 0; t < live; ++t, p += a.src_pitch) {
+                const Acc1 wt = w[t];
+                IMGPAR_UNROLL
+                for (int c = 0; c < C; ++c)
+                    sum[c] += wt * (Premul && c != C - 1 ? static_cast<Acc1>(p[c]) * p[C - 1] : static_cast<Acc1>(p[c]));
+            }
+            Mid* m = mid + kk * row + (x - c0) * S;
+            IMGPAR_UNROLL
+            for (int c = 0; c < C; ++c) m[c] = static_cast<Mid>(first_pass_value(KY, sum[c]));
         }
-        Mid* m = mid + kk * row + (x - c0) * C;
-        IMGPAR_UNROLL
-        for (int c = 0; c < C; ++c) m[c] = static_cast<Mid>(first_pass_value(KY, sum[c]));
     }
+
+    // The tile's row weights tap by tap ([t][j - j0]), where they fit: a
+    // warp's 32 pixels then read 32 neighbouring words a tap, where the
+    // tables' pixel-major layout spread them over x_taps times the sectors.
+    const int tw = j1 - j0;
+    std::int32_t* ws = reinterpret_cast<std::int32_t*>(smem + (a.weights_at > 0 ? a.weights_at : 0));
+    if (a.weights_at >= 0)
+        for (int i = threadIdx.x; i < tw * a.x_taps; i += blockDim.x)
+            ws[(i % a.x_taps) * a.tile_w + i / a.x_taps] = a.t.x_weight[static_cast<std::size_t>(j0) * a.x_taps + i];
     __syncthreads();
 
-    // Along the rows: the tile's output pixels.
-    const int tw = j1 - j0;
+    // Along the rows: the tile's output pixels, a pixel's channels one load a tap.
     for (int i = threadIdx.x; i < (k1 - k0) * tw; i += blockDim.x) {
         const int kk = i / tw, j = j0 + i % tw;
         const int first = a.t.x_start[j];
         const int live = min(a.x_taps, a.in_width - first);
         const std::int32_t* w = a.t.x_weight + static_cast<std::size_t>(j) * a.x_taps;
-        const Mid* m = mid + kk * row + (first - c0) * C;
+        const MidPixel<C, Mid>* m = reinterpret_cast<const MidPixel<C, Mid>*>(mid + kk * row) + (first - c0);
         Acc2 sum[C];
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) sum[c] = 0;
-        for (int t = 0; t < live; ++t, m += C) {
-            const Acc2 wt = w[t];
+        for (int t = 0; t < live; ++t, ++m) {
+            const Acc2 wt = a.weights_at >= 0 ? ws[t * a.tile_w + (j - j0)] : __ldg(w + t);
+            const MidPixel<C, Mid> px = *m;
             IMGPAR_UNROLL
-            for (int c = 0; c < C; ++c) sum[c] += wt * static_cast<Acc2>(m[c]);
+            for (int c = 0; c < C; ++c) sum[c] += wt * static_cast<Acc2>(px.v[c]);
         }
         std::uint8_t* o = a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch + static_cast<std::size_t>(j) * C;
         if (!Premul) {
@@ -148,14 +223,20 @@ bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const De
     // The widest tile whose intermediate rows fit: at least ResizeTilePolicy::min_rows of them.
     for (int tile_w = ResizeTilePolicy::tile_w; tile_w >= ResizeTilePolicy::min_tile_w; tile_w /= 2) {
         const int cols = max_columns(plan.x, tile_w);
-        const std::size_t row_bytes = static_cast<std::size_t>(cols) * C * mid_bytes;
-        const int tile_h = static_cast<int>(std::min<std::size_t>(ResizeTilePolicy::max_tile_h,
-                                                                  ResizeTilePolicy::shared_bytes / row_bytes));
+        const std::size_t row_bytes = static_cast<std::size_t>(cols) * (C == 3 ? 4 : C) * mid_bytes;  // mid_stride
+        // The row weights take shared memory where they are at most a
+        // quarter of it (not a thumbnail's hundreds of taps).
+        const std::size_t weight_bytes = static_cast<std::size_t>(tile_w) * plan.x.taps * sizeof(std::int32_t);
+        const bool shared_weights = 4 * weight_bytes <= ResizeTilePolicy::shared_bytes;
+        const std::size_t room = ResizeTilePolicy::shared_bytes - (shared_weights ? weight_bytes + 16 : 0);
+        const int tile_h = static_cast<int>(std::min<std::size_t>(ResizeTilePolicy::max_tile_h, room / row_bytes));
         if (tile_h < ResizeTilePolicy::min_rows) continue;
+        const std::size_t mid_end = (static_cast<std::size_t>(tile_h) * row_bytes + 15) / 16 * 16;
         const TileArgs a{src.data,     src.pitch,    plan.x.in,    plan.y.in,    t,      plan.x.taps,
                          plan.y.taps,  plan.x.count, plan.y.count, dst.data,     dst.pitch, divider,
-                         tile_w,       tile_h,       cols};
-        const std::size_t smem = static_cast<std::size_t>(tile_h) * row_bytes;
+                         tile_w,       tile_h,       cols,         hist::vector_ok(src.data, src.pitch),
+                         shared_weights ? static_cast<int>(mid_end) : -1};
+        const std::size_t smem = shared_weights ? mid_end + weight_bytes : static_cast<std::size_t>(tile_h) * row_bytes;
         const AxisKind ky = axis_kind(plan.y.filter), kx = axis_kind(plan.x.filter);
         switch (C) {
             case 1: launch_channels<1>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;

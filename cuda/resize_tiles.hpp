@@ -15,7 +15,8 @@ namespace imgpar::cuda {
 
 // Launch shape: 256 threads a block; tiles of 64 output columns (halved
 // while a row of the intermediate does not fit) by as many rows as 48 KB of
-// shared memory holds, at most 32. Not yet tuned by a sweep.
+// shared memory holds, at most 32, beside the tile's row weights where they
+// take at most a quarter of it. Not yet tuned by a sweep.
 struct ResizeTilePolicy {
     static constexpr int threads = 256;
     static constexpr int tile_w = 64;
