@@ -42,7 +42,7 @@ BatchSettings read_batch_settings(const Invocation& inv) {
     if (s.jobs < 1 || s.jobs > 1024) throw usage_error("--jobs", std::to_string(s.jobs) + " is out of range (allowed: 1 to 1024)");
     const bool on = inv.values.flag("progress"), off = inv.values.flag("no-progress");
     if (on && off) throw usage_error("--progress", "cannot be combined with --no-progress");
-    s.progress = progress_wanted(on, off, inv.global.quiet);
+    s.progress = progress_wanted(on, off, inv.global.quiet());
     return s;
 }
 

@@ -19,15 +19,19 @@
 
 namespace imgpar::cli {
 
+// How much a run says on stderr: -q and -v set it, the last one given wins.
+enum class Verbosity { Quiet, Normal, Verbose };
+
 // Options every command shares.
 struct GlobalOptions {
     DeviceRequest device;
-    bool quiet = false;
-    bool verbose = false;
+    Verbosity verbosity = Verbosity::Normal;
     std::uint64_t max_pixels = 0;
     std::uint64_t max_memory = 0;  // bytes one file may need (--max-memory)
     bool allow_partial = false;    // decode image data that ends early (--allow-partial)
     int threads = 0;               // CPU threads (--threads); 0: every core
+    bool quiet() const { return verbosity == Verbosity::Quiet; }
+    bool verbose() const { return verbosity == Verbosity::Verbose; }
 };
 
 // What a command's run function gets.

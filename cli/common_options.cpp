@@ -31,9 +31,15 @@ ParamSpec max_memory_param() {
 OptionGroup common_options() {
     return {"Common",
             {ParamSpec::text("device", "DEV", "Where to compute", "auto (GPU if usable, else CPU), cpu, gpu, gpu:N, gpu:N,M,... (a batch over those GPUs), gpu:all")
-                 .defaults("auto"),
-             ParamSpec::flag("quiet", "Print no warnings or notices (errors still go to stderr)").abbreviated("q"),
-             ParamSpec::flag("verbose", "Say what runs where: backend, kernel, kernel size, timings").abbreviated("v"),
+                 .defaults("auto")
+                 .suggesting({"auto", "cpu", "gpu", "gpu:0", "gpu:all"}),
+             // One setting, as an option given twice: of -q and -v the last one wins.
+             ParamSpec::flag("quiet", "Print no warnings or notices (errors still go to stderr); the last of -q "
+                                      "and -v wins")
+                 .abbreviated("q"),
+             ParamSpec::flag("verbose", "Say what runs where: backend, kernel, kernel size, timings; the last of -q "
+                                        "and -v wins")
+                 .abbreviated("v"),
              max_pixels_param(),
              max_memory_param(),
              ParamSpec::integer("threads", "N", "CPU threads to compute with (default: all cores; --jobs defaults to it)",
@@ -46,9 +52,8 @@ OptionGroup common_options() {
 GlobalOptions read_global_options(const ParamValues& values) {
     GlobalOptions g;
     g.device = parse_device_request(values.text("device"));
-    g.quiet = values.flag("quiet");
-    g.verbose = values.flag("verbose");
-    if (g.quiet && g.verbose) throw usage_error("--quiet", "cannot be combined with --verbose");
+    const std::string last = values.last_given({"quiet", "verbose"});
+    g.verbosity = last == "quiet" ? Verbosity::Quiet : last == "verbose" ? Verbosity::Verbose : Verbosity::Normal;
     const long long max_pixels = values.integer("max-pixels");
     if (max_pixels < 1) throw usage_error("--max-pixels", "must be at least 1");
     g.max_pixels = static_cast<std::uint64_t>(max_pixels);

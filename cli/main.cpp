@@ -170,7 +170,7 @@ int run_command(const Command& cmd, const std::vector<std::string>& args) {
         const ParamValues values(specs, line.given);
         GlobalOptions global = read_global_options(values);
         set_cpu_thread_count(global.threads);
-        Diagnostics diag(std::cerr, global.quiet, global.verbose);
+        Diagnostics diag(std::cerr, global.quiet(), global.verbose());
         for (const std::string& unused : values.unused_options()) diag.warning(cmd.name + ": " + unused);
         std::optional<ReportFile> report = open_report_file(values);  // --json-file
         Invocation inv{cmd.name, values, positionals, global, diag, report ? report->stream() : std::cout};

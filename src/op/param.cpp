@@ -200,6 +200,26 @@ ParamSpec&& ParamSpec::unused_beside(std::vector<std::string> options) && {
     return std::move(*this);
 }
 
+ParamSpec&& ParamSpec::suggesting(std::vector<std::string> words) && {
+    suggestions = std::move(words);
+    return std::move(*this);
+}
+
+ParamSpec&& ParamSpec::naming_a_folder() && {
+    folder = true;
+    return std::move(*this);
+}
+
+ParamSpec&& ParamSpec::documented_default(std::string text) && {
+    default_doc = std::move(text);
+    return std::move(*this);
+}
+
+std::string ParamSpec::default_text() const {
+    if (!default_doc.empty()) return default_doc;
+    return default_value ? *default_value : std::string();
+}
+
 std::string ParamSpec::range_text() const {
     switch (kind) {
         case ParamKind::Integer:
@@ -249,6 +269,20 @@ void ParamValues::set(const std::string& name, std::string value) {
     it->second.all.push_back(value);
     it->second.text = std::move(value);
     it->second.given = true;
+    it->second.order = ++sets_;
+}
+
+std::string ParamValues::last_given(const std::vector<std::string>& names) const {
+    std::string last;
+    std::size_t latest = 0;
+    for (const std::string& name : names) {
+        const Value& v = at(name);
+        if (v.given && v.order > latest) {
+            latest = v.order;
+            last = name;
+        }
+    }
+    return last;
 }
 
 std::vector<std::string> ParamValues::unused_options() const {

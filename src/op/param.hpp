@@ -56,6 +56,16 @@ struct ParamSpec {
     std::vector<std::string> needs_one_of;
     // ... or when one of these is given ("ascii" is text-only: "json", "csv").
     std::vector<std::string> unused_with;
+    // Words the shells' completion offers for a Text value whose forms can
+    // be listed ("replicate", "reflect", ... for --border); a Choice offers
+    // its choices.
+    std::vector<std::string> suggestions;
+    // A Path that names a folder (--out-dir): completion offers folders.
+    bool folder = false;
+    // The default as the documentation states it, where the value itself
+    // depends on the machine (--max-memory: half the memory, 1G to 4G): the
+    // man page and docs/commands are made on one machine and read on others.
+    std::string default_doc;
 
     // Builders, so a declaration reads as one expression per parameter.
     static ParamSpec flag(std::string name, std::string help);
@@ -71,11 +81,19 @@ struct ParamSpec {
     ParamSpec&& abbreviated(std::string letter) &&;
     ParamSpec&& only_with(std::vector<std::string> options) &&;
     ParamSpec&& unused_beside(std::vector<std::string> options) &&;
+    ParamSpec&& suggesting(std::vector<std::string> words) &&;
+    ParamSpec&& naming_a_folder() &&;
+    ParamSpec&& documented_default(std::string text) &&;
 
     // "0 < S <= 50", "1 to 1000", "sobel, scharr or laplacian", or `allowed`.
     std::string range_text() const;
     // The help line for --help: help, range and note ("; 0 = ...").
     std::string help_text() const;
+    // The default for the documentation: default_doc, else the value; empty
+    // when there is none.
+    std::string default_text() const;
+    // The words the shells offer for its value: the choices or suggestions.
+    const std::vector<std::string>& value_words() const { return kind == ParamKind::Choice ? choices : suggestions; }
 };
 
 // Parameter values by name, as text, with whether the user gave each one.
@@ -102,6 +120,10 @@ public:
     // Every value given for `name`, in the order given: for an option that
     // may be repeated (compare --fail-above), where text() keeps the last.
     const std::vector<std::string>& all(const std::string& name) const;
+    // Of `names`, the one given last; empty when none was given. Options
+    // that set one setting between them (-q and -v) follow the rule of an
+    // option given twice: the last one wins.
+    std::string last_given(const std::vector<std::string>& names) const;
     // Sets a value as if the user had given it (a positional argument that
     // stands for options, such as blur's RxS geometry), checked likewise.
     void set(const std::string& name, std::string value);
@@ -116,9 +138,11 @@ private:
         std::optional<std::string> text;
         bool given = false;
         std::vector<std::string> all;  // every value given, in order
+        std::size_t order = 0;         // when it was last given: 1, 2, ... across all names
     };
     const Value& at(const std::string& name) const;
     std::map<std::string, Value> values_;
+    std::size_t sets_ = 0;
 };
 
 }  // namespace imgpar
