@@ -66,12 +66,13 @@ Command chain_command() {
     Command c;
     c.name = "chain";
     c.summary = "Several operations on each file in one decode: 'blur | sharpen | equalize'";
-    c.positional_help = "'OP [OPTIONS] | OP [OPTIONS]...' IN OUT | FILE...";
+    c.synopsis = {"'OP [OPTIONS] | OP [OPTIONS]...' IN OUT", "'OP... | OP...' --out-dir DIR IN...",
+                  "'OP... | OP...' -o TEMPLATE IN...", "'OP... | histo|stats [OPTIONS]' FILE..."};
     c.description =
         "Runs the stages, separated by '|' and quoted as one argument, on each input in turn: the file is read\n"
         "and decoded once, each stage takes the previous one's image, and the last image is written. Each stage\n"
-        "is an operation with its own command's options and defaults (imgpar OP --help lists them; blur's RxS\n"
-        "may follow its name: 'blur 0x2'); a mistake names the stage. The result equals running the stages one\n"
+        "is an operation with its own command's options and defaults (imgpar OP --help lists them; an extra\n"
+        "argument may follow its name: 'blur 0x2', 'resize 50%'); a mistake names the stage. The result equals running the stages one\n"
         "at a time through lossless files. On the GPU the image stays there from the first stage to the last.\n"
         "A chain that ends in a report (histo, stats) prints it for each FILE; one that ends in integral writes\n"
         "a .npy array. Quote words with spaces inside the chain: 'convolve --kernel \"1 2 1; 2 4 2; 1 2 1\"'.\n" +
@@ -83,6 +84,10 @@ Command chain_command() {
     output.params.push_back(ParamSpec::flag("csv", "When the chain ends in a report: print CSV with a header row"));
     c.options = {output, many_files_options(true)};
     c.run = run;
+    c.examples = {{"imgpar chain 'blur 0x2 | sharpen' photo.jpg out.jpg", "Blur, then sharpen, in one decode and one encode"},
+                  {"imgpar chain 'resize 50% | equalize' --out-dir small photos/*.jpg",
+                   "Each JPEG of photos/ halved and equalized, into small/"},
+                  {"imgpar chain 'grayscale --rec709 | histo --bins 16' photo.jpg", "The histogram of Rec. 709 luma"}};
     return c;
 }
 

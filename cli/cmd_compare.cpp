@@ -66,7 +66,7 @@ int run(Invocation& inv) {
 }  // namespace
 
 Command compare_command() {
-    return {"compare", "Compare images: max difference, MAE, MSE, RMSE, PSNR, SSIM", "A B | A/ B/ | FILE... DIR",
+    return {"compare", "Compare images: max difference, MAE, MSE, RMSE, PSNR, SSIM", {"A B", "A/ B/", "FILE... DIR"},
             "Compares two images of the same size and channel layout, per channel and over all channels: the\n"
             "largest absolute difference, how many samples differ, MAE, MSE, RMSE, PSNR (data range 255; 'inf'\n"
             "for identical images, the largest double in JSON) and SSIM (Wang et al. 2004 as scikit-image computes it: 11x11\n"
@@ -96,7 +96,12 @@ Command compare_command() {
                                "Exit 4 when an overall metric is below V (repeatable), e.g. psnr=40 or ssim=0.98",
                                "max_abs, differ, differ_share, pixels_differ, mae, mse, rmse, psnr or ssim, = a number")}},
              report_options(true), many_files_options(false)},
-            run};
+            run,
+            {{"imgpar compare expected.png actual.png", "Every metric, per channel and overall"},
+             {"imgpar compare --fail-below psnr=40 --diff diff.png expected.png actual.png",
+              "Exit 4 when PSNR is below 40; the difference written as an image"},
+             {"imgpar compare --json expected/ actual/", "The files of two folders by name, as JSON Lines"}},
+            {}};
 }
 
 }  // namespace imgpar::cli

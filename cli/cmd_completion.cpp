@@ -130,13 +130,15 @@ Command completion_command() {
     Command c;
     c.name = "completion";
     c.summary = "Print a shell completion script (bash)";
-    c.positional_help = "SHELL";
+    c.synopsis = {"bash"};
     c.description =
         "Prints a script that completes imgpar's commands, options, choices and file names in SHELL\n"
         "(bash). Load it for this shell with  source <(imgpar completion bash), or install it as\n"
         "imgpar in a bash-completion folder (cmake --install does: share/bash-completion/completions).";
     c.min_positionals = 1;
     c.max_positionals = 1;
+    c.examples = {{"source <(imgpar completion bash)", "Complete imgpar in this shell (or put the line in ~/.bashrc)"},
+                  {"imgpar completion bash > imgpar.bash", "The script, to install in a bash-completion folder"}};
     c.run = [](Invocation& inv) {
         const std::string& shell = inv.positionals[0];
         if (shell != "bash") throw usage_error("SHELL", "'" + shell + "' is not supported (supported: bash)");

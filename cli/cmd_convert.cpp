@@ -13,12 +13,16 @@ int run(Invocation& inv) { return run_image_command(inv, Chain(), 2); }
 }  // namespace
 
 Command convert_command() {
-    return {"convert", "Convert between PNG, JPEG and BMP", "IN OUT",
+    return {"convert", "Convert between PNG, JPEG and BMP", {"IN OUT", "--out-dir DIR IN...", "-o TEMPLATE IN..."},
             "Decodes IN and writes it to OUT in the format OUT's extension names (.png, .jpg/.jpeg, .bmp) or\n"
             "--format gives. JPEG and BMP cannot store gray+alpha and JPEG cannot store alpha: it is dropped with a\n"
             "warning. OUT is written to a temporary file and renamed, so a failure never leaves a partial file.",
             0, -1, {image_output_options("Print a JSON object per file: sizes and layout; failures too"),
-                   many_files_options(true)}, run};
+                   many_files_options(true)}, run,
+            {{"imgpar convert photo.jpg photo.png", "JPEG to PNG"},
+             {"imgpar convert --quality 85 scan.png scan.jpg", "PNG to JPEG at quality 85"},
+             {"imgpar convert -o 'png/{stem}.png' photos/*.jpg", "Each JPEG of photos/ as png/NAME.png"}},
+            {}};
 }
 
 }  // namespace imgpar::cli

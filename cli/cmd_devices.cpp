@@ -60,7 +60,7 @@ int run(Invocation& inv) {
 }  // namespace
 
 Command devices_command() {
-    return {"devices", "List the GPUs imgpar can use", "",
+    return {"devices", "List the GPUs imgpar can use", {},
             "Lists each CUDA GPU: name, compute capability, multiprocessors and memory, and whether this build of\n"
             "imgpar can run on it. Without a usable GPU it says why (no driver, no device, a driver too old, a\n"
             "build without CUDA); commands then run on the CPU with --device auto.",
@@ -68,7 +68,11 @@ Command devices_command() {
             {{"Output",
               {ParamSpec::flag("json", "Print one JSON object (schema imgpar.devices/1): the build's CUDA versions, "
                                        "each GPU, and why none is usable")}}},
-            run};
+            run,
+            {{"imgpar devices", "Each GPU, or why there is none"},
+             {"imgpar devices --json", "The same as one JSON object, for scripts"},
+             {"imgpar devices -v", "Also the CUDA runtime and driver versions"}},
+            {}};
 }
 
 }  // namespace imgpar::cli

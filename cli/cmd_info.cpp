@@ -27,7 +27,7 @@ int run(Invocation& inv) {
 }  // namespace
 
 Command info_command() {
-    return {"info", "Describe images: format, size, channels, bytes", "FILE...",
+    return {"info", "Describe images: format, size, channels, bytes", {"FILE..."},
             "Reads each FILE's header ('-' for standard input) and prints its format, dimensions, channel layout,\n"
             "bit depth and size, without decoding the pixels; --verify decodes them too, so a corrupt or truncated\n"
             "file is reported. Several files\n"
@@ -38,7 +38,11 @@ Command info_command() {
               {ParamSpec::flag("verify", "Also decode the pixels, proving the file is whole (slower: a full decode)"),
                ParamSpec::flag("header-only", "Read only the header: the default (kept for scripts that pass it)")}},
              report_options(true), many_files_options(false)},
-            run};
+            run,
+            {{"imgpar info photo.jpg", "Format, size, channels and bytes, from the header"},
+             {"imgpar info --verify --csv photos/*.jpg", "Each file decoded whole, one CSV row each"},
+             {"imgpar info --json scan.png logo.png", "One JSON object per file"}},
+            {}};
 }
 
 }  // namespace imgpar::cli

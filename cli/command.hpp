@@ -14,6 +14,7 @@
 
 #include "src/backend.hpp"
 #include "src/op/param.hpp"
+#include "src/op/usage.hpp"
 #include "src/run/diagnostics.hpp"
 #include "src/run/engine.hpp"
 
@@ -52,13 +53,21 @@ struct OptionGroup {
 
 struct Command {
     std::string name;
-    std::string summary;          // one line, for `imgpar --help`
-    std::string positional_help;  // e.g. "IN OUT"
-    std::string description;      // paragraph(s) for `imgpar NAME --help`
+    std::string summary;  // one line, for `imgpar --help`
+    // The forms of its command line after "imgpar NAME", one a line, with
+    // "[OPTION...]" left out: "IN OUT [RADIUSxSIGMA]", "--out-dir DIR IN...";
+    // none for a command that takes only options.
+    std::vector<std::string> synopsis;
+    std::string description;  // paragraph(s) for `imgpar NAME --help`
     int min_positionals;
-    int max_positionals;          // -1: any number
+    int max_positionals;  // -1: any number
     std::vector<OptionGroup> options;  // its own; main adds the common ones (common_options())
     std::function<int(Invocation& invocation)> run;  // returns the exit code
+    // Two or three command lines (src/op/usage.hpp says which files they name).
+    std::vector<Usage> examples;
+    // What the shells complete its positional arguments with: these words
+    // (completion: bash, zsh, fish), else file names (none when it takes none).
+    std::vector<std::string> positional_words;
 };
 
 // All commands, in the order `imgpar --help` lists them.

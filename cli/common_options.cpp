@@ -24,7 +24,8 @@ ParamSpec max_memory_param() {
                            "Refuse inputs whose decoding and processing would need more memory than this, estimated "
                            "from the header before decoding",
                            "bytes with an optional unit K, M, G or T (binary: 1K = 1024), e.g. 8G, 1.5G, 512M")
-        .defaults(byte_size_argument(default_max_memory()));
+        .defaults(byte_size_argument(default_max_memory()))
+        .documented_default("half the memory, 1G to 4G");
 }
 }  // namespace
 

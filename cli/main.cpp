@@ -1,10 +1,8 @@
 // imgpar's entry point: reads the global options that may come before the
 // command, finds the command, reads its options against their declarations
-// (src/op/command_line.hpp; cxxopts only lays out --help), runs it, and turns
-// errors into messages and exit codes (0 ok, 1 a file failed, 2 usage, 3 GPU).
-// Nothing below main exits the process.
-#include <cxxopts.hpp>
-
+// (src/op/command_line.hpp; cli/help_text.hpp writes --help), runs it, and
+// turns errors into messages and exit codes (0 ok, 1 a file failed, 2 usage,
+// 3 GPU). Nothing below main exits the process.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -20,6 +18,7 @@
 
 #include "cli/command.hpp"
 #include "cli/common_options.hpp"
+#include "cli/help_text.hpp"
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
 #include "src/op/command_line.hpp"
@@ -103,49 +102,9 @@ int unknown_command(const std::string& name) {
     return kExitUsage;
 }
 
-// The command's option groups, then the common ones.
-std::vector<OptionGroup> option_groups(const Command& cmd) {
-    std::vector<OptionGroup> groups = cmd.options;
-    groups.push_back(common_options());
-    return groups;
-}
-
-// The help's layout: every option under its group's heading, values as
-// text (the declarations parse them, not cxxopts).
-cxxopts::Options make_options(const Command& cmd, const std::vector<OptionGroup>& groups) {
-    cxxopts::Options options("imgpar " + cmd.name, cmd.summary + "\n\n" + cmd.description + "\n");
-    options.positional_help(cmd.positional_help).show_positional_help();
-    options.set_width(100);
-    for (const OptionGroup& g : groups) {
-        auto adder = options.add_options(g.name);
-        for (const ParamSpec& p : g.params) {
-            // A one-letter name is its own short form (cxxopts shows it as -k).
-            const std::string names =
-                p.short_name.empty() || p.short_name == p.name ? p.name : p.short_name + "," + p.name;
-            if (p.kind == ParamKind::Flag) {
-                adder(names, p.help_text());
-                continue;
-            }
-            auto value = cxxopts::value<std::string>();
-            if (p.default_value) value->default_value(*p.default_value);
-            adder(names, p.help_text(), value, p.value_name);
-        }
-    }
-    return options;
-}
-
-std::vector<std::string> help_groups(const cxxopts::Options& options) {
-    std::vector<std::string> groups;
-    for (const auto& g : options.groups())
-        if (g != "Common") groups.push_back(g);
-    groups.push_back("Common");
-    return groups;
-}
-
 int usage_error_exit(const Command& cmd, const std::string& message) {
-    std::cerr << "imgpar " << cmd.name << ": error: " << message << "\n"
-              << "usage: imgpar " << cmd.name << " [OPTIONS] " << cmd.positional_help << "\n"
-              << "Run 'imgpar " << cmd.name << " --help' for the options.\n";
+    std::cerr << "imgpar " << cmd.name << ": error: " << message << "\n";
+    print_usage_hint(std::cerr, cmd);
     return kExitUsage;
 }
 
@@ -156,8 +115,7 @@ int run_command(const Command& cmd, const std::vector<std::string>& args) {
     try {
         const CommandLine line = parse_command_line(specs, args, cmd.name);
         if (line.help) {
-            cxxopts::Options options = make_options(cmd, groups);
-            std::cout << options.help(help_groups(options));
+            print_help(std::cout, cmd);
             return kExitOk;
         }
         const std::vector<std::string>& positionals = line.positionals;

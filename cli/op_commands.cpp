@@ -62,8 +62,9 @@ Command operation_command(const Operation& op) {
     Command c;
     c.name = op.name;
     c.summary = op.summary;
-    c.positional_help = op.positional_help();
+    c.synopsis = op.synopsis();
     c.description = op.description;
+    c.examples = op.usage;
     const bool image = op.kind == OperationKind::ImageToImage;
     const bool array = op.kind == OperationKind::ImageToArray;
     c.min_positionals = 0;  // the drivers check: --files-from can name every input

@@ -1,6 +1,7 @@
 #include "src/op/operation.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "src/gpu/session.hpp"
 
@@ -40,10 +41,34 @@ NpyFile ArrayJob::run(const BackendChoice& backend, ConstViewU8 src, const std::
     return run_gpu(*backend.session, uploaded(*backend.session, src), file, notes);
 }
 
-std::string Operation::positional_help() const {
-    if (kind == OperationKind::ImagesToReport) return "FILE...";
-    if (kind == OperationKind::ImageToArray) return "IN OUT.npy";
-    return extra.name.empty() ? "IN OUT" : "IN OUT [" + extra.name + "]";
+std::vector<std::string> Operation::synopsis() const {
+    if (kind == OperationKind::ImagesToReport) return {"FILE..."};
+    const std::string single = kind == OperationKind::ImageToArray ? "IN OUT.npy"
+                               : extra.name.empty()               ? "IN OUT"
+                                                                  : "IN OUT [" + extra.name + "]";
+    return {single, "--out-dir DIR IN...", "-o TEMPLATE IN..."};
+}
+
+Usage Operation::shown(const std::string& label, const std::string& files, std::string what) const {
+    for (const Example& e : examples) {
+        if (e.label != label) continue;
+        std::string line = "imgpar " + name;
+        for (const auto& [option, value] : e.values)
+            line += " --" + option + (value.empty() ? std::string() : " " + shell_quoted(value));
+        return {line + " " + files, std::move(what)};
+    }
+    throw std::logic_error(name + ": no example labelled '" + label + "' to show");
+}
+
+std::string shell_quoted(const std::string& word) {
+    const bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               std::string("-_./:,=+%@").find(c) != std::string::npos;
+    });
+    if (plain) return word;
+    std::string quoted = "'";
+    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
 }
 
 const Operation* find_operation(const std::string& name) {

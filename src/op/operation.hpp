@@ -24,6 +24,7 @@
 #include "src/io/load.hpp"
 #include "src/io/npy.hpp"
 #include "src/op/param.hpp"
+#include "src/op/usage.hpp"
 #include "src/report/format.hpp"
 #include "src/report/json.hpp"
 
@@ -179,12 +180,15 @@ struct Operation {
     double peak_images = 7;
     std::vector<ParamSpec> params;
     // An optional positional argument after IN OUT that stands for
-    // parameters (blur's RxS geometry); none when `name` is empty.
+    // parameters (blur's RADIUSxSIGMA geometry); none when `name` is empty.
     struct Extra {
         std::string name;
         std::function<void(const std::string& text, ParamValues& values)> apply;
     } extra;
     std::vector<Example> examples;
+    // Two or three command lines for --help, the man page and docs/commands
+    // (src/op/usage.hpp): the IN OUT form, an option or two, a batch.
+    std::vector<Usage> usage;
     // What its command does by default that other image commands do only when
     // asked: turn the pixels upright (--auto-orient), and keep only the ICC
     // profile of the metadata (thumbnail; --keep-metadata keeps it all).
@@ -202,8 +206,15 @@ struct Operation {
     ParamValues values(const std::vector<std::pair<std::string, std::string>>& given = {}) const {
         return ParamValues(params, given);
     }
-    // "IN OUT [RxS]", "FILE..." or "IN OUT.npy".
-    std::string positional_help() const;
+    // The forms of its command line after "imgpar NAME", one per line:
+    // "IN OUT [RADIUSxSIGMA]", "--out-dir DIR IN...", "-o TEMPLATE IN..."; or
+    // "FILE..." for a report.
+    std::vector<std::string> synopsis() const;
+    // An example's values as a command line: "imgpar NAME --sigma 5 " +
+    // `files`, explaining `what`; the example labelled `label` must exist
+    // (a missing one is a bug in the declaration: std::logic_error). So a
+    // parameter set the benchmark times is also one the help shows.
+    Usage shown(const std::string& label, const std::string& files, std::string what) const;
 };
 
 // Every operation, in the order `imgpar --help` lists them (src/op/catalog.cpp).

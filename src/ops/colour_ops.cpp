@@ -84,6 +84,9 @@ Operation grayscale_operation() {
     op.group = kColourGroup;
     op.params = {ParamSpec::flag("rec709", "Rec. 709 weights (HDTV, sRGB primaries) instead of Rec. 601")};
     op.examples = {{"rec601", {}}, {"rec709", {{"rec709", ""}}}};
+    op.usage = {{"imgpar grayscale photo.jpg gray.jpg", "Rec. 601 luma"},
+                op.shown("rec709", "photo.jpg gray.png", "Rec. 709 luma"),
+                {"imgpar grayscale logo.png gray.png", "Gray with the alpha kept"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         ColourPlan p;
         p.op = ColourOp::Grayscale;
@@ -106,6 +109,9 @@ Operation extract_channel_operation() {
     op.params = {ParamSpec::text("channel", "N", "The channel to keep", kChannelForms)};
     op.extra = {"N", apply_channel};
     op.examples = {{"0", {{"channel", "0"}}}};
+    op.usage = {{"imgpar extract-channel logo.png mask.png alpha", "The alpha channel as a gray image"},
+                op.shown("0", "photo.jpg red.png", "The first channel (red)"),
+                {"imgpar extract-channel --channel green --out-dir green photos/*.jpg", "Each photo's green channel"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         if (!v.given("channel")) throw usage_error("--channel", std::string("is needed (") + kChannelForms + ")");
         ColourPlan p;
@@ -129,6 +135,8 @@ Operation flatten_operation() {
     op.group = kColourGroup;
     op.params = {ParamSpec::text("background", "COLOR", "What shows through transparent pixels (opaque)", kColourForms).defaults("white")};
     op.examples = {{"white", {}}, {"#336699", {{"background", "#336699"}}, false}};
+    op.usage = {{"imgpar flatten logo.png flat.jpg", "Onto white: a JPEG cannot hold alpha"},
+                op.shown("#336699", "logo.png flat.png", "Onto a blue")};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         ColourPlan p;
         p.op = ColourOp::Flatten;
@@ -150,6 +158,8 @@ Operation add_alpha_operation() {
     op.group = kColourGroup;
     op.params = {ParamSpec::integer("value", "V", "The alpha of every pixel", 0, 255).defaults("255")};
     op.examples = {{"255", {}}, {"128", {{"value", "128"}}, false}};
+    op.usage = {{"imgpar add-alpha photo.jpg rgba.png", "RGB becomes RGBA, opaque"},
+                op.shown("128", "scan.png half.png", "Gray becomes gray+alpha, half transparent")};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         ColourPlan p;
         p.op = ColourOp::AddAlpha;

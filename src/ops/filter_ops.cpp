@@ -46,7 +46,7 @@ std::function<std::unique_ptr<ImageJob>(const ParamValues&)> filter_job(MakePlan
     return [make](const ParamValues& v) -> std::unique_ptr<ImageJob> { return std::make_unique<FilterJob>(make(v)); };
 }
 
-// ImageMagick's geometry "RxS" (radius x sigma), e.g. 0x2: radius 0 means automatic.
+// ImageMagick's geometry "RADIUSxSIGMA", e.g. 0x2: radius 0 means automatic.
 void apply_geometry(const std::string& g, ParamValues& v) {
     if (v.given("sigma") || v.given("radius"))
         throw usage_error(g, "give either a geometry or --sigma/--radius, not both");
@@ -94,7 +94,7 @@ Operation blur_operation() {
         "bleed dark halos into opaque ones.";
     op.group = kFilterGroup;
     op.params = {sigma_param("Standard deviation in pixels", "2"), radius_param("Kernel radius"), border_param()};
-    op.extra = {"RxS", apply_geometry};
+    op.extra = {"RADIUSxSIGMA", apply_geometry};
     op.examples = {{"sigma=1", {{"sigma", "1"}}},
                    {"sigma=2", {}},
                    {"sigma=5", {{"sigma", "5"}}},
@@ -106,6 +106,9 @@ Operation blur_operation() {
                    {"sigma=0.5 reflect101", {{"sigma", "0.5"}, {"border", "reflect101"}}, false},
                    {"sigma=25 constant:40", {{"sigma", "25"}, {"border", "constant:40"}}, false},
                    {"sigma=3 radius=2 wrap", {{"sigma", "3"}, {"radius", "2"}, {"border", "wrap"}}, false}};
+    op.usage = {{"imgpar blur photo.jpg soft.jpg 0x3", "Sigma 3; radius 0 is ceil(3 x sigma) = 9"},
+                op.shown("sigma=0.5 reflect101", "scan.png soft.png", "A slight blur, mirroring the edge pixels"),
+                {"imgpar blur --sigma 5 --out-dir soft photos/*.jpg", "Each JPEG of photos/ into soft/ by its own name"}};
     op.make_image_job = filter_job(
         [](const ParamValues& v) { return make_gaussian(v.real("sigma"), v.int_value("radius"), border(v)); });
     return op;
@@ -126,6 +129,9 @@ Operation box_operation() {
     op.examples = {{"radius=15", {{"radius", "15"}}},
                    {"radius=50", {{"radius", "50"}}},
                    {"radius=1 reflect", {{"border", "reflect"}}, false}};
+    op.usage = {op.shown("radius=15", "photo.jpg mean.jpg", "The mean of each 31x31 square"),
+                op.shown("radius=1 reflect", "scan.png smooth.png", "3x3 means, mirroring the image at its edges"),
+                {"imgpar box --radius 3 -o 'box/{stem}.png' photos/*.jpg", "Each JPEG of photos/ as box/NAME.png"}};
     op.make_image_job = filter_job([](const ParamValues& v) { return make_box(v.int_value("radius"), border(v)); });
     return op;
 }
@@ -151,6 +157,10 @@ Operation sharpen_operation() {
                  border_param()};
     op.examples = {{"sigma=1 amount=1 threshold=0.05", {}},
                    {"sigma=3 amount=2.5 threshold=0", {{"sigma", "3"}, {"amount", "2.5"}, {"threshold", "0"}}, false}};
+    op.usage = {{"imgpar sharpen photo.jpg sharp.jpg", "ImageMagick's -unsharp 0x1+1+0.05 (the defaults)"},
+                op.shown("sigma=3 amount=2.5 threshold=0", "photo.jpg sharp.jpg",
+                         "A wider, stronger mask that sharpens every sample"),
+                {"imgpar sharpen --amount 0.5 --out-dir sharp photos/*.jpg", "Half strength, each JPEG of photos/ into sharp/"}};
     op.make_image_job = filter_job([](const ParamValues& v) {
         return make_unsharp(v.real("sigma"), v.int_value("radius"), v.real("amount"), v.real("threshold"), border(v));
     });
@@ -173,6 +183,9 @@ Operation edges_operation() {
     op.examples = {{"sobel", {}},
                    {"scharr gray", {{"op", "scharr"}, {"gray", ""}}, false},
                    {"laplacian constant:0", {{"op", "laplacian"}, {"border", "constant:0"}}, false}};
+    op.usage = {{"imgpar edges scan.png edges.png", "The Sobel magnitude"},
+                op.shown("scharr gray", "photo.jpg edges.png", "Scharr on luma: a gray image of a colour photo"),
+                op.shown("laplacian constant:0", "scan.png laplacian.png", "The Laplacian, black beyond the edges")};
     op.make_image_job = filter_job([](const ParamValues& v) {
         return make_edges(parse_edge_operator(v.text("op")), v.flag("gray"), border(v));
     });
@@ -204,6 +217,11 @@ Operation convolve_operation() {
                    {"15x15 non-separable", {{"kernel", test_kernel_text(15)}, {"normalize", ""}}},
                    {"3x3 fractional flip offset", {{"kernel", "0.1 0.2 0.3; -0.4 1.7 0; 0.33 0 0"}, {"flip", ""},
                                                    {"offset", "12.5"}, {"border", "wrap"}}, false}};
+    op.usage = {{"imgpar convolve --kernel '1 2 1; 2 4 2; 1 2 1' --normalize photo.jpg smooth.jpg",
+                 "A 3x3 binomial blur: the kernel divided by its sum, 16"},
+                {"imgpar convolve --kernel '0 -1 0; -1 5 -1; 0 -1 0' scan.png sharp.png", "Sharpen with a 3x3 kernel"},
+                {"imgpar convolve --kernel '-1 0 1' --offset 128 scan.png gradient.png",
+                 "The horizontal gradient, 128 where it is 0"}};
     op.make_image_job = filter_job([](const ParamValues& v) {
         const bool text = v.given("kernel"), file = v.given("kernel-file");
         if (text == file) throw usage_error("--kernel", "give exactly one of --kernel or --kernel-file");

@@ -175,6 +175,8 @@ Operation turn_operation(const char* name, Turn t, const char* summary, const ch
     op.description = description;
     op.group = kGeometryGroup;
     op.examples = {{name, {}}};
+    op.usage = {{"imgpar " + op.name + " photo.jpg " + op.name + ".jpg", op.summary},
+                {"imgpar " + op.name + " --out-dir " + op.name + " photos/*.jpg", "Each JPEG of photos/ into " + op.name + "/"}};
     op.make_image_job = turn_job(t);
     return op;
 }
@@ -304,6 +306,9 @@ Operation crop_operation() {
         {"9x5-2-1 southeast", {{"width", "9"}, {"height", "5"}, {"x", "-2"}, {"y", "-1"}, {"gravity", "southeast"}}, false},
         {"rows -2 to 5", {{"y", "-2"}, {"height", "7"}}, false},
         {"5x0+1+0 north", {{"width", "5"}, {"x", "1"}, {"gravity", "north"}}, false}};
+    op.usage = {{"imgpar crop photo.jpg part.jpg 320x200+10+20", "The 320x200 box 10 pixels from the left, 20 from the top"},
+                {"imgpar crop --width 200 --height 200 --gravity center photo.jpg middle.jpg", "The middle 200x200"},
+                {"imgpar crop scan.png top.png 0x100", "The top 100 rows, the whole width"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         bool any = false;
         for (const char* o : {"width", "height", "x", "y"}) any = any || v.given(o);
@@ -369,6 +374,9 @@ Operation rotate_operation() {
                    {"45 bicubic #ff000080", {{"angle", "45"}, {"interpolation", "bicubic"}, {"background", "#ff000080"}},
                     false},
                    {"123 bilinear white", {{"angle", "123"}, {"background", "white"}}, false}};
+    op.usage = {{"imgpar rotate photo.jpg turned.jpg 90", "A quarter turn clockwise, exact"},
+                op.shown("-17.5 bicubic", "photo.jpg level.jpg", "17.5 degrees counter-clockwise, bicubic, corners black"),
+                {"imgpar rotate --angle 30 --background white logo.png rotated.png", "30 degrees, corners white"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         if (!v.given("angle")) throw usage_error("--angle", "is needed: the angle in degrees, clockwise");
         RotateSpec s;
@@ -413,6 +421,10 @@ Operation pad_operation() {
         {"5,0,5,0 replicate", {{"top", "5"}, {"left", "5"}, {"border", "replicate"}}, false},
         {"300x200 center #ff000080", {{"size", "300x200"}, {"gravity", "center"}, {"background", "#ff000080"}}, false},
         {"160x90 southeast reflect101", {{"size", "160x90"}, {"gravity", "southeast"}, {"border", "reflect101"}}, false}};
+    op.usage = {op.shown("40 reflect", "photo.jpg framed.jpg", "40 pixels on every side, mirroring the image"),
+                {"imgpar pad --size 800x800 --gravity center --background white photo.jpg square.jpg",
+                 "Centred on a white 800x800 square"},
+                {"imgpar pad --left 10 --right 10 logo.png wider.png", "10 transparent columns on either side"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         PadSpec s;
         bool sides = false;

@@ -217,6 +217,9 @@ Operation histo_operation() {
             .only_with({"plot"}),
         ParamSpec::flag("log", "Plot counts on a logarithmic scale").only_with({"plot"})};
     op.examples = {{"256 bins", {}}, {"16 bins, listed", {{"bins", "16"}, {"list", ""}}, false}};
+    op.usage = {{"imgpar histo photo.jpg", "Each channel's and luma's summary, with bars"},
+                op.shown("16 bins, listed", "scan.png", "16 bins of 16 values, every count listed"),
+                {"imgpar histo --plot histogram.png --log photo.jpg", "Also drawn as an image, counts on a log scale"}};
     op.make_report_job = [](const ParamValues& v) -> std::unique_ptr<ReportJob> { return std::make_unique<HistoJob>(v); };
     return op;
 }
@@ -237,6 +240,9 @@ Operation equalize_operation() {
                                    {"luma", "channels"})
                      .defaults("luma")};
     op.examples = {{"luma", {}}, {"channels", {{"mode", "channels"}}}};
+    op.usage = {{"imgpar equalize scan.png equalized.png", "A gray image's histogram spread over 0 to 255"},
+                op.shown("channels", "photo.jpg equalized.jpg", "Each colour channel on its own (hue may shift)"),
+                {"imgpar equalize --out-dir equalized photos/*.jpg", "Luma of each JPEG of photos/, into equalized/"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         return std::make_unique<EqualizeJob>(parse_equalize_mode(v.text("mode")));
     };
@@ -269,6 +275,10 @@ Operation threshold_operation() {
                    {"adaptive mean 15, C=5", {{"adaptive", "mean"}, {"window", "15"}, {"offset", "5"}}},
                    {"sauvola 15", {{"adaptive", "sauvola"}, {"window", "15"}, {"k", "0.2"}}},
                    {"niblack 9", {{"adaptive", "niblack"}, {"window", "9"}, {"k", "-0.2"}}, false}};
+    op.usage = {op.shown("otsu", "scan.png binary.png", "The level by Otsu's method (-v tells it)"),
+                {"imgpar threshold --value 128 photo.jpg binary.png", "White where luma is above 128"},
+                op.shown("adaptive mean 15, C=5", "scan.png binary.png",
+                         "Each pixel against the mean of its 15x15 window, less 5")};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         const bool otsu = v.flag("otsu"), value = v.given("value"), adaptive = v.given("adaptive");
         if (otsu + value + adaptive != 1)

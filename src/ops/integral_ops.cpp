@@ -123,6 +123,9 @@ Operation integral_operation() {
                      .defaults("auto")};
     op.examples = {{"sums", {}}, {"sums and squares, u64", {{"squared", ""}, {"dtype", "u64"}}},
                    {"f64", {{"dtype", "f64"}}, false}};
+    op.usage = {{"imgpar integral scan.png sums.npy", "The sums; numpy.load reads them"},
+                op.shown("sums and squares, u64", "photo.jpg tables.npy", "Sums and sums of squares, 64-bit"),
+                {"imgpar integral --out-dir tables photos/*.jpg", "Each JPEG of photos/ as tables/NAME.npy"}};
     op.make_array_job = [](const ParamValues& v) -> std::unique_ptr<ArrayJob> {
         IntegralSpec spec;
         spec.squared = v.flag("squared");

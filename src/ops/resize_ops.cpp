@@ -339,6 +339,10 @@ Operation resize_operation() {
                    {"1/37 area", {{"scale", "0.027"}, {"filter", "area"}}, false},
                    {"13x lanczos3", {{"scale", "13"}, {"filter", "lanczos3"}}, false},
                    {"nearest 300%x70%", {{"geometry", "300%x70%"}, {"filter", "nearest"}}, false}};
+    op.usage = {{"imgpar resize photo.jpg half.jpg 50%", "Half the size, lanczos3"},
+                {"imgpar resize photo.jpg small.jpg '400x400>'", "Shrink to fit 400x400 keeping the aspect ratio; never enlarge"},
+                {"imgpar resize --width 320 --filter area --out-dir small photos/*.jpg",
+                 "Each JPEG of photos/ 320 pixels wide, box means, into small/"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         return std::make_unique<ResizeJob>(read_spec(v));
     };
@@ -375,6 +379,10 @@ Operation thumbnail_operation() {
     op.examples = {{"256x256", {{"size", "256x256"}}},
                    {"64x64 crop north", {{"size", "64x64"}, {"crop", ""}, {"gravity", "north"}}, false},
                    {"31x17 area", {{"size", "31x17"}, {"filter", "area"}}, false}};
+    op.usage = {{"imgpar thumbnail photo.jpg thumb.jpg", "At most 128x128, upright, its ICC profile kept"},
+                op.shown("256x256", "photo.jpg thumb.jpg", "At most 256x256"),
+                {"imgpar thumbnail --size 200x200 --crop -o 'thumbs/{stem}.jpg' photos/*.jpg",
+                 "Exactly 200x200 (cropped to fill), each JPEG of photos/ as thumbs/NAME.jpg"}};
     op.make_image_job = [](const ParamValues& v) -> std::unique_ptr<ImageJob> {
         ResizeSpec s;
         const auto [w, h] = box(v.text("size"), "--size");

@@ -137,6 +137,9 @@ Operation stats_operation() {
         ParamSpec::path("mask", "M", "Count only the pixels where this image (the input's size) is non-zero in any "
                                      "channel")};
     op.examples = {{"all channels", {}}, {"channel 0", {{"channel", "0"}}, false}};
+    op.usage = {{"imgpar stats photo.jpg", "A table: each channel and all together"},
+                {"imgpar stats --channel red,alpha logo.png", "Two channels and their row 'all'"},
+                {"imgpar stats --csv photos/*.jpg > stats.csv", "One CSV row per file and channel"}};
     op.make_report_job = [](const ParamValues& v) -> std::unique_ptr<ReportJob> { return std::make_unique<StatsJob>(v); };
     return op;
 }

@@ -10,55 +10,32 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/cli_runner.hpp"
+#include "tests/cli/help_support.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
 using test::has;
 using test::lines;
+using test::capture;
+using test::have_program;
+using test::listed_commands;
 using test::run_imgpar;
 using test::TempDir;
 
 namespace {
 
-bool have_program(const char* name) {
-    return std::system((std::string("command -v ") + name + " > /dev/null 2>&1").c_str()) == 0;
-}
-
-std::string capture(const std::string& command) {
-    std::string out;
-    if (FILE* p = popen(command.c_str(), "r")) {
-        char buf[4096];
-        std::size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-        pclose(p);
-    }
-    return out;
-}
-
-// The command names `imgpar --help` lists.
-std::vector<std::string> listed_commands() {
-    std::vector<std::string> names;
-    bool in_list = false;
-    for (const std::string& l : lines(run_imgpar({"--help"}).out)) {
-        if (l == "commands:") {
-            in_list = true;
-            continue;
-        }
-        if (in_list && l.empty()) break;
-        if (in_list) names.push_back(l.substr(2, l.find(' ', 2) - 2));
-    }
-    return names;
-}
-
-// Every --option that `imgpar CMD --help` lists.
+// Every --option that `imgpar CMD --help` lists (under the option headings,
+// not in its forms or examples).
 std::set<std::string> listed_options(const std::string& cmd) {
     std::set<std::string> options;
     const std::string help = run_imgpar({cmd, "--help"}).out;
     static const std::regex option(R"((^|[ ,])(--[a-z][a-z0-9-]*))");
-    for (const std::string& l : lines(help))
+    for (const std::string& l : lines(help)) {
+        if (l == "Examples:") break;
+        if (l.rfind("Usage: ", 0) == 0 || l.rfind("       imgpar ", 0) == 0) continue;
         for (std::sregex_iterator it(l.begin(), l.end(), option), end; it != end; ++it)
             if (l.find_first_not_of(' ') < 8 && it->position(2) < 40) options.insert((*it)[2]);
+    }
     return options;
 }
 
@@ -120,7 +97,7 @@ TEST_CASE("cli: manpage documents every command and option, and is valid roff") 
         return t;
     };
     for (const std::string& c : listed_commands()) {
-        CHECK_MESSAGE(has(r.out, ".SS \"imgpar " + roff_text(c) + " "), c);
+        CHECK_MESSAGE(has(r.out, ".SS \"imgpar " + roff_text(c) + "\"\n"), c);
         for (std::string o : listed_options(c)) {
             std::string roff;
             for (char ch : o) roff += ch == '-' ? std::string("\\-") : std::string(1, ch);
