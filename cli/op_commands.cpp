@@ -5,12 +5,11 @@
 // operation) or as the sink of an empty one (a report or array operation).
 #include "cli/op_commands.hpp"
 
-#include <filesystem>
 #include <memory>
-#include <system_error>
 
 #include "cli/batch_settings.hpp"
 #include "cli/common_options.hpp"
+#include "cli/positional_errors.hpp"
 #include "cli/run_commands.hpp"
 #include "src/error.hpp"
 #include "src/run/chain.hpp"
@@ -20,23 +19,36 @@ namespace imgpar::cli {
 namespace {
 
 // The operation's values: the command's, with an extra positional argument
-// of the IN OUT form (blur's IN OUT RxS) applied as the parameters it stands
-// for. With --out-dir or --output every argument is an input.
+// of the IN OUT form (blur's IN OUT RADIUSxSIGMA) applied as the parameters
+// it stands for. With --out-dir or --output every argument is an input.
+// More arguments than the form takes are a usage error that says what they
+// look like (cli/positional_errors.hpp).
 ParamValues read_params(const Operation& op, const Invocation& inv) {
     ParamValues values = inv.values;
+    const std::vector<std::string>& args = inv.positionals;
     const bool single_form = !inv.values.has("out-dir") || (!inv.values.given("out-dir") && !inv.values.given("output"));
-    if (!single_form || inv.positionals.size() <= 2 || op.kind != OperationKind::ImageToImage || op.extra.name.empty())
+    if (op.kind == OperationKind::ImagesToReport) return values;
+    if (!single_form) {
+        const std::string mistake = parameter_among_inputs(op, args);
+        if (!mistake.empty()) throw usage_error("", mistake);
         return values;
-    const std::string& extra = inv.positionals[2];
-    try {
-        op.extra.apply(extra, values);
-    } catch (const Error& e) {
-        std::error_code ec;
-        if (e.kind() == ErrorKind::Usage && std::filesystem::exists(extra, ec))
-            throw usage_error(extra, "is a file, not " + op.extra.name + ": several inputs need --out-dir DIR or --output TEMPLATE");
-        throw;
     }
-    return values;
+    if (args.size() <= 2) return values;
+    // A file name is not the extra argument, even where that would take it
+    // (extract-channel's N, a text).
+    if (args.size() == 3 && op.kind == OperationKind::ImageToImage && !op.extra.name.empty() &&
+        !written_as_a_file(args[2])) {
+        try {
+            op.extra.apply(args[2], values);
+            return values;
+        } catch (const Error& e) {
+            if (e.kind() != ErrorKind::Usage) throw;
+            const std::string mistake = too_many_positionals(op, args);
+            if (mistake.empty()) throw;
+            throw usage_error("", mistake);
+        }
+    }
+    throw usage_error("", too_many_positionals(op, args));
 }
 
 int run_operation(const Operation& op, Invocation& inv) {

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cli/batch_settings.hpp"
+#include "cli/positional_errors.hpp"
 #include "src/run/input_list.hpp"
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
@@ -52,9 +53,7 @@ OutputPlan plan_outputs(const Invocation& inv, int single_max,
         if (n < 2)
             throw usage_error(n == 0 ? "arguments" : "OUT",
                               n == 0 ? "missing IN and OUT" : "missing (or give --out-dir DIR for many inputs)");
-        if (n > single_max)
-            throw usage_error(inv.positionals[single_max], "unexpected argument: several inputs need --out-dir DIR "
-                                                           "or --output TEMPLATE");
+        if (n > single_max) throw usage_error("", too_many_files(inv.command, inv.positionals));
         const std::string& in = inv.positionals[0];
         plan.items.push_back({in, display_name(in), fit(inv.positionals[1], "OUT")});
         return plan;

@@ -67,6 +67,12 @@ std::unique_ptr<ImageJob> colour_job(ColourPlan plan) {
 
 void apply_channel(const std::string& text, ParamValues& v) {
     if (v.given("channel")) throw usage_error(text, "give the channel once: as N or as --channel");
+    // Checked now, so that a file name in its place is told apart (cli/positional_errors.hpp).
+    try {
+        check_channel_spec(text);
+    } catch (const Error& e) {
+        throw usage_error(text, std::string("as N: ") + e.what());
+    }
     v.set("channel", text);
 }
 
