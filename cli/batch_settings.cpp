@@ -17,7 +17,8 @@ OptionGroup input_list_options() {
                              "Also read input names from FILE ('-': standard input), one per line or NUL-separated"),
              ParamSpec::text("shard", "K/N", "Process only the K-th of N shares of the inputs (1 <= K <= N), or the "
                                              "share of this Slurm array task ('slurm')",
-                             "K/N, e.g. 3/8: inputs number K, K+N, K+2N... of the list sorted by name; or slurm")}};
+                             "K/N, e.g. 3/8: inputs number K, K+N, K+2N... of the list sorted by name; or slurm")
+                 .suggesting({"slurm"})}};
 }
 
 }  // namespace

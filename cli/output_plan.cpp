@@ -16,7 +16,8 @@ namespace imgpar::cli {
 
 OptionGroup output_plan_options() {
     return {"Many files",
-            {ParamSpec::path("out-dir", "DIR", "Write each output into DIR under its input's file name (created if missing)"),
+            {ParamSpec::path("out-dir", "DIR", "Write each output into DIR under its input's file name (created if missing)")
+                 .naming_a_folder(),
              ParamSpec::text("output", "TEMPLATE", "Name each output from its input; the extension picks the format",
                              "a path with {name}, {stem}, {ext}, {dir}, e.g. 'out/{stem}_blur.{ext}'")
                  .abbreviated("o"),

@@ -112,7 +112,8 @@ Operation extract_channel_operation() {
         "images), red, green, blue (of RGB and RGBA), alpha. The optional third argument is N. A channel the\n"
         "image does not have (red of a gray image, alpha without alpha) fails that file.";
     op.group = kColourGroup;
-    op.params = {ParamSpec::text("channel", "N", "The channel to keep", kChannelForms)};
+    op.params = {ParamSpec::text("channel", "N", "The channel to keep", kChannelForms)
+                     .suggesting({"gray", "red", "green", "blue", "alpha", "0", "1", "2", "3"})};
     op.extra = {"N", apply_channel};
     op.examples = {{"0", {{"channel", "0"}}}};
     op.usage = {{"imgpar extract-channel logo.png mask.png alpha", "The alpha channel as a gray image"},
@@ -139,7 +140,9 @@ Operation flatten_operation() {
         "alpha a over background b: (c a + b (255 - a) + 127) / 255 in integers (the nearest value). Images\n"
         "without alpha are unchanged.";
     op.group = kColourGroup;
-    op.params = {ParamSpec::text("background", "COLOR", "What shows through transparent pixels (opaque)", kColourForms).defaults("white")};
+    op.params = {ParamSpec::text("background", "COLOR", "What shows through transparent pixels (opaque)", kColourForms)
+                     .defaults("white")
+                     .suggesting({"white", "black", "gray", "red", "green", "blue"})};
     op.examples = {{"white", {}}, {"#336699", {{"background", "#336699"}}, false}};
     op.usage = {{"imgpar flatten logo.png flat.jpg", "Onto white: a JPEG cannot hold alpha"},
                 op.shown("#336699", "logo.png flat.png", "Onto a blue")};

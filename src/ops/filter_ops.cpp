@@ -30,7 +30,8 @@ const char* const kFilterGroup = "Filter";
 ParamSpec border_param() {
     return ParamSpec::text("border", "RULE", "Samples outside the image",
                            "replicate, reflect, reflect101, wrap or constant[:V] (V 0 to 255)")
-        .defaults("replicate");
+        .defaults("replicate")
+        .suggesting({"replicate", "reflect", "reflect101", "wrap", "constant"});
 }
 Border border(const ParamValues& v) { return parse_border(v.text("border")); }
 

@@ -41,7 +41,8 @@ ParamSpec gravity_param(const char* help) {
 }
 
 ParamSpec background_param(const char* help) {
-    return ParamSpec::text("background", "COLOR", help, kColourForms);
+    return ParamSpec::text("background", "COLOR", help, kColourForms)
+        .suggesting({"black", "white", "gray", "red", "green", "blue", "transparent"});
 }
 
 std::optional<Rgba> background_of(const ParamValues& v) {

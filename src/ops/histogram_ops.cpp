@@ -205,7 +205,8 @@ Operation histo_operation() {
         ParamSpec::text("channel", "LIST", "Planes to report",
                         "all, or a comma-separated list of gray, red, green, blue, alpha, luma (or r, g, b, a, l, or "
                         "plane indices)")
-            .defaults("all"),
+            .defaults("all")
+            .suggesting({"all", "gray", "red", "green", "blue", "alpha", "luma"}),
         ParamSpec::flag("list", "Text output: also list every bin's count (implied by --bins)")
             .unused_beside({"json", "csv"}),
         ParamSpec::flag("ascii", "Text output: draw bars with ASCII, not Unicode blocks (the default where the "

@@ -133,7 +133,8 @@ Operation stats_operation() {
         ParamSpec::text("channel", "LIST", "Channels to report; the row 'all' combines them",
                         "all, or a comma-separated list of gray, red, green, blue, alpha (or r, g, b, a, or channel "
                         "indices)")
-            .defaults("all"),
+            .defaults("all")
+            .suggesting({"all", "gray", "red", "green", "blue", "alpha"}),
         ParamSpec::path("mask", "M", "Count only the pixels where this image (the input's size) is non-zero in any "
                                      "channel")};
     op.examples = {{"all channels", {}}, {"channel 0", {{"channel", "0"}}, false}};

@@ -137,6 +137,7 @@ TEST_CASE("cli help: every example shown in --help runs as written on the sample
     CHECK(ran >= 70);
     // What some of them wrote.
     for (const char* made : {"soft.jpg", "soft/a.jpg", "soft/b.jpg", "box/a.png", "thumbs/b.jpg", "tables/a.npy",
-                             "png/b.png", "diff.png", "imgpar.1", "docs/commands/blur.md"})
+                             "png/b.png", "diff.png", "imgpar.1", "docs/commands/blur.md", ".zfunc/_imgpar",
+                             ".config/fish/completions/imgpar.fish"})
         CHECK_MESSAGE(test::file_exists(dir.file(made)), made);
 }
