@@ -232,6 +232,8 @@ private:
         c_.frame = true;
         c_.arithmetic = m >= 0xC8;
         c_.progressive = m == 0xC2 || m == 0xCA;
+        c_.work.progressive = c_.progressive;
+        for (const Component& comp : comps_) c_.work.image_blocks += component_blocks(comp);
         return Stop::None;
     }
 
@@ -320,6 +322,7 @@ private:
             const std::uint64_t my = (static_cast<std::uint64_t>(height_) + 8 * vmax_ - 1) / (8 * vmax_);
             blocks = mx * my * static_cast<std::uint64_t>(blocks_per_mcu);
         }
+        c_.work.add_scan(blocks);
         const std::uint64_t bits_per_block = c_.arithmetic ? 0 : !c_.progressive ? 2 : ss == 0 ? 1 : 0;
         c_.min_scan_bytes += blocks * bits_per_block / 8;
         return Stop::None;
@@ -362,6 +365,12 @@ private:
         if (!c_.problem.empty()) return;
         if (!c_.frame) {
             if (c_.ends) record("no frame header (SOF) before the end-of-image marker");
+            return;
+        }
+        // After the last scan: the message counts them all.
+        const std::string too_much = jpeg_work_refusal(c_.work, size_);
+        if (!too_much.empty()) {
+            record(too_much);
             return;
         }
         for (std::size_t k = 0; k < comps_.size(); ++k) {

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <string>
 
+#include "src/io/jpeg_work_budget.hpp"
+
 namespace imgpar {
 
 // Scans a decoder passes over the whole image for, each: more than this is
@@ -49,6 +51,11 @@ struct JpegCheck {
     // 0 for arithmetic coding, which has no such floor.
     std::uint64_t scan_bytes = 0;
     std::uint64_t min_scan_bytes = 0;
+
+    // The blocks the scans pass over, against the frame's: more than the
+    // file's size can hold (src/io/jpeg_work_budget.hpp) is a `problem`,
+    // found after the last scan.
+    JpegScanWork work;
 
     // Whether the scan data is far too short for the frame: fewer bytes than
     // any coding of its blocks needs. Such a file was cut or is a forgery
