@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "src/error.hpp"
+#include "src/io/jpeg_codec.hpp"
+#include "src/io/load.hpp"
 #include "src/op/command_line.hpp"
 
 namespace imgpar {
@@ -38,6 +40,16 @@ std::vector<ImageShape> Chain::shapes(const ImageShape& in, const std::string& f
         out.push_back(job.output_shape(out.back()));
     }
     return out;
+}
+
+Chain::LoadShapes Chain::load_shapes(const ImageShape& full, bool jpeg, const std::string& file) const {
+    LoadShapes r;
+    if (!stages_.empty() && jpeg && jpeg_codec_available()) r.shrink = stages_.front().job->load_shrink(full);
+    r.shapes = shapes(r.shrink > 1 ? ImageShape{shrunk_side(full.width, r.shrink), shrunk_side(full.height, r.shrink),
+                                                full.channels, full.type}
+                                   : full,
+                      file);
+    return r;
 }
 
 double Chain::peak_bytes(const std::vector<ImageShape>& shapes, double sink_images) const {

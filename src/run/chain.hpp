@@ -44,6 +44,16 @@ public:
     // `file` and, in a chain of several, the stage).
     std::vector<ImageShape> shapes(const ImageShape& in, const std::string& file) const;
 
+    // Shrink-on-load: how much smaller a JPEG of the upright size `full` is
+    // decoded (libjpeg-turbo's 1/2, 1/4, 1/8 where the first stage makes the
+    // same image of it, as a thumbnail does; 1 otherwise, and for other
+    // formats), and the shapes from the size it is decoded at.
+    struct LoadShapes {
+        int shrink = 1;
+        std::vector<ImageShape> shapes;
+    };
+    LoadShapes load_shapes(const ImageShape& full, bool jpeg, const std::string& file) const;
+
     // The image-sized bytes a file holds at its peak on the CPU through the
     // stages, from the shapes: for each stage its declared buffers
     // (ImageJob::peak_images, else its operation's) times the larger of its

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "src/error.hpp"
 #include "src/io/file_bytes.hpp"
@@ -14,9 +15,13 @@ namespace {
 
 // How long decoding a file of this many pixels takes on one core (measured
 // with libjpeg-turbo and libpng on 16 MP photos); the GPU starts meanwhile.
-double decode_seconds(const ImageHeader& h) {
+// Shrink-on-load still decodes every coefficient: it saves the inverse DCT
+// and the colour conversion of what it drops, a quarter of the time at 1/2,
+// a third at 1/4, 40% at 1/8 (bench/TUNING.md, "Shrink-on-load on the GPU").
+double decode_seconds(const ImageHeader& h, int shrink) {
     const double pixels = static_cast<double>(h.width) * h.height;
-    return pixels * (h.format == ImageFormat::Jpeg ? 3.5e-9 : h.format == ImageFormat::Png ? 15e-9 : 1e-9);
+    const double full = pixels * (h.format == ImageFormat::Jpeg ? 3.5e-9 : h.format == ImageFormat::Png ? 15e-9 : 1e-9);
+    return full * (shrink >= 8 ? 0.6 : shrink >= 4 ? 0.65 : shrink >= 2 ? 0.75 : 1.0);
 }
 
 // Host to device and back through pinned staging, as measured on an H100
@@ -37,16 +42,18 @@ struct FileSeconds {
 // there and back.
 DeviceDecision choose_for_one_file(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag) {
     const ImageHeader& h = *shape.first;
-    const double samples = static_cast<double>(h.width) * h.height * h.channels;
+    const double bytes = static_cast<double>(shape.decoded.bytes() + shape.output.bytes());
     const int threads = cpu_thread_count();
     const double cpu_seconds = shape.cpu_seconds(threads, 1);
-    const double gpu_wait = std::max(0.0, kGpuStartSeconds - decode_seconds(h)) + samples * 2 / kHostDeviceBytesPerSecond;
+    const double gpu_wait =
+        std::max(0.0, kGpuStartSeconds - decode_seconds(h, shape.shrink)) + bytes / kHostDeviceBytesPerSecond;
     const bool cpu = cpu_seconds < gpu_wait;
     char line[400];
     std::snprintf(line, sizeof line,
-                  "device auto: %s: %s of 1 file (%.1f MP) is about %.3f s of work for %d CPU thread%s, %s than "
+                  "device auto: %s: %s of 1 file (%.1f MP%s) is about %.3f s of work for %d CPU thread%s, %s than "
                   "the GPU would add (about %.2f s: its %.2f s start-up, less the file's decode, and the copies)",
                   cpu ? "the CPU" : "the GPU if usable", shape.what.c_str(), static_cast<double>(h.width) * h.height / 1e6,
+                  shape.shrink > 1 ? (", decoded at 1/" + std::to_string(shape.shrink)).c_str() : "",
                   cpu_seconds, threads, threads == 1 ? "" : "s", cpu ? "less" : "more", gpu_wait, kGpuStartSeconds);
     diag.info(line);
     return {cpu ? parse_device_request("cpu") : request, false};
@@ -63,16 +70,17 @@ DeviceDecision choose_for_one_file(const DeviceRequest& request, const RunShape&
 DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag) {
     const ImageHeader& h = *shape.first;
     const double pixels = static_cast<double>(h.width) * h.height;
-    const double in_bytes = pixels * h.channels;
     const double files = static_cast<double>(shape.files);
     const int threads = cpu_thread_count();
     FileSeconds f;
-    f.decode = decode_seconds(h);
+    f.decode = decode_seconds(h, shape.shrink);
     // The faster of two runs: the first may pay for what runs once (code
     // paths chosen, tables built).
     f.compute = shape.cpu_seconds(1, 2);
-    f.encode = shape.encode_seconds_saved_per_pixel * pixels;
-    f.copies = in_bytes * (f.encode > 0 ? 1 : 2) / kWorkerCopyBytesPerSecond;
+    f.encode = shape.encode_seconds_saved_per_pixel * static_cast<double>(shape.output.width) * shape.output.height;
+    // Up the decoded image, back the output (unless the GPU encodes it).
+    f.copies = static_cast<double>(shape.decoded.bytes() + (f.encode > 0 ? 0 : shape.output.bytes())) /
+               kWorkerCopyBytesPerSecond;
     const double cpu_rate = threads / (f.decode + f.compute + f.encode);  // files per second
     const double gpu_rate = threads / (f.decode + f.copies);
     const double cpu_seconds = files / cpu_rate;
@@ -91,10 +99,11 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
     const bool cpu = cpu_seconds <= gpu_seconds;
     char line[600];
     std::snprintf(line, sizeof line,
-                  "device auto: %s: %s of %zu files (%.1f MP each, as the first) takes about %.2f s on %d CPU "
+                  "device auto: %s: %s of %zu files (%.1f MP each, as the first%s) takes about %.2f s on %d CPU "
                   "thread%s (%.3f s a file on one: decode %.3f, compute %.3f, encode %.3f) and about %.2f s with the "
                   "GPU (%.2f s to start it%s, %.2f s to release it at exit, host copies of %.3f s a file)",
-                  cpu ? "the CPU" : "the GPU if usable", shape.what.c_str(), shape.files, pixels / 1e6, cpu_seconds,
+                  cpu ? "the CPU" : "the GPU if usable", shape.what.c_str(), shape.files, pixels / 1e6,
+                  shape.shrink > 1 ? (", decoded at 1/" + std::to_string(shape.shrink)).c_str() : "", cpu_seconds,
                   threads, threads == 1 ? "" : "s", f.decode + f.compute + f.encode, f.decode, f.compute, f.encode,
                   gpu_seconds, kGpuStartSeconds,
                   early ? ", files computing on the CPU meanwhile" : "", kGpuReleaseSeconds, f.copies);

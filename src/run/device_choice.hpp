@@ -36,11 +36,16 @@ struct RunShape {
     std::string what;       // "blur"
     std::size_t files = 0;
     std::optional<ImageHeader> first;  // the first input's header, when it could be read
-    // A core's encoding time per pixel that the GPU takes over when it
-    // encodes the outputs (JPEG with the GPU encoder); 0 otherwise.
+    // Its image as decoded (smaller by `shrink` with shrink-on-load) and the
+    // run's output image: what the copies move and the encoder writes.
+    int shrink = 1;
+    ImageShape decoded, output;
+    // A core's encoding time per output pixel that the GPU takes over when
+    // it encodes the outputs (JPEG with the GPU encoder); 0 otherwise.
     double encode_seconds_saved_per_pixel = 0;
-    // The first file's compute on the CPU, in seconds, on this many threads
-    // (measured on made-up images; the faster of `runs` runs).
+    // The first file's compute on the CPU from its decoded image, in
+    // seconds, on this many threads (measured on made-up images; the faster
+    // of `runs` runs).
     std::function<double(int threads, int runs)> cpu_seconds;
 };
 

@@ -154,13 +154,26 @@ FirstFile read_first(const std::vector<BatchItem>& items, const Pipeline& pipeli
 DeviceDecision decide_device(const DeviceRequest& request, const RunSettings& settings, const Pipeline& pipeline,
                              const std::vector<BatchItem>& items, const FirstFile& first, const Diagnostics& diag) {
     if (first.shapes.empty()) return {request};
-    RunShape shape{settings.command, items.size(), first.source->header, 0, nullptr};
+    RunShape shape;
+    shape.what = settings.command;
+    shape.files = items.size();
+    shape.first = first.source->header;
+    // The images as the run makes them: a thumbnail's JPEG decoded smaller.
+    Chain::LoadShapes load;
+    try {
+        load = pipeline.chain().load_shapes(first.shapes.front(), shape.first->format == ImageFormat::Jpeg, items[0].name);
+    } catch (const Error&) {
+        return {request};  // its worker reports it
+    }
+    shape.shrink = load.shrink;
+    shape.decoded = load.shapes.front();
+    shape.output = load.shapes.back();
     FileRun probe;
     probe.item = &items[0];
-    probe.shapes = first.shapes;
+    probe.shapes = load.shapes;
     shape.encode_seconds_saved_per_pixel = pipeline.sink().encode_seconds_saved_per_pixel(probe);
     shape.cpu_seconds = [&](int threads, int runs) {
-        return estimate_cpu_seconds(pipeline.chain(), pipeline.sink(), first.shapes, threads, runs);
+        return estimate_cpu_seconds(pipeline.chain(), pipeline.sink(), load.shapes, threads, runs);
     };
     return choose_device(request, shape, diag);
 }

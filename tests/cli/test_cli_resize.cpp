@@ -157,3 +157,25 @@ TEST_CASE("cli thumbnail: fits or fills the box, shrinks JPEGs on load to the sa
     CHECK(run_imgpar({"thumbnail", "in.jpg", "x.png", "--size", "64"}, dir.path()).exit_code == 2);
     CHECK(run_imgpar({"thumbnail", "in.jpg", "x.png", "--gravity", "north"}, dir.path()).exit_code == 2);
 }
+
+TEST_CASE("cli thumbnail: --device auto weighs the image decoded smaller, so a batch of thumbnails stays on the CPU") {
+    // 2400x1600 JPEGs thumbnailed to 256: decoded at 1/8, a file is mostly
+    // its Huffman decoding on a core whichever backend computes, so starting
+    // and releasing a GPU cannot pay (it was chosen while the estimate took
+    // the resize and the copies at the full size).
+    if (!jpeg_codec_available()) return;
+    TempDir dir;
+    const ImageU8 photo = test::photo_like_image(2400, 1600, 3, 9);
+    const std::vector<std::uint8_t> jpeg = jpeg_encode(photo.view(), 90, ChromaSubsampling::Auto, nullptr);
+    std::vector<std::string> args = {"thumbnail", "--size", "256x256", "-v", "--out-dir", "out"};
+    for (int i = 0; i < 40; ++i) {
+        const std::string name = "p" + std::to_string(i) + ".jpg";
+        test::write_bytes(dir.file(name), std::string(jpeg.begin(), jpeg.end()));
+        args.push_back(name);
+    }
+    const auto r = run_imgpar(args, dir.path());
+    REQUIRE_MESSAGE(r.exit_code == 0, r.err);
+    CHECK(has(r.err, "device auto: the CPU: thumbnail of 40 files (3.8 MP each, as the first, decoded at 1/8)"));
+    CHECK(has(r.err, "backend cpu"));
+    CHECK_FALSE(has(r.err, "backend gpu"));
+}
