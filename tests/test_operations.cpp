@@ -1,6 +1,6 @@
 // The declared operations (src/op/catalog.cpp), checked as a whole: each
 // declaration is complete, each declared range is exactly what the operation
-// accepts, every example runs, and the README's parameter tables are the
+// accepts, every example runs, and the reference pages' parameter tables are the
 // declarations. A new operation is covered here (and in the GPU and CLI
 // suites) without writing a test for it.
 #include <doctest/doctest.h>
@@ -153,26 +153,30 @@ TEST_CASE("operations: every example runs on the CPU for every channel layout") 
             }
 }
 
-TEST_CASE("README: each operation's parameter table is its declaration") {
-    std::ifstream f(IMGPAR_README);
-    REQUIRE(f.good());
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const std::string readme = ss.str();
+TEST_CASE("docs/commands: each operation's parameter table is its declaration") {
+    // The reference pages are written by `imgpar manpage --markdown` (the CLI
+    // suite checks they are what it writes); this renders the table from the
+    // declaration on its own, so a generator that drops or garbles a column
+    // fails here.
     for (const Operation& op : operations()) {
         CAPTURE(op.name);
+        const std::string path = std::string(IMGPAR_DOCS_DIR) + "/commands/" + op.name + ".md";
+        std::ifstream f(path);
+        REQUIRE_MESSAGE(f.good(), path);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        const std::string page = ss.str();
         const std::string open = "<!-- parameters of " + op.name + ": generated from its declaration -->\n";
         const std::string close = "<!-- end of parameters -->";
-        const std::size_t a = readme.find(open);
+        const std::size_t at = page.find(open);
         const std::string expected = test::markdown_parameters(op);
-        if (a == std::string::npos) {
-            FAIL_CHECK("README.md has no parameter table for ", op.name, "; add:\n", open, expected, close);
+        if (at == std::string::npos) {
+            FAIL_CHECK(path, " has no parameter table for ", op.name, "; it should hold:\n", open, expected, close);
             continue;
         }
-        const std::size_t b = readme.find(close, a);
-        REQUIRE(b != std::string::npos);
-        const std::string got = readme.substr(a + open.size(), b - a - open.size());
-        CHECK_MESSAGE(got == expected, "README.md's table for ", op.name, " differs from its declaration; it should be:\n",
-                      expected);
+        const std::size_t end = page.find(close, at);
+        REQUIRE(end != std::string::npos);
+        const std::string got = page.substr(at + open.size(), end - at - open.size());
+        CHECK_MESSAGE(got == expected, path, "'s table differs from the declaration; it should be:\n", expected);
     }
 }
