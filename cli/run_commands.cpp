@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "cli/batch_settings.hpp"
+#include "cli/codec_option_warnings.hpp"
 #include "cli/common_options.hpp"
 #include "cli/output_plan.hpp"
 #include "src/error.hpp"
@@ -99,10 +100,13 @@ int run_image_command(Invocation& inv, const Chain& chain, int single_max, const
     run.jpeg_decoder = read_jpeg_decoder(inv, !chain.empty());
     run.auto_orient = sink.auto_orient;
     // A template's extension must name a format, and agree with --format.
-    const OutputPlan plan = plan_outputs(inv, single_max, [&sink](const std::string& out, const std::string&) {
-        output_format(out, sink.save.format);
+    std::vector<PlannedOutput> formats;
+    const OutputPlan plan = plan_outputs(inv, single_max, [&sink, &formats](const std::string& out, const std::string&) {
+        formats.push_back({out, output_format(out, sink.save.format)});
         return out;
     });
+    for (const std::string& unused : unused_codec_options(inv.values, formats))
+        inv.diag.warning(inv.command + ": " + unused);
     if (sink.report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
         throw usage_error("--json", "cannot be combined with writing the image to standard output");
     sink.make_folders = plan.many;

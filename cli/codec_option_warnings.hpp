@@ -1,0 +1,24 @@
+// The encoder options an output format does not use: --quality and
+// --chroma-subsampling (JPEG), --compression (PNG), --jpeg-encoder (JPEG).
+// Given for a run none of whose outputs uses one, it would be silently
+// ignored: the run warns once (not once per file) and goes on.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+#include "src/io/image_format.hpp"
+
+namespace imgpar::cli {
+
+struct PlannedOutput {
+    std::string name;  // as the run writes it ("-": standard output)
+    ImageFormat format;
+};
+
+// One line per given codec option that no output uses: "--quality applies to
+// JPEG outputs; out.png is PNG: ignored".
+std::vector<std::string> unused_codec_options(const ParamValues& values, const std::vector<PlannedOutput>& outputs);
+
+}  // namespace imgpar::cli
