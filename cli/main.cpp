@@ -2,7 +2,7 @@
 // command, finds the command, reads its options against their declarations
 // (src/op/command_line.hpp; cli/help_text.hpp writes --help), runs it, and
 // turns errors into messages and exit codes (0 ok, 1 a file failed, 2 usage,
-// 3 GPU). Nothing below main exits the process.
+// 3 GPU, 4 a failed check). Nothing below main exits the process.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -64,7 +64,7 @@ void print_overview(std::ostream& os) {
           "--max-pixels N, --max-memory SIZE, --threads N and --allow-partial, before or after its name.\n"
           "'-' as a file name reads standard input or writes standard output.\n"
           "Exit codes: 0 success, 1 an input or output failed, 2 usage error, 3 the requested GPU is\n"
-          "unavailable or failed (retry elsewhere).\n";
+          "unavailable or failed (retry elsewhere), 4 a compare check (--fail-above/--fail-below) failed.\n";
 }
 
 void print_version(std::ostream& os) {

@@ -229,8 +229,9 @@ TEST_CASE("cli compare: a failed check (exit 4) is told apart from an input that
     CHECK(r.exit_code == 1);
     CHECK(has(r.err, "y.png"));
     CHECK(has(r.err, "is below 60"));
-    // The manual says so.
+    // The manual says so, and the tool's own help.
     CHECK(has(run_imgpar({"compare", "--help"}).out, "exit 4"));
+    CHECK(has(run_imgpar({"--help"}).out, "4 a compare check (--fail-above/--fail-below) failed"));
 }
 
 TEST_CASE("cli compare: folders are compared by file name; a file on one side only fails that pair") {
