@@ -2,7 +2,7 @@
 # Builds imgpar with the GPU backend (Hopper, sm_90) on an offline machine:
 # one with the CUDA toolkit, cmake and g++ but no package registry. The
 # libraries and headers come from a .deps/ folder made beforehand on a
-# Debian machine with package access (README, "Offline machines"):
+# Debian machine with package access (docs/offline.md):
 #
 #   .deps/headers/    stb/stb_image.h, stb/stb_image_write.h, cxxopts.hpp, doctest/
 #   .deps/debs/       apt-get download libjpeg62-turbo-dev libjpeg62-turbo libpng-dev
@@ -31,7 +31,7 @@ prefix=$deps/prefix
 
 die() { echo "device_build.sh: $*" >&2; exit 1; }
 for f in stb/stb_image.h stb/stb_image_write.h cxxopts.hpp doctest/doctest.h; do
-    [[ -f $headers/$f ]] || die "$headers/$f is missing (see README, \"Offline machines\")"
+    [[ -f $headers/$f ]] || die "$headers/$f is missing (see docs/offline.md)"
 done
 for p in libjpeg62-turbo-dev libpng-dev zlib1g-dev libhwy-dev libhwy1; do
     compgen -G "$deps/debs/${p}_*.deb" >/dev/null || die "$deps/debs/${p}_*.deb is missing"

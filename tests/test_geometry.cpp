@@ -259,7 +259,7 @@ TEST_CASE("geometry: pad equals the border rules folded period by period, for pa
             }
 }
 
-TEST_CASE("geometry: pad's rules on one row read as the README's strips") {
+TEST_CASE("geometry: pad's rules on one row read as the border table's strips (docs/exactness.md)") {
     ImageU8 a(3, 1, 1);  // a b c
     for (int i = 0; i < 3; ++i) a.data()[i] = static_cast<std::uint8_t>('a' + i);
     const auto strip = [&](BorderMode m) {

@@ -1,5 +1,5 @@
 // The typed parameters of an operation, declared once (src/op/operation.hpp):
-// the command line builds its options and help from them, the README's
+// the command line builds its options and help from them, the reference pages'
 // parameter lists are checked against them, and the tests check that each
 // declared range is exactly what the operation accepts.
 //

@@ -44,7 +44,7 @@
 // Without alpha, each channel: S = sum wy_j (sum wx_i p_ij) (32-bit; exact,
 // so the order does not matter), out = clamp((S + 2^15) >> 16, 0, 255).
 // With alpha (gray+alpha, RGBA) colour is interpolated premultiplied, as the
-// filters do (README, "Alpha"), so transparent pixels do not bleed: with
+// filters do (docs/exactness.md, "Alpha"), so transparent pixels do not bleed: with
 // the same weights, A = sum w a and P = sum w (c a) (64-bit), then
 //   alpha'  = clamp((A + 2^15) >> 16, 0, 255)
 //   colour' = 0 where alpha' is 0, else min(255, round(P / A)) with

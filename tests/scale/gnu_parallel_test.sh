@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# examples/gnu_parallel.sh and the README's --xargs line on this host (-S :
+# examples/gnu_parallel.sh and docs/batch.md's --xargs line on this host (-S :
 # is the local host through parallel's remote-host machinery, without ssh)
 # over a few dozen photos:
 #   1. --shard {}/4 in 4 jobs: every input processed exactly once, outputs
