@@ -1,5 +1,7 @@
 #include "cli/common_options.hpp"
 
+#include <cstdlib>
+
 #include "src/error.hpp"
 #include "src/io/byte_size.hpp"
 
@@ -27,12 +29,26 @@ ParamSpec max_memory_param() {
         .defaults(byte_size_argument(default_max_memory()))
         .documented_default("half the memory, 1G to 4G");
 }
+
+// --device, else IMGPAR_DEVICE from the environment (a machine without a GPU
+// says cpu once), else auto. A bad value in the variable is a usage error
+// that names it: the command line holds nothing wrong.
+DeviceRequest read_device(const ParamValues& values) {
+    const char* env = std::getenv("IMGPAR_DEVICE");
+    if (values.given("device") || !env || !*env) return parse_device_request(values.text("device"));
+    try {
+        return parse_device_request(env);
+    } catch (const Error& e) {
+        throw usage_error("IMGPAR_DEVICE", e.reason());
+    }
+}
 }  // namespace
 
 OptionGroup common_options() {
     return {"Common",
             {ParamSpec::text("device", "DEV", "Where to compute", "auto (GPU if usable, else CPU), cpu, gpu, gpu:N, gpu:N,M,... (a batch over those GPUs), gpu:all")
                  .defaults("auto")
+                 .documented_default("IMGPAR_DEVICE from the environment, else auto")
                  .suggesting({"auto", "cpu", "gpu", "gpu:0", "gpu:all"}),
              // One setting, as an option given twice: of -q and -v the last one wins.
              ParamSpec::flag("quiet", "Print no warnings or notices (errors still go to stderr); the last of -q "
@@ -52,7 +68,7 @@ OptionGroup common_options() {
 
 GlobalOptions read_global_options(const ParamValues& values) {
     GlobalOptions g;
-    g.device = parse_device_request(values.text("device"));
+    g.device = read_device(values);
     const std::string last = values.last_given({"quiet", "verbose"});
     g.verbosity = last == "quiet" ? Verbosity::Quiet : last == "verbose" ? Verbosity::Verbose : Verbosity::Normal;
     const long long max_pixels = values.integer("max-pixels");

@@ -1,6 +1,7 @@
 #include "src/run/device_choice.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -118,6 +119,15 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
 double cpu_jpeg_encode_seconds_per_pixel(int channels, ChromaSubsampling chroma) {
     if (channels < 3) return 3e-9;
     return chroma == ChromaSubsampling::S444 ? 8.9e-9 : chroma == ChromaSubsampling::S422 ? 7e-9 : 5.2e-9;
+}
+
+void note_cpu_fallback(const std::string& reason, const Diagnostics& diag) {
+    // A machine without a GPU hears this on every run that could use one:
+    // a short line, said once, that names the setting that silences it.
+    static std::atomic<bool> said{false};
+    if (said.exchange(true)) return;
+    diag.notice("no usable GPU: running on the CPU (IMGPAR_DEVICE=cpu skips this note)");
+    diag.info("device auto: no usable GPU: " + reason + " (imgpar devices says more)");
 }
 
 DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag) {

@@ -65,4 +65,9 @@ struct DeviceDecision {
 // with the numbers).
 DeviceDecision choose_device(const DeviceRequest& request, const RunShape& shape, const Diagnostics& diag);
 
+// When `auto` finds no usable GPU: one short notice that says how to skip it
+// (IMGPAR_DEVICE=cpu), at most once per process; -v adds `reason`, the long
+// explanation (no driver, no device, built without CUDA...).
+void note_cpu_fallback(const std::string& reason, const Diagnostics& diag);
+
 }  // namespace imgpar

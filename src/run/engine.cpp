@@ -90,7 +90,7 @@ double estimate_cpu_seconds(const Chain& chain, const Sink& sink, const std::vec
 std::function<BackendChoice()> backend_selector(const DeviceRequest& request, const Diagnostics& diag) {
     return [request, &diag] {
         BackendChoice c = select_backend(request);
-        if (!c.fallback_reason.empty()) diag.notice("running on the CPU: no usable GPU: " + c.fallback_reason);
+        if (!c.fallback_reason.empty()) note_cpu_fallback(c.fallback_reason, diag);
         return c;
     };
 }
