@@ -23,6 +23,7 @@
 #include "src/gpu_runtime.hpp"
 #include "src/op/command_line.hpp"
 #include "src/parallel.hpp"
+#include "src/report/text_escape.hpp"
 #include "src/io/jpeg_codec.hpp"
 #include "src/run/input_list.hpp"
 #include "src/run/report_file.hpp"
@@ -96,14 +97,14 @@ int unknown_command(const std::string& name) {
             hint = c.name;
         }
     }
-    std::cerr << "imgpar: error: unknown command '" << name << "'";
+    std::cerr << "imgpar: error: unknown command '" << escape_control(name) << "'";
     if (!hint.empty()) std::cerr << "; did you mean '" << hint << "'?";
     std::cerr << "\nRun 'imgpar --help' to list the commands.\n";
     return kExitUsage;
 }
 
 int usage_error_exit(const Command& cmd, const std::string& message) {
-    std::cerr << "imgpar " << cmd.name << ": error: " << message << "\n";
+    std::cerr << "imgpar " << cmd.name << ": error: " << escape_control(message) << "\n";
     print_usage_hint(std::cerr, cmd);
     return kExitUsage;
 }
@@ -149,13 +150,13 @@ int run_command(const Command& cmd, const std::vector<std::string>& args) {
         return code;
     } catch (const Error& e) {
         if (e.kind() == ErrorKind::Usage) return usage_error_exit(cmd, e.what());
-        std::cerr << "imgpar: error: " << e.what() << "\n";
+        std::cerr << "imgpar: error: " << escape_control(e.what()) << "\n";
         return e.kind() == ErrorKind::Device ? kExitGpuUnavailable : kExitFileFailed;
     } catch (const std::bad_alloc&) {
         std::cerr << "imgpar: error: out of memory\n";
         return kExitFileFailed;
     } catch (const std::exception& e) {
-        std::cerr << "imgpar: error: " << e.what() << "\n";
+        std::cerr << "imgpar: error: " << escape_control(e.what()) << "\n";
         return kExitFileFailed;
     }
 }
@@ -184,7 +185,7 @@ int main(int argc, char** argv) {
     try {
         leading = parse_command_line(leading_specs, args, "", true);
     } catch (const Error& e) {
-        std::cerr << "imgpar: error: " << e.what() << "\nRun 'imgpar --help' to list the commands.\n";
+        std::cerr << "imgpar: error: " << escape_control(e.what()) << "\nRun 'imgpar --help' to list the commands.\n";
         return kExitUsage;
     }
     std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(leading.stopped_at), args.end());

@@ -5,6 +5,7 @@
 
 #include "src/report/csv.hpp"
 #include "src/report/json.hpp"
+#include "src/report/text_escape.hpp"
 
 namespace imgpar {
 namespace {
@@ -68,7 +69,7 @@ std::string compare_channel_name(int channels, int c) {
 std::string compare_text(const CompareSource& src, const Comparison& c) {
     const DifferenceSums& s = c.sums;
     const DifferenceMetrics all = difference_metrics(s, -1);
-    std::string out = src.a + " vs " + src.b + ": " + std::to_string(src.width) + "x" + std::to_string(src.height) + " " +
+    std::string out = escape_control(src.a) + " vs " + escape_control(src.b) + ": " + std::to_string(src.width) + "x" + std::to_string(src.height) + " " +
                       channel_layout_name(s.channels);
     if (all.differ == 0)
         out += ", identical";

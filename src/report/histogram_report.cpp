@@ -6,6 +6,7 @@
 #include "src/error.hpp"
 #include "src/report/csv.hpp"
 #include "src/report/json.hpp"
+#include "src/report/text_escape.hpp"
 
 namespace imgpar {
 namespace {
@@ -54,7 +55,7 @@ std::string histogram_text(const HistogramSource& src, const Histogram& h, const
     check_histogram_bins(opt.bins);
     const std::vector<int> planes = report_planes(h, opt);
     const int columns = std::min(opt.bins, 32);
-    std::string out = src.file.empty() ? std::string("(image)") : src.file;
+    std::string out = src.file.empty() ? std::string("(image)") : escape_control(src.file);
     out += ": " + std::to_string(src.width) + "x" + std::to_string(src.height) + " " + channel_layout_name(h.channels) +
            ", " + std::to_string(h.pixels) + " pixels";
     if (!src.backend.empty()) out += ", backend " + src.backend;

@@ -2,13 +2,15 @@
 
 #include "src/report/csv.hpp"
 #include "src/report/json.hpp"
+#include "src/report/text_escape.hpp"
 
 namespace imgpar {
 
 std::string info_text(const InfoRecord& r) {
-    if (!r.ok) return r.file + ": error: " + r.error;
+    // Text for people: the name and the error (which repeats it) escaped.
+    if (!r.ok) return escape_control(r.file) + ": error: " + escape_control(r.error);
     const ImageHeader& h = r.header;
-    std::string s = r.file + ": " + format_name(h.format) + " " + std::to_string(h.width) + "x" +
+    std::string s = escape_control(r.file) + ": " + format_name(h.format) + " " + std::to_string(h.width) + "x" +
                     std::to_string(h.height) + " " + channel_layout_name(h.channels) + " (" +
                     std::to_string(h.channels) + (h.channels == 1 ? " channel" : " channels") + "), " +
                     std::to_string(h.bit_depth) + "-bit, " + std::to_string(h.file_bytes) + " bytes";

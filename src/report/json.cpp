@@ -4,40 +4,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "src/report/text_escape.hpp"
+
 namespace imgpar {
-
-namespace {
-
-// Length of the well-formed UTF-8 sequence at s[i] (1-4), or 0 when the
-// bytes there are not one (stray continuation, overlong form, surrogate,
-// beyond U+10FFFF, cut short).
-std::size_t utf8_sequence_length(const std::string& s, std::size_t i) {
-    const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-    const unsigned char c = b(i);
-    if (c < 0x80) return 1;
-    std::size_t n;
-    unsigned char lo = 0x80, hi = 0xBF;  // the allowed range of the second byte
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (i + n > s.size()) return 0;
-    if (b(i + 1) < lo || b(i + 1) > hi) return 0;
-    for (std::size_t k = 2; k < n; ++k)
-        if ((b(i + k) & 0xC0) != 0x80) return 0;
-    return n;
-}
-
-}  // namespace
 
 std::string json_quote(const std::string& s) {
     std::string out = "\"";

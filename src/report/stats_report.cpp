@@ -5,6 +5,7 @@
 #include "src/ops/histogram.hpp"
 #include "src/report/csv.hpp"
 #include "src/report/json.hpp"
+#include "src/report/text_escape.hpp"
 
 namespace imgpar {
 namespace {
@@ -54,7 +55,7 @@ std::string pad_right(const std::string& s, std::size_t w) { return s.size() >= 
 
 std::string header_line(const StatsSource& src, const ImageStats& st) {
     const std::uint64_t pixels = static_cast<std::uint64_t>(st.width) * static_cast<std::uint64_t>(st.height);
-    std::string out = src.file.empty() ? std::string("(image)") : src.file;
+    std::string out = src.file.empty() ? std::string("(image)") : escape_control(src.file);
     out += ": " + std::to_string(st.width) + "x" + std::to_string(st.height) + " " + channel_layout_name(st.channels) +
            ", " + std::to_string(pixels) + " pixels";
     if (st.masked)

@@ -1,5 +1,7 @@
 #include "src/run/diagnostics.hpp"
 
+#include "src/report/text_escape.hpp"
+
 namespace imgpar {
 
 namespace {
@@ -9,7 +11,7 @@ constexpr const char* kEraseLine = "\r\033[K";
 void Diagnostics::line(const std::string& prefix, const std::string& message) const {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!status_.empty()) err_ << kEraseLine;
-    err_ << prefix << message << "\n";
+    err_ << prefix << escape_control(message) << "\n";
     if (!status_.empty()) err_ << status_;
     err_.flush();
 }
@@ -30,7 +32,7 @@ void Diagnostics::info(const std::string& message) const {
 
 void Diagnostics::draw_status(const std::string& text) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    status_ = text;
+    status_ = escape_control(text);
     err_ << kEraseLine << status_;
     err_.flush();
 }

@@ -2,6 +2,9 @@
 // --quiet and --verbose behave the same in every command. Safe to call from
 // several threads: each message is one whole line, and a progress bar (a
 // status line redrawn in place) is wiped before a message and redrawn after.
+// Control characters in a message (a file name's newline or escape
+// sequence) are shown escaped (text_escape.hpp), so a name cannot fake a
+// line or act on the terminal.
 #pragma once
 
 #include <mutex>
