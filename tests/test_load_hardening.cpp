@@ -324,6 +324,25 @@ TEST_CASE("BMP: a palette shorter than its pixels' indices, an offset into the h
     CHECK(has(part.warnings.at(0), "BMP data is truncated"));
 }
 
+TEST_CASE("PNG: a palette shorter than its pixels' indices is refused, as in BMP") {
+    // libpng expands an index beyond the palette to black, silently.
+    const Bytes plte = test::png_chunk("PLTE", {255, 0, 0, 0, 255, 0});  // 2 entries
+    const Bytes stale = test::png_file(4, 2, 8, 3, {{0, 1, 1, 1}, {1, 0, 5, 0}}, {plte});
+    CHECK(read_image_header("stale.png", stale, header_only()).width == 4);
+    if (png_codec_available()) {
+        const std::string e = input_error_of([&] { decode_image("stale.png", stale, {}); });
+        CHECK(has(e, "stale.png: the PNG is malformed: PNG pixel (2, 1) names palette entry 5, but the palette has 2"));
+        // 2-bit indices, unpacked: index 3 of the second pixel.
+        const std::string e2 =
+            input_error_of([&] { decode_image("two.png", test::png_file(4, 1, 2, 3, {{0x30}}, {plte}), {}); });
+        CHECK(has(e2, "two.png: the PNG is malformed: PNG pixel (1, 0) names palette entry 3"));
+    }
+    // A short palette whose indices stay inside it is fine.
+    const LoadedImage ok = decode_image("ok.png", test::png_file(4, 2, 8, 3, {{0, 1, 1, 1}, {1, 0, 1, 0}}, {plte}), {});
+    CHECK(ok.image.at(1, 0, 1) == 255);  // entry 1: green
+    CHECK(ok.image.at(1, 1, 0) == 255);  // entry 0: red
+}
+
 TEST_CASE("BMP: no pixels but a huge height is refused at once; top-down rows load the right way up") {
     // Width 0 made the guard's row stride 0, and its walk over the palette
     // indices then took every one of 100 million rows (found by fuzzing).

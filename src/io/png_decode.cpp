@@ -97,6 +97,44 @@ void read_info(Reader& r) {
     png_read_info(r.png, r.info);
 }
 
+// A palette image whose pixels name an entry its PLTE lacks: refused, as
+// the same BMP is (stb_guard), rather than decoded as libpng expands it
+// (black, silently: its own check does not run once the palette is
+// expanded). Only a palette shorter than its depth allows can hold such an
+// index, so only then are the indices read, in a pass of their own with one
+// row of memory; a corrupt or cut file is left to png_decode to report.
+void check_palette_indices(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+    if (bytes.size() <= 25 || bytes[25] != PNG_COLOR_TYPE_PALETTE) return;  // IHDR's colour type
+    auto state = make_reader(bytes, nullptr);
+    Reader& r = *state;
+    if (!r.info || setjmp(png_jmpbuf(r.png))) return;
+    read_info(r);
+    png_colorp palette = nullptr;
+    int entries = 0;
+    png_get_PLTE(r.png, r.info, &palette, &entries);
+    const int depth = png_get_bit_depth(r.png, r.info);
+    if (entries >= (1 << depth)) return;
+    png_set_packing(r.png);  // an index a byte
+    const int passes = png_set_interlace_handling(r.png);
+    png_read_update_info(r.png, r.info);
+    const png_uint_32 width = png_get_image_width(r.png, r.info), height = png_get_image_height(r.png, r.info);
+    // The row lives in the reader, which a longjmp does not skip.
+    r.out = ImageU8(static_cast<int>(png_get_rowbytes(r.png, r.info)), 1, 1);
+    png_byte* row = r.out.data();
+    for (int pass = 0; pass < passes; ++pass)
+        for (png_uint_32 y = 0; y < height; ++y) {
+            // Cleared, so that what is found was read for this row (an
+            // interlaced pass fills only its own columns).
+            std::memset(row, 0, r.out.row_bytes());
+            png_read_row(r.png, row, nullptr);
+            for (png_uint_32 x = 0; x < width; ++x)
+                if (row[x] >= entries)
+                    throw input_error(name, "the PNG is malformed: PNG pixel (" + std::to_string(x) + ", " +
+                                                std::to_string(y) + ") names palette entry " + std::to_string(row[x]) +
+                                                ", but the palette has " + std::to_string(entries));
+        }
+}
+
 }  // namespace
 
 bool png_codec_available() { return true; }
@@ -147,6 +185,7 @@ ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes) {
 
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                    int channels, std::vector<std::string>& warnings, bool allow_partial) {
+    check_palette_indices(name, bytes);
     auto state = make_reader(bytes, &warnings);
     Reader& r = *state;
     if (!r.info) throw input_error(name, "out of memory decoding PNG");
