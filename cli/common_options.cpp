@@ -12,7 +12,9 @@ namespace {
 ParamSpec max_pixels_param() {
     ParamSpec p = ParamSpec::integer("max-pixels", "N", "Refuse inputs with more pixels than this, before decoding", 1, 1)
                       .defaults(std::to_string(kDefaultMaxPixels));
-    p.max.reset();  // no upper bound
+    // No bound but the largest whole number a value may be, said in the
+    // range ("1 to 2^63-1"): "at least 1" read as if any larger number did.
+    p.max = 9223372036854775807.0;
     return p;
 }
 

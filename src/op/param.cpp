@@ -221,14 +221,19 @@ std::string ParamSpec::default_text() const {
 }
 
 std::string ParamSpec::range_text() const {
+    // An integer's largest bound, the most a whole number holds, is 2^63 as
+    // a double: said as the number a user may give.
+    const auto bound = [&](double v) {
+        return kind == ParamKind::Integer && v >= 9223372036854775807.0 ? std::string("2^63-1") : number_text(v);
+    };
     switch (kind) {
         case ParamKind::Integer:
         case ParamKind::Real:
             if (min && max) {
-                if (min_open) return number_text(*min) + " < " + value_name + " <= " + number_text(*max);
-                return number_text(*min) + " to " + number_text(*max);
+                if (min_open) return bound(*min) + " < " + value_name + " <= " + bound(*max);
+                return bound(*min) + " to " + bound(*max);
             }
-            if (min) return (min_open ? "above " : "at least ") + number_text(*min);
+            if (min) return (min_open ? "above " : "at least ") + bound(*min);
             return "";
         case ParamKind::Choice: {
             std::string s;
