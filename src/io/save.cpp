@@ -1,7 +1,9 @@
 #include "src/io/save.hpp"
 
 #include <climits>
+#include <filesystem>
 #include <mutex>
+#include <system_error>
 
 #include <stb_image_write.h>
 
@@ -51,6 +53,13 @@ void check_jpeg_quality(int quality) {
         throw usage_error("--quality", std::to_string(quality) + " is out of range (allowed: 1 to 100)");
 }
 
+void check_output_size(const std::string& path, ImageFormat format, int width, int height) {
+    if (format != ImageFormat::Jpeg || (width <= kMaxJpegSide && height <= kMaxJpegSide)) return;
+    throw output_error(path, "the output would be " + std::to_string(width) + "x" + std::to_string(height) +
+                                 ", and a JPEG holds at most " + std::to_string(kMaxJpegSide) +
+                                 " pixels across and down (write PNG or BMP, or make it smaller)");
+}
+
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested) {
     if (path == "-") {
         if (requested) return *requested;
@@ -59,6 +68,10 @@ ImageFormat output_format(const std::string& path, std::optional<ImageFormat> re
     const std::optional<ImageFormat> named = format_from_extension(path);
     if (!requested) {
         if (named) return *named;
+        // An existing directory is an output that cannot be written (exit
+        // 1), as it is with --format, not a name that fails to say a format.
+        std::error_code ec;
+        if (std::filesystem::is_directory(path, ec)) throw output_error(path, "is a directory");
         throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg or .bmp, or --format)");
     }
     // JPEG bytes in a file called .png would mislead every program that

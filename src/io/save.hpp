@@ -42,6 +42,16 @@ void check_jpeg_quality(int quality);
 // or when both tell and disagree (--format jpg for x.png).
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested);
 
+// The largest side a JPEG may have: libjpeg's limit (the format's, 65535,
+// less a margin it keeps).
+constexpr int kMaxJpegSide = 65500;
+
+// Throws imgpar::Error (output, naming `path`) when `format` cannot hold an
+// image of width x height (a JPEG wider or taller than kMaxJpegSide): known
+// from the shapes a run declares, so such an output is refused before its
+// input is decoded.
+void check_output_size(const std::string& path, ImageFormat format, int width, int height);
+
 // Encodes to bytes in `format` (options.format is not consulted). Warnings
 // (alpha dropped by JPEG...) are appended.
 std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, const SaveOptions& options,

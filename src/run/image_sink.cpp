@@ -1,6 +1,8 @@
 #include "src/run/image_sink.hpp"
 
 #include <chrono>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -31,6 +33,19 @@ double ImageFileSink::encode_seconds_saved_per_pixel(const FileRun& file) const 
 }
 
 bool ImageFileSink::skips(const BatchItem& item) const { return settings_.skip_existing && output_exists(item); }
+
+void ImageFileSink::check(std::size_t index, const BatchItem& item) const {
+    (void)index;
+    std::error_code ec;
+    if (item.output != "-" && std::filesystem::is_directory(item.output, ec))
+        throw output_error(item.output, "is a directory");
+}
+
+void ImageFileSink::check_output(const FileRun& file) const {
+    const ImageShape& last = file.output_shape();
+    check_output_size(file.item->output, output_format(file.item->output, settings_.save.format), last.width,
+                      last.height);
+}
 
 void ImageFileSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const {
     (void)backend;

@@ -46,6 +46,10 @@ public:
     double peak_images() const override { return 2; }
     double encode_seconds_saved_per_pixel(const FileRun& file) const override;
     bool skips(const BatchItem& item) const override;
+    // An output that is a directory, and one its format cannot hold, fail
+    // the file before it is read or decoded.
+    void check(std::size_t index, const BatchItem& item) const override;
+    void check_output(const FileRun& file) const override;
 
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
     void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const override;

@@ -69,6 +69,7 @@ ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext
                                          full.channels, full.type},
                                         item.name);
     }
+    sink_.check_output(file);
     const std::uint64_t need = memory_needed(file.header, file.shapes);
     const std::uint64_t decoding = file.header.file_bytes + file.header.decoder_bytes + file.shapes.front().bytes();
     check_memory(item.name, file.header, need, need > decoding, settings_.load);

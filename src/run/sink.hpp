@@ -108,6 +108,10 @@ public:
         (void)index;
         (void)item;
     }
+    // Once the file's shapes are known, before anything is decoded: throws
+    // imgpar::Error (output) when its output cannot hold the last image (a
+    // JPEG wider than 65,500 pixels), so the file fails before its compute.
+    virtual void check_output(const FileRun& file) const { (void)file; }
     virtual void prepare(FileRun& file, WorkerContext& ctx) const {
         (void)file;
         (void)ctx;
