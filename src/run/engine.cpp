@@ -165,6 +165,11 @@ DeviceDecision decide_device(const DeviceRequest& request, const RunSettings& se
     } catch (const Error&) {
         return {request};  // its worker reports it
     }
+    // A first file whose images outgrow --max-memory is refused by its
+    // worker; timing its stages would make them (pad --size 999999x999999
+    // ended the run out of memory).
+    for (const ImageShape& s : load.shapes)
+        if (s.bytes() > settings.load.max_memory) return {request};
     shape.shrink = load.shrink;
     shape.decoded = load.shapes.front();
     shape.output = load.shapes.back();
