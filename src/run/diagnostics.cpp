@@ -30,6 +30,8 @@ void Diagnostics::info(const std::string& message) const {
     if (verbose_ && !quiet_) line("imgpar: ", message);
 }
 
+void Diagnostics::progress(const std::string& message) const { line("imgpar: ", message); }
+
 void Diagnostics::draw_status(const std::string& text) const {
     std::lock_guard<std::mutex> lock(mutex_);
     status_ = escape_control(text);

@@ -25,6 +25,9 @@ public:
     void notice(const std::string& message) const;
     // Shown only with --verbose.
     void info(const std::string& message) const;
+    // A line of progress where no status line can be redrawn (stderr is a
+    // file): shown even with --quiet, as the bar is, when --progress asks.
+    void progress(const std::string& message) const;
 
     // The status line (a terminal's progress bar): drawn over the previous
     // one with a carriage return; cleared for good by clear_status().
