@@ -213,6 +213,7 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
         h.height = png.height;
         h.channels = png.channels;
         h.bit_depth = png.bit_depth == 16 ? 16 : 8;
+        h.decoder_bytes = png_decode_memory(png);
     } else if (libjpeg) {
         read_jpeg_with_libjpeg(name, bytes, options, h);
     } else {
@@ -306,10 +307,15 @@ void check_memory(const std::string& name, const ImageHeader& h, std::uint64_t n
                                 " (raise it with --max-memory)");
 }
 
+std::uint64_t metadata_memory(const ImageHeader& h) {
+    return 4 * static_cast<std::uint64_t>(h.metadata.exif.size() + h.metadata.icc.size());
+}
+
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options) {
     const double image = static_cast<double>(h.width) * static_cast<double>(h.height) * static_cast<double>(h.channels);
     const double buffers = std::ceil(std::max(options.images, 1.0) * image);
-    return static_cast<std::uint64_t>(h.file_bytes) + h.decoder_bytes + static_cast<std::uint64_t>(buffers);
+    return static_cast<std::uint64_t>(h.file_bytes) + h.decoder_bytes + metadata_memory(h) +
+           static_cast<std::uint64_t>(buffers);
 }
 
 std::vector<std::uint8_t> read_image_file(const std::string& path, const LoadOptions& options) {

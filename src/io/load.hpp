@@ -50,7 +50,8 @@ struct ImageHeader {
     int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8)
     std::size_t file_bytes = 0;
     // Memory the decoder needs beside the file and the decoded image:
-    // libjpeg-turbo's coefficients of a progressive JPEG, stb's own buffers.
+    // libjpeg-turbo's coefficients of a progressive JPEG, libpng's rows,
+    // stb's own buffers.
     std::uint64_t decoder_bytes = 0;
     ImageMetadata metadata;  // EXIF and ICC profile, from the markers or chunks before the pixels
     // Read with the checks decoding needs (LoadOptions::images > 0): then
@@ -66,8 +67,15 @@ struct LoadedImage {
     std::vector<std::string> warnings;  // e.g. "16-bit PNG reduced to 8 bits"
 };
 
+// Bytes the metadata of `h` takes while its file is processed: it goes to
+// the output, held by the header and its copies (the source's, the file's
+// run, the sink's), each vector up to twice its size as it was read (a
+// PNG's profile is inflated in steps).
+std::uint64_t metadata_memory(const ImageHeader& h);
+
 // Bytes that decoding `h` and holding options.images image-sized buffers
-// need at the peak: the file, the decoder's own memory, the buffers.
+// need at the peak: the file, the decoder's own memory, the metadata, the
+// buffers.
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options);
 
 // Throws imgpar::Error (input, naming the file) when `need` bytes (what

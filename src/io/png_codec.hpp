@@ -55,17 +55,26 @@ std::string png_codec_name();
 
 // What a PNG's chunks before the image data say, as png_decode will deliver
 // it: channels after expansion (palette: 3, or 4 with a transparency chunk;
-// gray or RGB with one: 2 or 4); bit_depth as stored (1 to 16).
+// gray or RGB with one: 2 or 4); bit_depth as stored (1 to 16);
+// file_channels, the samples a pixel has in the file (palette: 1 index).
 struct PngHeaderInfo {
     int width = 0;
     int height = 0;
     int channels = 0;
     int bit_depth = 8;
+    int file_channels = 0;
 };
 
-// Reads the chunks before the image data, checking their CRCs. Throws
+// Reads the chunks before the image data, checking their CRCs, and nothing
+// row-sized: a few kilobytes whatever size the header claims. Throws
 // imgpar::Error (input) naming `name` when they are invalid or truncated.
 PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::uint8_t>& bytes);
+
+// Bytes png_decode holds beside the file and the decoded image for a PNG
+// with this header: libpng's two full-width rows at the widest the
+// transforms make them (16-bit samples, palette and transparency
+// expanded), its inflate state and read buffers.
+std::uint64_t png_decode_memory(const PngHeaderInfo& h);
 
 // The EXIF block (eXIf) and ICC profile (iCCP, inflated: at most 64 MiB)
 // among the chunks before the image data; a malformed one is left out. The
@@ -87,5 +96,12 @@ ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& byt
 // non-interlaced PNG, with no ancillary chunks but options.metadata's. Throws imgpar::Error (usage)
 // for a compression level outside 0..9.
 std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& options);
+
+// Bytes png_encode holds at its peak beside the image it encodes, for an
+// image of `shape` on `threads` threads with `metadata_bytes` of ICC profile
+// and EXIF: every segment's deflated bytes and the file they are joined
+// into (both at zlib's bound, what incompressible pixels take), and each
+// thread's filtered rows, output buffer and deflate state.
+std::uint64_t png_encode_memory(int width, int height, int channels, int threads, std::uint64_t metadata_bytes);
 
 }  // namespace imgpar

@@ -6,6 +6,7 @@
 #include "src/error.hpp"
 
 #if IMGPAR_HAVE_LIBPNG
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -31,9 +32,9 @@ struct Reader {
     std::size_t at = 0;
     std::string message;
     bool file_ended = false;  // read_bytes was asked for bytes past the end
+    int passes = 1;           // 7 for an interlaced image (Adam7)
     std::vector<std::string>* warnings = nullptr;
     ImageU8 out;
-    std::vector<png_bytep> rows;
     ~Reader() { png_destroy_read_struct(&png, &info, nullptr); }
 };
 
@@ -80,16 +81,19 @@ std::unique_ptr<Reader> make_reader(const std::vector<std::uint8_t>& bytes, std:
 void set_transforms(Reader& r) {
     png_set_expand(r.png);     // palette -> RGB(A), gray below 8 bits -> 8, tRNS -> alpha
     png_set_scale_16(r.png);   // 16-bit samples rounded to nearest: round(v / 257)
-    png_set_interlace_handling(r.png);
+    r.passes = png_set_interlace_handling(r.png);
     png_read_update_info(r.png, r.info);
 }
 
 // Starts reading: options, then every chunk up to the image data.
 void read_info(Reader& r) {
     png_set_read_fn(r.png, &r, read_bytes);
-    // imgpar's own pixel limit (--max-pixels) is checked before libpng runs;
     // libpng's default limit of a million pixels a side would refuse some
-    // allowed images (a 2,000,000 x 1 strip).
+    // allowed images (a 2,000,000 x 1 strip), and bounds no memory: what
+    // bounds it is imgpar's pixel limit (--max-pixels) and its estimate
+    // (png_decode_memory: the rows libpng allocates in
+    // png_read_update_info), both checked against the header before
+    // png_decode runs. Reading the header allocates nothing row-sized.
     png_set_user_limits(r.png, 0x7fffffff, 0x7fffffff);
     png_set_benign_errors(r.png, 1);
     png_set_keep_unknown_chunks(r.png, PNG_HANDLE_CHUNK_NEVER, kSkippedChunks,
@@ -148,13 +152,35 @@ PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::ui
     if (setjmp(png_jmpbuf(r.png)))
         throw input_error(name, "the PNG header is invalid or truncated (" + r.message + ")");
     read_info(r);
+    // The channels set_transforms will make, worked out here rather than by
+    // png_read_update_info, which allocates two rows of the claimed width
+    // (2 GiB each for a 74-byte file claiming 2^28 RGBA16 pixels a row).
     PngHeaderInfo h;
-    h.bit_depth = png_get_bit_depth(r.png, r.info);
-    set_transforms(r);
     h.width = static_cast<int>(png_get_image_width(r.png, r.info));
     h.height = static_cast<int>(png_get_image_height(r.png, r.info));
-    h.channels = png_get_channels(r.png, r.info);
+    h.bit_depth = png_get_bit_depth(r.png, r.info);
+    h.file_channels = png_get_channels(r.png, r.info);
+    const int type = png_get_color_type(r.png, r.info);
+    const bool transparency = png_get_valid(r.png, r.info, PNG_INFO_tRNS) != 0;
+    const int colours = (type & PNG_COLOR_MASK_COLOR) ? 3 : 1;  // palette entries are RGB
+    const bool alpha = (type & PNG_COLOR_MASK_ALPHA) || transparency;
+    h.channels = colours + (alpha ? 1 : 0);
     return h;
+}
+
+std::uint64_t png_decode_memory(const PngHeaderInfo& h) {
+    // png_read_start_row: the current and previous row at the widest pixel
+    // the transforms pass through (samples of 16 bits until they are
+    // scaled, the file's or the expanded channels), each with its filter
+    // byte, one pixel and 48 bytes of alignment slack.
+    const std::uint64_t sample_bytes = h.bit_depth == 16 ? 2 : 1;
+    const std::uint64_t pixel_bytes = static_cast<std::uint64_t>(std::max(h.channels, h.file_channels)) * sample_bytes;
+    const std::uint64_t row = static_cast<std::uint64_t>(std::max(h.width, 0)) * pixel_bytes + 1 + pixel_bytes + 48;
+    // The inflate state and its 32 KiB window, the 8 KiB IDAT read buffer,
+    // the structs and the chunks libpng keeps (a palette, transparency):
+    // about 50 KiB, with a margin.
+    constexpr std::uint64_t kState = std::uint64_t{96} << 10;
+    return 2 * row + kState;
 }
 
 ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes) {
@@ -210,9 +236,12 @@ ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& byt
         png_get_rowbytes(r.png, r.info) != static_cast<std::size_t>(width) * static_cast<std::size_t>(channels))
         throw input_error(name, "decoded size differs from the header (corrupt file)");
     r.out = ImageU8(width, height, channels);
-    r.rows.resize(static_cast<std::size_t>(height));
-    for (int y = 0; y < height; ++y) r.rows[static_cast<std::size_t>(y)] = r.out.data() + static_cast<std::size_t>(y) * r.out.row_bytes();
-    png_read_image(r.png, r.rows.data());
+    // Row by row, each pass of an interlaced image over every row (what
+    // png_read_image does), without its array of row pointers: 8 bytes a
+    // row, 2 GiB for a 1 x 2^28 image.
+    for (int pass = 0; pass < r.passes; ++pass)
+        for (int y = 0; y < height; ++y)
+            png_read_row(r.png, r.out.data() + static_cast<std::size_t>(y) * r.out.row_bytes(), nullptr);
     png_read_end(r.png, nullptr);
     return std::move(r.out);
 }
@@ -230,6 +259,7 @@ std::string png_codec_name() { return "stb_image"; }
 PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::uint8_t>&) {
     throw input_error(name, "this build has no libpng");
 }
+std::uint64_t png_decode_memory(const PngHeaderInfo&) { return 0; }
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, int, std::vector<std::string>&,
                    bool) {
     throw input_error(name, "this build has no libpng");

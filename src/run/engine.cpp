@@ -212,7 +212,10 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
             return choice;
         },
         pool);
-    MemoryBudget memory(default_memory_budget());
+    // The files in flight share --max-memory (and half the machine's memory
+    // at most): a file may need all of it, several need it between them.
+    MemoryBudget memory(
+        static_cast<std::size_t>(std::min<std::uint64_t>(default_memory_budget(), settings.load.max_memory)));
 
     ps.gpu_decode = gpu_decode_for(settings, Pipeline(chain, sink, ps, diag), items.size(), first.source, may_use_gpu);
     if (ps.gpu_decode == GpuJpegDecode::Split)
