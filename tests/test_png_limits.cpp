@@ -1,7 +1,7 @@
 // PNG and memory: a header is read without anything row-sized, however wide
 // the rows it claims; the estimate counts libpng's own rows (at 16 bits,
-// palettes expanded). The files are built byte by byte
-// (tests/support/hostile_files.hpp).
+// palettes expanded) and the encoder's buffers. The files are built byte by
+// byte (tests/support/hostile_files.hpp).
 #include <doctest/doctest.h>
 
 #include <sys/resource.h>
@@ -87,5 +87,23 @@ TEST_CASE("png limits: the channels read from the header are those decoding make
         // libpng's rows at the widest pixel: 16-bit samples, expanded channels.
         const std::uint64_t pixel = static_cast<std::uint64_t>(std::max(samples, k.channels)) * (k.depth == 16 ? 2 : 1);
         CHECK(png_decode_memory(h) >= 2 * 5 * pixel);
+    }
+}
+
+TEST_CASE("png limits: the encoder's estimate bounds the file it writes, on noise") {
+    if (!png_codec_available()) return;
+    for (const int channels : {1, 2, 3, 4}) {
+        const ImageU8 noise = test::random_image(700, 900, channels, 5);
+        PngEncodeOptions options;
+        options.threads = 2;
+        for (const int level : {0, 1, 6}) {
+            options.compression = level;
+            const std::vector<std::uint8_t> file = png_encode(noise.view(), options);
+            const std::uint64_t estimate = png_encode_memory(700, 900, channels, 2, 0);
+            INFO(channels, " channels, level ", level, ": ", file.size(), " bytes, estimate ", estimate);
+            // The segments and the file, each at least as large as the file.
+            CHECK(2 * file.size() <= estimate);
+            CHECK(estimate < 2 * file.size() + 8 * kMiB);  // and the threads' scratch, a few MiB
+        }
     }
 }

@@ -45,6 +45,11 @@ constexpr std::size_t kZlibPiece = std::size_t{1} << 30;
 // The PNG specification's limit on a chunk's length.
 constexpr std::size_t kMaxChunkData = 0x7fffffff;
 
+// zlib's deflateBound for a raw stream with a 32 KiB window and memLevel 8
+// (RawDeflater's, at any level or strategy), computed without a stream:
+// deflate never emits a block larger than the block stored.
+std::uint64_t deflate_bound(std::uint64_t n) { return n + (n >> 12) + (n >> 14) + (n >> 25) + 7; }
+
 // How the image is cut: every row is filtered to row_bytes (its filter type
 // byte, then the row), `rows_per_segment` rows to a segment; a segment is
 // primed with the filtered data of the `dictionary_rows` rows before it.
@@ -285,7 +290,36 @@ std::uint8_t color_type(int channels) {
     }
 }
 
+// What one thread's Scratch and RawDeflater hold for a segment of `rows`
+// rows: the rows filtered with their primer (none before the first
+// segment), the output buffer at zlib's bound (which deflate never passes,
+// so it is not grown), six candidate rows of the adaptive filter, and the
+// deflate state (256 KiB and a few at memLevel 8 and a 32 KiB window).
+std::uint64_t thread_scratch_bytes(const Geometry& g, int rows, int height) {
+    const std::uint64_t filtered = static_cast<std::uint64_t>(std::min(rows + g.dictionary_rows, height)) * g.row_bytes;
+    const std::uint64_t deflated = deflate_bound(static_cast<std::uint64_t>(rows) * g.row_bytes) + 64;
+    return filtered + deflated + 6 * static_cast<std::uint64_t>(g.pixel_bytes) + (std::uint64_t{320} << 10);
+}
+
 }  // namespace
+
+std::uint64_t png_encode_memory(int width, int height, int channels, int threads, std::uint64_t metadata_bytes) {
+    const int w = std::max(width, 1), h = std::max(height, 1), c = std::clamp(channels, 1, 4);
+    const ConstViewU8 shape{nullptr, w, h, c, static_cast<std::size_t>(w) * static_cast<std::size_t>(c)};
+    const Geometry g = geometry_of(shape, kDefaultPngSegmentBytes);
+    // Each segment's bytes as deflate may leave them (incompressible rows
+    // come out as stored blocks, a little larger than they went in), then
+    // the file they are copied into, with its chunks' headers and the
+    // metadata (the profile deflated: at most its bound).
+    std::uint64_t segments = 0;
+    for (int i = 0; i < g.segments; ++i) {
+        const int rows = std::min(g.rows_per_segment, h - i * g.rows_per_segment);
+        segments += deflate_bound(static_cast<std::uint64_t>(rows) * g.row_bytes) + 64;
+    }
+    const std::uint64_t file = segments + 12 * static_cast<std::uint64_t>(g.segments) + 64 + 2 * metadata_bytes + 1024;
+    const int busy = std::clamp(threads, 1, std::min(g.segments, kMaxThreads));
+    return segments + file + static_cast<std::uint64_t>(busy) * thread_scratch_bytes(g, g.rows_per_segment, h);
+}
 
 std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& options) {
     check_png_compression(options.compression);
@@ -336,6 +370,8 @@ std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& 
 std::vector<std::uint8_t> png_encode(ConstViewU8, const PngEncodeOptions&) {
     throw output_error("png", "this build has no libpng and zlib");
 }
+
+std::uint64_t png_encode_memory(int, int, int, int, std::uint64_t) { return 0; }
 
 #endif
 

@@ -140,6 +140,14 @@ public:
     // Image-sized buffers (width x height x channels bytes) a file holds at
     // its peak, the decoded input and the array included (--max-memory).
     virtual double peak_images() const = 0;
+    // Bytes of the array file made of an input of shape `in`: what a file
+    // holds beside its input, counted against --max-memory (an array's
+    // shape need not follow the image's: integral's has a row and a column
+    // more). By default what peak_images() says beside the input.
+    virtual std::uint64_t array_bytes(const ImageShape& in) const {
+        const double beside = peak_images() > 1 ? peak_images() - 1 : 0;
+        return static_cast<std::uint64_t>(beside * static_cast<double>(in.bytes()));
+    }
     // The array of `src` as the whole .npy file, on the CPU or on the GPU
     // from an image in device memory (its table in the session's Aux slot).
     // Throws imgpar::Error (input, naming `file`) when this image cannot

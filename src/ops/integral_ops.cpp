@@ -50,6 +50,16 @@ public:
     // The input and the array: one plane of 8-byte sums per sample, two with
     // squares (u32 halves it; the largest is what --max-memory checks).
     double peak_images() const override { return 1.0 + (spec_.squared ? 2 : 1) * 8.0; }
+    // The table as written: (H+1) x (W+1) entries a channel, so a narrow
+    // image's table is far larger than 8 bytes a sample (a 1-pixel-wide
+    // one's, 16), counted at 8 bytes an entry, the widest type.
+    std::uint64_t array_bytes(const ImageShape& in) const override {
+        const std::uint64_t entries = (static_cast<std::uint64_t>(in.width) + 1) *
+                                      (static_cast<std::uint64_t>(in.height) + 1) *
+                                      static_cast<std::uint64_t>(in.channels);
+        constexpr std::uint64_t kNpyHeader = 128;
+        return entries * 8 * (spec_.squared ? 2 : 1) + kNpyHeader;
+    }
 
     NpyFile run_cpu(ConstViewU8 src, const std::string& file, RunNotes& notes) const override {
         const SumType type = integral_type(spec_, src.width, src.height, file);

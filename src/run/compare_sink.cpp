@@ -1,11 +1,15 @@
 #include "src/run/compare_sink.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <utility>
 
+#include "src/io/encode_memory.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/save.hpp"
+#include "src/ops/ssim_math.hpp"
+#include "src/parallel.hpp"
 #include "src/report/compare_report.hpp"
 #include "src/run/source.hpp"
 #include "src/run/timing.hpp"
@@ -14,11 +18,11 @@ namespace imgpar {
 
 namespace {
 
-// What a pair keeps between the sink's steps: B, decoded, with its share of
-// the memory budget, then the comparison.
+// What a pair keeps between the sink's steps: B's file, then B decoded,
+// then the comparison.
 struct PairState {
+    std::optional<SourceFile> source;
     ImageU8 b;
-    std::optional<MemoryBudget::Reservation> reservation;
     double read_ms = 0;
     Comparison result;
     std::string kernel;
@@ -70,27 +74,71 @@ void CompareSink::check(std::size_t index, const BatchItem& item) const {
     if (!pairs_[index].missing.empty()) throw input_error("", pairs_[index].missing);
 }
 
-void CompareSink::prepare(FileRun& file, WorkerContext& ctx) const {
+std::uint64_t CompareSink::read_extra(FileRun& file) const {
     const ComparePair& p = pairs_[file.index];
     const std::string a = display_name(p.a), b = display_name(p.b);
     auto state = std::make_shared<PairState>();
     const auto t0 = std::chrono::steady_clock::now();
+    // B's header is checked as a decode of its own; the pair's buffers are
+    // checked with A's (peak_bytes).
     LoadOptions load = settings_.load;
-    load.images = peak_images(settings_.options);
-    const SourceFile source = read_source({p.b, b, {}}, load);
-    const ImageHeader& hb = source.header;
+    load.images = 1;
+    state->source = read_source({p.b, b, {}}, load);
+    const ImageHeader& hb = state->source->header;
     const ImageShape& sa = file.shapes.front();
     // The shapes first, before either image is decoded.
     check_comparable(ConstViewU8{nullptr, sa.width, sa.height, sa.channels, 0},
                      ConstViewU8{nullptr, hb.width, hb.height, hb.channels, 0}, a, b);
     if (settings_.options.ssim_map && !ssim_plan(settings_.options, sa.width, sa.height).fits)
         throw input_error(a + ", " + b, "--ssim-map: " + ssim_absence(sa.width, sa.height));
-    state->reservation.emplace(ctx.memory.reserve(estimate_memory(hb, load)));
-    HostDecoded decoded = decode_on_host(source, b, load, 0);
-    for (const std::string& w : decoded.warnings) diag_.warning(b + ": " + w);
-    state->b = std::move(decoded.image);
     state->read_ms = ms_since(t0);
     file.extra = state;
+    return static_cast<std::uint64_t>(hb.file_bytes) + hb.decoder_bytes + metadata_memory(hb);
+}
+
+void CompareSink::prepare(FileRun& file, WorkerContext& ctx) const {
+    (void)ctx;
+    PairState& state = state_of(file);
+    const std::string b = display_name(pairs_[file.index].b);
+    const auto t0 = std::chrono::steady_clock::now();
+    HostDecoded decoded = decode_on_host(*state.source, b, settings_.load, 0);
+    state.source.reset();  // B's file goes before A is decoded
+    for (const std::string& w : decoded.warnings) diag_.warning(b + ": " + w);
+    state.b = std::move(decoded.image);
+    state.read_ms += ms_since(t0);
+}
+
+double CompareSink::peak_bytes(const FileRun& file) const {
+    const ImageShape& s = file.output_shape();
+    const double image = static_cast<double>(s.bytes());
+    const CompareOptions& o = settings_.options;
+    double bytes = 2 * image;  // A and B
+    double encoding = 0;       // of the diff or the map, written one after the other
+    const auto encoded = [](const std::string& path, const ImageShape& shape) {
+        return static_cast<double>(encode_memory(output_format(path, std::nullopt), shape, SaveOptions{}, 0));
+    };
+    const ComparePair& p = pairs_[file.index];
+    if (o.diff) {
+        bytes += image;
+        encoding = std::max(encoding, encoded(p.diff, s));
+    }
+    const SsimPlan plan = ssim_plan(o, s.width, s.height);
+    if ((o.ssim || o.ssim_map) && plan.fits) {
+        const ImageShape shrunk{plan.width, plan.height, s.channels, SampleType::U8};
+        const double row = static_cast<double>(plan.width) * s.channels;  // samples of a (shrunk) row
+        const int threads = cpu_thread_count();
+        if (o.ssim_map) {
+            bytes += static_cast<double>(shrunk.bytes());
+            encoding = std::max(encoding, encoded(p.ssim_map, shrunk));
+        }
+        // Both images shrunk to doubles, and each thread's row of sums.
+        if (plan.downsample > 1) bytes += 2 * 8 * static_cast<double>(shrunk.samples()) + threads * 4 * row;
+        // Each band of at least 32 rows holds a ring of kSsimWindow rows of
+        // five moments and one row of them (src/ops/ssim.cpp), in doubles.
+        const double bands = std::min<double>(threads, (plan.height + 31) / 32);
+        bytes += bands * (kSsimWindow + 1) * 5 * 8 * row;
+    }
+    return bytes + encoding;
 }
 
 void CompareSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const {

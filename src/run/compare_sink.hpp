@@ -1,7 +1,7 @@
 // The sink of `imgpar compare`: each item is a pair (A, B); A comes down the
 // pipeline as any input does, the sink reads B itself (before the compute,
-// with the same limits and its own share of the memory budget), compares the
-// two on the run's backend, writes the difference image and the SSIM map
+// with the same limits; the pair's memory is checked and reserved as one),
+// compares the two on the run's backend, writes the difference image and the SSIM map
 // when asked, checks --fail-above / --fail-below, and renders the report.
 // The math is src/ops/compare.hpp's.
 #pragma once
@@ -48,9 +48,19 @@ public:
 
     bool computes() const override { return true; }
     double peak_images() const override { return peak_images(settings_.options); }
+    // Both images, decoded, and the comparison's buffers: the difference
+    // image, the SSIM map, the shrunk images, each thread's rows of SSIM
+    // moments, the encoding of what is written.
+    double peak_bytes(const FileRun& file) const override;
     void probe_cpu(ConstViewU8 sample, const ImageShape& real) const override;
 
     void check(std::size_t index, const BatchItem& item) const override;
+    // Reads B's file and header (checked as comparable with A's), before
+    // the pair's memory is checked and reserved: B's file and its decoder's
+    // buffers are counted with the pair.
+    std::uint64_t read_extra(FileRun& file) const override;
+    std::string memory_subject(const FileRun& file) const override { return pair_name(file.index); }
+    // Decodes B.
     void prepare(FileRun& file, WorkerContext& ctx) const override;
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
     std::string complete(FileRun& file) const override;

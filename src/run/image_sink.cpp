@@ -8,6 +8,7 @@
 
 #include "src/gpu/jpeg_encoder.hpp"
 #include "src/io/atomic_write.hpp"
+#include "src/io/encode_memory.hpp"
 #include "src/io/metadata.hpp"
 #include "src/run/device_choice.hpp"
 #include "src/run/output_names.hpp"
@@ -30,6 +31,14 @@ double ImageFileSink::encode_seconds_saved_per_pixel(const FileRun& file) const 
     if (!encodes_on_gpu(*file.item)) return 0;
     return cpu_jpeg_encode_seconds_per_pixel(file.output_shape().channels,
                                              resolved_chroma(settings_.save.chroma, settings_.save.quality));
+}
+
+double ImageFileSink::peak_bytes(const FileRun& file) const {
+    const ImageShape& last = file.output_shape();
+    const ImageFormat format = output_format(file.item->output, settings_.save.format);
+    const ImageMetadata& m = file.header.metadata;
+    const std::uint64_t metadata = settings_.strip ? 0 : m.exif.size() + m.icc.size();
+    return static_cast<double>(last.bytes() + encode_memory(format, last, settings_.save, metadata));
 }
 
 bool ImageFileSink::skips(const BatchItem& item) const { return settings_.skip_existing && output_exists(item); }

@@ -41,9 +41,11 @@ public:
 
     bool computes() const override { return false; }
     bool takes_device_image() const override { return true; }
-    // The result and its encoded bytes (measured: a decoded image and its
-    // encoding take 1.5 to 1.7 images).
+    // The result and its encoding (peak_bytes counts them by format).
     double peak_images() const override { return 2; }
+    // The last image and what encoding it as the item's output holds
+    // (src/io/encode_memory.hpp).
+    double peak_bytes(const FileRun& file) const override;
     double encode_seconds_saved_per_pixel(const FileRun& file) const override;
     bool skips(const BatchItem& item) const override;
     // An output that is a directory, and one its format cannot hold, fail

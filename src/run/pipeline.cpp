@@ -30,11 +30,14 @@ std::vector<ImageShape> Pipeline::shapes(const ImageHeader& header, const std::s
     return chain_.shapes(in, name);
 }
 
-std::uint64_t Pipeline::memory_needed(const ImageHeader& header, const std::vector<ImageShape>& shapes) const {
-    // The decoded input at least, whatever follows.
-    const double buffers = std::max(static_cast<double>(shapes.front().bytes()), chain_.peak_bytes(shapes, sink_.peak_images()));
-    return static_cast<std::uint64_t>(header.file_bytes) + header.decoder_bytes +
-           static_cast<std::uint64_t>(std::ceil(buffers));
+std::uint64_t Pipeline::memory_needed(const FileRun& file) const {
+    // The largest of: the decoded input (twice while --auto-orient turns
+    // it), each stage's buffers, the sink's; the file, the decoder's
+    // buffers and the metadata beside any of them.
+    const double input = static_cast<double>(file.shapes.front().bytes()) * (file.orientation >= 2 ? 2 : 1);
+    const double buffers = std::max({input, chain_.peak_bytes(file.shapes, 0), sink_.peak_bytes(file)});
+    return static_cast<std::uint64_t>(file.header.file_bytes) + file.header.decoder_bytes +
+           metadata_memory(file.header) + static_cast<std::uint64_t>(std::ceil(buffers));
 }
 
 ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext& ctx,
@@ -70,9 +73,13 @@ ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext
                                         item.name);
     }
     sink_.check_output(file);
-    const std::uint64_t need = memory_needed(file.header, file.shapes);
-    const std::uint64_t decoding = file.header.file_bytes + file.header.decoder_bytes + file.shapes.front().bytes();
-    check_memory(item.name, file.header, need, need > decoding, settings_.load);
+    // What the sink reads for itself (compare's second image) is checked
+    // and reserved with the file: one reservation, so two workers never
+    // each hold a part of the budget while waiting for the other's.
+    const std::uint64_t need = memory_needed(file) + sink_.read_extra(file);
+    const std::uint64_t decoding = file.header.file_bytes + file.header.decoder_bytes + metadata_memory(file.header) +
+                                   file.shapes.front().bytes();
+    check_memory(sink_.memory_subject(file), file.header, need, need > decoding, settings_.load);
     const MemoryBudget::Reservation reservation = ctx.memory.reserve(need);
     sink_.prepare(file, ctx);
     compute(file, source, ctx);

@@ -53,8 +53,9 @@ public:
     // upright. Throws imgpar::Error (input) when a stage cannot take its input.
     std::vector<ImageShape> shapes(const ImageHeader& header, const std::string& name) const;
     // Bytes the file needs at its peak: its bytes, the decoder's own memory
-    // and the pipeline's buffers.
-    std::uint64_t memory_needed(const ImageHeader& header, const std::vector<ImageShape>& shapes) const;
+    // and the pipeline's buffers (the stages', the sink's), from its header,
+    // shapes and output.
+    std::uint64_t memory_needed(const FileRun& file) const;
 
     // Runs one file: `preread` is its source when the run has read it
     // already (the first file, for --device auto and the GPU's set-up).

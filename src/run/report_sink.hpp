@@ -59,6 +59,11 @@ public:
     bool takes_device_image() const override { return true; }
     // The job's images count the decoded input too.
     double peak_images() const override { return job_.peak_images(); }
+    // The input and the array made of it (ArrayJob::array_bytes).
+    double peak_bytes(const FileRun& file) const override {
+        const ImageShape& in = file.output_shape();
+        return static_cast<double>(in.bytes() + job_.array_bytes(in));
+    }
     void probe_cpu(ConstViewU8 sample, const ImageShape& real) const override;
     bool skips(const BatchItem& item) const override;
 

@@ -82,9 +82,27 @@ public:
     // Whether take_device can take the image where it lies on the GPU
     // (else a GPU decode is not used after no stage).
     virtual bool takes_device_image() const { return false; }
-    // Image-sized buffers the sink holds beside the last image, in units of
-    // its bytes (the encoded output, a table): the memory estimate.
+    // Image-sized buffers the sink holds at its peak, the last image
+    // included, in units of its bytes (a report's tables): what peak_bytes
+    // counts unless the sink counts its buffers itself.
     virtual double peak_images() const = 0;
+    // Bytes the sink holds at its peak for `file` (its shapes and output
+    // known, nothing decoded yet), the last image included: the encoder's
+    // buffers and the file it makes, a report's tables, an array, compare's
+    // second image. The memory estimate checked against --max-memory.
+    virtual double peak_bytes(const FileRun& file) const {
+        return peak_images() * static_cast<double>(file.output_shape().bytes());
+    }
+    // Before the file's memory is checked and reserved: reads what else the
+    // sink needs for the item (compare: the second image's file and header)
+    // and returns the bytes that holds besides peak_bytes (that file and its
+    // decoder's buffers), counted in the same check and reservation.
+    virtual std::uint64_t read_extra(FileRun& file) const {
+        (void)file;
+        return 0;
+    }
+    // Whom a refusal by --max-memory names: the input, or the pair.
+    virtual std::string memory_subject(const FileRun& file) const { return file.name(); }
     // What --device auto times of the sink on the CPU: its computation on a
     // made-up image `sample` for a file whose last image is `real`.
     virtual void probe_cpu(ConstViewU8 sample, const ImageShape& real) const {
