@@ -23,11 +23,19 @@ int Pipeline::orientation(const ImageHeader& header) const {
     return settings_.auto_orient ? exif_orientation(header.metadata.exif) : 0;
 }
 
+namespace {
+
+// The decoded image's shape once turned (orientation 5-8: a quarter turn).
+ImageShape upright_shape(const ImageHeader& header, int orientation) {
+    const bool swapped = orientation >= 5;  // turned a quarter: width and height swap
+    return {swapped ? header.height : header.width, swapped ? header.width : header.height, header.channels,
+            SampleType::U8};
+}
+
+}  // namespace
+
 std::vector<ImageShape> Pipeline::shapes(const ImageHeader& header, const std::string& name) const {
-    const bool swapped = orientation(header) >= 5;  // turned a quarter: width and height swap
-    const ImageShape in{swapped ? header.height : header.width, swapped ? header.width : header.height,
-                        header.channels, SampleType::U8};
-    return chain_.shapes(in, name);
+    return chain_.shapes(upright_shape(header, orientation(header)), name);
 }
 
 std::uint64_t Pipeline::memory_needed(const FileRun& file) const {
@@ -61,17 +69,12 @@ ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext
         return result;
     }
     file.orientation = orientation(file.header);
-    file.shapes = shapes(file.header, item.name);
     // Shrink-on-load: a JPEG decoded smaller where the first stage makes the
     // same image of it (a thumbnail); libjpeg-turbo's, so on the cores.
-    if (!chain_.empty() && file.header.format == ImageFormat::Jpeg && jpeg_codec_available()) {
-        const ImageShape& full = file.shapes.front();
-        file.shrink = chain_.stages().front().job->load_shrink(full);
-        if (file.shrink > 1)
-            file.shapes = chain_.shapes({shrunk_side(full.width, file.shrink), shrunk_side(full.height, file.shrink),
-                                         full.channels, full.type},
-                                        item.name);
-    }
+    Chain::LoadShapes load =
+        chain_.load_shapes(upright_shape(file.header, file.orientation), file.header.format == ImageFormat::Jpeg, item.name);
+    file.shrink = load.shrink;
+    file.shapes = std::move(load.shapes);
     sink_.check_output(file);
     // What the sink reads for itself (compare's second image) is checked
     // and reserved with the file: one reservation, so two workers never
