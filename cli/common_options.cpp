@@ -26,7 +26,7 @@ constexpr std::uint64_t kMaxMaxMemory = std::uint64_t{1} << 50;
 ParamSpec max_memory_param() {
     return ParamSpec::text("max-memory", "SIZE",
                            "Refuse inputs whose decoding and processing would need more memory than this, estimated "
-                           "from the header before decoding",
+                           "from the header before decoding; the files in flight share it",
                            "bytes with an optional unit K, M, G or T (binary: 1K = 1024), e.g. 8G, 1.5G, 512M")
         .defaults(byte_size_argument(default_max_memory()))
         .documented_default("half the memory, 1G to 4G");
