@@ -116,14 +116,19 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
                     text = std::move(r.text);
                     ++(r.skipped ? skipped : done);
                 } catch (const Error& e) {
-                    if (e.kind() == ErrorKind::Usage || e.kind() == ErrorKind::Device) {
+                    if (e.kind() == ErrorKind::Device) {
                         std::lock_guard<std::mutex> lock(fatal_mutex);
                         if (!fatal) fatal = std::current_exception();
                         stop = true;
                         return;
                     }
-                    diag.error(e.what());
-                    text = failure(i, item, e);
+                    // The command line was checked before the first file:
+                    // what a file's run refuses (a kernel's limit on the
+                    // image, a parameter the image cannot take) is that
+                    // file's failure, never the end of the batch.
+                    const Error f = e.kind() == ErrorKind::Usage ? input_error(item.name, e.what()) : e;
+                    diag.error(f.what());
+                    text = failure(i, item, f);
                     bad = true;
                 } catch (const std::bad_alloc&) {
                     const Error e = input_error(item.name, "out of memory");

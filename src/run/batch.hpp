@@ -87,9 +87,10 @@ struct BatchSummary {
 
 // process(index, item, context) does one file and returns its result, or
 // throws imgpar::Error: an input or output error fails that file (reported
-// on stderr; failure(index, item, error) gives its lines for stdout); a
-// usage or device error stops the run and is rethrown once the workers have
-// stopped.
+// on stderr; failure(index, item, error) gives its lines for stdout), and so
+// does a usage error (the command line was checked before the first file, so
+// what a file's run refuses is about that file: an input error naming it); a
+// device error stops the run and is rethrown once the workers have stopped.
 using ProcessItem = std::function<ItemResult(std::size_t index, const BatchItem&, WorkerContext&)>;
 using ItemFailure = std::function<std::string(std::size_t index, const BatchItem&, const Error&)>;
 BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, BackendPool& backend,
