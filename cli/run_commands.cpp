@@ -18,6 +18,11 @@
 namespace imgpar::cli {
 namespace {
 
+// How the CPU was asked for, for messages: the option, or the environment.
+std::string cpu_request(const Invocation& inv) {
+    return inv.values.given("device") ? "--device cpu" : "IMGPAR_DEVICE=cpu";
+}
+
 JpegEncoder read_jpeg_encoder(const Invocation& inv, bool computes) {
     // JPEG results computed on the GPU are encoded there unless
     // --jpeg-encoder cpu: the GPU encoder writes libjpeg-turbo's bytes, so
@@ -27,7 +32,7 @@ JpegEncoder read_jpeg_encoder(const Invocation& inv, bool computes) {
         throw usage_error("--jpeg-encoder", "gpu encodes results computed on the GPU, and " + inv.command +
                                                 " computes nothing");
     if (e == "gpu" && inv.global.device.kind == DeviceRequest::Kind::Cpu)
-        throw usage_error("--jpeg-encoder", "gpu needs the GPU: it cannot be combined with --device cpu");
+        throw usage_error("--jpeg-encoder", "gpu needs the GPU: it cannot be combined with " + cpu_request(inv));
     return e == "gpu" ? JpegEncoder::Gpu : e == "cpu" ? JpegEncoder::Cpu : JpegEncoder::Auto;
 }
 
@@ -37,7 +42,7 @@ JpegDecoder read_jpeg_decoder(const Invocation& inv, bool computes) {
         throw usage_error("--jpeg-decoder", "hardware decodes for computing on the GPU, and " + inv.command +
                                                 " computes nothing");
     if (d == "hardware" && inv.global.device.kind == DeviceRequest::Kind::Cpu)
-        throw usage_error("--jpeg-decoder", "hardware needs the GPU: it cannot be combined with --device cpu");
+        throw usage_error("--jpeg-decoder", "hardware needs the GPU: it cannot be combined with " + cpu_request(inv));
     return d == "hardware" ? JpegDecoder::Hardware : d == "cpu" ? JpegDecoder::Cpu : JpegDecoder::Auto;
 }
 

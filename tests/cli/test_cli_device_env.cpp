@@ -68,6 +68,15 @@ TEST_CASE("cli IMGPAR_DEVICE: sets --device's default; --device wins; a bad valu
     CHECK(r.exit_code == 0);
     CHECK(has(r.err, "backend cpu"));
     CHECK(!has(r.err, "device auto"));
+    // What needs the GPU is refused naming how the CPU was asked for.
+    r = run_imgpar_in_locale({"IMGPAR_DEVICE=cpu"}, {"blur", in, dir.file("e.jpg"), "--jpeg-encoder", "gpu"});
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(has(r.err, "cannot be combined with IMGPAR_DEVICE=cpu"), r.err);
+    r = run_imgpar_in_locale({"IMGPAR_DEVICE=cpu"}, {"blur", in, dir.file("e.jpg"), "--jpeg-decoder", "hardware"});
+    CHECK(r.exit_code == 2);
+    CHECK_MESSAGE(has(r.err, "cannot be combined with IMGPAR_DEVICE=cpu"), r.err);
+    r = run_imgpar({"blur", in, dir.file("e.jpg"), "--jpeg-encoder", "gpu", "--device", "cpu"});
+    CHECK(has(r.err, "cannot be combined with --device cpu"));
     r = run_imgpar_in_locale({"IMGPAR_DEVICE="}, {"blur", "-v", in, dir.file("d.png")});
     CHECK(r.exit_code == 0);
     CHECK(has(r.err, "device auto"));
