@@ -91,6 +91,13 @@ std::uint64_t CompareSink::read_extra(FileRun& file) const {
                      ConstViewU8{nullptr, hb.width, hb.height, hb.channels, 0}, a, b);
     if (settings_.options.ssim_map && !ssim_plan(settings_.options, sa.width, sa.height).fits)
         throw input_error(a + ", " + b, "--ssim-map: " + ssim_absence(sa.width, sa.height));
+    // The difference image and the map in formats that can hold them (a JPEG
+    // at most 65,500 pixels a side), before either image is decoded.
+    if (settings_.options.diff) check_output_size(p.diff, output_format(p.diff, std::nullopt), sa.width, sa.height);
+    if (settings_.options.ssim_map) {
+        const SsimPlan plan = ssim_plan(settings_.options, sa.width, sa.height);
+        check_output_size(p.ssim_map, output_format(p.ssim_map, std::nullopt), plan.width, plan.height);
+    }
     state->read_ms = ms_since(t0);
     file.extra = state;
     return static_cast<std::uint64_t>(hb.file_bytes) + hb.decoder_bytes + metadata_memory(hb);

@@ -164,6 +164,15 @@ TEST_CASE("JPEG output beyond 65,500 pixels: refused before decoding, nothing wr
     CHECK(has(r.out, "\"ok\":false,\"error\":\"out/wide_cut.jpg: the output would be 70000x2"));
     CHECK(test::file_exists(dir.file("out/small.jpg")));
     CHECK_FALSE(test::file_exists(dir.file("out/wide_cut.jpg")));
+    // compare's difference image likewise, before either image is decoded
+    // (B is cut short too).
+    write(dir.file("wide_cut_b.png"), cut);
+    const auto c = run_imgpar({"compare", "wide_cut.png", "wide_cut_b.png", "--diff", "d.jpg"}, dir.path());
+    CHECK(c.exit_code == 1);
+    CHECK_MESSAGE(has(c.err, "d.jpg: the output would be 70000x2"), c.err);
+    CHECK(has(c.err, limit));
+    CHECK_FALSE(has(c.err, "truncated"));
+    CHECK_FALSE(test::file_exists(dir.file("d.jpg")));
 }
 
 TEST_CASE("--max-pixels: its range is said as it is, 1 to 2^63-1") {
