@@ -28,11 +28,6 @@ using test::TempDir;
 
 namespace {
 
-void save(const std::string& path, const ImageU8& image) {
-    std::vector<std::string> warnings;
-    save_image(path, image.view(), SaveOptions{}, warnings);
-}
-
 // chelsea.png and a copy with a patch changed: 300 samples of the red
 // channel raised by 40 (max 255), the rest equal.
 struct Pair {
@@ -40,13 +35,13 @@ struct Pair {
     std::string a, b;
     Pair() : a(dir.file("a.png")), b(dir.file("b.png")) {
         ImageU8 x = test::load_sample("chelsea.png");
-        save(a, x);
+        test::save_image_file(a, x);
         for (int y = 100; y < 110; ++y)
             for (int i = 0; i < 30; ++i) {
                 std::uint8_t& v = x.at(200 + i, y, 0);
                 v = static_cast<std::uint8_t>(std::min(255, v + 40));
             }
-        save(b, x);
+        test::save_image_file(b, x);
     }
 };
 
@@ -221,9 +216,9 @@ TEST_CASE("cli compare: a failed check (exit 4) is told apart from an input that
     CHECK(r.exit_code == 1);
     // Both in one run (folders: one pair fails its check, one cannot be read): the unreadable input wins.
     TempDir a, b;
-    save(a.file("x.png"), test::photo_like_image(40, 30, 3, 1));
-    save(b.file("x.png"), test::photo_like_image(40, 30, 3, 2));
-    save(a.file("y.png"), test::photo_like_image(40, 30, 3, 1));
+    test::save_image_file(a.file("x.png"), test::photo_like_image(40, 30, 3, 1));
+    test::save_image_file(b.file("x.png"), test::photo_like_image(40, 30, 3, 2));
+    test::save_image_file(a.file("y.png"), test::photo_like_image(40, 30, 3, 1));
     test::write_bytes(b.file("y.png"), "broken");
     r = run_imgpar({"compare", a.path(), b.path(), "--fail-below", "psnr=60"});
     CHECK(r.exit_code == 1);
@@ -239,14 +234,14 @@ TEST_CASE("cli compare: folders are compared by file name; a file on one side on
     const std::string exp = dir.file("expected"), act = dir.file("actual");
     REQUIRE(std::system(("mkdir -p '" + exp + "/sub' '" + act + "'").c_str()) == 0);
     const ImageU8 gray = test::photo_like_image(40, 30, 1, 1), rgb = test::photo_like_image(40, 30, 3, 2);
-    save(exp + "/1.png", gray);
-    save(act + "/1.png", gray);
-    save(exp + "/2.png", rgb);
-    save(act + "/2.png", test::photo_like_image(40, 30, 3, 3));
-    save(exp + "/3.png", rgb);            // no 3.png in actual/
-    save(act + "/4.png", rgb);            // no 4.png in expected/
-    save(exp + "/.hidden.png", rgb);      // not compared
-    save(exp + "/sub/5.png", rgb);        // subfolders are not compared
+    test::save_image_file(exp + "/1.png", gray);
+    test::save_image_file(act + "/1.png", gray);
+    test::save_image_file(exp + "/2.png", rgb);
+    test::save_image_file(act + "/2.png", test::photo_like_image(40, 30, 3, 3));
+    test::save_image_file(exp + "/3.png", rgb);            // no 3.png in actual/
+    test::save_image_file(act + "/4.png", rgb);            // no 4.png in expected/
+    test::save_image_file(exp + "/.hidden.png", rgb);      // not compared
+    test::save_image_file(exp + "/sub/5.png", rgb);        // subfolders are not compared
     test::write_bytes(act + "/5.png", "not an image at all");  // only in actual/: fails as missing
     auto r = run_imgpar({"compare", "--json", exp, act});
     CHECK(r.exit_code == 1);
@@ -295,9 +290,9 @@ TEST_CASE("cli compare: folders are compared by file name; a file on one side on
 
 TEST_CASE("cli compare: different sizes or layouts, missing and corrupt files: an error naming both, exit 1") {
     TempDir dir;
-    save(dir.file("a.png"), test::photo_like_image(40, 30, 3, 1));
-    save(dir.file("wide.png"), test::photo_like_image(41, 30, 3, 1));
-    save(dir.file("rgba.png"), test::photo_like_image(40, 30, 4, 1));
+    test::save_image_file(dir.file("a.png"), test::photo_like_image(40, 30, 3, 1));
+    test::save_image_file(dir.file("wide.png"), test::photo_like_image(41, 30, 3, 1));
+    test::save_image_file(dir.file("rgba.png"), test::photo_like_image(40, 30, 4, 1));
     test::write_bytes(dir.file("bad.png"), "\x89PNG\r\n\x1a\n broken");
     auto r = run_imgpar({"compare", dir.file("a.png"), dir.file("wide.png")});
     CHECK(r.exit_code == 1);
@@ -322,8 +317,8 @@ TEST_CASE("cli compare: different sizes or layouts, missing and corrupt files: a
 
 TEST_CASE("cli compare: images under 11x11 have no SSIM, said plainly; a check on it fails; 1x1 works") {
     TempDir dir;
-    save(dir.file("a.png"), test::photo_like_image(7, 7, 3, 1));
-    save(dir.file("b.png"), test::photo_like_image(7, 7, 3, 2));
+    test::save_image_file(dir.file("a.png"), test::photo_like_image(7, 7, 3, 1));
+    test::save_image_file(dir.file("b.png"), test::photo_like_image(7, 7, 3, 2));
     auto r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png")});
     CHECK(r.exit_code == 0);
     CHECK(has(r.out, "SSIM: none, the image is smaller than the 11x11 window"));
@@ -337,8 +332,8 @@ TEST_CASE("cli compare: images under 11x11 have no SSIM, said plainly; a check o
     CHECK(r.exit_code == 1);
     CHECK(has(r.err, "--ssim-map"));
     CHECK_FALSE(test::file_exists(dir.file("m.png")));
-    save(dir.file("one.png"), test::constant_image(1, 1, 1, 7));
-    save(dir.file("other.png"), test::constant_image(1, 1, 1, 9));
+    test::save_image_file(dir.file("one.png"), test::constant_image(1, 1, 1, 7));
+    test::save_image_file(dir.file("other.png"), test::constant_image(1, 1, 1, 9));
     r = run_imgpar({"compare", "--csv", dir.file("one.png"), dir.file("other.png")});
     CHECK(r.exit_code == 0);
     CHECK(has(r.out, ",gray,2,1,1,2,4,2,"));
@@ -381,8 +376,8 @@ TEST_CASE("cli compare: --ssim-downsample auto|N shrinks before SSIM as ssim.m d
     for (std::size_t i = 0; i < changed.sample_count(); i += 3)
         changed.data()[i] = static_cast<std::uint8_t>(changed.data()[i] / 2 + 64);
     const std::string a = dir.file("a.png"), b = dir.file("b.png");
-    save(a, camera);
-    save(b, changed);
+    test::save_image_file(a, camera);
+    test::save_image_file(b, changed);
     // The numbers are the library's cpu::ssim at that factor, read back exactly.
     for (const char* factor : {"auto", "2", "5"}) {
         CAPTURE(factor);
@@ -479,8 +474,8 @@ TEST_CASE("cli compare: --ssim-downsample with --ssim-map: a factor the images t
     // shrinks that one under 11x11 (here 60: 9x9) must not fail a run whose
     // own images fit (1200x1200 shrunk 60x is 20x20).
     TempDir dir;
-    save(dir.file("a.png"), test::photo_like_image(1200, 1200, 1, 61));
-    save(dir.file("b.png"), test::photo_like_image(1200, 1200, 1, 62));
+    test::save_image_file(dir.file("a.png"), test::photo_like_image(1200, 1200, 1, 61));
+    test::save_image_file(dir.file("b.png"), test::photo_like_image(1200, 1200, 1, 62));
     for (const std::string device : {"cpu", "auto"}) {
         CAPTURE(device);
         const std::string map = dir.file("m_" + device + ".png");

@@ -21,10 +21,6 @@ using test::run_imgpar;
 using test::TempDir;
 
 namespace {
-void save(const std::string& path, const ImageU8& image) {
-    std::vector<std::string> warnings;
-    save_image(path, image.view(), SaveOptions{}, warnings);
-}
 void write(const std::string& path, const Bytes& bytes) {
     test::write_bytes(path, std::string(bytes.begin(), bytes.end()));
 }
@@ -131,7 +127,7 @@ TEST_CASE("directory output: exit 1 with or without --format, alone and in a bat
 
 TEST_CASE("JPEG output beyond 65,500 pixels: refused before decoding, nothing written, alone in a batch") {
     TempDir dir;
-    save(dir.file("small.png"), test::photo_like_image(3, 2, 1));
+    test::save_image_file(dir.file("small.png"), test::photo_like_image(3, 2, 1));
     // Its pixels are cut short: decoding it would fail, so a refusal that
     // names the JPEG's limit came before the decoding.
     Bytes cut = test::png_file(70000, 2, 8, 0, std::vector<Bytes>(2, Bytes(70000, 50)));

@@ -28,11 +28,6 @@ struct Misfit {
     std::string written;               // the fitting file's output, under out/
 };
 
-void save(const std::string& path, const ImageU8& image) {
-    std::vector<std::string> warnings;
-    save_image(path, image.view(), SaveOptions{}, warnings);
-}
-
 // The one record of `lines` that names `file`.
 std::string record_of(const std::vector<std::string>& records, const std::string& file) {
     for (const std::string& r : records)
@@ -68,11 +63,11 @@ void check_misfit(const TempDir& dir, const Misfit& m, bool writes_images = true
 
 TEST_CASE("per-file misfits: each operation's condition on the image fails that file alone") {
     TempDir dir;
-    save(dir.file("gray.png"), test::photo_like_image(64, 48, 1));
-    save(dir.file("small.png"), test::photo_like_image(3, 2, 1));
-    save(dir.file("rgb.png"), test::photo_like_image(40, 30, 3));
-    save(dir.file("rgba.png"), test::alpha_image(40, 30, 4));
-    save(dir.file("big.png"), test::constant_image(200, 150, 1, 9));
+    test::save_image_file(dir.file("gray.png"), test::photo_like_image(64, 48, 1));
+    test::save_image_file(dir.file("small.png"), test::photo_like_image(3, 2, 1));
+    test::save_image_file(dir.file("rgb.png"), test::photo_like_image(40, 30, 3));
+    test::save_image_file(dir.file("rgba.png"), test::alpha_image(40, 30, 4));
+    test::save_image_file(dir.file("big.png"), test::constant_image(200, 150, 1, 9));
 
     const std::vector<Misfit> cases = {
         {{"threshold", "--adaptive", "mean", "--window", "31"}, "gray.png", "small.png", "is larger than the 3x2 image",
@@ -103,9 +98,9 @@ TEST_CASE("per-file misfits: each operation's condition on the image fails that 
 
 TEST_CASE("per-file misfits: reports and comparisons fail the file or pair alone") {
     TempDir dir;
-    save(dir.file("gray.png"), test::photo_like_image(64, 48, 1));
-    save(dir.file("small.png"), test::photo_like_image(3, 2, 1));
-    save(dir.file("rgba.png"), test::alpha_image(40, 30, 4));
+    test::save_image_file(dir.file("gray.png"), test::photo_like_image(64, 48, 1));
+    test::save_image_file(dir.file("small.png"), test::photo_like_image(3, 2, 1));
+    test::save_image_file(dir.file("rgba.png"), test::alpha_image(40, 30, 4));
     check_misfit(dir, {{"stats", "--channel", "alpha"}, "rgba.png", "gray.png", "'alpha' is not a channel", ""},
                  false);
     check_misfit(dir, {{"histo", "--channel", "alpha"}, "rgba.png", "gray.png", "'alpha' is not a channel", ""},
@@ -117,11 +112,11 @@ TEST_CASE("per-file misfits: reports and comparisons fail the file or pair alone
     std::filesystem::create_directories(dir.file("a"));
     std::filesystem::create_directories(dir.file("b"));
     for (const char* side : {"a", "b"}) {
-        save(dir.file(std::string(side) + "/fit.png"), test::photo_like_image(64, 48, 1));
-        save(dir.file(std::string(side) + "/tiny.png"), test::photo_like_image(3, 2, 1));
+        test::save_image_file(dir.file(std::string(side) + "/fit.png"), test::photo_like_image(64, 48, 1));
+        test::save_image_file(dir.file(std::string(side) + "/tiny.png"), test::photo_like_image(3, 2, 1));
     }
-    save(dir.file("a/sizes.png"), test::photo_like_image(64, 48, 1));
-    save(dir.file("b/sizes.png"), test::photo_like_image(3, 2, 1));
+    test::save_image_file(dir.file("a/sizes.png"), test::photo_like_image(64, 48, 1));
+    test::save_image_file(dir.file("b/sizes.png"), test::photo_like_image(3, 2, 1));
     const auto r = run_imgpar({"compare", "--json", "--ssim-map", "maps/{stem}.png", "a", "b"}, dir.path());
     CAPTURE(r.err);
     CHECK(r.exit_code == 1);

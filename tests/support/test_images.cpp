@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "src/io/load.hpp"
+#include "src/io/save.hpp"
 
 namespace imgpar::test {
 
@@ -113,6 +114,11 @@ void write_bytes(const std::string& path, const std::string& bytes) {
     std::ofstream f(path, std::ios::binary);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+void save_image_file(const std::string& path, const ImageU8& image) {
+    std::vector<std::string> warnings;
+    save_image(path, image.view(), SaveOptions{}, warnings);
 }
 
 std::string first_byte_difference(const std::vector<std::uint8_t>& expected, const std::vector<std::uint8_t>& actual) {
