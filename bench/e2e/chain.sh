@@ -46,26 +46,6 @@ single=$photos/single/photo16mp.jpg
     exit 2
 }
 
-# Median wall seconds of `repeats` runs of "$@", each into the emptied folder
-# $1 (not timed), or "failed (exit N)"; the last run's outputs stay there.
-batch_median() {
-    local dir=$1 times=() t status
-    shift
-    for ((i = 0; i < repeats; i++)); do
-        rm -rf "$dir"; mkdir -p "$dir"
-        status=0
-        t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || status=$?
-        if ((status != 0)); then
-            echo "failed (exit $status)"
-            return
-        fi
-        times+=("$t")
-    done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-number() { [[ $1 =~ ^[0-9.]+$ ]]; }
-rate() { number "$2" && awk "BEGIN {printf \"%.1f\", $1 / $2}" || echo "-"; }      # N SECONDS
-ratio() { number "$1" && number "$2" && awk "BEGIN {printf \"%.2f\", $1 / $2}" || echo "-"; }  # A B
 
 echo "## chain '$chain', whole runs: $cores cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 "$imgpar" --version | sed 's/^/    /'

@@ -71,14 +71,13 @@ echo "### $n pairs, folder against folder (median of $repeats)"
 echo
 echo "| tool | seconds | pairs/s |"
 echo "|---|---:|---:|"
-rate() { awk "BEGIN {printf \"%.1f\", $n / $1}"; }
 for d in "${devices[@]}"; do
     s=$(median "$imgpar" compare "$work/a/" "$work/b/" --device "$d" --json)
-    echo "| imgpar compare A/ B/ --device $d | $s | $(rate "$s") |"
+    echo "| imgpar compare A/ B/ --device $d | $s | $(rate "$n" "$s") |"
 done
 for kind in skimage opencv; do
     [[ $kind == skimage ]] && ((!have_sk)) && continue
     [[ $kind == opencv ]] && ((!have_cv)) && continue
     s=$(median python3 "$here/peer_ssim.py" --pool "$cores" "$kind" "$work/a" "$work/b")
-    echo "| $kind (Python), process pool of $cores | $s | $(rate "$s") |"
+    echo "| $kind (Python), process pool of $cores | $s | $(rate "$n" "$s") |"
 done

@@ -32,21 +32,6 @@ devices=(cpu); ((have_gpu)) && devices=(gpu cpu auto)
 [[ -n ${RESIZE_DEVICES:-} ]] && read -r -a devices <<<"$RESIZE_DEVICES"
 chain='resize 50% --filter area | blur --sigma 1 | sharpen'
 
-# Median wall seconds of REPEATS runs of "$@", each into the emptied folder $1.
-batch() {
-    local dir=$1 times=() t status
-    shift
-    for ((i = 0; i < repeats; i++)); do
-        rm -rf "$dir"; mkdir -p "$dir"
-        status=0
-        t=$( { time "$@" >/dev/null 2>&1; } 2>&1 ) || status=$?
-        ((status == 0)) || { echo "failed (exit $status)"; return; }
-        times+=("$t")
-    done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
-rate() { [[ $2 =~ ^[0-9.]+$ ]] && awk "BEGIN {printf \"%.1f\", $1 / $2}" || echo "-"; }
-ratio() { [[ $1 =~ ^[0-9.]+$ && $2 =~ ^[0-9.]+$ ]] && awk "BEGIN {printf \"%.2f\", $1 / $2}" || echo "-"; }
 
 echo "## Resizing, whole runs: $cores cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 "$imgpar" --version | sed 's/^/    /'
@@ -61,26 +46,26 @@ for set in ${RESIZE_SETS:-batch mixed}; do
     echo "| job | tool | seconds | images/s |"
     echo "|---|---|---:|---:|"
     for d in "${devices[@]}"; do
-        t=$(batch "$work/o" "$imgpar" thumbnail --size 512x512 --quality 95 --device "$d" -q --out-dir "$work/o" "${files[@]}")
+        t=$(batch_median "$work/o" "$imgpar" thumbnail --size 512x512 --quality 95 --device "$d" -q --out-dir "$work/o" "${files[@]}")
         echo "| thumbnail 512 | imgpar --device $d | $t | $(rate "$n" "$t") |"
     done
     if ((have_cv)); then
-        t=$(batch "$work/o" python3 "$here/opencv_resize.py" --pool "$cores" thumbnail "$work/o" "${files[@]}")
+        t=$(batch_median "$work/o" python3 "$here/opencv_resize.py" --pool "$cores" thumbnail "$work/o" "${files[@]}")
         echo "| thumbnail 512 | OpenCV (Python), pool of $cores, IMREAD_REDUCED_COLOR_4 + INTER_AREA | $t | $(rate "$n" "$t") |"
     fi
     if have vipsthumbnail; then
         # One run over every file, as many threads as cores (libvips' default).
-        t=$(batch "$work/o" vipsthumbnail --size 512x512 -o "$work/o/%s.jpg[Q=95]" "${files[@]}")
+        t=$(batch_median "$work/o" vipsthumbnail --size 512x512 -o "$work/o/%s.jpg[Q=95]" "${files[@]}")
         echo "| thumbnail 512 | vipsthumbnail, one run over the files | $t | $(rate "$n" "$t") |"
     fi
     for d in "${devices[@]}"; do
-        b=$(batch "$work/o" "$imgpar" blur --sigma 2 --quality 95 --device "$d" -q --out-dir "$work/o" "${files[@]}")
-        c=$(batch "$work/o" "$imgpar" chain "$chain" --quality 95 --device "$d" -q --out-dir "$work/o" "${files[@]}")
+        b=$(batch_median "$work/o" "$imgpar" blur --sigma 2 --quality 95 --device "$d" -q --out-dir "$work/o" "${files[@]}")
+        c=$(batch_median "$work/o" "$imgpar" chain "$chain" --quality 95 --device "$d" -q --out-dir "$work/o" "${files[@]}")
         echo "| blur sigma 2 | imgpar --device $d | $b | $(rate "$n" "$b") |"
         echo "| chain: resize 50% area, blur 1, sharpen | imgpar --device $d (chain / blur $(ratio "$c" "$b")) | $c | $(rate "$n" "$c") |"
     done
     if ((have_cv)); then
-        t=$(batch "$work/o" python3 "$here/opencv_resize.py" --pool "$cores" chain "$work/o" "${files[@]}")
+        t=$(batch_median "$work/o" python3 "$here/opencv_resize.py" --pool "$cores" chain "$work/o" "${files[@]}")
         echo "| chain: resize 50% area, blur 1, sharpen | OpenCV (Python), pool of $cores | $t | $(rate "$n" "$t") |"
     fi
 done
