@@ -7,12 +7,15 @@
 #   .deps/headers/    stb/stb_image.h, stb/stb_image_write.h, cxxopts.hpp, doctest/
 #   .deps/debs/       apt-get download libjpeg62-turbo-dev libjpeg62-turbo libpng-dev
 #                     libpng16-16 zlib1g-dev libhwy-dev libhwy1 (and libjpeg-turbo-progs,
-#                     whose cjpeg bench/e2e/make_sets.py uses)
+#                     whose cjpeg bench/e2e/make_sets.py uses); for TIFF: libtiff-dev
+#                     and the -dev packages of what its static library needs:
+#                     libwebp-dev libzstd-dev liblzma-dev liblerc-dev libjbig-dev libdeflate-dev
 #
 # Every package there is unpacked with dpkg -x into .deps/prefix/ (no root
 # needed, nothing installed), and CMake is pointed at the copies: libjpeg-turbo,
-# libpng and zlib are linked statically; Highway is a shared library that the
-# binary finds in .deps/prefix through its run path (keep the folder).
+# libpng, zlib and libtiff (with the libraries its libtiff-4.pc lists) are
+# linked statically; Highway is a shared library that the binary finds in
+# .deps/prefix through its run path (keep the folder).
 #
 #   scripts/device_build.sh [BUILD_DIR [CMAKE_ARGS...]]    (BUILD_DIR: build-gpu)
 #
@@ -33,7 +36,8 @@ die() { echo "device_build.sh: $*" >&2; exit 1; }
 for f in stb/stb_image.h stb/stb_image_write.h cxxopts.hpp doctest/doctest.h; do
     [[ -f $headers/$f ]] || die "$headers/$f is missing (see docs/offline.md)"
 done
-for p in libjpeg62-turbo-dev libpng-dev zlib1g-dev libhwy-dev libhwy1; do
+for p in libjpeg62-turbo-dev libpng-dev zlib1g-dev libhwy-dev libhwy1 \
+         libtiff-dev libwebp-dev libzstd-dev liblzma-dev liblerc-dev libjbig-dev libdeflate-dev; do
     compgen -G "$deps/debs/${p}_*.deb" >/dev/null || die "$deps/debs/${p}_*.deb is missing"
 done
 command -v dpkg >/dev/null || die "dpkg is needed to unpack the packages"
@@ -58,6 +62,8 @@ jpeg_lib=$(lib libjpeg.a)
 png_lib=$(lib libpng16.a)
 zlib_lib=$(lib libz.a)
 hwy_dir=$(lib cmake/hwy)
+tiff_lib=$(lib libtiff.a)
+tiff_include=$(dirname "$(echo "$prefix"/usr/include/*/tiffio.h)")
 
 cmake -S . -B "$build" \
     -DCMAKE_BUILD_TYPE=Release -DIMGPAR_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -66,6 +72,7 @@ cmake -S . -B "$build" \
     -DPNG_PNG_INCLUDE_DIR="$prefix/usr/include" -DPNG_LIBRARY="$png_lib" \
     -DZLIB_INCLUDE_DIR="$prefix/usr/include" -DZLIB_LIBRARY="$zlib_lib" \
     -Dhwy_DIR="$hwy_dir" \
+    -DTIFF_INCLUDE_DIR="$tiff_include" -DTIFF_LIBRARY="$tiff_lib" \
     "$@"
 
 targets=()

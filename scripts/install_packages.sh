@@ -21,7 +21,7 @@ set -euo pipefail
 declare -A probes=(
     # --- build: the compiler and CMake; the header-only libraries (stb, cxxopts,
     # and doctest: the default build compiles the test suites too); the codecs
-    # (libjpeg-turbo, libpng with zlib); the CPU's SIMD with runtime dispatch
+    # (libjpeg-turbo, libpng with zlib, libtiff); the CPU's SIMD with runtime dispatch
     # (Google Highway). Running imgpar needs only what these bring.
     [cmake]=/usr/bin/cmake
     [g++]=/usr/bin/g++
@@ -33,9 +33,15 @@ declare -A probes=(
     [libpng-dev]=/usr/include/png.h
     [zlib1g-dev]=/usr/include/zlib.h
     [libhwy-dev]=/usr/include/hwy/highway.h
+    # TIFF through libtiff (its headers sit in the architecture's folder).
+    [libtiff-dev]='/usr/include/*/tiffio.h'
     # --- test: what the suites run beside imgpar.
     # Every file imgpar writes must decode to the same pixels in libvips (tests/cli/test_cli_vips.cpp).
     [libvips-tools]=/usr/bin/vips
+    # imgpar's TIFFs are read back by libtiff's own tools, and Pillow writes the CMYK, palette
+    # and 16-bit TIFF inputs (tests/cli/test_cli_tiff.cpp).
+    [libtiff-tools]=/usr/bin/tiffinfo
+    [python3-pil]=/usr/lib/python3/dist-packages/PIL
     # NumPy reads integral's .npy files and computes the references of compare, stats and
     # adaptive threshold; OpenCV (cv2.integral, adaptiveThreshold, meanStdDev) and scikit-image
     # (structural_similarity, threshold_sauvola/niblack) are the peers they are checked against.
@@ -55,8 +61,8 @@ declare -A probes=(
     [fish]=/usr/bin/fish
 )
 declare -A groups=(
-    [build]="cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev zlib1g-dev libhwy-dev"
-    [test]="libvips-tools python3-numpy python3-opencv python3-skimage slurm-wlm munge parallel strace groff-base zsh fish"
+    [build]="cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev zlib1g-dev libhwy-dev libtiff-dev"
+    [test]="libvips-tools libtiff-tools python3-pil python3-numpy python3-opencv python3-skimage slurm-wlm munge parallel strace groff-base zsh fish"
 )
 usage="usage: scripts/install_packages.sh CALLER PKG... | CALLER --group GROUP... | --list GROUP  (groups: ${!groups[*]})"
 
