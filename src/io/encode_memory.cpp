@@ -100,6 +100,9 @@ std::uint64_t encode_memory(ImageFormat format, const ImageShape& shape, const S
         }
         case ImageFormat::Jpeg: return jpeg_memory(shape, options, metadata_bytes);
         case ImageFormat::Bmp: return doubled(bmp_file_bytes(shape));
+        case ImageFormat::Tiff:
+            return tiff_encode_memory(shape.width, shape.height, shape.channels,
+                                      static_cast<int>(sample_bytes(shape.type)), metadata_bytes);
     }
     return 3 * image;
 }

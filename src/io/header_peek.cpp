@@ -46,6 +46,10 @@ std::optional<PeekedSize> peek_dimensions(ImageFormat format, const std::vector<
         case ImageFormat::Png: return peek_png(bytes);
         case ImageFormat::Jpeg: return peek_jpeg(bytes);
         case ImageFormat::Bmp: return peek_bmp(bytes);
+        // A TIFF's size is in a directory anywhere in the file, one per
+        // page: libtiff reads the page's (bounded by the file) and load.cpp
+        // checks the limit from it before any pixel is decoded.
+        case ImageFormat::Tiff: return std::nullopt;
     }
     return std::nullopt;
 }

@@ -8,15 +8,15 @@
 
 namespace imgpar {
 
-enum class ImageFormat { Png, Jpeg, Bmp };
+enum class ImageFormat { Png, Jpeg, Bmp, Tiff };
 
-const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp"
-const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP": as messages name the data
+const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp", "tiff"
+const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP", "TIFF": as messages name the data
 
-// From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp.
+// From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp, .tif/.tiff.
 std::optional<ImageFormat> format_from_extension(const std::string& path);
 
-// From a --format value: png, jpg, jpeg, bmp. Throws imgpar::Error (usage).
+// From a --format value: png, jpg, jpeg, bmp, tif, tiff. Throws imgpar::Error (usage).
 ImageFormat parse_format_name(const std::string& name);
 
 // From the file's first bytes (its signature). Content decides how a file is

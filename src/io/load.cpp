@@ -15,9 +15,12 @@
 #include "src/io/jpeg_check.hpp"
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/jpeg_layout.hpp"
+#include "src/io/page_select.hpp"
 #include "src/io/png_codec.hpp"
+#include "src/io/sample_depth.hpp"
 #include "src/io/stb_decode.hpp"
 #include "src/io/stb_guard.hpp"
+#include "src/io/tiff_codec.hpp"
 
 namespace imgpar {
 
@@ -33,7 +36,6 @@ const char* foreign_format(const std::uint8_t* b, std::size_t size) {
         return size >= at + n && std::memcmp(b + at, sig, n) == 0;
     };
     if (starts("GIF8", 4)) return "GIF";
-    if (starts("II*\0", 4) || starts("MM\0*", 4)) return "TIFF";
     if (starts("RIFF", 4) && starts("WEBP", 4, 8)) return "WebP";
     if (starts("\0\0\0\x0c" "jP  ", 8)) return "JPEG 2000";
     if (starts("ftyp", 4, 4)) return "HEIF/AVIF";
@@ -46,8 +48,8 @@ const char* foreign_format(const std::uint8_t* b, std::size_t size) {
 ImageFormat format_of(const std::string& name, const std::uint8_t* b, std::size_t size) {
     if (auto format = sniff_format(b, size)) return *format;
     if (const char* other = foreign_format(b, size))
-        throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG and BMP)");
-    throw input_error(name, "not a PNG, JPEG or BMP image (unrecognised file signature)");
+        throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG, BMP and TIFF)");
+    throw input_error(name, "not a PNG, JPEG, BMP or TIFF image (unrecognised file signature)");
 }
 
 void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t max_pixels) {
@@ -107,6 +109,43 @@ void read_jpeg_with_libjpeg(const std::string& name, const std::vector<std::uint
     if (c.problem.empty()) check_jpeg_whole(name, c, options, h.notes);
 }
 
+// libtiff reads the page's directory; strips or tiles past the end of the
+// file are found before decoding, as a JPEG's missing scan data is.
+std::string read_tiff(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
+                      ImageHeader& h) {
+    const TiffHeaderInfo t = tiff_read_header(name, bytes, options.page, options.max_memory);
+    h.width = t.width;
+    h.height = t.height;
+    h.channels = t.channels;
+    h.bit_depth = t.bit_depth;
+    h.page = t.page;
+    h.pages = t.pages;
+    h.decoder_bytes = t.decoder_bytes;
+    h.metadata.icc = t.icc;
+    return t.truncated;
+}
+
+// Strips or tiles past the end of a TIFF (read_tiff's sentence), once the
+// size is known to be within the limits: refused, or a note for the decode.
+void check_tiff_whole(const std::string& name, const std::string& missing, const LoadOptions& options, ImageHeader& h) {
+    if (options.images <= 0 || missing.empty()) return;
+    if (!options.allow_partial) refuse_partial(name, ImageFormat::Tiff, missing);
+    h.notes.push_back("TIFF data is truncated (" + missing + "): what is missing is black (--allow-partial)");
+}
+
+// The header decode_image gives tiff_decode: what read_tiff took from it.
+TiffHeaderInfo tiff_header_of(const ImageHeader& h) {
+    TiffHeaderInfo t;
+    t.width = h.width;
+    t.height = h.height;
+    t.channels = h.channels;
+    t.bit_depth = h.bit_depth;
+    t.floating = h.bit_depth == 32;
+    t.page = h.page;
+    t.pages = h.pages;
+    return t;
+}
+
 // stb's buffers for a JPEG: a plane per component in whole MCUs, the
 // coefficients of a progressive one (2 bytes a sample), its own output.
 std::uint64_t stb_jpeg_bytes(const std::vector<std::uint8_t>& bytes, const ImageHeader& h) {
@@ -158,6 +197,7 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             png_channels_in_file = c.color_type == 2 ? 3 : c.color_type == 4 ? 2 : c.color_type == 6 ? 4 : 1;
             break;
         }
+        case ImageFormat::Tiff: break;  // (read_tiff)
         case ImageFormat::Bmp: {
             const StbGuard g = check_bmp(d, bytes.size(), decoding);
             if (!g.problem.empty()) throw input_error(name, "the BMP is malformed: " + g.problem);
@@ -186,6 +226,7 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             break;
         }
         case ImageFormat::Bmp: h.decoder_bytes = pixels * static_cast<std::uint64_t>(h.channels); break;
+        case ImageFormat::Tiff: break;  // (read_tiff)
     }
 }
 
@@ -196,12 +237,16 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
     h.format = format_of(name, bytes.data(), bytes.size());
     if (bytes.size() > kMaxFileBytes) throw input_error(name, "file is larger than 2 GiB, which the decoder cannot read");
     h.file_bytes = bytes.size();
+    if (options.page > 0 && h.format != ImageFormat::Tiff)
+        throw input_error(name, "page " + std::to_string(options.page) + " does not exist: a " + format_label(h.format) +
+                                    " file has one page (0)");
     // The limit is checked on the size the header claims, before the decoder
     // is asked anything, so a hostile header costs microseconds.
     const auto claimed = peek_dimensions(h.format, bytes);
     if (claimed) check_pixel_limit(name, claimed->width, claimed->height, options.max_pixels);
 
     const bool libjpeg = h.format == ImageFormat::Jpeg && jpeg_codec_available();
+    std::string tiff_missing;
     // A size beyond libpng's or stb's capacity is refused before they read
     // anything.
     if (claimed && !libjpeg) check_decoder_capacity(name, claimed->width, claimed->height, 1);
@@ -216,6 +261,11 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
         h.decoder_bytes = png_decode_memory(png);
     } else if (libjpeg) {
         read_jpeg_with_libjpeg(name, bytes, options, h);
+    } else if (h.format == ImageFormat::Tiff) {
+        tiff_missing = read_tiff(name, bytes, options, h);
+        // Its directory is its header: the size it claims meets the limit
+        // first, as a PNG's does from peek_dimensions.
+        check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
     } else {
         read_with_stb(name, bytes, options, h);
     }
@@ -231,6 +281,7 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
 
     if (options.images > 0) {
         check_memory(name, h, estimate_memory(h, options), options.images > 1, options);
+        if (h.format == ImageFormat::Tiff) check_tiff_whole(name, tiff_missing, options, h);
         h.decode_checked = true;
     }
     return h;
@@ -240,11 +291,14 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
                    const ImageHeader* known, int shrink = 1) {
     LoadOptions options = given;
     options.images = std::max(options.images, 1.0);
+    if (known) options.page = known->page;
     LoadedImage out;
     out.header = known && known->decode_checked ? *known : read_header(name, bytes, options);
     const ImageHeader& h = out.header;
     out.warnings = h.notes;
-    if (h.format == ImageFormat::Png && png_codec_available()) {
+    if (h.format == ImageFormat::Tiff) {
+        out.image = tiff_decode(name, bytes, tiff_header_of(h), out.warnings, options.allow_partial, options.max_memory);
+    } else if (h.format == ImageFormat::Png && png_codec_available()) {
         out.image = png_decode(name, bytes, h.width, h.height, h.channels, out.warnings, options.allow_partial);
     } else if (h.format == ImageFormat::Jpeg && jpeg_codec_available()) {
         JpegDecodeOptions jpeg;
@@ -278,8 +332,8 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
             out.image = stb_decode(name, bytes, h.format, s, options.allow_partial);
         }
     }
-    if (h.bit_depth == 16)
-        out.warnings.insert(out.warnings.begin(), "16-bit PNG reduced to 8 bits per sample (rounded to nearest)");
+    if (h.format == ImageFormat::Png && h.bit_depth == 16)
+        out.warnings.insert(out.warnings.begin(), reduced_to_8_bits_warning("PNG"));
     return out;
 }
 
@@ -367,7 +421,10 @@ LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t
 }
 
 LoadedImage load_image(const std::string& path, const LoadOptions& options) {
-    return decode_image(display_name(path), read_image_file(path, options), options);
+    const PagedPath file = split_page_suffix(path);
+    LoadOptions paged = options;
+    if (file.page >= 0) paged.page = file.page;
+    return decode_image(display_name(path), read_image_file(file.path, paged), paged);
 }
 
 }  // namespace imgpar

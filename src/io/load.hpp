@@ -39,6 +39,10 @@ struct LoadOptions {
     // short for its blocks) is an error unless this is set; then the part
     // that is there decodes (the rest black or gray) with a warning.
     bool allow_partial = false;
+    // The page of a multi-page file (TIFF) to read, 0-based: a path's
+    // "[N]" suffix (src/io/page_select.hpp) sets it for that file. Other
+    // formats have one page, 0.
+    int page = 0;
 };
 
 // What the file's header says, before decoding.
@@ -47,7 +51,9 @@ struct ImageHeader {
     int width = 0;
     int height = 0;
     int channels = 0;   // as decoded: palette PNGs count as RGB(A)
-    int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8)
+    int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8; 32: TIFF's float)
+    int page = 0;       // the page read (TIFF), 0-based
+    int pages = 1;      // the pages in the file
     std::size_t file_bytes = 0;
     // Memory the decoder needs beside the file and the decoded image:
     // libjpeg-turbo's coefficients of a progressive JPEG, libpng's rows,
@@ -116,7 +122,8 @@ LoadedImage decode_image(const std::string& name, const std::vector<std::uint8_t
 // ceil(side / shrink): a side decoded with shrink-on-load.
 inline int shrunk_side(int side, int shrink) { return (side + shrink - 1) / shrink; }
 
-// Reads `path` ("-" = stdin) and decodes it.
+// Reads `path` ("-" = stdin) and decodes it; "scan.tif[N]" reads page N
+// where no file has that name (src/io/page_select.hpp).
 LoadedImage load_image(const std::string& path, const LoadOptions& options = {});
 
 }  // namespace imgpar

@@ -63,7 +63,7 @@ void check_output_size(const std::string& path, ImageFormat format, int width, i
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested) {
     if (path == "-") {
         if (requested) return *requested;
-        throw usage_error("-", "writing to standard output needs --format png|jpg|bmp");
+        throw usage_error("-", "writing to standard output needs --format png|jpg|bmp|tif");
     }
     const std::optional<ImageFormat> named = format_from_extension(path);
     if (!requested) {
@@ -72,7 +72,7 @@ ImageFormat output_format(const std::string& path, std::optional<ImageFormat> re
         // 1), as it is with --format, not a name that fails to say a format.
         std::error_code ec;
         if (std::filesystem::is_directory(path, ec)) throw output_error(path, "is a directory");
-        throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg or .bmp, or --format)");
+        throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg, .bmp, .tif or .tiff, or --format)");
     }
     // JPEG bytes in a file called .png would mislead every program that
     // trusts the name; --format is for names that do not say.
@@ -104,6 +104,14 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
             return png_encode(img, png);
         }
     }
+    if (format == ImageFormat::Tiff) {
+        TiffEncodeOptions tiff;
+        tiff.compression = options.tiff_compression;
+        tiff.metadata = options.metadata;
+        if (options.metadata && !options.metadata->exif.empty())
+            warnings.push_back("TIFF output: the EXIF block is not written (imgpar writes TIFF's ICC profile only)");
+        return tiff_encode(img, tiff);
+    }
     if (img.stride > static_cast<std::size_t>(INT_MAX))
         throw usage_error("encode", "image rows are too long to encode");
     if (format == ImageFormat::Jpeg) {
@@ -132,6 +140,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
         case ImageFormat::Jpeg:  // (stb: a build without libjpeg-turbo)
             ok = stbi_write_jpg_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data, quality);
             break;
+        case ImageFormat::Tiff: break;  // (above)
         case ImageFormat::Bmp:
             if (src.channels == 2) warnings.push_back("BMP has no gray+alpha layout: alpha dropped");
             ok = stbi_write_bmp_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data);

@@ -11,6 +11,7 @@
 #include "src/io/image_format.hpp"
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/png_codec.hpp"
+#include "src/io/tiff_codec.hpp"
 
 namespace imgpar {
 
@@ -21,16 +22,22 @@ inline constexpr const char* kJpegAlphaDropped = "JPEG has no alpha channel: alp
 
 constexpr int kDefaultJpegQuality = 92;
 
+// Which outputs a given --compression value suits: a PNG level, a TIFF
+// compression, or none (both); Any when it was not given.
+enum class CompressionFor { Any, Png, Tiff, Both };
+
 struct SaveOptions {
     std::optional<ImageFormat> format;                   // overrides the extension
     int quality = kDefaultJpegQuality;                   // JPEG only, 1..100
     ChromaSubsampling chroma = ChromaSubsampling::Auto;  // JPEG only
     int compression = kDefaultPngCompression;            // PNG only, 0..9 (png_codec.hpp)
+    TiffCompression tiff_compression = kDefaultTiffCompression;  // TIFF only (tiff_codec.hpp)
+    CompressionFor compression_for = CompressionFor::Any;        // what the value given suits
     // PNG only: threads the encoder deflates on; 0: cpu_thread_count() of
     // the calling thread (a batch worker limits it with CpuThreadLimit).
     int threads = 0;
-    // Written with the image where the format holds it (JPEG, PNG; BMP
-    // cannot): the input's EXIF block and ICC profile.
+    // Written with the image where the format holds it (JPEG, PNG; TIFF
+    // the profile only; BMP cannot): the input's EXIF block and ICC profile.
     const ImageMetadata* metadata = nullptr;
 };
 

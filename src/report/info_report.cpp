@@ -14,6 +14,7 @@ std::string info_text(const InfoRecord& r) {
                     std::to_string(h.height) + " " + channel_layout_name(h.channels) + " (" +
                     std::to_string(h.channels) + (h.channels == 1 ? " channel" : " channels") + "), " +
                     std::to_string(h.bit_depth) + "-bit, " + std::to_string(h.file_bytes) + " bytes";
+    if (h.pages > 1) s += "; page " + std::to_string(h.page) + " of " + std::to_string(h.pages) + " (0-based)";
     if (r.decoded) s += "; " + std::to_string(r.decoded_bytes) + " bytes decoded";
     if (!h.metadata.empty()) s += "; " + describe_metadata(h.metadata);
     return s;
@@ -46,6 +47,8 @@ std::string info_json(const InfoRecord& r) {
         .add("channels", h.channels)
         .add("layout", channel_layout_name(h.channels))
         .add("bit_depth", h.bit_depth)
+        .add("page", h.page)
+        .add("pages", h.pages)
         .add("file_bytes", static_cast<unsigned long long>(h.file_bytes));
     if (r.decoded)
         o.add("decoded_bytes", static_cast<unsigned long long>(r.decoded_bytes));

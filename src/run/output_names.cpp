@@ -36,6 +36,7 @@ const char* extension_of(ImageFormat f) {
         case ImageFormat::Png: return "png";
         case ImageFormat::Jpeg: return "jpg";
         case ImageFormat::Bmp: return "bmp";
+        case ImageFormat::Tiff: return "tif";
     }
     return "png";
 }

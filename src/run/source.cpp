@@ -7,6 +7,7 @@
 #include "src/gpu/jpeg_idct.hpp"
 #include "src/io/jpeg_coefficients.hpp"
 #include "src/io/metadata.hpp"
+#include "src/io/page_select.hpp"
 #include "src/run/timing.hpp"
 
 namespace imgpar {
@@ -14,8 +15,12 @@ namespace imgpar {
 SourceFile read_source(const BatchItem& item, const LoadOptions& load) {
     const auto t0 = std::chrono::steady_clock::now();
     SourceFile s;
-    s.bytes = read_image_file(item.path, load);
-    s.header = read_image_header(item.name, s.bytes, load);
+    // "scan.tif[2]": page 2 of scan.tif (src/io/page_select.hpp).
+    const PagedPath file = split_page_suffix(item.path);
+    LoadOptions paged = load;
+    if (file.page >= 0) paged.page = file.page;
+    s.bytes = read_image_file(file.path, paged);
+    s.header = read_image_header(item.name, s.bytes, paged);
     s.read_ms = ms_since(t0);
     return s;
 }

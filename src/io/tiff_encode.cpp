@@ -1,0 +1,98 @@
+// Writing one TIFF page through libtiff: strips of about 64 KiB (libtiff's
+// and libvips' habit: small enough to stream, large enough to compress
+// well), the horizontal predictor with LZW and Deflate (it halves a
+// photo's Deflate size), unassociated alpha.
+#include "src/io/tiff_codec.hpp"
+
+#if IMGPAR_HAVE_LIBTIFF
+
+#include <algorithm>
+#include <cstring>
+
+#include "src/error.hpp"
+#include "src/io/tiff_file.hpp"
+
+namespace imgpar {
+
+namespace {
+
+constexpr std::size_t kStripBytes = std::size_t{1} << 16;
+
+std::uint16_t compression_tag(TiffCompression c) {
+    switch (c) {
+        case TiffCompression::None: return COMPRESSION_NONE;
+        case TiffCompression::Lzw: return COMPRESSION_LZW;
+        case TiffCompression::Deflate: return COMPRESSION_ADOBE_DEFLATE;
+    }
+    return COMPRESSION_NONE;
+}
+
+template <typename T>
+std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions& options) {
+    check_image_shape(img.width, img.height, img.channels);
+    std::vector<std::uint8_t> out;
+    const std::size_t row_bytes = img.row_bytes();
+    // Past 4 GiB a classic TIFF's offsets overflow: BigTIFF (libtiff, libvips
+    // and ImageMagick read it).
+    const bool big = static_cast<double>(row_bytes) * img.height > 3.5 * (1ull << 30);
+    TiffFile f("TIFF", out, big);
+    TIFF* t = f.get();
+    const std::uint32_t rows = static_cast<std::uint32_t>(
+        std::clamp<std::size_t>(kStripBytes / std::max<std::size_t>(row_bytes, 1), 1, static_cast<std::size_t>(img.height)));
+    TIFFSetField(t, TIFFTAG_IMAGEWIDTH, static_cast<std::uint32_t>(img.width));
+    TIFFSetField(t, TIFFTAG_IMAGELENGTH, static_cast<std::uint32_t>(img.height));
+    TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, static_cast<std::uint16_t>(img.channels));
+    TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, static_cast<std::uint16_t>(8 * sizeof(T)));
+    TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
+    TIFFSetField(t, TIFFTAG_PHOTOMETRIC, img.channels >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
+    TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    TIFFSetField(t, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+    TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, rows);
+    TIFFSetField(t, TIFFTAG_COMPRESSION, compression_tag(options.compression));
+    if (options.compression != TiffCompression::None) TIFFSetField(t, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+    if (img.channels == 2 || img.channels == 4) {
+        const std::uint16_t extra[1] = {EXTRASAMPLE_UNASSALPHA};
+        TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, extra);
+    }
+    if (options.metadata && !options.metadata->icc.empty())
+        TIFFSetField(t, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(options.metadata->icc.size()),
+                     options.metadata->icc.data());
+    std::vector<std::uint8_t> strip(row_bytes * rows);
+    for (std::uint32_t s = 0, y0 = 0; y0 < static_cast<std::uint32_t>(img.height); ++s, y0 += rows) {
+        const std::uint32_t n = std::min<std::uint32_t>(rows, static_cast<std::uint32_t>(img.height) - y0);
+        for (std::uint32_t y = 0; y < n; ++y) std::memcpy(strip.data() + y * row_bytes, img.row(static_cast<int>(y0 + y)), row_bytes);
+        if (TIFFWriteEncodedStrip(t, s, strip.data(), static_cast<tmsize_t>(n * row_bytes)) < 0)
+            throw output_error("TIFF", "libtiff failed to write strip " + std::to_string(s) + ": " + f.take_error("unknown error"));
+    }
+    f.close_for_write();
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> tiff_encode(ConstViewU8 image, const TiffEncodeOptions& options) { return encode(image, options); }
+std::vector<std::uint8_t> tiff_encode(ConstViewU16 image, const TiffEncodeOptions& options) { return encode(image, options); }
+
+}  // namespace imgpar
+
+#endif
+
+#include <algorithm>
+
+namespace imgpar {
+
+std::uint64_t tiff_encode_memory(int width, int height, int channels, int sample_bytes, std::uint64_t metadata_bytes) {
+    const std::uint64_t image = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) *
+                                static_cast<std::uint64_t>(channels) * static_cast<std::uint64_t>(sample_bytes);
+    // The file grows by resizing a vector (up to twice its size while it
+    // moves); LZW can exceed the samples by a little on noise.
+    const std::uint64_t file = image + image / 8 + metadata_bytes + 4096;
+    // A strip (64 KiB, or a row when wider) as given, and libtiff's copies
+    // of it for the predictor and the compressor.
+    const std::uint64_t row = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(channels) *
+                              static_cast<std::uint64_t>(sample_bytes);
+    const std::uint64_t strip = std::max<std::uint64_t>(std::uint64_t{1} << 16, row);
+    return 2 * file + 4 * strip + (std::uint64_t{1} << 20);
+}
+
+}  // namespace imgpar
