@@ -13,15 +13,17 @@ int run(Invocation& inv) { return run_image_command(inv, Chain(), 2); }
 }  // namespace
 
 Command convert_command() {
-    return {"convert", "Convert between PNG, JPEG and BMP", {"IN OUT", "--out-dir DIR IN...", "-o TEMPLATE IN..."},
-            "Decodes IN and writes it to OUT in the format OUT's extension names (.png, .jpg/.jpeg, .bmp) or\n"
-            "--format gives. JPEG and BMP cannot store gray+alpha and JPEG cannot store alpha: it is dropped with a\n"
-            "warning. OUT is written to a temporary file and renamed, so a failure never leaves a partial file.",
+    return {"convert", "Convert between PNG, JPEG, BMP and TIFF", {"IN OUT", "--out-dir DIR IN...", "-o TEMPLATE IN..."},
+            "Decodes IN and writes it to OUT in the format OUT's extension names (.png, .jpg/.jpeg, .bmp,\n"
+            ".tif/.tiff) or --format gives. JPEG and BMP cannot store gray+alpha and JPEG cannot store alpha: it is\n"
+            "dropped with a warning. IN may name a page of a multi-page TIFF: 'scan.tif[2]' (0-based; the first page\n"
+            "by default). OUT is written to a temporary file and renamed, so a failure never leaves a partial file.",
             0, -1, {image_output_options("Print a JSON object per file: sizes and layout; failures too"),
                    many_files_options(true)}, run,
             {{"imgpar convert photo.jpg photo.png", "JPEG to PNG"},
              {"imgpar convert --quality 85 scan.png scan.jpg", "PNG to JPEG at quality 85"},
-             {"imgpar convert -o 'png/{stem}.png' photos/*.jpg", "Each JPEG of photos/ as png/NAME.png"}},
+             {"imgpar convert -o 'png/{stem}.png' photos/*.jpg", "Each JPEG of photos/ as png/NAME.png"},
+             {"imgpar convert --compression lzw 'scan.tif[2]' page2.tif", "Page 2 (0-based) of a multi-page TIFF, LZW"}},
             {}};
 }
 

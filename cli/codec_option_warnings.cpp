@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "src/error.hpp"
+
 namespace imgpar::cli {
 
 namespace {
@@ -9,14 +11,20 @@ namespace {
 struct CodecOption {
     const char* name;
     ImageFormat used_by;
+    ImageFormat also_by;  // a second format that reads it, or used_by again
 };
 
-// Which format reads each option (src/io/save.cpp's encode_image; BMP reads
+// Which formats read each option (src/io/save.cpp's encode_image; BMP reads
 // none). --jpeg-decoder is about inputs, so any output may go with it.
-constexpr CodecOption kCodecOptions[] = {{"quality", ImageFormat::Jpeg},
-                                         {"chroma-subsampling", ImageFormat::Jpeg},
-                                         {"jpeg-encoder", ImageFormat::Jpeg},
-                                         {"compression", ImageFormat::Png}};
+constexpr CodecOption kCodecOptions[] = {{"quality", ImageFormat::Jpeg, ImageFormat::Jpeg},
+                                         {"chroma-subsampling", ImageFormat::Jpeg, ImageFormat::Jpeg},
+                                         {"jpeg-encoder", ImageFormat::Jpeg, ImageFormat::Jpeg},
+                                         {"compression", ImageFormat::Png, ImageFormat::Tiff}};
+
+std::string formats_text(const CodecOption& o) {
+    return o.also_by == o.used_by ? std::string(format_label(o.used_by))
+                                  : std::string(format_label(o.used_by)) + " and " + format_label(o.also_by);
+}
 
 std::string output_name(const std::string& name) { return name == "-" ? "standard output" : name; }
 
@@ -25,22 +33,43 @@ std::string output_name(const std::string& name) { return name == "-" ? "standar
 std::vector<std::string> unused_codec_options(const ParamValues& values, const std::vector<PlannedOutput>& outputs) {
     std::vector<std::string> lines;
     if (outputs.empty()) return lines;
-    for (const CodecOption& o : kCodecOptions) {
+    for (CodecOption o : kCodecOptions) {
         if (!values.has(o.name) || !values.given(o.name)) continue;
+        // --compression's value says whose it is: a level is PNG's, lzw and
+        // deflate are TIFF's, none is both's.
+        if (std::string(o.name) == "compression") {
+            const std::string v = values.text(o.name);
+            if (v == "lzw" || v == "deflate") o.used_by = o.also_by = ImageFormat::Tiff;
+            else if (v != "none") o.used_by = o.also_by = ImageFormat::Png;
+        }
         // An option some output uses is not a no-op: a batch of PNGs and
         // JPEGs with --quality is fine.
         if (std::any_of(outputs.begin(), outputs.end(),
-                        [&o](const PlannedOutput& p) { return p.format == o.used_by; }))
+                        [&o](const PlannedOutput& p) { return p.format == o.used_by || p.format == o.also_by; }))
             continue;
-        const std::string used = std::string("--") + o.name + " applies to " + format_label(o.used_by) + " outputs; ";
+        const std::string used = std::string("--") + o.name + " applies to " + formats_text(o) + " outputs; ";
         if (outputs.size() == 1)
             lines.push_back(used + output_name(outputs[0].name) + " is " + format_label(outputs[0].format) +
                             ": ignored");
         else
             lines.push_back(used + "none of the " + std::to_string(outputs.size()) + " outputs is " +
-                            format_label(o.used_by) + ": ignored");
+                            formats_text(o) + ": ignored");
     }
     return lines;
+}
+
+void check_compression_fits(const SaveOptions& save, const std::string& value, const std::vector<PlannedOutput>& outputs) {
+    if (save.compression_for != CompressionFor::Png && save.compression_for != CompressionFor::Tiff) return;
+    // A PNG level for a TIFF, or a TIFF compression for a PNG, has no
+    // meaning there: refused, not guessed.
+    const bool png_value = save.compression_for == CompressionFor::Png;
+    const ImageFormat refuses = png_value ? ImageFormat::Tiff : ImageFormat::Png;
+    for (const PlannedOutput& p : outputs) {
+        if (p.format != refuses) continue;
+        throw usage_error("--compression", "'" + value + "' is " + (png_value ? "a PNG level" : "a TIFF compression") +
+                                               ", and " + output_name(p.name) + " is " + format_label(refuses) +
+                                               ", which takes " + (png_value ? "none, lzw or deflate" : "0-9 or none"));
+    }
 }
 
 }  // namespace imgpar::cli

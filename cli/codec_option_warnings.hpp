@@ -1,5 +1,5 @@
 // The encoder options an output format does not use: --quality and
-// --chroma-subsampling (JPEG), --compression (PNG), --jpeg-encoder (JPEG).
+// --chroma-subsampling (JPEG), --compression (PNG, TIFF), --jpeg-encoder (JPEG).
 // Given for a run none of whose outputs uses one, it would be silently
 // ignored: the run warns once (not once per file) and goes on.
 #pragma once
@@ -9,6 +9,7 @@
 
 #include "cli/command.hpp"
 #include "src/io/image_format.hpp"
+#include "src/io/save.hpp"
 
 namespace imgpar::cli {
 
@@ -20,5 +21,10 @@ struct PlannedOutput {
 // One line per given codec option that no output uses: "--quality applies to
 // JPEG outputs; out.png is PNG: ignored".
 std::vector<std::string> unused_codec_options(const ParamValues& values, const std::vector<PlannedOutput>& outputs);
+
+// Throws imgpar::Error (usage) when --compression's value (`value`, read
+// into `save`) is one format's and an output is the other's: a PNG level
+// for a TIFF output, lzw or deflate for a PNG output.
+void check_compression_fits(const SaveOptions& save, const std::string& value, const std::vector<PlannedOutput>& outputs);
 
 }  // namespace imgpar::cli

@@ -100,6 +100,26 @@ ReportFormat read_report_format(const ParamValues& values) {
     return json ? ReportFormat::Json : csv ? ReportFormat::Csv : ReportFormat::Text;
 }
 
+void read_compression(const std::string& value, SaveOptions& s) {
+    // One option, two formats' vocabularies: a PNG level (or none) and a
+    // TIFF compression; which output takes which is checked against the
+    // run's outputs (cli/codec_option_warnings.hpp).
+    if (value == "none") {
+        s.compression = 0;
+        s.tiff_compression = TiffCompression::None;
+        s.compression_for = CompressionFor::Both;
+    } else if (value == "lzw" || value == "deflate") {
+        s.tiff_compression = value == "lzw" ? TiffCompression::Lzw : TiffCompression::Deflate;
+        s.compression_for = CompressionFor::Tiff;
+    } else if (value.size() == 1 && value[0] >= '0' && value[0] <= '9') {
+        s.compression = value[0] - '0';
+        s.compression_for = CompressionFor::Png;
+    } else {
+        throw usage_error("--compression", "'" + value + "' is not a compression (allowed: 0-9 or none for PNG; none, "
+                                           "lzw or deflate for TIFF)");
+    }
+}
+
 OptionGroup image_output_options(const std::string& json) {
     OptionGroup g{"Output",
                   {ParamSpec::integer("quality", "Q", "JPEG quality", 1, 100).defaults(std::to_string(kDefaultJpegQuality)),
@@ -108,10 +128,14 @@ OptionGroup image_output_options(const std::string& json) {
                                      "422 (half across), 420 (half both ways)",
                                      {"auto", "444", "422", "420"})
                        .defaults("auto"),
-                   ParamSpec::integer("compression", "N",
-                                      "PNG compression: 0 none, 1 fastest (run-length), 2-9 zlib's levels (smaller, slower)",
-                                      0, 9)
-                       .defaults(std::to_string(kDefaultPngCompression)),
+                   ParamSpec::text("compression", "C",
+                                   "Lossless compression: PNG takes 0 (none), 1 (fastest: run-length) or 2-9 (zlib's "
+                                   "levels: smaller, slower); TIFF takes none, lzw or deflate (with the horizontal "
+                                   "predictor); none is 0 for PNG",
+                                   "0-9 or none (PNG); none, lzw, deflate (TIFF)")
+                       .documented_default(std::to_string(kDefaultPngCompression) + " for PNG, " +
+                                           tiff_compression_name(kDefaultTiffCompression) + " for TIFF")
+                       .suggesting({"none", "lzw", "deflate", "1", "6", "9"}),
                    ParamSpec::choice("jpeg-encoder", "E",
                                      "Where JPEG results computed on the GPU are encoded (the same bytes either way): auto (on "
                                      "the GPU), gpu (on the GPU, required), cpu (libjpeg-turbo on the cores)",
@@ -124,7 +148,7 @@ OptionGroup image_output_options(const std::string& json) {
                                      {"auto", "hardware", "cpu"})
                        .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
-                                     {"png", "jpg", "jpeg", "bmp"}),
+                                     {"png", "jpg", "jpeg", "bmp", "tif", "tiff"}),
                    ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF and ICC profile are kept)"),
                    ParamSpec::flag("auto-orient",
                                    "Turn the pixels upright as the EXIF orientation says, and set it to 1 (upright)")}};
@@ -137,8 +161,7 @@ SaveOptions read_save_options(const ParamValues& values) {
     s.quality = values.int_value("quality");
     check_jpeg_quality(s.quality);
     s.chroma = parse_chroma_subsampling(values.text("chroma-subsampling"));
-    s.compression = values.int_value("compression");
-    check_png_compression(s.compression);
+    if (values.given("compression")) read_compression(values.text("compression"), s);
     if (values.given("format")) s.format = parse_format_name(values.text("format"));
     return s;
 }

@@ -23,11 +23,14 @@ GlobalOptions read_global_options(const ParamValues& values);
 OptionGroup report_options(bool csv);
 ReportFormat read_report_format(const ParamValues& values);
 
-// --quality, --chroma-subsampling (JPEG), --compression (PNG) and --format
+// --quality, --chroma-subsampling (JPEG), --compression (PNG, TIFF) and --format
 // for commands that write an image, and --json
 // describing the run when `json` says what it prints.
 OptionGroup image_output_options(const std::string& json = "");
 SaveOptions read_save_options(const ParamValues& values);
+// --compression's value into `s`: a PNG level 0-9, a TIFF compression
+// (lzw, deflate), or none (both). Throws imgpar::Error (usage) for others.
+void read_compression(const std::string& value, SaveOptions& s);
 
 // `images`: the image-sized buffers the command holds at its peak, the
 // decoded input included (LoadOptions::images; 0 for headers only).

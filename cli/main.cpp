@@ -25,6 +25,7 @@
 #include "src/parallel.hpp"
 #include "src/report/text_escape.hpp"
 #include "src/io/jpeg_codec.hpp"
+#include "src/io/tiff_codec.hpp"
 #include "src/run/input_list.hpp"
 #include "src/run/report_file.hpp"
 
@@ -78,7 +79,8 @@ void print_version(std::ostream& os) {
            << "\n";
     else
         os << "CUDA backend: not built (CPU only)\n";
-    os << "JPEG: " << jpeg_codec_name() << "; PNG: " << png_codec_name() << "; BMP: stb_image\n";
+    os << "JPEG: " << jpeg_codec_name() << "; PNG: " << png_codec_name() << "; BMP: stb_image";
+    os << "; TIFF: " << (tiff_codec_available() ? tiff_codec_name() : std::string("not built (no libtiff)")) << "\n";
 }
 
 const Command* find_command(const std::string& name) {

@@ -110,6 +110,7 @@ int run_image_command(Invocation& inv, const Chain& chain, int single_max, const
         formats.push_back({out, output_format(out, sink.save.format)});
         return out;
     });
+    if (inv.values.given("compression")) check_compression_fits(sink.save, inv.values.text("compression"), formats);
     for (const std::string& unused : unused_codec_options(inv.values, formats))
         inv.diag.warning(inv.command + ": " + unused);
     if (sink.report == ReportFormat::Json && plan.items.size() == 1 && plan.items[0].output == "-")
