@@ -143,8 +143,8 @@ if needs_tree stb; then build_tree stb fuzz_decode -- -DIMGPAR_LIBJPEG=OFF -DIMG
 # --- Run ---------------------------------------------------------------------
 # target -> "tree executable corpus max_len dictionaries..."
 declare -A plan=(
-    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif"
-    [header]="libs fuzz_header images 16384 png jpeg bmp exif"
+    [decode]="libs fuzz_decode images 16384 png jpeg bmp tiff exif"
+    [header]="libs fuzz_header images 16384 png jpeg bmp tiff exif"
     [metadata]="libs fuzz_metadata images 16384 png jpeg exif"
     [kernel]="libs fuzz_kernel kernels 4096 kernel"
     [split]="libs fuzz_split images 16384 jpeg exif"

@@ -4,7 +4,7 @@ imgpar reads, and custom kernels in both of their forms.
 
     tests/fuzz/make_corpus.py [OUT]        (default: tests/fuzz/corpus)
 
-OUT/images/   PNG, JPEG and BMP seeds (fuzz_decode, fuzz_header, fuzz_metadata)
+OUT/images/   PNG, JPEG, BMP and TIFF seeds (fuzz_decode, fuzz_header, fuzz_metadata)
 OUT/kernels/  --kernel text and --kernel-file matrices (fuzz_kernel)
 
 PNG and BMP files are written here byte by byte (Python's standard library
@@ -23,6 +23,8 @@ import subprocess
 import sys
 import tempfile
 import zlib
+
+import tiff_seeds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -334,6 +336,9 @@ def image_seeds(scratch):
     s["bmp_palette8.bmp"] = bmp(w, h, 8, palette_rows(w, h, 40, 9), palette=palette_of(40))
     s["bmp_palette4.bmp"] = bmp(w, h, 4, palette_rows(w, h, 16, 10), palette=palette_of(16))
     s["bmp_palette1.bmp"] = bmp(w, h, 1, palette_rows(w, h, 2, 11), palette=palette_of(2))
+
+    # TIFF: tests/fuzz/tiff_seeds.py.
+    s.update(tiff_seeds.seeds(icc_profile()))
     return s
 
 
