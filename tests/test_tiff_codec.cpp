@@ -247,23 +247,26 @@ TEST_CASE("TIFF: palette and CMYK become RGB with a warning; associated alpha is
     }
 }
 
-TEST_CASE("TIFF: 32-bit float maps [0, 1] to 0..65535 (clamped, rounded), with a warning") {
+TEST_CASE("TIFF: 32- and 64-bit floats map [0, 1] to 0..65535 (clamped, rounded), with a warning") {
     test::TempDir dir;
-    test::TiffPage p;
-    p.width = 6, p.height = 1, p.floating = true, p.bits = 32;
-    p.values = {0.0, 1.0, 0.5, -3.0, 7.0, std::nan("")};
-    const std::string path = dir.file("f.tif");
-    test::write_tiff(path, {p});
-    const std::vector<std::uint8_t> bytes = file_bytes(path);
-    const TiffHeaderInfo h = tiff_read_header(path, bytes, 0, std::uint64_t{1} << 30);
-    CHECK(h.floating);
-    std::vector<std::string> warnings;
-    const ImageU16 wide = tiff_decode_u16(path, bytes, h, warnings, false, std::uint64_t{1} << 30);
-    const std::uint16_t expected[] = {0, 65535, 32768, 0, 65535, 0};
-    for (int x = 0; x < 6; ++x) CHECK(wide.at(x, 0, 0) == expected[x]);
-    const LoadedImage img = decode_file(path);
-    CHECK(has_warning(img.warnings, "32-bit float TIFF converted to 16 bits per sample"));
-    CHECK(img.image.at(2, 0, 0) == 128);
+    for (int bits : {32, 64}) {
+        test::TiffPage p;
+        p.width = 6, p.height = 1, p.floating = true, p.bits = bits;
+        p.values = {0.0, 1.0, 0.5, -3.0, 7.0, std::nan("")};
+        const std::string path = dir.file("f" + std::to_string(bits) + ".tif");
+        test::write_tiff(path, {p});
+        CAPTURE(bits);
+        const std::vector<std::uint8_t> bytes = file_bytes(path);
+        const TiffHeaderInfo h = tiff_read_header(path, bytes, 0, std::uint64_t{1} << 30);
+        CHECK(h.floating);
+        std::vector<std::string> warnings;
+        const ImageU16 wide = tiff_decode_u16(path, bytes, h, warnings, false, std::uint64_t{1} << 30);
+        const std::uint16_t expected[] = {0, 65535, 32768, 0, 65535, 0};
+        for (int x = 0; x < 6; ++x) CHECK(wide.at(x, 0, 0) == expected[x]);
+        const LoadedImage img = decode_file(path);
+        CHECK(has_warning(img.warnings, std::to_string(bits) + "-bit float TIFF converted to 16 bits per sample"));
+        CHECK(img.image.at(2, 0, 0) == 128);
+    }
 }
 
 TEST_CASE("TIFF: JPEG-compressed pages, YCbCr and RGB, decode as libtiff's RGBA reader decodes them") {
@@ -290,15 +293,28 @@ TEST_CASE("TIFF: JPEG-compressed pages, YCbCr and RGB, decode as libtiff's RGBA 
     }
 }
 
-TEST_CASE("TIFF: the ICC profile is read and written") {
+TEST_CASE("TIFF: the ICC profile and the orientation are read and written") {
     ImageMetadata m;
     m.icc.assign(600, 0);
     for (std::size_t i = 0; i < m.icc.size(); ++i) m.icc[i] = static_cast<std::uint8_t>(i * 31);
     TiffEncodeOptions o;
     o.metadata = &m;
-    const std::vector<std::uint8_t> file = tiff_encode(test::photo_like_image(9, 9, 3).cview(), o);
-    const LoadedImage back = decode_image("icc.tif", file, {});
+    std::vector<std::uint8_t> file = tiff_encode(test::photo_like_image(9, 9, 3).cview(), o);
+    LoadedImage back = decode_image("icc.tif", file, {});
     CHECK(back.header.metadata.icc == m.icc);
+    CHECK(back.header.metadata.exif.empty());  // upright: nothing to say
+    // Orientation 6 (a JPEG's EXIF) becomes TIFF's tag, and reads back as EXIF.
+    m.exif = {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(tiff_keeps_whole_exif(m.exif));
+    file = tiff_encode(test::photo_like_image(9, 9, 3).cview(), o);
+    back = decode_image("turned.tif", file, {});
+    CHECK(exif_orientation(back.header.metadata.exif) == 6);
+    std::vector<std::string> warnings;
+    m.exif.resize(400, 0);  // more than an orientation: the rest is not written, and a warning says so
+    SaveOptions save;
+    save.metadata = &m;
+    encode_image(test::photo_like_image(9, 9, 3).cview(), ImageFormat::Tiff, save, warnings);
+    CHECK(has_warning(warnings, "of the EXIF block only the orientation is written"));
 }
 
 #else

@@ -122,6 +122,7 @@ std::string read_tiff(const std::string& name, const std::vector<std::uint8_t>& 
     h.pages = t.pages;
     h.decoder_bytes = t.decoder_bytes;
     h.metadata.icc = t.icc;
+    h.metadata.exif = t.exif;
     return t.truncated;
 }
 
@@ -140,7 +141,7 @@ TiffHeaderInfo tiff_header_of(const ImageHeader& h) {
     t.height = h.height;
     t.channels = h.channels;
     t.bit_depth = h.bit_depth;
-    t.floating = h.bit_depth == 32;
+    t.floating = h.bit_depth == 32 || h.bit_depth == 64;
     t.page = h.page;
     t.pages = h.pages;
     return t;

@@ -51,7 +51,7 @@ struct ImageHeader {
     int width = 0;
     int height = 0;
     int channels = 0;   // as decoded: palette PNGs count as RGB(A)
-    int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8; 32: TIFF's float)
+    int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8; 32, 64: TIFF's floats)
     int page = 0;       // the page read (TIFF), 0-based
     int pages = 1;      // the pages in the file
     std::size_t file_bytes = 0;

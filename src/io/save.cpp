@@ -108,8 +108,8 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
         TiffEncodeOptions tiff;
         tiff.compression = options.tiff_compression;
         tiff.metadata = options.metadata;
-        if (options.metadata && !options.metadata->exif.empty())
-            warnings.push_back("TIFF output: the EXIF block is not written (imgpar writes TIFF's ICC profile only)");
+        if (options.metadata && !tiff_keeps_whole_exif(options.metadata->exif))
+            warnings.push_back("TIFF output: of the EXIF block only the orientation is written (TIFF's Orientation tag)");
         return tiff_encode(img, tiff);
     }
     if (img.stride > static_cast<std::size_t>(INT_MAX))

@@ -1,5 +1,5 @@
 // TIFF through libtiff (IMGPAR_HAVE_LIBTIFF): reading 1- to 16-bit integer
-// and 32-bit float samples, gray / gray+alpha / RGB / RGBA, palette and
+// and 32- and 64-bit float samples, gray / gray+alpha / RGB / RGBA, palette and
 // CMYK (converted to RGB), in strips or tiles, contiguous or in separate
 // planes, with any compression libtiff decodes; writing 8- and 16-bit
 // gray / gray+alpha / RGB / RGBA, uncompressed, LZW or Deflate. Without
@@ -44,8 +44,8 @@ struct TiffHeaderInfo {
     int width = 0;
     int height = 0;
     int channels = 0;       // as decoded: palette and CMYK become RGB(A)
-    int bit_depth = 8;      // bits per sample in the file: 1, 2, 4, 8, 16 or 32 (float)
-    bool floating = false;  // 32-bit IEEE float samples
+    int bit_depth = 8;      // bits per sample in the file: 1, 2, 4, 8, 16, or 32 and 64 (float)
+    bool floating = false;  // 32- or 64-bit IEEE float samples
     int page = 0;           // the page this describes (0-based)
     int pages = 1;          // pages (directories) in the file
     std::string colour;     // "gray", "RGB", "palette", "CMYK", "YCbCr", ... (the photometric interpretation)
@@ -61,6 +61,10 @@ struct TiffHeaderInfo {
     std::string truncated;
     // The ICC profile (TIFFTAG_ICCPROFILE).
     std::vector<std::uint8_t> icc;
+    // The page's Orientation tag (2 to 8; 1, upright, and none give an
+    // empty block) as an EXIF block with that one entry, so --auto-orient,
+    // info and other formats' outputs see it as they see a JPEG's.
+    std::vector<std::uint8_t> exif;
 };
 
 // Reads page `page`'s directory (0-based; a page beyond the last is an
@@ -70,8 +74,8 @@ struct TiffHeaderInfo {
 TiffHeaderInfo tiff_read_header(const std::string& name, const std::vector<std::uint8_t>& bytes, int page,
                                 std::uint64_t max_memory);
 
-// The samples of a page with more than 8 bits (16-bit integers, or 32-bit
-// floats mapped to 0..65535: clamped to [0, 1], times 65535, rounded to
+// The samples of a page with more than 8 bits (16-bit integers, or 32- and
+// 64-bit floats mapped to 0..65535: clamped to [0, 1], times 65535, rounded to
 // nearest; NaN is 0), converted to gray / gray+alpha / RGB / RGBA as
 // tiff_decode describes. Throws imgpar::Error (input) as tiff_decode.
 ImageU16 tiff_decode_u16(const std::string& name, const std::vector<std::uint8_t>& bytes, const TiffHeaderInfo& h,
@@ -92,8 +96,9 @@ ImageU8 tiff_decode(const std::string& name, const std::vector<std::uint8_t>& by
 
 struct TiffEncodeOptions {
     TiffCompression compression = kDefaultTiffCompression;
-    // Written when given: the ICC profile (TIFFTAG_ICCPROFILE). (EXIF is
-    // not written to TIFF yet.)
+    // Written when given: the ICC profile (TIFFTAG_ICCPROFILE) and the EXIF
+    // block's orientation (TIFFTAG_ORIENTATION; the rest of the EXIF block
+    // is not written to TIFF yet).
     const ImageMetadata* metadata = nullptr;
 };
 
@@ -103,6 +108,10 @@ struct TiffEncodeOptions {
 // (output) when libtiff fails.
 std::vector<std::uint8_t> tiff_encode(ConstViewU8 image, const TiffEncodeOptions& options);
 std::vector<std::uint8_t> tiff_encode(ConstViewU16 image, const TiffEncodeOptions& options);
+
+// Whether an EXIF block holds nothing TIFF's writer leaves out: at most
+// the one entry of an orientation (as TiffHeaderInfo::exif is made).
+bool tiff_keeps_whole_exif(const std::vector<std::uint8_t>& exif);
 
 // Bytes tiff_encode holds at its peak beside the image: the file (at the
 // size of the samples, what incompressible ones take, plus its growth by

@@ -18,10 +18,10 @@ namespace {
 
 // A float sample as 16 bits: [0, 1] to 0..65535, rounded to nearest,
 // clamped; NaN and negatives to 0.
-std::uint16_t float_to_u16(float v) {
-    if (!(v > 0.0f)) return 0;
-    if (v >= 1.0f) return 65535;
-    return static_cast<std::uint16_t>(v * 65535.0f + 0.5f);
+std::uint16_t float_to_u16(double v) {
+    if (!(v > 0.0)) return 0;
+    if (v >= 1.0) return 65535;
+    return static_cast<std::uint16_t>(v * 65535.0 + 0.5);
 }
 
 // `count` samples from a row of a strip or tile (byte-aligned, as TIFF rows
@@ -40,6 +40,12 @@ void unpack(const std::uint8_t* src, const TiffLayout& l, std::size_t count, T* 
         for (std::size_t i = 0; i < count; ++i) {
             const int shift = 8 - l.bits * (1 + static_cast<int>(i % per_byte));
             dst[i * step] = static_cast<T>((src[i / per_byte] >> shift) & mask);
+        }
+    } else if (l.floating && l.bits == 64) {
+        for (std::size_t i = 0; i < count; ++i) {
+            double v;
+            std::memcpy(&v, src + 8 * i, 8);
+            dst[i * step] = static_cast<T>(float_to_u16(v));
         }
     } else if (l.floating) {
         for (std::size_t i = 0; i < count; ++i) {
@@ -68,7 +74,9 @@ struct StrileReader {
     std::string first_failure;
 
     const std::uint8_t* read(std::uint32_t index) {
-        std::fill(buffer.begin(), buffer.end(), std::uint8_t{0});
+        // A strip that fails part way keeps what decoded, the rest black:
+        // the buffer starts black (only needed where a failure goes on).
+        if (allow_partial) std::fill(buffer.begin(), buffer.end(), std::uint8_t{0});
         // Data past the end of the file (a cut file, --allow-partial) is
         // passed over without asking libtiff, which would say so at length.
         int err = 0;
@@ -191,8 +199,9 @@ ImageU8 tiff_decode(const std::string& name, const std::vector<std::uint8_t>& by
     if (h.bit_depth > 8) {
         const ImageU16 wide = tiff_decode_u16(name, bytes, h, warnings, allow_partial, max_memory);
         if (h.floating)
-            warnings.insert(warnings.begin(), "32-bit float TIFF converted to 16 bits per sample (0..1 to 0..65535, "
-                                              "clamped, rounded to nearest), then reduced to 8 bits (rounded to nearest)");
+            warnings.insert(warnings.begin(), std::to_string(h.bit_depth) +
+                                                  "-bit float TIFF converted to 16 bits per sample (0..1 to 0..65535, "
+                                                  "clamped, rounded to nearest), then reduced to 8 bits (rounded to nearest)");
         else
             warnings.insert(warnings.begin(), reduced_to_8_bits_warning("TIFF"));
         return reduce_to_8_bits(wide.view());

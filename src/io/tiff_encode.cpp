@@ -32,6 +32,10 @@ std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions
     check_image_shape(img.width, img.height, img.channels);
     std::vector<std::uint8_t> out;
     const std::size_t row_bytes = img.row_bytes();
+    // Room for the samples as they are (what no compression, or
+    // incompressible pixels, take): the file is then never moved as it grows.
+    out.reserve(row_bytes * static_cast<std::size_t>(img.height) + (std::size_t{1} << 16) +
+                (options.metadata ? options.metadata->icc.size() : 0));
     // Past 4 GiB a classic TIFF's offsets overflow: BigTIFF (libtiff, libvips
     // and ImageMagick read it).
     const bool big = static_cast<double>(row_bytes) * img.height > 3.5 * (1ull << 30);
@@ -46,7 +50,9 @@ std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions
     TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
     TIFFSetField(t, TIFFTAG_PHOTOMETRIC, img.channels >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK);
     TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
-    TIFFSetField(t, TIFFTAG_ORIENTATION, ORIENTATION_TOPLEFT);
+    // The EXIF orientation (a JPEG's, or a TIFF's read as one) is TIFF's own tag.
+    const int orientation = options.metadata ? exif_orientation(options.metadata->exif) : 0;
+    TIFFSetField(t, TIFFTAG_ORIENTATION, orientation >= 1 && orientation <= 8 ? orientation : ORIENTATION_TOPLEFT);
     TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, rows);
     TIFFSetField(t, TIFFTAG_COMPRESSION, compression_tag(options.compression));
     if (options.compression != TiffCompression::None) TIFFSetField(t, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);

@@ -24,13 +24,19 @@ tmsize_t read_proc(thandle_t h, void* buf, tmsize_t n) {
     return static_cast<tmsize_t>(take);
 }
 
+// libtiff writes strips in turn, then the directory, and seeks back only
+// to link it: the bytes past the end are appended (no zero-filling first),
+// the rest overwritten in place.
 tmsize_t write_proc(thandle_t h, void* buf, tmsize_t n) {
     TiffFile* f = file_of(h);
     if (!f->out || n < 0) return -1;
-    const std::uint64_t end = f->at + static_cast<std::uint64_t>(n);
-    if (end > f->out->size()) f->out->resize(end);
-    std::memcpy(f->out->data() + f->at, buf, static_cast<std::size_t>(n));
-    f->at = end;
+    std::vector<std::uint8_t>& out = *f->out;
+    const auto* p = static_cast<const std::uint8_t*>(buf);
+    if (f->at > out.size()) out.resize(f->at);  // a seek past the end: the gap is zeros
+    const std::size_t inside = static_cast<std::size_t>(std::min<std::uint64_t>(out.size() - f->at, static_cast<std::uint64_t>(n)));
+    std::memcpy(out.data() + f->at, p, inside);
+    out.insert(out.end(), p + inside, p + n);
+    f->at += static_cast<std::uint64_t>(n);
     return n;
 }
 

@@ -67,6 +67,13 @@ std::string missing_data(TiffFile& f, const TiffLayout& l, std::uint64_t file_by
     return "";
 }
 
+// A little-endian EXIF block whose first directory holds one entry:
+// Orientation (0x0112, SHORT, 1) = `orientation`.
+std::vector<std::uint8_t> orientation_exif(std::uint16_t orientation) {
+    return {'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0,
+            static_cast<std::uint8_t>(orientation), 0, 0, 0, 0, 0, 0, 0};
+}
+
 std::uint64_t decoder_bytes(TIFF* t, const TiffLayout& l) {
     const std::uint64_t pixels = std::uint64_t{l.width} * l.height;
     const std::uint64_t fixed = (std::uint64_t{1} << 20) + std::uint64_t{l.striles} * 16;  // libtiff's state, offsets
@@ -110,10 +117,17 @@ TiffHeaderInfo tiff_read_header(const std::string& name, const std::vector<std::
         const auto* p = static_cast<const std::uint8_t*>(icc);
         h.icc.assign(p, p + icc_size);
     }
+    std::uint16_t orientation = ORIENTATION_TOPLEFT;
+    if (TIFFGetField(f.get(), TIFFTAG_ORIENTATION, &orientation) && orientation >= 2 && orientation <= 8)
+        h.exif = orientation_exif(orientation);
     return h;
 }
 
-#else
+#endif
+
+bool tiff_keeps_whole_exif(const std::vector<std::uint8_t>& exif) { return exif.size() <= 26; }
+
+#if !IMGPAR_HAVE_LIBTIFF
 
 bool tiff_codec_available() { return false; }
 std::string tiff_codec_name() { return ""; }

@@ -98,7 +98,8 @@ TiffLayout read_tiff_layout(TiffFile& f) {
     if (!TIFFIsCODECConfigured(compression))
         fail("the TIFF's compression (" + tiff_compression_label(compression) + ") is not one this build's libtiff decodes");
     if (format == SAMPLEFORMAT_IEEEFP) {
-        if (l.bits != 32) fail("the TIFF has " + std::to_string(l.bits) + "-bit float samples (supported: 32-bit)");
+        if (l.bits != 32 && l.bits != 64)
+            fail("the TIFF has " + std::to_string(l.bits) + "-bit float samples (supported: 32- and 64-bit)");
         l.floating = true;
     } else if (format != SAMPLEFORMAT_UINT && format != SAMPLEFORMAT_VOID) {
         fail(std::string("the TIFF has ") + (format == SAMPLEFORMAT_INT ? "signed integer" : "complex") +

@@ -20,7 +20,7 @@ struct TiffLayout {
     std::uint32_t width = 0, height = 0;
     int samples = 1;         // samples per pixel in the file
     int bits = 1;            // bits per sample
-    bool floating = false;   // IEEE float samples (32 bits)
+    bool floating = false;   // IEEE float samples (32 or 64 bits)
     int photometric = PHOTOMETRIC_MINISBLACK;
     int compression = COMPRESSION_NONE;
     bool separate = false;   // PLANARCONFIG_SEPARATE
@@ -34,7 +34,7 @@ struct TiffLayout {
     TiffPath path = TiffPath::Samples;
     std::uint32_t striles = 0;  // strips or tiles, all planes
 
-    int sample_bytes() const { return bits <= 8 ? 1 : bits == 16 ? 2 : 4; }
+    int sample_bytes() const { return bits <= 8 ? 1 : bits / 8; }
     // The samples kept in memory once read: 1 byte (up to 8 bits), 2 (16 bits, and floats once mapped).
     int kept_bytes() const { return bits <= 8 ? 1 : 2; }
 };

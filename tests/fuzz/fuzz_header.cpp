@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(h.channels >= 1 && h.channels <= 4);
         FUZZ_CHECK(h.bit_depth == 8 || h.bit_depth == 16 ||
                    (h.format == imgpar::ImageFormat::Tiff && (h.bit_depth == 1 || h.bit_depth == 2 ||
-                                                              h.bit_depth == 4 || h.bit_depth == 32)));
+                                                              h.bit_depth == 4 || h.bit_depth == 32 || h.bit_depth == 64)));
         FUZZ_CHECK(h.pages >= 1 && h.page >= 0 && h.page < h.pages);
         FUZZ_CHECK(h.file_bytes == size);
         FUZZ_CHECK(h.metadata.exif.size() <= size);

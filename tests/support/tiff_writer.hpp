@@ -23,7 +23,7 @@ struct TiffPage {
     bool planar = false;        // PLANARCONFIG_SEPARATE
     int tile = 0;               // tile side (a multiple of 16); 0: strips
     int rows_per_strip = 0;     // 0: libtiff's default
-    bool floating = false;      // 32-bit IEEE float samples
+    bool floating = false;      // IEEE float samples: 32-bit, or 64-bit where bits is 64
     int predictor = 0;          // 0: none
     std::vector<std::uint16_t> extra;     // ExtraSamples
     std::vector<std::uint16_t> colormap;  // palette: red, green, blue, 2^bits each
@@ -44,7 +44,9 @@ inline void pack_row(const TiffPage& p, int y, int x0, int count, int first, int
         const int s = first + i % step;
         if (x >= p.width || y >= p.height) continue;
         const double v = p.values[(static_cast<std::size_t>(y) * p.width + x) * p.samples + s];
-        if (p.floating) {
+        if (p.floating && p.bits == 64) {
+            std::memcpy(out.data() + 8 * i, &v, 8);
+        } else if (p.floating) {
             const float f = static_cast<float>(v);
             std::memcpy(out.data() + 4 * i, &f, 4);
         } else if (p.bits == 16) {
@@ -70,7 +72,8 @@ inline void write_tiff(const std::string& path, const std::vector<TiffPage>& pag
         TIFFSetField(t, TIFFTAG_IMAGEWIDTH, p.width);
         TIFFSetField(t, TIFFTAG_IMAGELENGTH, p.height);
         TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, p.samples);
-        TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, p.floating ? 32 : p.bits);
+        const int bits = p.floating ? (p.bits == 64 ? 64 : 32) : p.bits;
+        TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, bits);
         TIFFSetField(t, TIFFTAG_SAMPLEFORMAT, p.floating ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT);
         TIFFSetField(t, TIFFTAG_COMPRESSION, p.compression);
         TIFFSetField(t, TIFFTAG_PHOTOMETRIC, p.ycbcr ? PHOTOMETRIC_YCBCR : p.photometric);
@@ -87,7 +90,6 @@ inline void write_tiff(const std::string& path, const std::vector<TiffPage>& pag
         if (pages.size() > 1) TIFFSetField(t, TIFFTAG_SUBFILETYPE, FILETYPE_PAGE);
         const int planes = p.planar ? p.samples : 1;
         const int per_pixel = p.planar ? 1 : p.samples;
-        const int bits = p.floating ? 32 : p.bits;
         if (p.tile) {
             TIFFSetField(t, TIFFTAG_TILEWIDTH, p.tile);
             TIFFSetField(t, TIFFTAG_TILELENGTH, p.tile);
