@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "src/error.hpp"
+#include "src/io/page_select.hpp"
 #include "src/io/same_file.hpp"
 
 namespace imgpar {
@@ -15,19 +16,26 @@ struct NameParts {
     std::string dir, name, stem, ext;
 };
 
-NameParts split_name(const std::string& input) {
+// A page of a multi-page file ("scan.tif[2]", src/io/page_select.hpp) is
+// named as the file with "_p2" after its stem: scan_p2.tif, so that pages
+// of one file get outputs of their own.
+NameParts split_name(const std::string& given) {
     NameParts p;
+    const PagedPath paged = split_page_suffix(given);
+    const std::string& input = paged.path;
+    const std::string page = paged.page >= 0 ? "_p" + std::to_string(paged.page) : "";
     const std::size_t slash = input.find_last_of('/');
     p.dir = slash == std::string::npos ? "." : slash == 0 ? "/" : input.substr(0, slash);
     p.name = slash == std::string::npos ? input : input.substr(slash + 1);
     const std::size_t dot = p.name.find_last_of('.');
     // A leading dot (".hidden") starts a name, not an extension.
     if (dot == std::string::npos || dot == 0) {
-        p.stem = p.name;
+        p.stem = p.name + page;
     } else {
-        p.stem = p.name.substr(0, dot);
+        p.stem = p.name.substr(0, dot) + page;
         p.ext = p.name.substr(dot + 1);
     }
+    if (!page.empty()) p.name = p.stem + (p.ext.empty() ? "" : "." + p.ext);
     return p;
 }
 
@@ -90,8 +98,9 @@ void check_outputs(const std::vector<std::string>& inputs, const std::vector<std
     for (const std::string& in : inputs) {
         if (in == "-")
             throw usage_error("-", "standard input has no name to name an output after; use the IN OUT form");
-        input_by_path.emplace(normal_path(in), in);
-        if (const auto id = file_id(in)) input_by_id.emplace(*id, in);
+        const std::string file = split_page_suffix(in).path;  // a page's file ("a.tif[2]": a.tif)
+        input_by_path.emplace(normal_path(file), in);
+        if (const auto id = file_id(file)) input_by_id.emplace(*id, in);
     }
     std::map<std::string, std::string> seen;  // normal output path -> its input
     for (std::size_t i = 0; i < outputs.size(); ++i) {

@@ -20,7 +20,9 @@ struct OutputRule {
 
 // The parts of an input name a template can use: {name} "a.b.jpg",
 // {stem} "a.b", {ext} "jpg" (without the dot; empty when there is none),
-// {dir} its folder as given ("." when none). "{{" and "}}" are braces.
+// {dir} its folder as given ("." when none). "{{" and "}}" are braces. A
+// page of a multi-page file, "a.tif[2]", has {name} "a_p2.tif" and {stem}
+// "a_p2", as --out-dir names it.
 // Throws imgpar::Error (usage) naming an unknown or unclosed placeholder.
 std::string expand_output_template(const std::string& output_template, const std::string& input);
 

@@ -136,6 +136,16 @@ TEST_CASE("cli TIFF: pages by file.tif[N], counted by info; a missing page is an
     CHECK(r.exit_code == 1);
     CHECK(has(r.err, "multi.tif[7]: page 7 does not exist: the TIFF has 3 pages (0 to 2)"));
     CHECK(!test::file_exists(dir.file("none.png")));
+    // Pages of one file get outputs of their own: NAME_pN.
+    r = run_imgpar({"convert", multi + "[1]", multi + "[2]", "--out-dir", dir.file("pages")});
+    CHECK(r.exit_code == 0);
+    IMGPAR_CHECK_IMAGES_EQUAL(pages[2], load_image(dir.file("pages/multi_p2.tif")).image);
+    r = run_imgpar({"convert", multi + "[0]", "-o", "{dir}/{stem}.png"});
+    CHECK(r.exit_code == 0);
+    CHECK(test::file_exists(dir.file("multi_p0.png")));
+    r = run_imgpar({"convert", multi + "[0]", "-o", "{dir}/multi.tif"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "is an input"));
 }
 
 TEST_CASE("cli TIFF: CMYK and palette convert with a warning; 16-bit gray reduces as 16-bit PNG does") {
