@@ -21,9 +21,8 @@ Command convert_command() {
             0, -1, {image_output_options("Print a JSON object per file: sizes and layout; failures too"),
                    many_files_options(true)}, run,
             {{"imgpar convert photo.jpg photo.png", "JPEG to PNG"},
-             {"imgpar convert --quality 85 scan.png scan.jpg", "PNG to JPEG at quality 85"},
-             {"imgpar convert -o 'png/{stem}.png' photos/*.jpg", "Each JPEG of photos/ as png/NAME.png"},
-             {"imgpar convert --compression lzw 'scan.tif[2]' page2.tif", "Page 2 (0-based) of a multi-page TIFF, LZW"}},
+             {"imgpar convert --compression lzw scan.png scan.tif", "PNG to TIFF, LZW-compressed"},
+             {"imgpar convert -o 'png/{stem}.png' photos/*.jpg", "Each JPEG of photos/ as png/NAME.png"}},
             {}};
 }
 

@@ -19,6 +19,7 @@
 #include "src/io/png_codec.hpp"
 #include "src/io/save.hpp"
 #include "tests/support/cli_runner.hpp"
+#include "tests/support/error_capture.hpp"
 #include "tests/support/hostile_files.hpp"
 #include "tests/support/random_damage.hpp"
 #include "tests/support/test_images.hpp"
@@ -26,21 +27,9 @@
 using namespace imgpar;
 using test::has;
 using test::Bytes;
+using test::input_error_of;
 
 namespace {
-
-// The message of the input error `f` throws ("" and a failed check when it
-// throws none, or another kind).
-std::string input_error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::Input);
-        return e.what();
-    }
-    FAIL_CHECK("no error");
-    return "";
-}
 
 LoadOptions header_only() {
     LoadOptions o;

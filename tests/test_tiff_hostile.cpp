@@ -5,18 +5,20 @@
 // clear error.
 #include <doctest/doctest.h>
 
-#include <functional>
+#include <algorithm>
 #include <cstdint>
 
 #include "src/error.hpp"
 #include "src/io/load.hpp"
 #include "src/io/save.hpp"
 #include "src/io/tiff_codec.hpp"
+#include "tests/support/error_capture.hpp"
 #include "tests/support/random_damage.hpp"
 #include "tests/support/test_images.hpp"
 #include "tests/support/tiff_writer.hpp"
 
 using namespace imgpar;
+using test::input_error_of;
 
 #if IMGPAR_HAVE_LIBTIFF
 
@@ -74,17 +76,6 @@ Bytes handmade_tiff(Handmade m) {
     }
     b.insert(b.end(), m.data.begin(), m.data.end());
     return b;
-}
-
-std::string input_error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::Input);
-        return e.what();
-    }
-    FAIL("no error");
-    return "";
 }
 
 bool has(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }

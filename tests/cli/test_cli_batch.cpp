@@ -92,7 +92,7 @@ TEST_CASE("cli batch: --output templates") {
     CHECK(has(r.err, "unknown placeholder {base}"));
     r = run_imgpar(with({"blur", "--output", "out/{stem.png"}, photos), dir.path());
     CHECK(r.exit_code == 2);
-    r = run_imgpar(with({"blur", "--output", "out/{stem}.tiff"}, photos), dir.path());
+    r = run_imgpar(with({"blur", "--output", "out/{stem}.xcf"}, photos), dir.path());
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "cannot tell the output format"));
     r = run_imgpar(with({"blur", "--output", "same.png"}, photos), dir.path());

@@ -147,7 +147,7 @@ TEST_CASE("cli compare: --diff writes |A - B|, --ssim-map round(255 SSIM); both 
     r = run_imgpar({"compare", p.a, p.b, "--diff", "-"});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "standard output"));
-    r = run_imgpar({"compare", p.a, p.b, "--diff", p.dir.file("d.tiff")});
+    r = run_imgpar({"compare", p.a, p.b, "--diff", p.dir.file("d.xcf")});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "extension"));
     r = run_imgpar({"compare", p.a, p.b, "--diff", p.dir.file("same.png"), "--ssim-map", p.dir.file("same.png")});

@@ -179,7 +179,7 @@ TEST_CASE("cli convert: formats, quality, stdout, and failures that leave nothin
 
     auto before = dir.entries();
     // Usage errors: exit 2, nothing written.
-    CHECK(run_imgpar({"convert", test::sample_path("camera.png"), "x.tiff"}, dir.path()).exit_code == 2);
+    CHECK(run_imgpar({"convert", test::sample_path("camera.png"), "x.xcf"}, dir.path()).exit_code == 2);
     CHECK(run_imgpar({"convert", test::sample_path("camera.png"), "-"}, dir.path()).exit_code == 2);
     CHECK(run_imgpar({"convert", test::sample_path("camera.png"), "x.jpg", "--quality", "101"}, dir.path()).exit_code == 2);
     CHECK(run_imgpar({"convert", test::sample_path("camera.png"), "x.png", "--format", "gif"}, dir.path()).exit_code == 2);
