@@ -13,8 +13,8 @@
 #   --time SECONDS   fuzzing time per target (default 60)
 #   --jobs N         fuzzing processes per target (default: one per core)
 #   --only LIST      comma-separated targets (default: all of them):
-#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb)
-#                      header      read_image_header, the peeked size, the JPEG layout
+#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb), TIFF (libtiff)
+#                      header      read_image_header (a TIFF page's directory too), the peeked size, the JPEG layout
 #                      metadata    EXIF and ICC from JPEG segments and PNG chunks, EXIF orientation
 #                      kernel      custom kernels: --kernel text, --kernel-file, planned and applied
 #                      split       the split JPEG decode on the CPU against decode_image's pixels
@@ -98,11 +98,12 @@ declare -A probes=(
     [libcxxopts-dev]=/usr/include/cxxopts.hpp
     [libjpeg-dev]=/usr/include/jpeglib.h
     [libpng-dev]=/usr/include/png.h
+    [libtiff-dev]='/usr/include/*/tiffio.h'  # (in the architecture's folder)
     [llvm]=/usr/bin/llvm-symbolizer  # readable stack traces in the reports
 )
 missing=()
-for pkg in cmake make libstb-dev libcxxopts-dev libjpeg-dev libpng-dev llvm; do
-    [[ -e "${probes[$pkg]}" ]] || missing+=("$pkg")
+for pkg in cmake make libstb-dev libcxxopts-dev libjpeg-dev libpng-dev libtiff-dev llvm; do
+    compgen -G "${probes[$pkg]}" >/dev/null || missing+=("$pkg")
 done
 if [[ -z ${IMGPAR_FUZZ_CXX:-} ]] && ! can_build_fuzzers; then
     missing+=(clang libclang-rt-dev)

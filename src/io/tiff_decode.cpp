@@ -62,9 +62,10 @@ void unpack(const std::uint8_t* src, const TiffLayout& l, std::size_t count, T* 
     }
 }
 
-// Reads strips or tiles in turn into one reused buffer. A strile that
-// libtiff cannot decode throws, or with `allow_partial` stays black (what
-// decoded of it before the damage is kept) and is counted.
+// Reads strips or tiles in turn, into one reused buffer or straight into
+// the image. A strile that libtiff cannot decode throws, or with
+// `allow_partial` stays black (what decoded of it before the damage is
+// kept) and is counted.
 struct StrileReader {
     TiffFile& f;
     const TiffLayout& l;
@@ -77,16 +78,22 @@ struct StrileReader {
         // A strip that fails part way keeps what decoded, the rest black:
         // the buffer starts black (only needed where a failure goes on).
         if (allow_partial) std::fill(buffer.begin(), buffer.end(), std::uint8_t{0});
+        read_into(index, buffer.data(), buffer.size());
+        return buffer.data();
+    }
+
+    // `size` bytes of strile `index` into `to` (which starts black).
+    void read_into(std::uint32_t index, std::uint8_t* to, std::size_t size) {
         // Data past the end of the file (a cut file, --allow-partial) is
         // passed over without asking libtiff, which would say so at length.
         int err = 0;
         const std::uint64_t offset = TIFFGetStrileOffsetWithErr(f.get(), index, &err);
         const std::uint64_t count = err ? 0 : TIFFGetStrileByteCountWithErr(f.get(), index, &err);
         const bool there = !err && count > 0 && offset <= f.size && count <= f.size - offset;
-        const tmsize_t size = static_cast<tmsize_t>(buffer.size());
+        const auto n = static_cast<tmsize_t>(size);
         const tmsize_t got = !there ? -1
-                             : l.tiled ? TIFFReadEncodedTile(f.get(), index, buffer.data(), size)
-                                       : TIFFReadEncodedStrip(f.get(), index, buffer.data(), size);
+                             : l.tiled ? TIFFReadEncodedTile(f.get(), index, to, n)
+                                       : TIFFReadEncodedStrip(f.get(), index, to, n);
         if (got < 0) {
             const std::string what = std::string(l.tiled ? "tile " : "strip ") + std::to_string(index) + " of " +
                                      std::to_string(l.striles) + ": " +
@@ -96,7 +103,6 @@ struct StrileReader {
                                                 "); --allow-partial decodes what is there");
             if (failed++ == 0) first_failure = what;
         }
-        return buffer.data();
     }
 };
 
@@ -119,6 +125,13 @@ void read_blocks(StrileReader& r, const Rows<T>& out) {
     const std::uint32_t bw = l.tiled ? l.tile_width : l.width;
     const std::uint32_t bh = l.tiled ? l.tile_height : l.rows_per_strip;
     const std::size_t row_bytes = (std::size_t{bw} * per_pixel * l.bits + 7) / 8;
+    // Contiguous strips of whole 8- or 16-bit samples are the image's rows
+    // as they lie in memory: read in place (the image starts black), no copy.
+    if (!l.tiled && !l.separate && !l.floating && l.bits == static_cast<int>(8 * sizeof(T))) {
+        for (std::uint32_t by = 0, strip = 0; by < l.height; by += bh, ++strip)
+            r.read_into(strip, reinterpret_cast<std::uint8_t*>(out.row(by)), std::min(bh, l.height - by) * row_bytes);
+        return;
+    }
     r.buffer.assign(row_bytes * bh, 0);
     std::uint32_t strip = 0;
     for (int p = 0; p < planes; ++p)
