@@ -231,17 +231,12 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
 
 namespace {
 
-// The input's EXIF block (APP1, after the JFIF segment, where readers look
-// for it) and ICC profile (APP2 chunks, written by libjpeg-turbo).
+// The input's metadata, after the JFIF segment (where readers look for
+// it), in the segments insert_jpeg_metadata writes too (one list for both,
+// so the GPU encoder's files carry the same bytes).
 void write_metadata(jpeg_compress_struct& c, const ImageMetadata& m) {
-    constexpr std::size_t kMaxSegmentData = 65533;
-    static const char kExifId[6] = {'E', 'x', 'i', 'f', 0, 0};
-    if (!m.exif.empty() && m.exif.size() + sizeof kExifId <= kMaxSegmentData) {
-        std::vector<std::uint8_t> app1(kExifId, kExifId + sizeof kExifId);
-        app1.insert(app1.end(), m.exif.begin(), m.exif.end());
-        jpeg_write_marker(&c, JPEG_APP0 + 1, app1.data(), static_cast<unsigned>(app1.size()));
-    }
-    if (!m.icc.empty()) jpeg_write_icc_profile(&c, m.icc.data(), static_cast<unsigned>(m.icc.size()));
+    for (const JpegSegment& s : jpeg_metadata_segments(m, nullptr))
+        jpeg_write_marker(&c, s.marker, s.payload.data(), static_cast<unsigned>(s.payload.size()));
 }
 
 }  // namespace

@@ -228,6 +228,7 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
     check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
     if (h.format == ImageFormat::Jpeg) h.metadata = read_jpeg_metadata(bytes.data(), bytes.size());
     if (h.format == ImageFormat::Png) h.metadata = png_read_metadata(bytes);
+    for (const std::string& p : h.metadata.problems) h.notes.push_back("metadata: " + p);
 
     if (options.images > 0) {
         check_memory(name, h, estimate_memory(h, options), options.images > 1, options);
@@ -308,7 +309,7 @@ void check_memory(const std::string& name, const ImageHeader& h, std::uint64_t n
 }
 
 std::uint64_t metadata_memory(const ImageHeader& h) {
-    return 4 * static_cast<std::uint64_t>(h.metadata.exif.size() + h.metadata.icc.size());
+    return 4 * h.metadata.bytes();
 }
 
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options) {
