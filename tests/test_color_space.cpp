@@ -1,6 +1,7 @@
-// The colour space a file stores (info's "color_space"): JPEGs written by
-// libjpeg-turbo in each colour space it writes, PNGs of each colour type with
-// and without tRNS, BMPs.
+// The colour space a file stores (info's "color_space"), and CMYK/YCCK
+// JPEGs decoded to RGB with a warning: JPEGs written by libjpeg-turbo in each
+// colour space it writes, PNGs of each colour type with and without tRNS,
+// BMPs; the CMYK conversion checked against libjpeg-turbo's own CMYK samples.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -98,6 +99,26 @@ std::vector<std::uint8_t> libjpeg_file(const std::vector<std::uint8_t>& samples,
     return file;
 }
 
+// The CMYK samples libjpeg-turbo decodes from `file`.
+std::vector<std::uint8_t> libjpeg_cmyk(const std::vector<std::uint8_t>& file) {
+    jpeg_decompress_struct d{};
+    jpeg_error_mgr err{};
+    d.err = jpeg_std_error(&err);
+    jpeg_create_decompress(&d);
+    jpeg_mem_src(&d, file.data(), static_cast<unsigned long>(file.size()));
+    jpeg_read_header(&d, TRUE);
+    d.out_color_space = JCS_CMYK;
+    jpeg_start_decompress(&d);
+    std::vector<std::uint8_t> out(16 * 16 * 4);
+    while (d.output_scanline < 16) {
+        JSAMPROW row = out.data() + d.output_scanline * 16 * 4;
+        jpeg_read_scanlines(&d, &row, 1);
+    }
+    jpeg_finish_decompress(&d);
+    jpeg_destroy_decompress(&d);
+    return out;
+}
+
 std::vector<std::uint8_t> gradient(int components) {
     std::vector<std::uint8_t> s(16 * 16 * static_cast<std::size_t>(components));
     for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<std::uint8_t>((i * 37 + i / 64 * 11) & 0xFF);
@@ -132,5 +153,34 @@ TEST_CASE("stored colour space: JPEG gray, YCbCr, RGB (Adobe transform 0), CMYK,
         CHECK(info_json(r).find(std::string("\"color_space\":\"") + k.name + "\"") != std::string::npos);
         CHECK(r.header.channels == (k.components == 1 ? 1 : 3));
     }
+}
+
+TEST_CASE("CMYK and YCCK JPEGs decode to RGB as (255 - C)(255 - K) / 255 of the inks, with a warning") {
+    for (J_COLOR_SPACE stored : {JCS_CMYK, JCS_YCCK})
+        for (bool adobe : {true, false}) {
+            if (stored == JCS_YCCK && !adobe) continue;  // YCCK needs the Adobe segment to be told apart
+            CAPTURE(adobe);
+            const std::vector<std::uint8_t> file = libjpeg_file(gradient(4), 4, JCS_CMYK, stored, adobe);
+            const std::vector<std::uint8_t> inks = libjpeg_cmyk(file);
+            const LoadedImage img = decode_image("c.jpg", file, LoadOptions{});
+            REQUIRE(img.image.channels() == 3);
+            REQUIRE(img.warnings.size() == 1);
+            CHECK(img.warnings[0].find(stored == JCS_YCCK ? "YCCK JPEG converted to RGB" : "CMYK JPEG converted to RGB") == 0);
+            CHECK(img.warnings[0].find(adobe ? "inverted inks" : "inks as stored") != std::string::npos);
+            for (int y = 0; y < 16; ++y)
+                for (int x = 0; x < 16; ++x)
+                    for (int c = 0; c < 3; ++c) {
+                        const std::uint8_t* p = inks.data() + (y * 16 + x) * 4;
+                        // Stored inverted (Adobe): the ink is 255 - stored.
+                        const unsigned ink = adobe ? 255u - p[c] : p[c], black = adobe ? 255u - p[3] : p[3];
+                        const unsigned expected = ((255 - ink) * (255 - black) + 127) / 255;
+                        if (img.image.at(x, y, c) != expected) {
+                            char where[96];
+                            std::snprintf(where, sizeof where, "(%d, %d, %d): %d, expected %u", x, y, c,
+                                          img.image.at(x, y, c), expected);
+                            FAIL(where);
+                        }
+                    }
+        }
 }
 #endif
