@@ -4,6 +4,7 @@
 // formats, and hostile metadata dropped with a problem said, never read past.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -162,6 +163,19 @@ TEST_CASE("jpeg metadata: hostile extended XMP, Photoshop blocks and comment flo
         CHECK(m.xmp_extended.empty());
         CHECK(mentions(m.problems, "no chunk has the GUID"));
     }
+    SUBCASE("a flood of GUIDs: the first 16 are looked at, the rest ignored") {
+        std::vector<std::vector<std::uint8_t>> segs = {xmp};
+        for (int k = 0; k < 40; ++k) {
+            char guid[33];
+            std::snprintf(guid, sizeof guid, "%032d", k);
+            segs.push_back(extended_chunk(guid, 100, 0, a));
+        }
+        segs.push_back(extended_chunk(kGuid, 100, 0, a));
+        const auto j = jpeg_of(segs);
+        const ImageMetadata m = read_jpeg_metadata(j.data(), j.size());
+        CHECK(m.xmp_extended.empty());
+        CHECK(mentions(m.problems, "no chunk has the GUID"));
+    }
     SUBCASE("Photoshop resources: a size past the end, a flood of comments") {
         std::vector<std::uint8_t> ps = bytes_of(std::string("Photoshop 3.0\0", 14));
         ps.insert(ps.end(), {'8', 'B', 'I', 'M', 0x04, 0x04, 0, 0, 0x7F, 0xFF, 0xFF, 0xFF, 1, 2, 3});
@@ -267,7 +281,12 @@ TEST_CASE("png metadata: text bombs, corrupt streams, malformed raw profiles and
     bomb.insert(bomb.end(), deflated.begin(), deflated.end());
     ImageMetadata m = png_read_metadata(png_of({png_chunk("zTXt", bomb)}));
     CHECK(m.comments.empty());
-    CHECK(mentions(m.problems, "inflates past the limit of 1 MiB"));
+    CHECK(mentions(m.problems, "over the limit of 1 MiB"));
+
+    // Stored, not compressed: checked against the bound before it is copied.
+    m = png_read_metadata(png_of({png_chunk("tEXt", bytes_of(std::string("Comment\0", 8) + std::string(2 << 20, 't')))}));
+    CHECK(m.comments.empty());
+    CHECK(mentions(m.problems, "PNG text \"Comment\": over the limit of 1 MiB; dropped"));
 
     std::vector<std::uint8_t> corrupt = bytes_of(std::string("Comment\0\0", 9));
     corrupt.insert(corrupt.end(), {0x78, 0x9C, 0xFF, 0xFF, 0xFF});

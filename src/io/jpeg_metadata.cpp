@@ -27,6 +27,9 @@ const std::string kPhotoshopId("Photoshop 3.0\0", 14);
 constexpr std::size_t kGuidBytes = 32;
 constexpr std::size_t kXmpExtensionHead = 35 + kGuidBytes + 8;  // id, GUID, full length, offset
 constexpr unsigned kIptcResource = 0x0404;
+// Distinct extended-XMP GUIDs looked at: a file has one; each chunk is
+// matched against those seen, so a forged flood of them must not be.
+constexpr std::size_t kMaxXmpGuids = 16;
 
 bool starts_with(const std::uint8_t* p, std::size_t n, const std::string& id) {
     return n >= id.size() && std::memcmp(p, id.data(), id.size()) == 0;
@@ -170,6 +173,7 @@ ImageMetadata read_jpeg_metadata(const std::uint8_t* d, std::size_t size) {
         if (marker == 0xE1 && n > kXmpExtensionHead && starts_with(p, n, kXmpExtensionId)) {
             const std::string guid(reinterpret_cast<const char*>(p) + kXmpExtensionId.size(), kGuidBytes);
             auto it = std::find_if(extended.begin(), extended.end(), [&](const auto& e) { return e.first == guid; });
+            if (it == extended.end() && extended.size() == kMaxXmpGuids) return true;  // a flood of GUIDs: the rest ignored
             if (it == extended.end()) {
                 extended.push_back({guid, {}});
                 extended_sizes.emplace_back();

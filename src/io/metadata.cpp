@@ -162,7 +162,7 @@ PngMetadataChunks find_png_metadata_chunks(const std::uint8_t* d, std::size_t si
         const bool text = std::memcmp(type, "tEXt", 4) == 0 || std::memcmp(type, "zTXt", 4) == 0 ||
                           std::memcmp(type, "iTXt", 4) == 0;
         if (text && m.texts.size() < 4 * kMaxComments)
-            m.texts.push_back(PngTextChunk{static_cast<char>(type[0]), std::vector<std::uint8_t>(p, p + length)});
+            m.texts.push_back(PngTextChunk{static_cast<char>(type[0]), p, length});
         else if (text)
             ++m.texts_skipped;
         i += 12 + length;

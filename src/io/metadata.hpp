@@ -129,11 +129,13 @@ std::vector<std::uint8_t> insert_jpeg_metadata(const std::vector<std::uint8_t>& 
 // The metadata chunks of a PNG, as stored: eXIf's EXIF block and iCCP's
 // profile still deflated (zlib format), before the image data; the text
 // chunks (tEXt, zTXt, iTXt: keyword, then the rest) anywhere up to IEND,
-// at most kMaxComments * 4 of them. Chunks are walked by their lengths,
-// never past `size`; CRCs are the decoder's to check.
+// at most kMaxComments * 4 of them, pointing into `data` (not copied: a
+// text is checked against its bound before any copy is made). Chunks are
+// walked by their lengths, never past `size`; CRCs are the decoder's to check.
 struct PngTextChunk {
     char type = 't';  // 't' tEXt, 'z' zTXt, 'i' iTXt
-    std::vector<std::uint8_t> data;
+    const std::uint8_t* data = nullptr;
+    std::size_t size = 0;
 };
 struct PngMetadataChunks {
     std::vector<std::uint8_t> exif;

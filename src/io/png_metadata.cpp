@@ -108,45 +108,45 @@ void take_raw_profile(const std::string& type, const std::string& text, ImageMet
 
 // One text chunk: its keyword and text, the text inflated where compressed.
 void read_text(const PngTextChunk& chunk, ImageMetadata& m) {
-    const std::vector<std::uint8_t>& d = chunk.data;
-    const void* nul = std::memchr(d.data(), 0, std::min<std::size_t>(d.size(), 80));
+    const std::uint8_t* d = chunk.data;
+    const std::size_t n = chunk.size;
+    const void* nul = std::memchr(d, 0, std::min<std::size_t>(n, 80));
     if (!nul) return;  // no keyword: not a text chunk libpng would keep either
-    const std::size_t key_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nul) - d.data());
+    const std::size_t key_end = static_cast<std::size_t>(static_cast<const std::uint8_t*>(nul) - d);
     Comment c;
-    c.keyword.assign(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(key_end));
+    c.keyword.assign(d, d + key_end);
     std::size_t at = key_end + 1;
     bool compressed = chunk.type == 'z';
     if (chunk.type == 'z') ++at;  // compression method
     if (chunk.type == 'i') {
         // Compression flag and method, then a language tag and a translated
         // keyword, each ending in NUL.
-        if (at + 2 > d.size()) return;
+        if (at + 2 > n) return;
         compressed = d[at] != 0;
         at += 2;
         for (int field = 0; field < 2; ++field) {
-            const void* end = at < d.size() ? std::memchr(d.data() + at, 0, d.size() - at) : nullptr;
+            const void* end = at < n ? std::memchr(d + at, 0, n - at) : nullptr;
             if (!end) return;
-            at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(end) - d.data()) + 1;
+            at = static_cast<std::size_t>(static_cast<const std::uint8_t*>(end) - d) + 1;
         }
         c.utf8 = true;
     }
-    if (at > d.size()) return;
+    if (at > n) return;
     const bool xmp = chunk.type == 'i' && c.keyword == kXmpKeyword;
     const bool raw = c.keyword.compare(0, kRawProfile.size(), kRawProfile) == 0;
     const std::size_t limit = xmp ? kMaxXmpBytes : raw ? kMaxRawProfileText : kMaxCommentBytes;
     std::vector<std::uint8_t> text;
-    if (compressed) {
-        const Inflated r = inflate_bounded(d.data() + at, d.size() - at, limit, text);
-        if (r != Inflated::Ok) {
-            m.problems.push_back("PNG text \"" + shortened_text(c.keyword, 40) + "\": " +
-                                 (r == Inflated::TooLarge ? "inflates past the limit of " + std::to_string(limit >> 20) + " MiB"
-                                                          : std::string("its compressed data is corrupt")) +
-                                 "; dropped");
-            return;
-        }
-    } else {
-        text.assign(d.begin() + static_cast<std::ptrdiff_t>(at), d.end());
+    const Inflated r = compressed ? inflate_bounded(d + at, n - at, limit, text)
+                       : n - at > limit ? Inflated::TooLarge
+                                        : Inflated::Ok;
+    if (r != Inflated::Ok) {
+        m.problems.push_back("PNG text \"" + shortened_text(c.keyword, 40) + "\": " +
+                             (r == Inflated::TooLarge ? "over the limit of " + std::to_string(limit >> 20) + " MiB"
+                                                      : std::string("its compressed data is corrupt")) +
+                             "; dropped");
+        return;
     }
+    if (!compressed) text.assign(d + at, d + n);
     if (xmp) {
         if (m.xmp.empty()) m.xmp = std::move(text);
         return;
