@@ -158,6 +158,8 @@ TEST_CASE("jpeg metadata: hostile extended XMP, Photoshop blocks and comment flo
         CHECK(mentions(read_jpeg_metadata(j.data(), j.size()).problems, "gaps or overlap"));
         j = jpeg_of({xmp, extended_chunk(kGuid, 0xFFFFFFF0u, 0, a)});
         CHECK(mentions(read_jpeg_metadata(j.data(), j.size()).problems, "over the limit"));
+        j = jpeg_of({extended_chunk(kGuid, 100, 0, a)});
+        CHECK(mentions(read_jpeg_metadata(j.data(), j.size()).problems, "without its standard XMP packet"));
         j = jpeg_of({xmp, extended_chunk(std::string(32, 'F'), 100, 0, a)});
         const ImageMetadata m = read_jpeg_metadata(j.data(), j.size());
         CHECK(m.xmp_extended.empty());

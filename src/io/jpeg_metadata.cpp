@@ -64,6 +64,10 @@ std::string named_guid(const std::vector<std::uint8_t>& xmp) {
 void join_extended_xmp(const std::vector<std::pair<std::string, std::vector<const std::uint8_t*>>>& by_guid,
                        const std::vector<std::vector<std::size_t>>& sizes, ImageMetadata& m) {
     if (by_guid.empty()) return;
+    if (m.xmp.empty()) {
+        m.problems.push_back("extended XMP without its standard XMP packet; dropped");
+        return;
+    }
     const std::string wanted = named_guid(m.xmp);
     std::size_t pick = 0;
     if (!wanted.empty()) {
