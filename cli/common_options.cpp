@@ -125,7 +125,7 @@ OptionGroup image_output_options(const std::string& json) {
                        .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
                                      {"png", "jpg", "jpeg", "bmp"}),
-                   ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF and ICC profile are kept)"),
+                   ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF, ICC profile, XMP, IPTC and comments are kept)"),
                    ParamSpec::flag("auto-orient",
                                    "Turn the pixels upright as the EXIF orientation says, and set it to 1 (upright)")}};
     if (!json.empty()) g.params.push_back(ParamSpec::flag("json", json));

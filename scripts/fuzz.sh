@@ -15,7 +15,8 @@
 #   --only LIST      comma-separated targets (default: all of them):
 #                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb)
 #                      header      read_image_header, the peeked size, the JPEG layout
-#                      metadata    EXIF and ICC from JPEG segments and PNG chunks, EXIF orientation
+#                      metadata    EXIF, ICC, XMP, IPTC and comments from JPEG segments and PNG chunks,
+#                                  written back and read again; EXIF orientation
 #                      kernel      custom kernels: --kernel text, --kernel-file, planned and applied
 #                      split       the split JPEG decode on the CPU against decode_image's pixels
 #                      decode_stb  decode_image in a build without libjpeg-turbo and libpng: stb's
@@ -143,9 +144,9 @@ if needs_tree stb; then build_tree stb fuzz_decode -- -DIMGPAR_LIBJPEG=OFF -DIMG
 # --- Run ---------------------------------------------------------------------
 # target -> "tree executable corpus max_len dictionaries..."
 declare -A plan=(
-    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif"
-    [header]="libs fuzz_header images 16384 png jpeg bmp exif"
-    [metadata]="libs fuzz_metadata images 16384 png jpeg exif"
+    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif metadata"
+    [header]="libs fuzz_header images 16384 png jpeg bmp exif metadata"
+    [metadata]="libs fuzz_metadata images 16384 png jpeg exif metadata"
     [kernel]="libs fuzz_kernel kernels 4096 kernel"
     [split]="libs fuzz_split images 16384 jpeg exif"
     [decode_stb]="stb fuzz_decode images 16384 png jpeg bmp exif"

@@ -46,6 +46,10 @@ declare -A probes=(
     [slurm-wlm]=/usr/sbin/slurmd
     [munge]=/usr/sbin/munged
     [parallel]=/usr/bin/parallel
+    # Metadata written by imgpar read back by exiftool, and Pillow's CMYK JPEGs, palette PNGs and
+    # sRGB profile (tests/cli/test_cli_metadata_kinds.cpp).
+    [libimage-exiftool-perl]=/usr/bin/exiftool
+    [python3-pil]=/usr/lib/python3/dist-packages/PIL
     # A run reads each input once (tests/cli/test_cli_reads.cpp).
     [strace]=/usr/bin/strace
     # The manual page is typeset without a warning (tests/cli/).
@@ -56,7 +60,7 @@ declare -A probes=(
 )
 declare -A groups=(
     [build]="cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev zlib1g-dev libhwy-dev"
-    [test]="libvips-tools python3-numpy python3-opencv python3-skimage slurm-wlm munge parallel strace groff-base zsh fish"
+    [test]="libvips-tools python3-numpy python3-opencv python3-skimage libimage-exiftool-perl python3-pil slurm-wlm munge parallel strace groff-base zsh fish"
 )
 usage="usage: scripts/install_packages.sh CALLER PKG... | CALLER --group GROUP... | --list GROUP  (groups: ${!groups[*]})"
 

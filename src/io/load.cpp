@@ -10,6 +10,7 @@
 
 #include "src/error.hpp"
 #include "src/io/byte_size.hpp"
+#include "src/io/color_space.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/header_peek.hpp"
 #include "src/io/jpeg_check.hpp"
@@ -228,6 +229,8 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
     check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
     if (h.format == ImageFormat::Jpeg) h.metadata = read_jpeg_metadata(bytes.data(), bytes.size());
     if (h.format == ImageFormat::Png) h.metadata = png_read_metadata(bytes);
+    for (const std::string& p : h.metadata.problems) h.notes.push_back("metadata: " + p);
+    h.color_space = stored_color_space(h.format, bytes.data(), bytes.size(), h.channels);
 
     if (options.images > 0) {
         check_memory(name, h, estimate_memory(h, options), options.images > 1, options);
@@ -308,7 +311,7 @@ void check_memory(const std::string& name, const ImageHeader& h, std::uint64_t n
 }
 
 std::uint64_t metadata_memory(const ImageHeader& h) {
-    return 4 * static_cast<std::uint64_t>(h.metadata.exif.size() + h.metadata.icc.size());
+    return 4 * h.metadata.bytes();
 }
 
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options) {

@@ -53,7 +53,15 @@ struct ImageHeader {
     // libjpeg-turbo's coefficients of a progressive JPEG, libpng's rows,
     // stb's own buffers.
     std::uint64_t decoder_bytes = 0;
-    ImageMetadata metadata;  // EXIF and ICC profile, from the markers or chunks before the pixels
+    // The colour space the file stores (src/io/color_space.hpp: "YCbCr",
+    // "CMYK", "palette+tRNS"...), or "" where its reader does not say (info
+    // then shows the layout). The number of pages or frames the file holds
+    // (1 for PNG, JPEG and BMP; the first is decoded).
+    std::string color_space;
+    int pages = 1;
+    // EXIF, ICC profile, XMP, IPTC and comments; what was dropped is in
+    // metadata.problems, and in `notes` (warned of when the file is decoded).
+    ImageMetadata metadata;
     // Read with the checks decoding needs (LoadOptions::images > 0): then
     // decode_image can take this header instead of reading it again, and
     // `notes` holds what a partial decode (--allow-partial) will warn of.

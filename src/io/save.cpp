@@ -89,9 +89,17 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int 
     return encode_image(img, format, options, warnings);
 }
 
+void note_metadata_left_out(const ImageMetadata& m, ImageFormat format, std::vector<std::string>& warnings) {
+    std::vector<std::string> left_out;
+    if (format == ImageFormat::Jpeg && jpeg_codec_available()) (void)jpeg_metadata_segments(m, &left_out);
+    if (format == ImageFormat::Png && png_codec_available()) (void)png_metadata_chunks(m, &left_out);
+    for (const std::string& what : left_out) warnings.push_back("metadata not written: " + what);
+}
+
 std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, const SaveOptions& options,
                                        std::vector<std::string>& warnings) {
     check_image_shape(img.width, img.height, img.channels);
+    if (options.metadata) note_metadata_left_out(*options.metadata, format, warnings);
     const int quality = options.quality;
     if (format == ImageFormat::Png) {
         check_png_compression(options.compression);

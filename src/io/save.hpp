@@ -30,7 +30,7 @@ struct SaveOptions {
     // the calling thread (a batch worker limits it with CpuThreadLimit).
     int threads = 0;
     // Written with the image where the format holds it (JPEG, PNG; BMP
-    // cannot): the input's EXIF block and ICC profile.
+    // cannot): the input's EXIF, ICC profile, XMP, IPTC and comments.
     const ImageMetadata* metadata = nullptr;
 };
 
@@ -52,8 +52,13 @@ constexpr int kMaxJpegSide = 65500;
 // input is decoded.
 void check_output_size(const std::string& path, ImageFormat format, int width, int height);
 
+// Appends a warning for each part of `m` that `format`'s writer leaves out
+// although the format holds metadata (an XMP packet over a JPEG segment's
+// 64 KiB; JPEG's extended XMP in a PNG): "metadata not written: ...".
+void note_metadata_left_out(const ImageMetadata& m, ImageFormat format, std::vector<std::string>& warnings);
+
 // Encodes to bytes in `format` (options.format is not consulted). Warnings
-// (alpha dropped by JPEG...) are appended.
+// (alpha dropped by JPEG, metadata left out...) are appended.
 std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, const SaveOptions& options,
                                        std::vector<std::string>& warnings);
 

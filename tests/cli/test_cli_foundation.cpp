@@ -91,7 +91,7 @@ TEST_CASE("cli info: text, CSV and JSON; several files; one bad file does not st
         CHECK_MESSAGE(test::is_valid_json(line, &why), line, ": ", why);
     }
     auto m0 = test::json_members(out[0]);
-    CHECK(m0["schema"] == "\"imgpar.info/2\"");
+    CHECK(m0["schema"] == "\"imgpar.info/3\"");
     CHECK(m0["width"] == "512");
     CHECK(m0["channels"] == "1");
     CHECK(m0["ok"] == "true");

@@ -11,7 +11,8 @@ PNG and BMP files are written here byte by byte (Python's standard library
 only), so every layout, including interlacing, 16-bit samples and palettes
 with transparency, comes out exactly as asked. JPEG files come from cjpeg of
 libjpeg-turbo (Debian: libjpeg-turbo-progs), fed a PPM or PGM written here,
-with EXIF and ICC segments added by this script; cmyk.jpg is copied from
+with EXIF, ICC, XMP (and extended XMP), IPTC and COM segments added by this
+script; cmyk.jpg is copied from
 tests/data (cjpeg does not write CMYK). The pixels are a fixed pattern and a
 fixed-seed noise, so a run with the same cjpeg writes the same bytes.
 """
@@ -213,6 +214,57 @@ def add_jpeg_metadata(jpeg, exif=None, icc_pieces=0):
     return jpeg[:at] + segments + jpeg[at:]
 
 
+XMP_GUID = b"0123456789ABCDEF0123456789ABCDEF"
+
+
+def xmp_packet(extended_guid=None):
+    """A small XMP packet (dc:title), naming its extended part when given."""
+    note = b""
+    if extended_guid:
+        note = b" xmlns:xmpNote='http://ns.adobe.com/xmp/note/' xmpNote:HasExtendedXMP='" + extended_guid + b"'"
+    return (b"<?xpacket begin='\xef\xbb\xbf' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x='adobe:ns:meta/'>"
+            b"<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><rdf:Description rdf:about=''"
+            b" xmlns:dc='http://purl.org/dc/elements/1.1/'" + note + b"><dc:title><rdf:Alt><rdf:li xml:lang='x-default'>"
+            b"imgpar seed</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end='w'?>")
+
+
+def iptc_records():
+    """IPTC-IIM: the coded character set (UTF-8), two keywords, a caption."""
+    def record(rec, dataset, data):
+        return bytes([0x1C, rec, dataset]) + struct.pack(">H", len(data)) + data
+    return (record(1, 90, b"\x1b%G") + record(2, 25, b"alpha") + record(2, 25, b"beta") +
+            record(2, 120, "Caf\u00e9 caption".encode()))
+
+
+def add_jpeg_text_metadata(jpeg, extended_pieces=0):
+    """Inserts XMP (with extended XMP in `extended_pieces` chunks, given out
+    of order), APP13 Photoshop IPTC and two COM segments after SOI and JFIF."""
+    at = 2
+    if jpeg[2:4] == b"\xff\xe0":
+        at = 4 + struct.unpack(">H", jpeg[4:6])[0]
+    guid = XMP_GUID if extended_pieces else None
+    segments = jpeg_segment(0xE1, b"http://ns.adobe.com/xap/1.0/\x00" + xmp_packet(guid))
+    if extended_pieces:
+        extended = xmp_packet() * 3
+        step = (len(extended) + extended_pieces - 1) // extended_pieces
+        offsets = list(range(0, len(extended), step))
+        for offset in reversed(offsets):
+            segments += jpeg_segment(0xE1, b"http://ns.adobe.com/xmp/extension/\x00" + guid +
+                                     struct.pack(">II", len(extended), offset) + extended[offset:offset + step])
+    iptc = iptc_records()
+    resource = b"8BIM\x04\x04\x00\x00" + struct.pack(">I", len(iptc)) + iptc + bytes(len(iptc) % 2)
+    segments += jpeg_segment(0xED, b"Photoshop 3.0\x00" + resource)
+    segments += jpeg_segment(0xFE, b"imgpar seed comment") + jpeg_segment(0xFE, "UTF-8 \u2713".encode())
+    return jpeg[:at] + segments + jpeg[at:]
+
+
+def raw_profile(kind, data):
+    """ImageMagick's raw profile text (PNG's carrier for IPTC)."""
+    hexed = data.hex()
+    lines = "\n".join(hexed[i:i + 72] for i in range(0, len(hexed), 72))
+    return ("\n%s\n%8d\n%s\n" % (kind, len(data), lines)).encode()
+
+
 # --- JPEG (cjpeg) --------------------------------------------------------------
 
 def netpbm(width, height, channels, seed):
@@ -298,6 +350,11 @@ def image_seeds(scratch):
     s["png_rgb8_exif_icc.png"] = png(w, h, 2, 8, pattern(w, h, 3),
                                      extra=[(b"iCCP", profile_chunk), (b"eXIf", exif_block(6, big_endian=True))])
     s["png_gray_alpha8_exif.png"] = png(w, h, 4, 8, pattern(w, h, 2), extra=[(b"eXIf", exif_block(3, False))])
+    text_metadata = [(b"iTXt", b"XML:com.adobe.xmp\x00\x00\x00\x00\x00" + xmp_packet()),
+                     (b"zTXt", b"Raw profile type iptc\x00\x00" + zlib.compress(raw_profile("iptc", iptc_records()))),
+                     (b"iTXt", b"Title\x00\x01\x00en\x00Titel\x00" + zlib.compress("Caf\u00e9".encode())),
+                     (b"tEXt", b"Author\x00Jos\xe9")]
+    s["png_rgb8_xmp_iptc_text.png"] = png(w, h, 2, 8, pattern(w, h, 3), extra=text_metadata)
 
     # JPEG: baseline and progressive, each chroma layout, gray, restarts,
     # arithmetic coding, RGB without colour transform, metadata.
@@ -321,6 +378,8 @@ def image_seeds(scratch):
     s["jpeg_1x1.jpg"] = cjpeg(scratch, 1, 1, 3, ["-quality", "75"])
     s["jpeg_exif_icc_420.jpg"] = add_jpeg_metadata(s["jpeg_420.jpg"], exif_block(6, False), icc_pieces=2)
     s["jpeg_exif_be_gray.jpg"] = add_jpeg_metadata(s["jpeg_gray.jpg"], exif_block(8, True), icc_pieces=1)
+    s["jpeg_xmp_iptc_com_420.jpg"] = add_jpeg_text_metadata(s["jpeg_420.jpg"])
+    s["jpeg_xmp_extended_gray.jpg"] = add_jpeg_text_metadata(s["jpeg_gray.jpg"], extended_pieces=3)
     with open(os.path.join(REPO, "tests", "data", "cmyk.jpg"), "rb") as f:
         s["jpeg_cmyk.jpg"] = f.read()
 
