@@ -100,6 +100,14 @@ std::uint64_t encode_memory(ImageFormat format, const ImageShape& shape, const S
         }
         case ImageFormat::Jpeg: return jpeg_memory(shape, options, metadata_bytes);
         case ImageFormat::Bmp: return doubled(bmp_file_bytes(shape));
+        // libwebp: the picture's ARGB (lossless) or YUV planes with alpha,
+        // a gray input's RGB copy, the memory writer's doubling buffer of
+        // the file (bounded by the pixels), the muxer's copy with metadata.
+        case ImageFormat::Webp: return 4 * image + 6 * image / std::max(shape.channels, 1) + doubled(image) + metadata_bytes;
+        // libavif: the YUVA planes, the AV1 encoder's frames and lookahead
+        // (libaom keeps several at speed 8), the output.
+        case ImageFormat::Avif: return 12 * image + doubled(image / 2) + metadata_bytes;
+        case ImageFormat::Gif: break;  // not written
     }
     return 3 * image;
 }
