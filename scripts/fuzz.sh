@@ -143,9 +143,9 @@ if needs_tree stb; then build_tree stb fuzz_decode -- -DIMGPAR_LIBJPEG=OFF -DIMG
 # --- Run ---------------------------------------------------------------------
 # target -> "tree executable corpus max_len dictionaries..."
 declare -A plan=(
-    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif"
-    [header]="libs fuzz_header images 16384 png jpeg bmp exif"
-    [metadata]="libs fuzz_metadata images 16384 png jpeg exif"
+    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif webp avif gif"
+    [header]="libs fuzz_header images 16384 png jpeg bmp exif webp avif gif"
+    [metadata]="libs fuzz_metadata images 16384 png jpeg exif webp"
     [kernel]="libs fuzz_kernel kernels 4096 kernel"
     [split]="libs fuzz_split images 16384 jpeg exif"
     [decode_stb]="stb fuzz_decode images 16384 png jpeg bmp exif"

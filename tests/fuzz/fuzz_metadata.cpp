@@ -1,7 +1,8 @@
 // Fuzz target: the metadata readers, which walk a file's markers or chunks
 // by lengths the file gives: EXIF and ICC from a JPEG's APP1/APP2 segments
 // (the ICC chunks joined by their sequence numbers), eXIf and iCCP from a
-// PNG's chunks (the profile inflated, up to its bound), and the EXIF
+// PNG's chunks (the profile inflated, up to its bound), EXIF and ICCP from a
+// WebP's chunks (through libwebpdemux), and the EXIF
 // orientation read from, and written into, the TIFF structure found (or from
 // the input itself, taken as one).
 #include <cstddef>
@@ -10,6 +11,7 @@
 
 #include "src/io/metadata.hpp"
 #include "src/io/png_codec.hpp"
+#include "src/io/webp_codec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -45,6 +47,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const imgpar::PngMetadataChunks chunks = imgpar::find_png_metadata_chunks(data, size);
         FUZZ_CHECK(chunks.exif.size() + chunks.icc_deflated.size() <= size);
         check_metadata(imgpar::png_read_metadata(bytes), size);
+
+        const imgpar::ImageMetadata webp = imgpar::webp_read_metadata(bytes);
+        FUZZ_CHECK(webp.icc.size() <= size);
+        check_metadata(webp, size);
 
         check_exif(bytes);
     });
