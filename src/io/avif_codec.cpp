@@ -37,9 +37,8 @@ Decoder parse(const std::string& name, const std::vector<std::uint8_t>& bytes, s
     if (!d) throw input_error(name, "out of memory starting the AVIF decoder");
     d->maxThreads = std::max(1, cpu_thread_count());
     d->imageSizeLimit = static_cast<std::uint32_t>(std::min<std::uint64_t>(max_pixels, AVIF_DEFAULT_IMAGE_SIZE_LIMIT));
-    // An image sequence is read as its first frame: the count stays the
-    // file's, but nothing past the first is decoded.
-    d->imageCountLimit = 0;
+    // An image sequence is read as its first frame; libavif's default limit
+    // on its frame count (about 2.6 million) bounds the tables it parses.
     d->ignoreXMP = AVIF_TRUE;
     avifResult r = avifDecoderSetIOMemory(d.get(), bytes.data(), bytes.size());
     if (r == AVIF_RESULT_OK) r = avifDecoderParse(d.get());

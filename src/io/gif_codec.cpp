@@ -67,9 +67,14 @@ struct FirstFrame {
     const ColorMapObject* colours = nullptr;
 };
 
+// giflib keeps every frame's descriptor and colour table it is shown (up to
+// 800 bytes each, from 12 bytes of file): frames are counted up to this many.
+constexpr int kMaxCountedFrames = 10000;
+
 // Walks the blocks: extensions are read and passed over, the first frame is
 // handed to `first` (which reads its data), later frames' data is skipped
-// unread. Returns the frames seen; stops quietly at damage after the first.
+// unread. Returns the frames seen, up to kMaxCountedFrames; stops quietly at
+// damage after the first.
 int walk(const std::string& name, GifFileType* gif, const std::function<void(const FirstFrame&)>& first) {
     FirstFrame f;
     int frames = 0;
@@ -100,6 +105,7 @@ int walk(const std::string& name, GifFileType* gif, const std::function<void(con
             return frames;
         }
         ++frames;
+        if (frames >= kMaxCountedFrames) return frames;
         if (frames == 1) {
             f.colours = gif->Image.ColorMap ? gif->Image.ColorMap : gif->SColorMap;
             if (!f.colours) throw input_error(name, "the GIF's first frame has no colour table");
@@ -192,7 +198,8 @@ ImageU8 gif_decode(const std::string& name, const std::vector<std::uint8_t>& byt
         warnings.push_back("GIF data is truncated or corrupt: " + how + ", the rest transparent (--allow-partial)");
     }
     if (h.frames > 1)
-        warnings.push_back("animated GIF of " + std::to_string(h.frames) + " frames: the first frame is read");
+        warnings.push_back("animated GIF of " + std::to_string(h.frames) +
+                           (h.frames >= kMaxCountedFrames ? " or more" : "") + " frames: the first frame is read");
     return out;
 }
 

@@ -21,7 +21,7 @@ struct GifHeaderInfo {
     int width = 0;   // the logical screen the frames are drawn on
     int height = 0;
     int channels = 0;  // 3, or 4 when the first frame has a transparent colour or leaves part of the screen bare
-    int frames = 0;    // images in the file, counted without decoding them
+    int frames = 0;    // images in the file, counted without decoding them (up to 10,000)
     // The first frame's rectangle, and whether its data ends before its
     // end marker (the file was cut).
     int frame_left = 0, frame_top = 0, frame_width = 0, frame_height = 0;

@@ -93,6 +93,22 @@ int decode_partial(const std::string& name, const std::vector<std::uint8_t>& byt
     return last_y;
 }
 
+// Decodes the top-left pixel alone (libwebp's cropping: the headers, the
+// entropy codes and the first rows), so that a header claiming a canvas its
+// data cannot fill is refused before the image, up to 16383 x 16383, is
+// allocated and cleared.
+void check_first_pixel(const std::string& name, const std::vector<std::uint8_t>& bytes) {
+    WebPDecoderConfig config;
+    if (!WebPInitDecoderConfig(&config)) throw input_error(name, "libwebp's decoder is unusable");
+    config.options.use_cropping = 1;
+    config.options.crop_width = 1;
+    config.options.crop_height = 1;
+    config.output.colorspace = MODE_RGBA;
+    const VP8StatusCode s = WebPDecode(bytes.data(), bytes.size(), &config);
+    WebPFreeDecBuffer(&config.output);
+    if (s != VP8_STATUS_OK) throw input_error(name, "the WebP could not be decoded: " + status_text(s));
+}
+
 }  // namespace
 
 bool webp_codec_available() { return true; }
@@ -148,6 +164,7 @@ ImageMetadata webp_read_metadata(const std::vector<std::uint8_t>& bytes) {
 
 ImageU8 webp_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, const WebpHeaderInfo& h,
                     std::vector<std::string>& warnings, bool allow_partial) {
+    if (h.riff_bytes <= bytes.size() && !h.animated) check_first_pixel(name, bytes);
     ImageU8 out(h.width, h.height, h.channels);
     if (h.animated) {
         decode_first_frame(name, bytes, out);

@@ -13,6 +13,7 @@
 #include "src/io/webp_codec.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/load_checks.hpp"
+#include "tests/support/peak_rss.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -169,6 +170,19 @@ TEST_CASE("cli formats: hostile WebP, AVIF and GIF files fail with exit 1, namin
     }
     const auto r = run_imgpar({"blur", "huge.webp", "out.png"}, dir.path());
     CHECK(has(r.err, "16777216x16777216"));
+    // A lossless header claiming 16383 x 16383 (within the limits) for a
+    // 5 x 5 image's data: refused from its first pixel, before the 768 MiB
+    // image is allocated and cleared (libwebp's own ARGB buffer is reserved,
+    // never touched): the run stays small.
+    auto lossless = webp_encode(test::random_image(5, 5, 3, 1).view(), WebpEncodeOptions{90, true, nullptr});
+    REQUIRE(lossless[20] == 0x2f);
+    const std::uint32_t bits = (std::uint32_t{lossless[24]} << 24 & 0xf0000000u) | 16382u | (16382u << 14);
+    for (int i = 0; i < 4; ++i) lossless[static_cast<std::size_t>(21 + i)] = static_cast<std::uint8_t>(bits >> (8 * i));
+    test::write_bytes(dir.file("claims.webp"), std::string(lossless.begin(), lossless.end()));
+    const test::PeakRun c = test::run_measured({"convert", dir.file("claims.webp"), dir.file("out.png")});
+    CHECK(c.exit_code == 1);
+    CHECK(c.peak_kib < 100 * 1024);
+    CHECK(has(c.err, "claims.webp: the WebP could not be decoded: the bitstream is corrupt"));
     // A partial GIF decodes with --allow-partial, saying so.
     const auto p = run_imgpar({"convert", "cut.gif", "part.png", "--allow-partial"}, dir.path());
     CHECK(p.exit_code == 0);
