@@ -13,9 +13,10 @@
 #   --time SECONDS   fuzzing time per target (default 60)
 #   --jobs N         fuzzing processes per target (default: one per core)
 #   --only LIST      comma-separated targets (default: all of them):
-#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb)
+#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb),
+#                                  WebP (libwebp), AVIF (libavif, dav1d), GIF (giflib)
 #                      header      read_image_header, the peeked size, the JPEG layout
-#                      metadata    EXIF and ICC from JPEG segments and PNG chunks, EXIF orientation
+#                      metadata    EXIF and ICC from JPEG segments and PNG and WebP chunks, EXIF orientation
 #                      kernel      custom kernels: --kernel text, --kernel-file, planned and applied
 #                      split       the split JPEG decode on the CPU against decode_image's pixels
 #                      decode_stb  decode_image in a build without libjpeg-turbo and libpng: stb's
