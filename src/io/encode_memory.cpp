@@ -104,8 +104,10 @@ std::uint64_t encode_memory(ImageFormat format, const ImageShape& shape, const S
         // a gray input's RGB copy, the memory writer's doubling buffer of
         // the file (bounded by the pixels), the muxer's copy with metadata.
         // Measured beside the decoded image on a 16 MP RGB photo (48 MB):
-        // lossy 40 MB, lossless 350 MB; this gives 432 MB.
-        case ImageFormat::Webp: return 4 * image + 6 * image / std::max(shape.channels, 1) + doubled(image) + metadata_bytes;
+        // lossy 40 MB, lossless 350 MB; this gives 84 and 432 MB.
+        case ImageFormat::Webp:
+            if (!options.lossless) return image + doubled(image / 4) + metadata_bytes;
+            return 4 * image + 6 * image / std::max(shape.channels, 1) + doubled(image) + metadata_bytes;
         // libavif: the YUVA planes, the AV1 encoder's frames and lookahead
         // (libaom keeps several at speed 8), the output. Measured on the
         // same photo: 470 MB; this gives 648 MB.
