@@ -13,7 +13,7 @@ int run(Invocation& inv) { return run_image_command(inv, Chain(), 2); }
 }  // namespace
 
 Command convert_command() {
-    return {"convert", "Convert between PNG, JPEG and BMP", {"IN OUT", "--out-dir DIR IN...", "-o TEMPLATE IN..."},
+    return {"convert", "Convert between PNG, JPEG, BMP, WebP and AVIF (and from GIF)", {"IN OUT", "--out-dir DIR IN...", "-o TEMPLATE IN..."},
             "Decodes IN and writes it to OUT in the format OUT's extension names (.png, .jpg/.jpeg, .bmp) or\n"
             "--format gives. JPEG and BMP cannot store gray+alpha and JPEG cannot store alpha: it is dropped with a\n"
             "warning. OUT is written to a temporary file and renamed, so a failure never leaves a partial file.",

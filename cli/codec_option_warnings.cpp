@@ -8,15 +8,25 @@ namespace {
 
 struct CodecOption {
     const char* name;
-    ImageFormat used_by;
+    std::vector<ImageFormat> used_by;
+    const char* formats;  // as the message names them
 };
 
-// Which format reads each option (src/io/save.cpp's encode_image; BMP reads
+// Which formats read each option (src/io/save.cpp's encode_image; BMP reads
 // none). --jpeg-decoder is about inputs, so any output may go with it.
-constexpr CodecOption kCodecOptions[] = {{"quality", ImageFormat::Jpeg},
-                                         {"chroma-subsampling", ImageFormat::Jpeg},
-                                         {"jpeg-encoder", ImageFormat::Jpeg},
-                                         {"compression", ImageFormat::Png}};
+const CodecOption kCodecOptions[] = {
+    {"quality", {ImageFormat::Jpeg, ImageFormat::Webp, ImageFormat::Avif}, "JPEG, WebP and AVIF"},
+    {"lossless", {ImageFormat::Webp}, "WebP"},
+    {"chroma-subsampling", {ImageFormat::Jpeg}, "JPEG"},
+    {"jpeg-encoder", {ImageFormat::Jpeg}, "JPEG"},
+    {"compression", {ImageFormat::Png}, "PNG"}};
+
+// "JPEG, WebP and AVIF" as "JPEG, WebP or AVIF".
+std::string either(std::string formats) {
+    const std::size_t and_at = formats.rfind(" and ");
+    if (and_at != std::string::npos) formats.replace(and_at, 5, " or ");
+    return formats;
+}
 
 std::string output_name(const std::string& name) { return name == "-" ? "standard output" : name; }
 
@@ -29,16 +39,17 @@ std::vector<std::string> unused_codec_options(const ParamValues& values, const s
         if (!values.has(o.name) || !values.given(o.name)) continue;
         // An option some output uses is not a no-op: a batch of PNGs and
         // JPEGs with --quality is fine.
-        if (std::any_of(outputs.begin(), outputs.end(),
-                        [&o](const PlannedOutput& p) { return p.format == o.used_by; }))
+        if (std::any_of(outputs.begin(), outputs.end(), [&o](const PlannedOutput& p) {
+                return std::find(o.used_by.begin(), o.used_by.end(), p.format) != o.used_by.end();
+            }))
             continue;
-        const std::string used = std::string("--") + o.name + " applies to " + format_label(o.used_by) + " outputs; ";
+        const std::string used = std::string("--") + o.name + " applies to " + o.formats + " outputs; ";
         if (outputs.size() == 1)
             lines.push_back(used + output_name(outputs[0].name) + " is " + format_label(outputs[0].format) +
                             ": ignored");
         else
             lines.push_back(used + "none of the " + std::to_string(outputs.size()) + " outputs is " +
-                            format_label(o.used_by) + ": ignored");
+                            either(o.formats) + ": ignored");
     }
     return lines;
 }

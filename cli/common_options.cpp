@@ -102,7 +102,12 @@ ReportFormat read_report_format(const ParamValues& values) {
 
 OptionGroup image_output_options(const std::string& json) {
     OptionGroup g{"Output",
-                  {ParamSpec::integer("quality", "Q", "JPEG quality", 1, 100).defaults(std::to_string(kDefaultJpegQuality)),
+                  {ParamSpec::integer("quality", "Q", "Quality of JPEG, lossy WebP and AVIF outputs", 1, 100)
+                       .defaults(std::to_string(kDefaultJpegQuality))
+                       .documented_default("JPEG " + std::to_string(kDefaultJpegQuality) + ", WebP " +
+                                           std::to_string(kDefaultWebpQuality) + ", AVIF " +
+                                           std::to_string(kDefaultAvifQuality)),
+                   ParamSpec::flag("lossless", "Write WebP losslessly: every pixel exact, alpha's hidden colours included"),
                    ParamSpec::choice("chroma-subsampling", "S",
                                      "JPEG colour resolution: auto (444 above quality 90, else 420), 444 (full), "
                                      "422 (half across), 420 (half both ways)",
@@ -124,7 +129,7 @@ OptionGroup image_output_options(const std::string& json) {
                                      {"auto", "hardware", "cpu"})
                        .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
-                                     {"png", "jpg", "jpeg", "bmp"}),
+                                     {"png", "jpg", "jpeg", "bmp", "webp", "avif"}),
                    ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF, ICC profile, XMP, IPTC and comments are kept)"),
                    ParamSpec::flag("auto-orient",
                                    "Turn the pixels upright as the EXIF orientation says, and set it to 1 (upright)")}};
@@ -136,6 +141,8 @@ SaveOptions read_save_options(const ParamValues& values) {
     SaveOptions s;
     s.quality = values.int_value("quality");
     check_jpeg_quality(s.quality);
+    s.quality_given = values.given("quality");
+    s.lossless = values.flag("lossless");
     s.chroma = parse_chroma_subsampling(values.text("chroma-subsampling"));
     s.compression = values.int_value("compression");
     check_png_compression(s.compression);

@@ -13,10 +13,11 @@
 #   --time SECONDS   fuzzing time per target (default 60)
 #   --jobs N         fuzzing processes per target (default: one per core)
 #   --only LIST      comma-separated targets (default: all of them):
-#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb)
+#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb),
+#                                  WebP (libwebp), AVIF (libavif, dav1d), GIF (giflib)
 #                      header      read_image_header, the peeked size, the JPEG layout
 #                      metadata    EXIF, ICC, XMP, IPTC and comments from JPEG segments and PNG chunks,
-#                                  written back and read again; EXIF orientation
+#                                  written back and read again; EXIF and ICC from WebP chunks; EXIF orientation
 #                      kernel      custom kernels: --kernel text, --kernel-file, planned and applied
 #                      split       the split JPEG decode on the CPU against decode_image's pixels
 #                      decode_stb  decode_image in a build without libjpeg-turbo and libpng: stb's
@@ -144,9 +145,9 @@ if needs_tree stb; then build_tree stb fuzz_decode -- -DIMGPAR_LIBJPEG=OFF -DIMG
 # --- Run ---------------------------------------------------------------------
 # target -> "tree executable corpus max_len dictionaries..."
 declare -A plan=(
-    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif metadata"
-    [header]="libs fuzz_header images 16384 png jpeg bmp exif metadata"
-    [metadata]="libs fuzz_metadata images 16384 png jpeg exif metadata"
+    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif metadata webp avif gif"
+    [header]="libs fuzz_header images 16384 png jpeg bmp exif metadata webp avif gif"
+    [metadata]="libs fuzz_metadata images 16384 png jpeg exif metadata webp"
     [kernel]="libs fuzz_kernel kernels 4096 kernel"
     [split]="libs fuzz_split images 16384 jpeg exif"
     [decode_stb]="stb fuzz_decode images 16384 png jpeg bmp exif"

@@ -21,26 +21,15 @@
 #include "src/io/save.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/hostile_files.hpp"
+#include "tests/support/load_checks.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
 using test::has;
 using test::Bytes;
+using test::input_error_of;
 
 namespace {
-
-// The message of the input error `f` throws ("" and a failed check when it
-// throws none, or another kind).
-std::string input_error_of(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const Error& e) {
-        CHECK(e.kind() == ErrorKind::Input);
-        return e.what();
-    }
-    FAIL_CHECK("no error");
-    return "";
-}
 
 LoadOptions header_only() {
     LoadOptions o;
@@ -210,7 +199,7 @@ TEST_CASE("bounded reads: devices, large files and pipes stop at the bound, nami
     auto t0 = std::chrono::steady_clock::now();
     std::string e = input_error_of([] { read_image_file("/dev/zero", {}); });
     CHECK(ms_since(t0) < 500.0);
-    CHECK(has(e, "/dev/zero: not a PNG, JPEG or BMP image"));
+    CHECK(has(e, "/dev/zero: not a PNG, JPEG, BMP, WebP, AVIF or GIF image"));
     // Without a look at the start, a device is read up to the bound.
     ReadBound small;
     small.max_bytes = 1 << 20;

@@ -8,15 +8,20 @@
 
 namespace imgpar {
 
-enum class ImageFormat { Png, Jpeg, Bmp };
+// WebP and AVIF are read and written through libwebp and libavif, GIF read
+// through giflib, where the build found them (src/io/*_codec.hpp).
+enum class ImageFormat { Png, Jpeg, Bmp, Webp, Avif, Gif };
 
-const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp"
-const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP": as messages name the data
+const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp", "webp", "avif", "gif"
+const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP", "WebP", "AVIF", "GIF": as messages name the data
 
-// From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp.
+// From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp,
+// .webp, .avif, .gif.
 std::optional<ImageFormat> format_from_extension(const std::string& path);
 
-// From a --format value: png, jpg, jpeg, bmp. Throws imgpar::Error (usage).
+// From a --format value: png, jpg, jpeg, bmp, webp, avif. Throws
+// imgpar::Error (usage); gif is refused as an output format (imgpar reads
+// GIF only).
 ImageFormat parse_format_name(const std::string& name);
 
 // From the file's first bytes (its signature). Content decides how a file is

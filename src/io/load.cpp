@@ -17,6 +17,10 @@
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/jpeg_layout.hpp"
 #include "src/io/png_codec.hpp"
+#include "src/io/sample_depth.hpp"
+#include "src/io/avif_codec.hpp"
+#include "src/io/gif_codec.hpp"
+#include "src/io/webp_codec.hpp"
 #include "src/io/stb_decode.hpp"
 #include "src/io/stb_guard.hpp"
 
@@ -33,11 +37,10 @@ const char* foreign_format(const std::uint8_t* b, std::size_t size) {
     auto starts = [&](const char* sig, std::size_t n, std::size_t at = 0) {
         return size >= at + n && std::memcmp(b + at, sig, n) == 0;
     };
-    if (starts("GIF8", 4)) return "GIF";
+    if (starts("GIF8", 4)) return "GIF (other than GIF87a and GIF89a)";
     if (starts("II*\0", 4) || starts("MM\0*", 4)) return "TIFF";
-    if (starts("RIFF", 4) && starts("WEBP", 4, 8)) return "WebP";
     if (starts("\0\0\0\x0c" "jP  ", 8)) return "JPEG 2000";
-    if (starts("ftyp", 4, 4)) return "HEIF/AVIF";
+    if (starts("ftyp", 4, 4)) return "HEIF (other than AVIF)";
     if (starts("8BPS", 4)) return "PSD";
     if (starts("%PDF", 4)) return "PDF";
     return nullptr;
@@ -47,8 +50,8 @@ const char* foreign_format(const std::uint8_t* b, std::size_t size) {
 ImageFormat format_of(const std::string& name, const std::uint8_t* b, std::size_t size) {
     if (auto format = sniff_format(b, size)) return *format;
     if (const char* other = foreign_format(b, size))
-        throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG and BMP)");
-    throw input_error(name, "not a PNG, JPEG or BMP image (unrecognised file signature)");
+        throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG, BMP, WebP, AVIF and GIF)");
+    throw input_error(name, "not a PNG, JPEG, BMP, WebP, AVIF or GIF image (unrecognised file signature)");
 }
 
 void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t max_pixels) {
@@ -169,6 +172,7 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             }
             break;
         }
+        default: break;  // (read by their libraries: read_library_header)
     }
     const StbHeader s = stb_read_header(name, bytes, h.format, transparent_color);
     h.width = s.width;
@@ -187,8 +191,55 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             break;
         }
         case ImageFormat::Bmp: h.decoder_bytes = pixels * static_cast<std::uint64_t>(h.channels); break;
+        default: break;
     }
 }
+
+// WebP, AVIF and GIF: their codec libraries read the header (nothing
+// row-sized); a file cut short is found from it where the format tells
+// (WebP's RIFF size, GIF's first frame without its end) before decoding.
+void read_library_header(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
+                         ImageHeader& h) {
+    const bool decoding = options.images > 0;
+    std::string cut;
+    if (h.format == ImageFormat::Webp) {
+        const WebpHeaderInfo w = webp_read_header(name, bytes);
+        h.width = w.width;
+        h.height = w.height;
+        h.channels = w.channels;
+        h.decoder_bytes = w.decoder_bytes;
+        h.metadata = webp_read_metadata(bytes);
+        if (w.riff_bytes > bytes.size())
+            cut = "the file has " + std::to_string(bytes.size()) + " of the " + std::to_string(w.riff_bytes) +
+                  " bytes its RIFF header gives";
+        if (!cut.empty() && w.animated && decoding) throw input_error(name, "WebP animation is truncated: " + cut);
+    } else if (h.format == ImageFormat::Avif) {
+        const AvifHeaderInfo a = avif_read_header(name, bytes);
+        h.width = a.width;
+        h.height = a.height;
+        h.channels = a.channels;
+        h.bit_depth = a.bit_depth;
+        h.decoder_bytes = a.decoder_bytes;
+        h.metadata = a.metadata;
+    } else {
+        const GifHeaderInfo g = gif_read_header(name, bytes);
+        // The first frame is decoded row by row whatever the screen: its
+        // own size is limited as the screen's is.
+        check_pixel_limit(name, static_cast<std::uint64_t>(g.frame_width), static_cast<std::uint64_t>(g.frame_height),
+                          options.max_pixels);
+        h.width = g.width;
+        h.height = g.height;
+        h.channels = g.channels;
+        h.decoder_bytes = static_cast<std::uint64_t>(g.frame_width) + (std::uint64_t{1} << 16);  // a row, LZW tables
+        if (g.frame_cut) cut = "the first frame's data ends before its end marker";
+    }
+    if (!decoding || cut.empty()) return;
+    if (!options.allow_partial) refuse_partial(name, h.format, cut);
+    h.notes.push_back(std::string(format_label(h.format)) + " data is truncated (" + cut +
+                      "): decoding what is there (--allow-partial)");
+}
+
+bool read_by_library(ImageFormat f) { return f == ImageFormat::Webp || f == ImageFormat::Avif || f == ImageFormat::Gif; }
 
 // The header, checked; its notes get what a partial decode should say.
 ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options) {
@@ -217,6 +268,8 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
         h.decoder_bytes = png_decode_memory(png);
     } else if (libjpeg) {
         read_jpeg_with_libjpeg(name, bytes, options, h);
+    } else if (read_by_library(h.format)) {
+        read_library_header(name, bytes, options, h);
     } else {
         read_with_stb(name, bytes, options, h);
     }
@@ -257,6 +310,15 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
         out.image = jpeg_decode(name, bytes, h.width, h.height, out.warnings, jpeg);
         if (out.image.channels() != h.channels)
             throw input_error(name, "decoded channel count differs from the header (corrupt file)");
+    } else if (h.format == ImageFormat::Webp) {
+        out.image = webp_decode(name, bytes, webp_read_header(name, bytes), out.warnings, options.allow_partial);
+    } else if (h.format == ImageFormat::Avif) {
+        const AvifHeaderInfo a = avif_read_header(name, bytes);
+        out.image = avif_decode(name, bytes, a, options.max_pixels);
+        if (a.frames > 1)
+            out.warnings.push_back("AVIF image sequence of " + std::to_string(a.frames) + " frames: the first frame is read");
+    } else if (h.format == ImageFormat::Gif) {
+        out.image = gif_decode(name, bytes, gif_read_header(name, bytes), out.warnings, options.allow_partial);
     } else {
         StbHeader s;
         s.width = h.width;
@@ -281,8 +343,10 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
             out.image = stb_decode(name, bytes, h.format, s, options.allow_partial);
         }
     }
-    if (h.bit_depth == 16)
-        out.warnings.insert(out.warnings.begin(), "16-bit PNG reduced to 8 bits per sample (rounded to nearest)");
+    if (out.image.width() != shrunk_side(h.width, shrink) || out.image.height() != shrunk_side(h.height, shrink) ||
+        out.image.channels() != h.channels)
+        throw input_error(name, "the decoded image differs from its header in size or channels (corrupt file)");
+    if (h.bit_depth > 8) out.warnings.insert(out.warnings.begin(), depth_reduced_warning(h.bit_depth, format_label(h.format)));
     return out;
 }
 

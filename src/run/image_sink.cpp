@@ -119,7 +119,7 @@ void ImageFileSink::say(const FileRun& file, const ImageMetadata& metadata) cons
         const ImageFormat f = output_format(item.output, settings_.save.format);
         diag_.info(settings_.command + ": " + item.name + " (" + format_name(file.header.format) + " " + in + ") -> " +
                    output_name(item.output) + " (" + format_name(f) +
-                   (f == ImageFormat::Jpeg ? ", quality " + std::to_string(settings_.save.quality) : std::string()) + ")");
+                   output_settings_text(f, settings_.save) + ")");
         return;
     }
     std::string what;

@@ -80,7 +80,7 @@ TEST_CASE("cli info: text, CSV and JSON; several files; one bad file does not st
     CHECK(r.exit_code == 1);
     CHECK(lines(r.out).size() == 2);
     CHECK(has(r.err, "bad.png"));
-    CHECK(has(r.err, "not a PNG, JPEG or BMP image"));
+    CHECK(has(r.err, "not a PNG, JPEG, BMP, WebP, AVIF or GIF image"));
 
     r = run_imgpar({"info", "--json", files[0], files[1], files[2]});
     CHECK(r.exit_code == 1);

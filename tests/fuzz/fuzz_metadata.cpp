@@ -2,10 +2,11 @@
 // by lengths the file gives: EXIF, ICC (chunks joined by sequence number),
 // XMP and extended XMP (chunks joined by offset), Photoshop's IPTC resource
 // and COM from a JPEG's segments; eXIf, iCCP, XMP, raw profiles and text
-// from a PNG's chunks (each inflated up to its bound); what is read is
-// written back by both writers and read again unchanged; the ICC profile's
-// description, and the EXIF orientation read from, and written into, the
-// TIFF structure found (or from the input itself, taken as one).
+// from a PNG's chunks (each inflated up to its bound); EXIF and ICCP from a
+// WebP's chunks (through libwebpdemux); what is read is written back by both
+// writers and read again unchanged; the ICC profile's description, and the
+// EXIF orientation read from, and written into, the TIFF structure found (or
+// from the input itself, taken as one).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "src/io/metadata.hpp"
 #include "src/io/png_codec.hpp"
+#include "src/io/webp_codec.hpp"
 #include "tests/fuzz/fuzz_support.hpp"
 
 namespace {
@@ -84,6 +86,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const imgpar::ImageMetadata png = imgpar::png_read_metadata(bytes);
         check_metadata(png, size);
         check_png_round_trip(png);
+
+        const imgpar::ImageMetadata webp = imgpar::webp_read_metadata(bytes);
+        FUZZ_CHECK(webp.icc.size() <= size);
+        check_metadata(webp, size);
 
         check_exif(bytes);
     });

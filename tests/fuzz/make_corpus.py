@@ -4,7 +4,8 @@ imgpar reads, and custom kernels in both of their forms.
 
     tests/fuzz/make_corpus.py [OUT]        (default: tests/fuzz/corpus)
 
-OUT/images/   PNG, JPEG and BMP seeds (fuzz_decode, fuzz_header, fuzz_metadata)
+OUT/images/   PNG, JPEG, BMP, WebP, AVIF and GIF seeds (fuzz_decode, fuzz_header,
+              fuzz_metadata)
 OUT/kernels/  --kernel text and --kernel-file matrices (fuzz_kernel)
 
 PNG and BMP files are written here byte by byte (Python's standard library
@@ -14,7 +15,11 @@ libjpeg-turbo (Debian: libjpeg-turbo-progs), fed a PPM or PGM written here,
 with EXIF, ICC, XMP (and extended XMP), IPTC and COM segments added by this
 script; cmyk.jpg is copied from
 tests/data (cjpeg does not write CMYK). The pixels are a fixed pattern and a
-fixed-seed noise, so a run with the same cjpeg writes the same bytes.
+fixed-seed noise, so a run with the same cjpeg writes the same bytes. WebP
+files come from cwebp and webpmux (Debian: webp), AVIF files from avifenc
+(libavif-bin), both fed PNGs written here; GIFs are written here (one
+uncompressed-style LZW stream), and the animated, interlaced, 10-bit and
+monochrome files of tests/data are copied.
 """
 
 import os
@@ -393,7 +398,86 @@ def image_seeds(scratch):
     s["bmp_palette8.bmp"] = bmp(w, h, 8, palette_rows(w, h, 40, 9), palette=palette_of(40))
     s["bmp_palette4.bmp"] = bmp(w, h, 4, palette_rows(w, h, 16, 10), palette=palette_of(16))
     s["bmp_palette1.bmp"] = bmp(w, h, 1, palette_rows(w, h, 2, 11), palette=palette_of(2))
+
+    s.update(webp_avif_gif_seeds(scratch, s))
     return s
+
+
+# --- WebP, AVIF (their encoders' tools) and GIF ----------------------------------
+
+def run_tool(scratch, args, source, out_name):
+    """Runs a tool that reads the file `source` (bytes) and writes out_name."""
+    src = os.path.join(scratch, "source.png")
+    with open(src, "wb") as f:
+        f.write(source)
+    out = os.path.join(scratch, out_name)
+    subprocess.run([a.replace("{in}", src).replace("{out}", out) for a in args], check=True, capture_output=True)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def gif(width, height, indices, colours, transparent=None):
+    """A GIF89a of one frame: a global table of `colours`, LZW codes of 9 bits
+    with a clear code before every 254 pixels (no string ever grows)."""
+    out = bytearray(b"GIF89a" + struct.pack("<HH", width, height) + bytes([0xF7, 0, 0]))
+    table = list(colours) + [(0, 0, 0)] * (256 - len(colours))
+    for c in table:
+        out += bytes(c)
+    if transparent is not None:
+        out += bytes([0x21, 0xF9, 4, 1, 0, 0, transparent, 0])
+    out += b"\x2c" + struct.pack("<HHHH", 0, 0, width, height) + b"\x00"
+    codes = []
+    for i, v in enumerate(indices):
+        if i % 254 == 0:
+            codes.append(256)
+        codes.append(v)
+    codes.append(257)
+    bits, count, data = 0, 0, bytearray()
+    for c in codes:
+        bits |= c << count
+        count += 9
+        while count >= 8:
+            data.append(bits & 0xFF)
+            bits >>= 8
+            count -= 8
+    if count:
+        data.append(bits & 0xFF)
+    out.append(8)
+    for i in range(0, len(data), 255):
+        piece = data[i:i + 255]
+        out.append(len(piece))
+        out += piece
+    out += b"\x00\x3b"
+    return bytes(out)
+
+
+def webp_avif_gif_seeds(scratch, s):
+    t = {}
+    rgb, rgba = s["png_rgb8.png"], s["png_rgba8.png"]
+    t["webp_lossy.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-q", "75", "{in}", "-o", "{out}"], rgb, "a.webp")
+    t["webp_lossy_alpha.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-q", "75", "{in}", "-o", "{out}"], rgba, "b.webp")
+    t["webp_lossless_alpha.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-lossless", "{in}", "-o", "{out}"], rgba, "c.webp")
+    t["webp_1x1.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-lossless", "{in}", "-o", "{out}"], s["png_1x1.png"], "d.webp")
+    exif, icc = os.path.join(scratch, "exif.bin"), os.path.join(scratch, "icc.bin")
+    with open(exif, "wb") as f:
+        f.write(exif_block(6, False))
+    with open(icc, "wb") as f:
+        f.write(icc_profile())
+    with_icc = run_tool(scratch, ["webpmux", "-set", "icc", icc, "{in}", "-o", "{out}"], t["webp_lossy.webp"], "e.webp")
+    t["webp_exif_icc.webp"] = run_tool(scratch, ["webpmux", "-set", "exif", exif, "{in}", "-o", "{out}"], with_icc, "f.webp")
+    t["avif_420.avif"] = run_tool(scratch, ["avifenc", "-s", "10", "-y", "420", "{in}", "{out}"], rgb, "a.avif")
+    t["avif_444_alpha.avif"] = run_tool(scratch, ["avifenc", "-s", "10", "-y", "444", "{in}", "{out}"], rgba, "b.avif")
+    t["avif_exif_icc.avif"] = run_tool(scratch, ["avifenc", "-s", "10", "--exif", exif, "--icc", icc, "{in}", "{out}"],
+                                       rgb, "c.avif")
+    w, h = 24, 16
+    indices = [(x * 3 + y * 5) % 7 for y in range(h) for x in range(w)]
+    t["gif_rgb.gif"] = gif(w, h, indices, palette_of(7))
+    t["gif_transparent.gif"] = gif(w, h, indices, palette_of(7), transparent=2)
+    t["gif_1x1.gif"] = gif(1, 1, [0], palette_of(2))
+    for name in ("anim.gif", "trns_interlaced.gif", "offset.gif", "anim.webp", "deep10.avif", "gray.avif"):
+        with open(os.path.join(REPO, "tests", "data", name), "rb") as f:
+            t["data_" + name] = f.read()
+    return t
 
 
 # libvips' matrix format (--kernel-file) and --kernel's inline form.
@@ -425,8 +509,10 @@ def write_all(folder, files):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
-    if not shutil.which("cjpeg"):
-        sys.exit("make_corpus.py: cjpeg not found (Debian: apt-get install libjpeg-turbo-progs)")
+    for tool, package in (("cjpeg", "libjpeg-turbo-progs"), ("cwebp", "webp"), ("webpmux", "webp"),
+                          ("avifenc", "libavif-bin")):
+        if not shutil.which(tool):
+            sys.exit("make_corpus.py: %s not found (Debian: apt-get install %s)" % (tool, package))
     with tempfile.TemporaryDirectory() as scratch:
         images = image_seeds(scratch)
     write_all(os.path.join(out, "images"), images)

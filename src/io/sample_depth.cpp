@@ -1,0 +1,20 @@
+#include "src/io/sample_depth.hpp"
+
+namespace imgpar {
+
+ImageU8 reduce_to_8_bits(ImageView<const std::uint16_t> image) {
+    ImageU8 out(image.width, image.height, image.channels);
+    const std::size_t samples = static_cast<std::size_t>(image.width) * static_cast<std::size_t>(image.channels);
+    for (int y = 0; y < image.height; ++y) {
+        const std::uint16_t* s = image.row(y);
+        std::uint8_t* d = out.view().row(y);
+        for (std::size_t i = 0; i < samples; ++i) d[i] = reduce_sample_16_to_8(s[i]);
+    }
+    return out;
+}
+
+std::string depth_reduced_warning(int bits, const char* format_label) {
+    return std::to_string(bits) + "-bit " + format_label + " reduced to 8 bits per sample (rounded to nearest)";
+}
+
+}  // namespace imgpar
