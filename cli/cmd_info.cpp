@@ -27,19 +27,21 @@ int run(Invocation& inv) {
 }  // namespace
 
 Command info_command() {
-    return {"info", "Describe images: format, size, channels, bytes", {"FILE..."},
-            "Reads each FILE's header ('-' for standard input) and prints its format, dimensions, channel layout,\n"
-            "bit depth and size, without decoding the pixels; --verify decodes them too, so a corrupt or truncated\n"
-            "file is reported. Several files\n"
-            "may be given; one that fails is reported on stderr (and as an error record in CSV/JSON) and the\n"
-            "others are still described; the exit code is then 1.",
+    return {"info", "Describe images: format, size, channels, colour space, metadata", {"FILE..."},
+            "Reads each FILE's header ('-' for standard input) and prints its format, dimensions, channel layout\n"
+            "(as decoded), the colour space the file stores (YCbCr, CMYK, YCCK, palette+tRNS...), bit depth, pages\n"
+            "and size, and its metadata: EXIF (with the orientation), ICC profile (with its description), XMP, IPTC\n"
+            "and comments (shortened), and what of it imgpar would drop and why. The pixels are not decoded;\n"
+            "--verify decodes them too, so a corrupt or truncated file is reported. Several files may be given;\n"
+            "one that fails is reported on stderr (and as an error record in CSV/JSON) and the others are still\n"
+            "described; the exit code is then 1. JSON fields: docs/json.md (schema imgpar.info/3).",
             0, -1,
             {{"Info",
               {ParamSpec::flag("verify", "Also decode the pixels, proving the file is whole (slower: a full decode)"),
                ParamSpec::flag("header-only", "Read only the header: the default (kept for scripts that pass it)")}},
              report_options(true), many_files_options(false)},
             run,
-            {{"imgpar info photo.jpg", "Format, size, channels and bytes, from the header"},
+            {{"imgpar info photo.jpg", "Format, size, channels, colour space, bytes and metadata, from the header"},
              {"imgpar info --verify --csv photos/*.jpg", "Each file decoded whole, one CSV row each"},
              {"imgpar info --json scan.png logo.png", "One JSON object per file"}},
             {}};

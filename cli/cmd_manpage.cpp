@@ -69,8 +69,9 @@ void write_page(std::ostream& os) {
           ".B imgpar\n\\fB\\-\\-version\\fR | \\fB\\-V\\fR\n"
           ".SH DESCRIPTION\n"
           "imgpar filters images (Gaussian blur, box, unsharp mask, edges, custom kernels), computes\n"
-          "histograms, equalizes and thresholds, reading and writing PNG, JPEG, BMP and TIFF. It runs on an\n"
-          "NVIDIA GPU when one is usable and on the CPU otherwise; both give byte-identical results.\n"
+          "histograms, equalizes and thresholds, reading and writing PNG, JPEG, BMP, WebP, AVIF and TIFF (and\n"
+          "reading GIF). It runs on an NVIDIA GPU when one is usable and on the CPU otherwise; both give\n"
+          "byte-identical results.\n"
           "\\fB\\-\\fR as a file name reads standard input or writes standard output. Every command that\n"
           "writes an image also runs over many files (\\fB\\-\\-out\\-dir\\fR, \\fB\\-\\-output\\fR).\n"
           ".SH COMMANDS\n";

@@ -10,20 +10,24 @@ namespace {
 
 struct CodecOption {
     const char* name;
-    ImageFormat used_by;
-    ImageFormat also_by;  // a second format that reads it, or used_by again
+    std::vector<ImageFormat> used_by;
+    const char* formats;  // as the message names them
 };
 
 // Which formats read each option (src/io/save.cpp's encode_image; BMP reads
 // none). --jpeg-decoder is about inputs, so any output may go with it.
-constexpr CodecOption kCodecOptions[] = {{"quality", ImageFormat::Jpeg, ImageFormat::Jpeg},
-                                         {"chroma-subsampling", ImageFormat::Jpeg, ImageFormat::Jpeg},
-                                         {"jpeg-encoder", ImageFormat::Jpeg, ImageFormat::Jpeg},
-                                         {"compression", ImageFormat::Png, ImageFormat::Tiff}};
+const CodecOption kCodecOptions[] = {
+    {"quality", {ImageFormat::Jpeg, ImageFormat::Webp, ImageFormat::Avif}, "JPEG, WebP and AVIF"},
+    {"lossless", {ImageFormat::Webp}, "WebP"},
+    {"chroma-subsampling", {ImageFormat::Jpeg}, "JPEG"},
+    {"jpeg-encoder", {ImageFormat::Jpeg}, "JPEG"},
+    {"compression", {ImageFormat::Png, ImageFormat::Tiff}, "PNG and TIFF"}};
 
-std::string formats_text(const CodecOption& o) {
-    return o.also_by == o.used_by ? std::string(format_label(o.used_by))
-                                  : std::string(format_label(o.used_by)) + " and " + format_label(o.also_by);
+// "JPEG, WebP and AVIF" as "JPEG, WebP or AVIF".
+std::string either(std::string formats) {
+    const std::size_t and_at = formats.rfind(" and ");
+    if (and_at != std::string::npos) formats.replace(and_at, 5, " or ");
+    return formats;
 }
 
 std::string output_name(const std::string& name) { return name == "-" ? "standard output" : name; }
@@ -39,21 +43,27 @@ std::vector<std::string> unused_codec_options(const ParamValues& values, const s
         // deflate are TIFF's, none is both's.
         if (std::string(o.name) == "compression") {
             const std::string v = values.text(o.name);
-            if (v == "lzw" || v == "deflate") o.used_by = o.also_by = ImageFormat::Tiff;
-            else if (v != "none") o.used_by = o.also_by = ImageFormat::Png;
+            if (v == "lzw" || v == "deflate") {
+                o.used_by = {ImageFormat::Tiff};
+                o.formats = "TIFF";
+            } else if (v != "none") {
+                o.used_by = {ImageFormat::Png};
+                o.formats = "PNG";
+            }
         }
         // An option some output uses is not a no-op: a batch of PNGs and
         // JPEGs with --quality is fine.
-        if (std::any_of(outputs.begin(), outputs.end(),
-                        [&o](const PlannedOutput& p) { return p.format == o.used_by || p.format == o.also_by; }))
+        if (std::any_of(outputs.begin(), outputs.end(), [&o](const PlannedOutput& p) {
+                return std::find(o.used_by.begin(), o.used_by.end(), p.format) != o.used_by.end();
+            }))
             continue;
-        const std::string used = std::string("--") + o.name + " applies to " + formats_text(o) + " outputs; ";
+        const std::string used = std::string("--") + o.name + " applies to " + o.formats + " outputs; ";
         if (outputs.size() == 1)
             lines.push_back(used + output_name(outputs[0].name) + " is " + format_label(outputs[0].format) +
                             ": ignored");
         else
             lines.push_back(used + "none of the " + std::to_string(outputs.size()) + " outputs is " +
-                            formats_text(o) + ": ignored");
+                            either(o.formats) + ": ignored");
     }
     return lines;
 }

@@ -1,5 +1,6 @@
-// The encoder options an output format does not use: --quality and
-// --chroma-subsampling (JPEG), --compression (PNG, TIFF), --jpeg-encoder (JPEG).
+// The encoder options an output format does not use: --quality (JPEG, WebP,
+// AVIF), --lossless (WebP), --chroma-subsampling and --jpeg-encoder (JPEG),
+// --compression (PNG, TIFF).
 // Given for a run none of whose outputs uses one, it would be silently
 // ignored: the run warns once (not once per file) and goes on.
 #pragma once
@@ -19,7 +20,7 @@ struct PlannedOutput {
 };
 
 // One line per given codec option that no output uses: "--quality applies to
-// JPEG outputs; out.png is PNG: ignored".
+// JPEG, WebP and AVIF outputs; out.png is PNG: ignored".
 std::vector<std::string> unused_codec_options(const ParamValues& values, const std::vector<PlannedOutput>& outputs);
 
 // Throws imgpar::Error (usage) when --compression's value (`value`, read

@@ -122,7 +122,12 @@ void read_compression(const std::string& value, SaveOptions& s) {
 
 OptionGroup image_output_options(const std::string& json) {
     OptionGroup g{"Output",
-                  {ParamSpec::integer("quality", "Q", "JPEG quality", 1, 100).defaults(std::to_string(kDefaultJpegQuality)),
+                  {ParamSpec::integer("quality", "Q", "Quality of JPEG, lossy WebP and AVIF outputs", 1, 100)
+                       .defaults(std::to_string(kDefaultJpegQuality))
+                       .documented_default("JPEG " + std::to_string(kDefaultJpegQuality) + ", WebP " +
+                                           std::to_string(kDefaultWebpQuality) + ", AVIF " +
+                                           std::to_string(kDefaultAvifQuality)),
+                   ParamSpec::flag("lossless", "Write WebP losslessly: every pixel exact, alpha's hidden colours included"),
                    ParamSpec::choice("chroma-subsampling", "S",
                                      "JPEG colour resolution: auto (444 above quality 90, else 420), 444 (full), "
                                      "422 (half across), 420 (half both ways)",
@@ -148,8 +153,8 @@ OptionGroup image_output_options(const std::string& json) {
                                      {"auto", "hardware", "cpu"})
                        .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",
-                                     {"png", "jpg", "jpeg", "bmp", "tif", "tiff"}),
-                   ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF and ICC profile are kept)"),
+                                     {"png", "jpg", "jpeg", "bmp", "webp", "avif", "tif", "tiff"}),
+                   ParamSpec::flag("strip", "Write no metadata (by default the input's EXIF, ICC profile, XMP, IPTC and comments are kept)"),
                    ParamSpec::flag("auto-orient",
                                    "Turn the pixels upright as the EXIF orientation says, and set it to 1 (upright)")}};
     if (!json.empty()) g.params.push_back(ParamSpec::flag("json", json));
@@ -160,6 +165,8 @@ SaveOptions read_save_options(const ParamValues& values) {
     SaveOptions s;
     s.quality = values.int_value("quality");
     check_jpeg_quality(s.quality);
+    s.quality_given = values.given("quality");
+    s.lossless = values.flag("lossless");
     s.chroma = parse_chroma_subsampling(values.text("chroma-subsampling"));
     if (values.given("compression")) read_compression(values.text("compression"), s);
     if (values.given("format")) s.format = parse_format_name(values.text("format"));

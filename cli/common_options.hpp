@@ -23,7 +23,8 @@ GlobalOptions read_global_options(const ParamValues& values);
 OptionGroup report_options(bool csv);
 ReportFormat read_report_format(const ParamValues& values);
 
-// --quality, --chroma-subsampling (JPEG), --compression (PNG, TIFF) and --format
+// --quality (JPEG, WebP, AVIF), --lossless (WebP), --chroma-subsampling
+// (JPEG), --compression (PNG, TIFF) and --format
 // for commands that write an image, and --json
 // describing the run when `json` says what it prints.
 OptionGroup image_output_options(const std::string& json = "");

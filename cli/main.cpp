@@ -25,7 +25,11 @@
 #include "src/parallel.hpp"
 #include "src/report/text_escape.hpp"
 #include "src/io/jpeg_codec.hpp"
+#include "src/io/avif_codec.hpp"
+#include "src/io/gif_codec.hpp"
+#include "src/io/png_codec.hpp"
 #include "src/io/tiff_codec.hpp"
+#include "src/io/webp_codec.hpp"
 #include "src/run/input_list.hpp"
 #include "src/run/report_file.hpp"
 
@@ -79,8 +83,10 @@ void print_version(std::ostream& os) {
            << "\n";
     else
         os << "CUDA backend: not built (CPU only)\n";
-    os << "JPEG: " << jpeg_codec_name() << "; PNG: " << png_codec_name() << "; BMP: stb_image";
-    os << "; TIFF: " << (tiff_codec_available() ? tiff_codec_name() : std::string("not built (no libtiff)")) << "\n";
+    os << "JPEG: " << jpeg_codec_name() << "; PNG: " << png_codec_name() << "; BMP: stb_image\n";
+    const auto or_none = [](const std::string& name) { return name.empty() ? std::string("not built") : name; };
+    os << "WebP: " << or_none(webp_codec_name()) << "; AVIF: " << or_none(avif_codec_name())
+       << "; GIF (read): " << or_none(gif_codec_name()) << "; TIFF: " << or_none(tiff_codec_name()) << "\n";
 }
 
 const Command* find_command(const std::string& name) {

@@ -6,16 +6,23 @@
 #
 #   .deps/headers/    stb/stb_image.h, stb/stb_image_write.h, cxxopts.hpp, doctest/
 #   .deps/debs/       apt-get download libjpeg62-turbo-dev libjpeg62-turbo libpng-dev
-#                     libpng16-16 zlib1g-dev libhwy-dev libhwy1 (and libjpeg-turbo-progs,
+#                     libpng16-16 zlib1g-dev libhwy-dev libhwy1 libwebp-dev libgif-dev
+#                     libavif-dev libavif15 libaom3 libdav1d6 libgav1-1 librav1e0
+#                     libsvtav1enc1 libyuv0 libabsl20220623 (and libjpeg-turbo-progs,
 #                     whose cjpeg bench/e2e/make_sets.py uses); for TIFF: libtiff-dev
-#                     and the -dev packages of what its static library needs:
-#                     libwebp-dev libzstd-dev liblzma-dev liblerc-dev libjbig-dev libdeflate-dev
+#                     and the -dev packages of what its static library needs (beside
+#                     libwebp-dev and libjpeg62-turbo-dev, already there):
+#                     libzstd-dev liblzma-dev liblerc-dev libjbig-dev libdeflate-dev
 #
 # Every package there is unpacked with dpkg -x into .deps/prefix/ (no root
 # needed, nothing installed), and CMake is pointed at the copies: libjpeg-turbo,
-# libpng, zlib and libtiff (with the libraries its libtiff-4.pc lists) are
-# linked statically; Highway is a shared library that the binary finds in
-# .deps/prefix through its run path (keep the folder).
+# libpng, zlib, libtiff (with the libraries its libtiff-4.pc lists), libwebp
+# (with its demuxer and muxer) and giflib are linked statically; Highway and
+# libavif are shared libraries (Debian ships no static ones) that the binary
+# finds in .deps/prefix through its run path (keep the folder). libavif's own
+# AV1 codecs and their libraries are found there too: the run path is written
+# as DT_RPATH (--disable-new-dtags), which, unlike DT_RUNPATH, also serves
+# the libraries' own dependencies.
 #
 #   scripts/device_build.sh [BUILD_DIR [CMAKE_ARGS...]]    (BUILD_DIR: build-gpu)
 #
@@ -36,8 +43,13 @@ die() { echo "device_build.sh: $*" >&2; exit 1; }
 for f in stb/stb_image.h stb/stb_image_write.h cxxopts.hpp doctest/doctest.h; do
     [[ -f $headers/$f ]] || die "$headers/$f is missing (see docs/offline.md)"
 done
-for p in libjpeg62-turbo-dev libpng-dev zlib1g-dev libhwy-dev libhwy1 \
-         libtiff-dev libwebp-dev libzstd-dev liblzma-dev liblerc-dev libjbig-dev libdeflate-dev; do
+# libavif's run-time closure on Debian 12 (ldd of libavif.so.15 less glibc,
+# libstdc++, libgcc), none of which Ubuntu 24.04 has in these versions.
+avif_runtime="libavif15 libaom3 libdav1d6 libgav1-1 librav1e0 libsvtav1enc1 libyuv0 libabsl20220623 libjpeg62-turbo"
+# What libtiff's static library needs (its libtiff-4.pc's Libs.private).
+tiff_static="libtiff-dev libzstd-dev liblzma-dev liblerc-dev libjbig-dev libdeflate-dev"
+for p in libjpeg62-turbo-dev libpng-dev zlib1g-dev libhwy-dev libhwy1 libwebp-dev libgif-dev libavif-dev \
+         $avif_runtime $tiff_static; do
     compgen -G "$deps/debs/${p}_*.deb" >/dev/null || die "$deps/debs/${p}_*.deb is missing"
 done
 command -v dpkg >/dev/null || die "dpkg is needed to unpack the packages"
@@ -64,6 +76,11 @@ zlib_lib=$(lib libz.a)
 hwy_dir=$(lib cmake/hwy)
 tiff_lib=$(lib libtiff.a)
 tiff_include=$(dirname "$(echo "$prefix"/usr/include/*/tiffio.h)")
+webp_lib=$(lib libwebp.a)
+webpdemux_lib=$(lib libwebpdemux.a)
+webpmux_lib=$(lib libwebpmux.a)
+gif_lib=$(lib libgif.a)
+avif_dir=$(lib cmake/libavif)
 
 cmake -S . -B "$build" \
     -DCMAKE_BUILD_TYPE=Release -DIMGPAR_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
@@ -73,6 +90,11 @@ cmake -S . -B "$build" \
     -DZLIB_INCLUDE_DIR="$prefix/usr/include" -DZLIB_LIBRARY="$zlib_lib" \
     -Dhwy_DIR="$hwy_dir" \
     -DTIFF_INCLUDE_DIR="$tiff_include" -DTIFF_LIBRARY="$tiff_lib" \
+    -DWEBP_INCLUDE_DIR="$prefix/usr/include" -DWEBP_LIBRARY="$webp_lib" \
+    -DWEBPDEMUX_LIBRARY="$webpdemux_lib" -DWEBPMUX_LIBRARY="$webpmux_lib" \
+    -DGIF_INCLUDE_DIR="$prefix/usr/include" -DGIF_LIBRARY="$gif_lib" \
+    -Dlibavif_DIR="$avif_dir" \
+    -DCMAKE_EXE_LINKER_FLAGS="-Wl,--disable-new-dtags" \
     "$@"
 
 targets=()

@@ -13,9 +13,11 @@
 #   --time SECONDS   fuzzing time per target (default 60)
 #   --jobs N         fuzzing processes per target (default: one per core)
 #   --only LIST      comma-separated targets (default: all of them):
-#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb), TIFF (libtiff)
+#                      decode      decode_image: PNG (libpng), JPEG (libjpeg-turbo), BMP (stb),
+#                                  WebP (libwebp), AVIF (libavif, dav1d), GIF (giflib), TIFF (libtiff)
 #                      header      read_image_header (a TIFF page's directory too), the peeked size, the JPEG layout
-#                      metadata    EXIF and ICC from JPEG segments and PNG chunks, EXIF orientation
+#                      metadata    EXIF, ICC, XMP, IPTC and comments from JPEG segments and PNG chunks,
+#                                  written back and read again; EXIF and ICC from WebP chunks; EXIF orientation
 #                      kernel      custom kernels: --kernel text, --kernel-file, planned and applied
 #                      split       the split JPEG decode on the CPU against decode_image's pixels
 #                      decode_stb  decode_image in a build without libjpeg-turbo and libpng: stb's
@@ -99,10 +101,13 @@ declare -A probes=(
     [libjpeg-dev]=/usr/include/jpeglib.h
     [libpng-dev]=/usr/include/png.h
     [libtiff-dev]='/usr/include/*/tiffio.h'  # (in the architecture's folder)
+    [libwebp-dev]=/usr/include/webp/decode.h
+    [libavif-dev]=/usr/include/avif/avif.h
+    [libgif-dev]=/usr/include/gif_lib.h
     [llvm]=/usr/bin/llvm-symbolizer  # readable stack traces in the reports
 )
 missing=()
-for pkg in cmake make libstb-dev libcxxopts-dev libjpeg-dev libpng-dev libtiff-dev llvm; do
+for pkg in cmake make libstb-dev libcxxopts-dev libjpeg-dev libpng-dev libtiff-dev libwebp-dev libavif-dev libgif-dev llvm; do
     compgen -G "${probes[$pkg]}" >/dev/null || missing+=("$pkg")
 done
 if [[ -z ${IMGPAR_FUZZ_CXX:-} ]] && ! can_build_fuzzers; then
@@ -144,9 +149,9 @@ if needs_tree stb; then build_tree stb fuzz_decode -- -DIMGPAR_LIBJPEG=OFF -DIMG
 # --- Run ---------------------------------------------------------------------
 # target -> "tree executable corpus max_len dictionaries..."
 declare -A plan=(
-    [decode]="libs fuzz_decode images 16384 png jpeg bmp tiff exif"
-    [header]="libs fuzz_header images 16384 png jpeg bmp tiff exif"
-    [metadata]="libs fuzz_metadata images 16384 png jpeg exif"
+    [decode]="libs fuzz_decode images 16384 png jpeg bmp exif metadata webp avif gif tiff"
+    [header]="libs fuzz_header images 16384 png jpeg bmp exif metadata webp avif gif tiff"
+    [metadata]="libs fuzz_metadata images 16384 png jpeg exif metadata webp"
     [kernel]="libs fuzz_kernel kernels 4096 kernel"
     [split]="libs fuzz_split images 16384 jpeg exif"
     [decode_stb]="stb fuzz_decode images 16384 png jpeg bmp exif"

@@ -22,7 +22,7 @@ declare -A probes=(
     # --- build: the compiler and CMake; the header-only libraries (stb, cxxopts,
     # and doctest: the default build compiles the test suites too); the codecs
     # (libjpeg-turbo, libpng with zlib, libtiff); the CPU's SIMD with runtime dispatch
-    # (Google Highway). Running imgpar needs only what these bring.
+    # (Google Highway); WebP, AVIF and GIF. Running imgpar needs only what these bring.
     [cmake]=/usr/bin/cmake
     [g++]=/usr/bin/g++
     [make]=/usr/bin/make
@@ -35,6 +35,10 @@ declare -A probes=(
     [libhwy-dev]=/usr/include/hwy/highway.h
     # TIFF through libtiff (its headers sit in the architecture's folder).
     [libtiff-dev]='/usr/include/*/tiffio.h'
+    # WebP (libwebp with its demuxer and muxer), AVIF (libavif with its AV1 codecs), GIF read (giflib).
+    [libwebp-dev]=/usr/include/webp/decode.h
+    [libavif-dev]=/usr/include/avif/avif.h
+    [libgif-dev]=/usr/include/gif_lib.h
     # --- test: what the suites run beside imgpar.
     # Every file imgpar writes must decode to the same pixels in libvips (tests/cli/test_cli_vips.cpp).
     [libvips-tools]=/usr/bin/vips
@@ -42,6 +46,9 @@ declare -A probes=(
     # and 16-bit TIFF inputs (tests/cli/test_cli_tiff.cpp).
     [libtiff-tools]=/usr/bin/tiffinfo
     [python3-pil]=/usr/lib/python3/dist-packages/PIL
+    # ... and in each format's reference decoder: dwebp (Debian's webp package) and avifdec.
+    [webp]=/usr/bin/dwebp
+    [libavif-bin]=/usr/bin/avifdec
     # NumPy reads integral's .npy files and computes the references of compare, stats and
     # adaptive threshold; OpenCV (cv2.integral, adaptiveThreshold, meanStdDev) and scikit-image
     # (structural_similarity, threshold_sauvola/niblack) are the peers they are checked against.
@@ -52,6 +59,10 @@ declare -A probes=(
     [slurm-wlm]=/usr/sbin/slurmd
     [munge]=/usr/sbin/munged
     [parallel]=/usr/bin/parallel
+    # Metadata written by imgpar read back by exiftool, and Pillow's CMYK JPEGs, palette PNGs and
+    # sRGB profile (tests/cli/test_cli_metadata_kinds.cpp).
+    [libimage-exiftool-perl]=/usr/bin/exiftool
+    [python3-pil]=/usr/lib/python3/dist-packages/PIL
     # A run reads each input once (tests/cli/test_cli_reads.cpp).
     [strace]=/usr/bin/strace
     # The manual page is typeset without a warning (tests/cli/).
@@ -61,8 +72,8 @@ declare -A probes=(
     [fish]=/usr/bin/fish
 )
 declare -A groups=(
-    [build]="cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev zlib1g-dev libhwy-dev libtiff-dev"
-    [test]="libvips-tools libtiff-tools python3-pil python3-numpy python3-opencv python3-skimage slurm-wlm munge parallel strace groff-base zsh fish"
+    [build]="cmake g++ make libstb-dev libcxxopts-dev doctest-dev libjpeg-dev libpng-dev zlib1g-dev libhwy-dev libtiff-dev libwebp-dev libavif-dev libgif-dev"
+    [test]="libvips-tools libtiff-tools webp libavif-bin python3-numpy python3-opencv python3-skimage libimage-exiftool-perl python3-pil slurm-wlm munge parallel strace groff-base zsh fish"
 )
 usage="usage: scripts/install_packages.sh CALLER PKG... | CALLER --group GROUP... | --list GROUP  (groups: ${!groups[*]})"
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -516,6 +517,58 @@ TEST_CASE("rotate: colour is premultiplied (no fringe from transparent pixels), 
     CHECK(r.at(0, 0, 0) == 255);
     CHECK(r.at(0, 0, 1) == 0);
     CHECK(r.at(r.width() / 2, r.height() / 2, 1) == 200);
+}
+
+namespace {
+
+// rotate_pixel (the checked reference arithmetic) at one output pixel.
+void reference_pixel(const RotateMap& m, const ImageU8& img, int x, int y, std::uint8_t* out) {
+    const auto& v = img.view();
+    const int key = img.channels() * 4 + m.taps;
+    if (key == 6) rotate_pixel<1, 2>(m, v.data, v.stride, x, y, out);
+    if (key == 8) rotate_pixel<1, 4>(m, v.data, v.stride, x, y, out);
+    if (key == 10) rotate_pixel<2, 2>(m, v.data, v.stride, x, y, out);
+    if (key == 12) rotate_pixel<2, 4>(m, v.data, v.stride, x, y, out);
+    if (key == 14) rotate_pixel<3, 2>(m, v.data, v.stride, x, y, out);
+    if (key == 16) rotate_pixel<3, 4>(m, v.data, v.stride, x, y, out);
+    if (key == 18) rotate_pixel<4, 2>(m, v.data, v.stride, x, y, out);
+    if (key == 20) rotate_pixel<4, 4>(m, v.data, v.stride, x, y, out);
+}
+
+}  // namespace
+
+TEST_CASE("rotate: every pixel equals the checked per-pixel arithmetic; the outside pixel is what all-outside taps give") {
+    // cpu::rotate and the GPU write m.outside where every tap lies outside
+    // and read inside pixels without bounds checks: both must be rotate_pixel.
+    const std::optional<Rgba> fills[] = {std::nullopt, Rgba{250, 128, 3, 200}, Rgba{9, 200, 77, 0}, Rgba{255, 255, 255, 255}};
+    for (int c = 1; c <= 4; ++c)
+        for (Interpolation in : {Interpolation::Bilinear, Interpolation::Bicubic})
+            for (const auto& fill : fills) {
+                CAPTURE(c);
+                CAPTURE(interpolation_name(in));
+                RotateSpec s;
+                s.degrees = 33.0;
+                s.interpolation = in;
+                s.background = fill;
+                const ImageU8 a = test::photo_like_image(23, 17, c, 3);
+                const ImageU8 r = cpu::rotate(a.view(), s);
+                const RotateMap m = rotate_map(s, 23, 17, c);
+                const int reach = in == Interpolation::Bicubic ? 1 : 0, taps = m.taps;
+                int outside = 0;
+                for (int y = 0; y < r.height(); ++y)
+                    for (int x = 0; x < r.width(); ++x) {
+                        std::uint8_t want[4];
+                        reference_pixel(m, a, x, y, want);
+                        for (int ch = 0; ch < c; ++ch) REQUIRE(r.at(x, y, ch) == want[ch]);
+                        int ix, fx, iy, fy;
+                        rotate_position(m, x, y, ix, fx, iy, fy);
+                        const int x0 = ix - reach, y0 = iy - reach;
+                        if (!(x0 + taps - 1 < 0 || x0 >= 23 || y0 + taps - 1 < 0 || y0 >= 17)) continue;
+                        ++outside;
+                        for (int ch = 0; ch < c; ++ch) REQUIRE(want[ch] == m.outside[ch]);
+                    }
+                CHECK(outside > 20);
+            }
 }
 
 TEST_CASE("rotate: images with a side above 2^24 are refused for angles off the right angles; bad angles too") {

@@ -8,15 +8,21 @@
 
 namespace imgpar {
 
-enum class ImageFormat { Png, Jpeg, Bmp, Tiff };
+// WebP and AVIF are read and written through libwebp and libavif, GIF read
+// through giflib, TIFF read and written through libtiff, where the build
+// found them (src/io/*_codec.hpp).
+enum class ImageFormat { Png, Jpeg, Bmp, Webp, Avif, Gif, Tiff };
 
-const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp", "tiff"
-const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP", "TIFF": as messages name the data
+const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp", "webp", "avif", "gif", "tiff"
+const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP", "WebP", "AVIF", "GIF", "TIFF": as messages name the data
 
-// From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp, .tif/.tiff.
+// From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp,
+// .webp, .avif, .gif, .tif/.tiff.
 std::optional<ImageFormat> format_from_extension(const std::string& path);
 
-// From a --format value: png, jpg, jpeg, bmp, tif, tiff. Throws imgpar::Error (usage).
+// From a --format value: png, jpg, jpeg, bmp, webp, avif, tif, tiff. Throws
+// imgpar::Error (usage); gif is refused as an output format (imgpar reads
+// GIF only).
 ImageFormat parse_format_name(const std::string& name);
 
 // From the file's first bytes (its signature). Content decides how a file is

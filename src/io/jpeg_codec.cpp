@@ -42,11 +42,17 @@ using jpeg_errors::JpegErrors;
 using jpeg_errors::on_error;
 using jpeg_errors::set_errors;
 
-// Adobe's CMYK JPEGs store inverted inks: R = C * K / 255 with C and K as read.
-void cmyk_row_to_rgb(const std::uint8_t* cmyk, std::uint8_t* rgb, int width) {
+// CMYK to RGB with no colour management (ImageMagick's and Pillow's naive
+// conversion): R = (1 - C)(1 - K), read on 0..255 as round((255 - C)(255 - K)
+// / 255). A file with an Adobe segment (Photoshop's, and libjpeg's own for
+// CMYK and YCCK) stores inverted inks, 255 - C, so R = round(C' K' / 255) of
+// what is stored; a file without one stores the inks as they are (Pillow's
+// rule).
+void cmyk_row_to_rgb(const std::uint8_t* cmyk, std::uint8_t* rgb, int width, bool inverted) {
+    const unsigned flip = inverted ? 0u : 255u;
     for (int x = 0; x < width; ++x, cmyk += 4, rgb += 3) {
-        const unsigned k = cmyk[3];
-        for (int c = 0; c < 3; ++c) rgb[c] = static_cast<std::uint8_t>((cmyk[c] * k + 127u) / 255u);
+        const unsigned k = cmyk[3] ^ flip;
+        for (int c = 0; c < 3; ++c) rgb[c] = static_cast<std::uint8_t>(((cmyk[c] ^ flip) * k + 127u) / 255u);
     }
 }
 
@@ -110,6 +116,11 @@ void decode_rows(const std::string& name, const std::vector<std::uint8_t>& bytes
     d.scale_denom = static_cast<unsigned>(options.scale_denom);
     jpeg_start_decompress(&d);
     const int channels = ink ? 3 : d.output_components;
+    if (ink && first == 0)  // said once, by the band that starts the image
+        warnings.push_back(std::string(d.jpeg_color_space == JCS_YCCK ? "YCCK" : "CMYK") +
+                           " JPEG converted to RGB without colour management (" +
+                           (d.saw_Adobe_marker ? "inverted inks, as Adobe writes them" : "inks as stored, no Adobe segment") +
+                           "): colours are approximate");
     if (out.width() == 0)
         out = ImageU8(static_cast<int>(d.output_width), static_cast<int>(d.output_height), channels);
     if (ink) cmyk.resize(static_cast<std::size_t>(d.output_width) * 4);
@@ -120,7 +131,7 @@ void decode_rows(const std::string& name, const std::vector<std::uint8_t>& bytes
         std::uint8_t* row = out.data() + static_cast<std::size_t>(d.output_scanline) * out.row_bytes();
         JSAMPROW target = ink ? cmyk.data() : row;
         jpeg_read_scanlines(&d, &target, 1);
-        if (ink) cmyk_row_to_rgb(cmyk.data(), row, out.width());
+        if (ink) cmyk_row_to_rgb(cmyk.data(), row, out.width(), d.saw_Adobe_marker != 0);
     }
     if (end == static_cast<int>(d.output_height)) {
         jpeg_finish_decompress(&d);
@@ -231,17 +242,12 @@ ImageU8 jpeg_decode(const std::string& name, const std::vector<std::uint8_t>& by
 
 namespace {
 
-// The input's EXIF block (APP1, after the JFIF segment, where readers look
-// for it) and ICC profile (APP2 chunks, written by libjpeg-turbo).
+// The input's metadata, after the JFIF segment (where readers look for
+// it), in the segments insert_jpeg_metadata writes too (one list for both,
+// so the GPU encoder's files carry the same bytes).
 void write_metadata(jpeg_compress_struct& c, const ImageMetadata& m) {
-    constexpr std::size_t kMaxSegmentData = 65533;
-    static const char kExifId[6] = {'E', 'x', 'i', 'f', 0, 0};
-    if (!m.exif.empty() && m.exif.size() + sizeof kExifId <= kMaxSegmentData) {
-        std::vector<std::uint8_t> app1(kExifId, kExifId + sizeof kExifId);
-        app1.insert(app1.end(), m.exif.begin(), m.exif.end());
-        jpeg_write_marker(&c, JPEG_APP0 + 1, app1.data(), static_cast<unsigned>(app1.size()));
-    }
-    if (!m.icc.empty()) jpeg_write_icc_profile(&c, m.icc.data(), static_cast<unsigned>(m.icc.size()));
+    for (const JpegSegment& s : jpeg_metadata_segments(m, nullptr))
+        jpeg_write_marker(&c, s.marker, s.payload.data(), static_cast<unsigned>(s.payload.size()));
 }
 
 }  // namespace

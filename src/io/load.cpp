@@ -10,6 +10,7 @@
 
 #include "src/error.hpp"
 #include "src/io/byte_size.hpp"
+#include "src/io/color_space.hpp"
 #include "src/io/file_bytes.hpp"
 #include "src/io/header_peek.hpp"
 #include "src/io/jpeg_check.hpp"
@@ -18,6 +19,9 @@
 #include "src/io/page_select.hpp"
 #include "src/io/png_codec.hpp"
 #include "src/io/sample_depth.hpp"
+#include "src/io/avif_codec.hpp"
+#include "src/io/gif_codec.hpp"
+#include "src/io/webp_codec.hpp"
 #include "src/io/stb_decode.hpp"
 #include "src/io/stb_guard.hpp"
 #include "src/io/tiff_codec.hpp"
@@ -35,10 +39,9 @@ const char* foreign_format(const std::uint8_t* b, std::size_t size) {
     auto starts = [&](const char* sig, std::size_t n, std::size_t at = 0) {
         return size >= at + n && std::memcmp(b + at, sig, n) == 0;
     };
-    if (starts("GIF8", 4)) return "GIF";
-    if (starts("RIFF", 4) && starts("WEBP", 4, 8)) return "WebP";
+    if (starts("GIF8", 4)) return "GIF (other than GIF87a and GIF89a)";
     if (starts("\0\0\0\x0c" "jP  ", 8)) return "JPEG 2000";
-    if (starts("ftyp", 4, 4)) return "HEIF/AVIF";
+    if (starts("ftyp", 4, 4)) return "HEIF (other than AVIF)";
     if (starts("8BPS", 4)) return "PSD";
     if (starts("%PDF", 4)) return "PDF";
     return nullptr;
@@ -48,8 +51,8 @@ const char* foreign_format(const std::uint8_t* b, std::size_t size) {
 ImageFormat format_of(const std::string& name, const std::uint8_t* b, std::size_t size) {
     if (auto format = sniff_format(b, size)) return *format;
     if (const char* other = foreign_format(b, size))
-        throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG, BMP and TIFF)");
-    throw input_error(name, "not a PNG, JPEG, BMP or TIFF image (unrecognised file signature)");
+        throw input_error(name, std::string(other) + " files are not supported (imgpar reads PNG, JPEG, BMP, WebP, AVIF, GIF and TIFF)");
+    throw input_error(name, "not a PNG, JPEG, BMP, WebP, AVIF, GIF or TIFF image (unrecognised file signature)");
 }
 
 void check_pixel_limit(const std::string& name, std::uint64_t w, std::uint64_t h, std::uint64_t max_pixels) {
@@ -120,6 +123,7 @@ std::string read_tiff(const std::string& name, const std::vector<std::uint8_t>& 
     h.bit_depth = t.bit_depth;
     h.page = t.page;
     h.pages = t.pages;
+    h.color_space = t.color_space;
     h.decoder_bytes = t.decoder_bytes;
     h.metadata.icc = t.icc;
     h.metadata.exif = t.exif;
@@ -209,6 +213,7 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             }
             break;
         }
+        default: break;  // (read by their libraries: read_library_header)
     }
     const StbHeader s = stb_read_header(name, bytes, h.format, transparent_color);
     h.width = s.width;
@@ -227,9 +232,64 @@ void read_with_stb(const std::string& name, const std::vector<std::uint8_t>& byt
             break;
         }
         case ImageFormat::Bmp: h.decoder_bytes = pixels * static_cast<std::uint64_t>(h.channels); break;
-        case ImageFormat::Tiff: break;  // (read_tiff)
+        default: break;  // (read_tiff, read_library_header)
     }
 }
+
+// WebP, AVIF and GIF: their codec libraries read the header (nothing
+// row-sized); a file cut short is found from it where the format tells
+// (WebP's RIFF size, GIF's first frame without its end) before decoding.
+void read_library_header(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options,
+                         ImageHeader& h) {
+    const bool decoding = options.images > 0;
+    std::string cut;
+    if (h.format == ImageFormat::Webp) {
+        const WebpHeaderInfo w = webp_read_header(name, bytes);
+        h.width = w.width;
+        h.height = w.height;
+        h.channels = w.channels;
+        h.pages = w.frames;
+        // A still: lossless (VP8L) stores ARGB, lossy (VP8) YCbCr 4:2:0 with
+        // its alpha apart. An animation's frames may be either: not said.
+        if (w.animated) h.color_space.clear();
+        else if (w.lossless) h.color_space = w.channels == 4 ? "RGBA" : "RGB";
+        else h.color_space = w.channels == 4 ? "YCbCr+alpha" : "YCbCr";
+        h.decoder_bytes = w.decoder_bytes;
+        h.metadata = webp_read_metadata(bytes);
+        if (w.riff_bytes > bytes.size())
+            cut = "the file has " + std::to_string(bytes.size()) + " of the " + std::to_string(w.riff_bytes) +
+                  " bytes its RIFF header gives";
+        if (!cut.empty() && w.animated && decoding) throw input_error(name, "WebP animation is truncated: " + cut);
+    } else if (h.format == ImageFormat::Avif) {
+        const AvifHeaderInfo a = avif_read_header(name, bytes);
+        h.width = a.width;
+        h.height = a.height;
+        h.channels = a.channels;
+        h.bit_depth = a.bit_depth;
+        h.pages = std::max(a.frames, 1);
+        h.decoder_bytes = a.decoder_bytes;
+        h.metadata = a.metadata;
+    } else {
+        const GifHeaderInfo g = gif_read_header(name, bytes);
+        // The first frame is decoded row by row whatever the screen: its
+        // own size is limited as the screen's is.
+        check_pixel_limit(name, static_cast<std::uint64_t>(g.frame_width), static_cast<std::uint64_t>(g.frame_height),
+                          options.max_pixels);
+        h.width = g.width;
+        h.height = g.height;
+        h.channels = g.channels;
+        h.pages = std::max(g.frames, 1);
+        h.color_space = "palette";
+        h.decoder_bytes = static_cast<std::uint64_t>(g.frame_width) + (std::uint64_t{1} << 16);  // a row, LZW tables
+        if (g.frame_cut) cut = "the first frame's data ends before its end marker";
+    }
+    if (!decoding || cut.empty()) return;
+    if (!options.allow_partial) refuse_partial(name, h.format, cut);
+    h.notes.push_back(std::string(format_label(h.format)) + " data is truncated (" + cut +
+                      "): decoding what is there (--allow-partial)");
+}
+
+bool read_by_library(ImageFormat f) { return f == ImageFormat::Webp || f == ImageFormat::Avif || f == ImageFormat::Gif; }
 
 // The header, checked; its notes get what a partial decode should say.
 ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>& bytes, const LoadOptions& options) {
@@ -267,6 +327,8 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
         // Its directory is its header: the size it claims meets the limit
         // first, as a PNG's does from peek_dimensions.
         check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
+    } else if (read_by_library(h.format)) {
+        read_library_header(name, bytes, options, h);
     } else {
         read_with_stb(name, bytes, options, h);
     }
@@ -279,6 +341,8 @@ ImageHeader read_header(const std::string& name, const std::vector<std::uint8_t>
     check_pixel_limit(name, static_cast<std::uint64_t>(h.width), static_cast<std::uint64_t>(h.height), options.max_pixels);
     if (h.format == ImageFormat::Jpeg) h.metadata = read_jpeg_metadata(bytes.data(), bytes.size());
     if (h.format == ImageFormat::Png) h.metadata = png_read_metadata(bytes);
+    for (const std::string& p : h.metadata.problems) h.notes.push_back("metadata: " + p);
+    if (h.color_space.empty()) h.color_space = stored_color_space(h.format, bytes.data(), bytes.size(), h.channels);
 
     if (options.images > 0) {
         check_memory(name, h, estimate_memory(h, options), options.images > 1, options);
@@ -309,6 +373,15 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
         out.image = jpeg_decode(name, bytes, h.width, h.height, out.warnings, jpeg);
         if (out.image.channels() != h.channels)
             throw input_error(name, "decoded channel count differs from the header (corrupt file)");
+    } else if (h.format == ImageFormat::Webp) {
+        out.image = webp_decode(name, bytes, webp_read_header(name, bytes), out.warnings, options.allow_partial);
+    } else if (h.format == ImageFormat::Avif) {
+        const AvifHeaderInfo a = avif_read_header(name, bytes);
+        out.image = avif_decode(name, bytes, a, options.max_pixels);
+        if (a.frames > 1)
+            out.warnings.push_back("AVIF image sequence of " + std::to_string(a.frames) + " frames: the first frame is read");
+    } else if (h.format == ImageFormat::Gif) {
+        out.image = gif_decode(name, bytes, gif_read_header(name, bytes), out.warnings, options.allow_partial);
     } else {
         StbHeader s;
         s.width = h.width;
@@ -333,8 +406,12 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
             out.image = stb_decode(name, bytes, h.format, s, options.allow_partial);
         }
     }
-    if (h.format == ImageFormat::Png && h.bit_depth == 16)
-        out.warnings.insert(out.warnings.begin(), reduced_to_8_bits_warning("PNG"));
+    if (out.image.width() != shrunk_side(h.width, shrink) || out.image.height() != shrunk_side(h.height, shrink) ||
+        out.image.channels() != h.channels)
+        throw input_error(name, "the decoded image differs from its header in size or channels (corrupt file)");
+    // (tiff_decode warns of its own reduction, floats' included)
+    if (h.bit_depth > 8 && h.format != ImageFormat::Tiff)
+        out.warnings.insert(out.warnings.begin(), depth_reduced_warning(h.bit_depth, format_label(h.format)));
     return out;
 }
 
@@ -363,7 +440,7 @@ void check_memory(const std::string& name, const ImageHeader& h, std::uint64_t n
 }
 
 std::uint64_t metadata_memory(const ImageHeader& h) {
-    return 4 * static_cast<std::uint64_t>(h.metadata.exif.size() + h.metadata.icc.size());
+    return 4 * h.metadata.bytes();
 }
 
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options) {

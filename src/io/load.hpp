@@ -52,14 +52,23 @@ struct ImageHeader {
     int height = 0;
     int channels = 0;   // as decoded: palette PNGs count as RGB(A)
     int bit_depth = 8;  // bits per sample in the file (16-bit PNGs load as 8; 32, 64: TIFF's floats)
-    int page = 0;       // the page read (TIFF), 0-based
-    int pages = 1;      // the pages in the file
+    int page = 0;       // the page read (TIFF), 0-based, of `pages`
     std::size_t file_bytes = 0;
     // Memory the decoder needs beside the file and the decoded image:
     // libjpeg-turbo's coefficients of a progressive JPEG, libpng's rows,
     // stb's own buffers.
     std::uint64_t decoder_bytes = 0;
-    ImageMetadata metadata;  // EXIF and ICC profile, from the markers or chunks before the pixels
+    // The colour space the file stores (src/io/color_space.hpp: "YCbCr",
+    // "CMYK", "palette+tRNS"...; TIFF's, WebP's and GIF's from their
+    // readers), or "" where its reader does not say (info then shows the
+    // layout). The number of pages or frames the file holds
+    // (1 for PNG, JPEG and BMP; a TIFF's pages, of which `page` is decoded;
+    // an animation's frames, of which the first is decoded).
+    std::string color_space;
+    int pages = 1;
+    // EXIF, ICC profile, XMP, IPTC and comments; what was dropped is in
+    // metadata.problems, and in `notes` (warned of when the file is decoded).
+    ImageMetadata metadata;
     // Read with the checks decoding needs (LoadOptions::images > 0): then
     // decode_image can take this header instead of reading it again, and
     // `notes` holds what a partial decode (--allow-partial) will warn of.

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <map>
-
-#include "src/io/jpeg_layout.hpp"
 
 namespace imgpar {
 
@@ -110,75 +107,40 @@ const char* orientation_name(int o) {
 }
 
 std::string describe_metadata(const ImageMetadata& m) {
-    std::string s;
+    std::vector<std::string> parts;
     if (!m.exif.empty()) {
-        s = "EXIF " + std::to_string(m.exif.size()) + " bytes";
+        std::string s = "EXIF " + std::to_string(m.exif.size()) + " bytes";
         if (const int o = exif_orientation(m.exif)) s += " (orientation " + std::to_string(o) + ", " + orientation_name(o) + ")";
+        parts.push_back(s);
     }
-    if (!m.icc.empty()) s += (s.empty() ? "" : ", ") + std::string("ICC profile ") + std::to_string(m.icc.size()) + " bytes";
+    if (!m.icc.empty()) {
+        std::string s = "ICC profile " + std::to_string(m.icc.size()) + " bytes";
+        const std::string d = icc_description(m.icc);
+        if (!d.empty()) s += " (\"" + shortened_text(d, 60) + "\")";
+        parts.push_back(s);
+    }
+    if (!m.xmp.empty() || !m.xmp_extended.empty())
+        parts.push_back("XMP " + std::to_string(m.xmp.size()) + " bytes" +
+                        (m.xmp_extended.empty() ? std::string()
+                                                : " (and " + std::to_string(m.xmp_extended.size()) + " extended)"));
+    if (!m.iptc.empty()) parts.push_back("IPTC " + std::to_string(m.iptc.size()) + " bytes");
+    if (!m.comments.empty()) {
+        std::string s = std::to_string(m.comments.size()) + (m.comments.size() == 1 ? " comment" : " comments") + " (";
+        for (std::size_t k = 0; k < m.comments.size() && k < 3; ++k) {
+            const Comment& c = m.comments[k];
+            s += (k ? ", " : "") + (c.keyword == "Comment" ? std::string() : shortened_text(c.keyword, 30) + ": ") +
+                 "\"" + shortened_text(c.text, 60) + "\"";
+        }
+        parts.push_back(s + (m.comments.size() > 3 ? ", ...)" : ")"));
+    }
+    std::string s;
+    for (const std::string& p : parts) s += (s.empty() ? "" : ", ") + p;
     return s.empty() ? "none" : s;
-}
-
-ImageMetadata read_jpeg_metadata(const std::uint8_t* d, std::size_t size) {
-    ImageMetadata m;
-    std::map<int, std::vector<std::uint8_t>> icc_chunks;  // sequence number (1-based) -> bytes
-    int icc_count = 0;
-    walk_jpeg_segments(d, size, [&](int marker, const std::uint8_t* p, std::size_t n) {
-        if (marker == 0xE1 && m.exif.empty() && n > 6 && std::memcmp(p, "Exif\0\0", 6) == 0) m.exif.assign(p + 6, p + n);
-        if (marker == 0xE2 && n > 14 && std::memcmp(p, "ICC_PROFILE\0", 12) == 0) {
-            const int seq = p[12], count = p[13];
-            if (seq >= 1 && seq <= count && (icc_count == 0 || icc_count == count)) {
-                icc_count = count;
-                icc_chunks[seq].assign(p + 14, p + n);
-            }
-        }
-        return true;
-    });
-    if (icc_count > 0 && static_cast<int>(icc_chunks.size()) == icc_count)
-        for (auto& [seq, bytes] : icc_chunks) m.icc.insert(m.icc.end(), bytes.begin(), bytes.end());
-    return m;
-}
-
-std::vector<std::uint8_t> insert_jpeg_metadata(const std::vector<std::uint8_t>& jpeg, const ImageMetadata& m) {
-    if (m.empty() || jpeg.size() < 4 || jpeg[0] != 0xFF || jpeg[1] != 0xD8) return jpeg;
-    std::size_t at = 2;
-    if (jpeg.size() >= 6 && jpeg[2] == 0xFF && jpeg[3] == 0xE0) {
-        const std::size_t length = (std::size_t{jpeg[4]} << 8) | jpeg[5];
-        if (4 + length <= jpeg.size()) at = 4 + length;
-    }
-    std::vector<std::uint8_t> segments;
-    const auto add_segment = [&](int marker, const char* id, std::size_t id_size, const std::uint8_t* data,
-                                 std::size_t size, int seq, int count) {
-        const std::size_t length = 2 + id_size + (seq ? 2 : 0) + size;
-        segments.insert(segments.end(), {0xFF, static_cast<std::uint8_t>(marker), static_cast<std::uint8_t>(length >> 8),
-                                         static_cast<std::uint8_t>(length & 0xFF)});
-        segments.insert(segments.end(), id, id + id_size);
-        if (seq) segments.insert(segments.end(), {static_cast<std::uint8_t>(seq), static_cast<std::uint8_t>(count)});
-        segments.insert(segments.end(), data, data + size);
-    };
-    constexpr std::size_t kMaxSegmentData = 65533;  // a segment's length field counts itself
-    static const char kExifId[6] = {'E', 'x', 'i', 'f', 0, 0};
-    if (!m.exif.empty() && m.exif.size() + sizeof kExifId <= kMaxSegmentData)
-        add_segment(0xE1, kExifId, sizeof kExifId, m.exif.data(), m.exif.size(), 0, 0);
-    static const char kIccId[12] = {'I', 'C', 'C', '_', 'P', 'R', 'O', 'F', 'I', 'L', 'E', 0};
-    constexpr std::size_t kIccChunk = kMaxSegmentData - sizeof kIccId - 2;
-    const std::size_t chunks = (m.icc.size() + kIccChunk - 1) / kIccChunk;
-    if (chunks <= 255)  // the chunk count is one byte
-        for (std::size_t k = 0; k < chunks; ++k) {
-            const std::size_t n = std::min(kIccChunk, m.icc.size() - k * kIccChunk);
-            add_segment(0xE2, kIccId, sizeof kIccId, m.icc.data() + k * kIccChunk, n, static_cast<int>(k + 1),
-                        static_cast<int>(chunks));
-        }
-    std::vector<std::uint8_t> out;
-    out.reserve(jpeg.size() + segments.size());
-    out.insert(out.end(), jpeg.begin(), jpeg.begin() + static_cast<std::ptrdiff_t>(at));
-    out.insert(out.end(), segments.begin(), segments.end());
-    out.insert(out.end(), jpeg.begin() + static_cast<std::ptrdiff_t>(at), jpeg.end());
-    return out;
 }
 
 PngMetadataChunks find_png_metadata_chunks(const std::uint8_t* d, std::size_t size) {
     PngMetadataChunks m;
+    bool image_data = false;
     std::size_t i = 8;  // after the signature
     while (i + 12 <= size) {
         const std::size_t length = static_cast<std::size_t>(d[i]) << 24 | static_cast<std::size_t>(d[i + 1]) << 16 |
@@ -186,9 +148,10 @@ PngMetadataChunks find_png_metadata_chunks(const std::uint8_t* d, std::size_t si
         if (length > size - i - 12) break;
         const std::uint8_t* type = d + i + 4;
         const std::uint8_t* p = d + i + 8;
-        if (std::memcmp(type, "IDAT", 4) == 0 || std::memcmp(type, "IEND", 4) == 0) break;
-        if (std::memcmp(type, "eXIf", 4) == 0 && m.exif.empty()) m.exif.assign(p, p + length);
-        if (std::memcmp(type, "iCCP", 4) == 0 && m.icc_deflated.empty()) {
+        if (std::memcmp(type, "IEND", 4) == 0) break;
+        if (std::memcmp(type, "IDAT", 4) == 0) image_data = true;
+        if (!image_data && std::memcmp(type, "eXIf", 4) == 0 && m.exif.empty()) m.exif.assign(p, p + length);
+        if (!image_data && std::memcmp(type, "iCCP", 4) == 0 && m.icc_deflated.empty()) {
             // A name of 1-79 bytes, its NUL, compression method 0, the data.
             const void* nul = std::memchr(p, 0, length < 80 ? length : 80);
             if (nul) {
@@ -196,9 +159,116 @@ PngMetadataChunks find_png_metadata_chunks(const std::uint8_t* d, std::size_t si
                 if (at + 1 < length && p[at] == 0) m.icc_deflated.assign(p + at + 1, p + length);
             }
         }
+        const bool text = std::memcmp(type, "tEXt", 4) == 0 || std::memcmp(type, "zTXt", 4) == 0 ||
+                          std::memcmp(type, "iTXt", 4) == 0;
+        if (text && m.texts.size() < 4 * kMaxComments)
+            m.texts.push_back(PngTextChunk{static_cast<char>(type[0]), p, length});
+        else if (text)
+            ++m.texts_skipped;
         i += 12 + length;
     }
     return m;
+}
+
+std::uint64_t ImageMetadata::bytes() const {
+    std::uint64_t n = exif.size() + icc.size() + xmp.size() + xmp_extended.size() + iptc.size();
+    for (const Comment& c : comments) n += c.keyword.size() + c.text.size() + sizeof(Comment);
+    return n;
+}
+
+std::string shortened_text(const std::string& text, std::size_t max) {
+    std::string s;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (s.size() >= max) {
+            // Not in the middle of a UTF-8 sequence.
+            while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back();
+            if (!s.empty() && static_cast<unsigned char>(s.back()) >= 0xC0) s.pop_back();
+            return s + "...";
+        }
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\n') s += "\\n";
+        else if (c < 0x20 || c == 0x7F) s += ' ';
+        else s += static_cast<char>(c);
+    }
+    return s;
+}
+
+namespace {
+
+std::uint32_t icc_u32(const std::vector<std::uint8_t>& p, std::size_t at) {
+    return std::uint32_t{p[at]} << 24 | std::uint32_t{p[at + 1]} << 16 | std::uint32_t{p[at + 2]} << 8 | p[at + 3];
+}
+
+// UTF-16BE (an 'mluc' record) to UTF-8; surrogate pairs joined, lone ones dropped.
+std::string utf16be_to_utf8(const std::uint8_t* p, std::size_t n) {
+    std::string s;
+    for (std::size_t i = 0; i + 1 < n; i += 2) {
+        std::uint32_t c = static_cast<std::uint32_t>(p[i] << 8 | p[i + 1]);
+        if (c >= 0xD800 && c < 0xDC00 && i + 3 < n) {
+            const std::uint32_t low = static_cast<std::uint32_t>(p[i + 2] << 8 | p[i + 3]);
+            if (low < 0xDC00 || low >= 0xE000) continue;
+            c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+            i += 2;
+        } else if (c >= 0xD800 && c < 0xE000) {
+            continue;
+        }
+        if (c == 0) break;
+        if (c < 0x80) {
+            s += static_cast<char>(c);
+        } else if (c < 0x800) {
+            s += static_cast<char>(0xC0 | c >> 6);
+            s += static_cast<char>(0x80 | (c & 0x3F));
+        } else if (c < 0x10000) {
+            s += static_cast<char>(0xE0 | c >> 12);
+            s += static_cast<char>(0x80 | (c >> 6 & 0x3F));
+            s += static_cast<char>(0x80 | (c & 0x3F));
+        } else {
+            s += static_cast<char>(0xF0 | c >> 18);
+            s += static_cast<char>(0x80 | (c >> 12 & 0x3F));
+            s += static_cast<char>(0x80 | (c >> 6 & 0x3F));
+            s += static_cast<char>(0x80 | (c & 0x3F));
+        }
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string icc_description(const std::vector<std::uint8_t>& icc) {
+    // A 128-byte header, a tag count, 12-byte entries (signature, offset, size).
+    if (icc.size() < 132) return "";
+    const std::uint64_t count = icc_u32(icc, 128);
+    for (std::uint64_t k = 0; k < count && 132 + 12 * (k + 1) <= icc.size(); ++k) {
+        const std::size_t entry = static_cast<std::size_t>(132 + 12 * k);
+        if (std::memcmp(icc.data() + entry, "desc", 4) != 0) continue;
+        const std::uint64_t offset = icc_u32(icc, entry + 4), size = icc_u32(icc, entry + 8);
+        if (offset + size > icc.size() || size < 12) return "";
+        const std::uint8_t* t = icc.data() + offset;
+        if (std::memcmp(t, "desc", 4) == 0) {  // v2: an ASCII count (with its NUL), the text
+            const std::uint64_t n = icc_u32(icc, static_cast<std::size_t>(offset) + 8);
+            if (n > size - 12) return "";
+            std::string s(reinterpret_cast<const char*>(t + 12), static_cast<std::size_t>(n));
+            return s.substr(0, s.find('\0'));
+        }
+        if (std::memcmp(t, "mluc", 4) == 0 && size >= 16) {  // v4: records of language, country, length, offset
+            const std::uint64_t records = icc_u32(icc, static_cast<std::size_t>(offset) + 8);
+            const std::uint64_t record_size = icc_u32(icc, static_cast<std::size_t>(offset) + 12);
+            if (record_size < 12 || records == 0 || 16 + records * record_size > size) return "";
+            std::size_t pick = 0;
+            for (std::uint64_t r = 0; r < records; ++r)
+                if (std::memcmp(t + 16 + r * record_size, "en", 2) == 0) {
+                    pick = static_cast<std::size_t>(r);
+                    break;
+                }
+            const std::uint8_t* rec = t + 16 + pick * record_size;
+            const std::uint64_t len = static_cast<std::uint64_t>(rec[4]) << 24 | rec[5] << 16 | rec[6] << 8 | rec[7];
+            const std::uint64_t at = static_cast<std::uint64_t>(rec[8]) << 24 | rec[9] << 16 | rec[10] << 8 | rec[11];
+            if (at + len > size) return "";
+            return utf16be_to_utf8(t + at, static_cast<std::size_t>(len));
+        }
+        return "";
+    }
+    return "";
 }
 
 }  // namespace imgpar

@@ -76,9 +76,12 @@ PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::ui
 // expanded), its inflate state and read buffers.
 std::uint64_t png_decode_memory(const PngHeaderInfo& h);
 
-// The EXIF block (eXIf) and ICC profile (iCCP, inflated: at most 64 MiB)
-// among the chunks before the image data; a malformed one is left out. The
-// profile needs zlib: a build without libpng keeps the EXIF block only.
+// The metadata of a PNG (src/io/metadata.hpp): eXIf and iCCP (inflated: at
+// most 64 MiB) before the image data; the XMP packet, comments and raw
+// profiles (ImageMagick's "Raw profile type iptc/exif/xmp/icc") from its
+// text chunks wherever they are, each inflated within its kind's bound. A
+// malformed chunk is left out and said in `problems`. A build without
+// libpng (no zlib) keeps the EXIF block only.
 ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes);
 
 // Decodes a whole PNG to 8 bits per sample, whose header the caller has read
@@ -91,6 +94,14 @@ ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes);
 // the rows decoded so far, the rest black, and a warning.
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                    int channels, std::vector<std::string>& warnings, bool allow_partial = false);
+
+// The chunks that carry `m` in a PNG (with their CRCs), in the order
+// written before the image data: iCCP, eXIf, iTXt "XML:com.adobe.xmp"
+// (uncompressed), zTXt "Raw profile type iptc", then one text chunk per
+// comment (tEXt; zTXt over 1 KiB; iTXt for UTF-8). What a PNG cannot hold
+// (JPEG's extended XMP, a text with a NUL byte) is left out and, given
+// `left_out`, said there.
+std::vector<std::uint8_t> png_metadata_chunks(const ImageMetadata& m, std::vector<std::string>* left_out);
 
 // Encodes 1 to 4 channels of 8 bits (gray, gray+alpha, RGB, RGBA) as a
 // non-interlaced PNG, with no ancillary chunks but options.metadata's. Throws imgpar::Error (usage)

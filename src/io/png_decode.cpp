@@ -183,32 +183,6 @@ std::uint64_t png_decode_memory(const PngHeaderInfo& h) {
     return 2 * row + kState;
 }
 
-ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes) {
-    const PngMetadataChunks chunks = find_png_metadata_chunks(bytes.data(), bytes.size());
-    ImageMetadata m;
-    m.exif = chunks.exif;
-    if (chunks.icc_deflated.empty()) return m;
-    // Inflated in steps, up to a bound: a profile is kilobytes, a bomb is not.
-    constexpr std::size_t kMaxProfile = std::size_t{64} << 20;
-    z_stream z{};
-    if (inflateInit(&z) != Z_OK) return m;
-    z.next_in = const_cast<Bytef*>(chunks.icc_deflated.data());
-    z.avail_in = static_cast<uInt>(chunks.icc_deflated.size());
-    std::vector<std::uint8_t> out;
-    int status = Z_OK;
-    while (status == Z_OK && out.size() < kMaxProfile) {
-        const std::size_t had = out.size();
-        out.resize(had + 65536);
-        z.next_out = out.data() + had;
-        z.avail_out = 65536;
-        status = inflate(&z, Z_NO_FLUSH);
-        out.resize(had + 65536 - z.avail_out);
-    }
-    inflateEnd(&z);
-    if (status == Z_STREAM_END) m.icc = std::move(out);
-    return m;
-}
-
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                    int channels, std::vector<std::string>& warnings, bool allow_partial) {
     check_palette_indices(name, bytes);

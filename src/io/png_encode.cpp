@@ -261,26 +261,6 @@ void put_idat(std::vector<std::uint8_t>& out, const std::vector<std::uint8_t>& h
     put_chunk(out, "IDAT", none, nullptr, 0, 0, tail);
 }
 
-// iCCP (a name, compression method 0, the deflated profile) and eXIf, which
-// go before the image data.
-void put_metadata(std::vector<std::uint8_t>& out, const ImageMetadata& m) {
-    const std::vector<std::uint8_t> none;
-    if (!m.icc.empty()) {
-        uLongf size = compressBound(static_cast<uLong>(m.icc.size()));
-        std::vector<std::uint8_t> deflated(size);
-        if (compress2(deflated.data(), &size, m.icc.data(), static_cast<uLong>(m.icc.size()), 6) == Z_OK) {
-            static const char kName[] = "ICC profile";  // with its NUL, then method 0
-            std::vector<std::uint8_t> head(kName, kName + sizeof kName);
-            head.push_back(0);
-            put_chunk(out, "iCCP", head, deflated.data(), size, crc32_z(crc32_z(0, nullptr, 0), deflated.data(), size),
-                      none);
-        }
-    }
-    if (!m.exif.empty() && m.exif.size() <= kMaxChunkData)
-        put_chunk(out, "eXIf", none, m.exif.data(), m.exif.size(),
-                  crc32_z(crc32_z(0, nullptr, 0), m.exif.data(), m.exif.size()), none);
-}
-
 std::uint8_t color_type(int channels) {
     switch (channels) {
         case 1: return 0;  // gray
@@ -347,7 +327,10 @@ std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& 
     for (std::uint8_t b : {std::uint8_t{8}, color_type(image.channels), std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{0}})
         header.push_back(b);
     put_chunk(out, "IHDR", header, nullptr, 0, 0, {});
-    if (options.metadata) put_metadata(out, *options.metadata);
+    if (options.metadata) {
+        const std::vector<std::uint8_t> chunks = png_metadata_chunks(*options.metadata, nullptr);
+        out.insert(out.end(), chunks.begin(), chunks.end());
+    }
 
     // The zlib header: deflate with a 32 KiB window, no preset dictionary,
     // and the level hint (0: fastest ... 3: slowest), padded so the pair is

@@ -1,25 +1,28 @@
-// Converting samples between depths, the one rule every 16-bit input
-// follows on its way to 8 bits (libpng's png_set_scale_16 for PNG, this
-// for TIFF): round(v / 257), exact, so 8-bit values widened by v * 257
-// come back unchanged.
+// Samples of more than 8 bits (16-bit PNG and TIFF, 10- and 12-bit AVIF)
+// reduced to the 8 bits imgpar's loader delivers today: one rounding rule
+// and one warning for every format, so the 16-bit path can take the wide
+// samples from the decoders' own functions later, unchanged.
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "src/image.hpp"
 
 namespace imgpar {
 
-// round(v / 257): 257 is odd, so no value lies half-way.
-inline std::uint8_t reduce_sample_to_8(std::uint16_t v) {
+// round(v / 257): 65535 -> 255 exactly, as libpng's png_set_scale_16 (the
+// PNG path) and ImageMagick reduce, and 8-bit values widened by v * 257 come
+// back unchanged. No ties: 2v + 257 is odd.
+constexpr std::uint8_t reduce_sample_16_to_8(std::uint16_t v) {
     return static_cast<std::uint8_t>((2u * v + 257u) / 514u);
 }
 
-// The image with each sample reduced by reduce_sample_to_8.
-ImageU8 reduce_to_8_bits(ConstViewU16 image);
+// Every sample of `image` reduced by reduce_sample_16_to_8.
+ImageU8 reduce_to_8_bits(ImageView<const std::uint16_t> image);
 
-// The warning a load gives when it reduces: "16-bit TIFF reduced to 8 bits
-// per sample (rounded to nearest)", `label` naming the format.
-std::string reduced_to_8_bits_warning(const char* label);
+// "16-bit PNG reduced to 8 bits per sample (rounded to nearest)": the one
+// warning a file of `bits` (> 8) per sample gets when it loads.
+std::string depth_reduced_warning(int bits, const char* format_label);
 
 }  // namespace imgpar

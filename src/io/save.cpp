@@ -53,26 +53,43 @@ void check_jpeg_quality(int quality) {
         throw usage_error("--quality", std::to_string(quality) + " is out of range (allowed: 1 to 100)");
 }
 
+int output_quality(ImageFormat format, const SaveOptions& options) {
+    if (options.quality_given || format == ImageFormat::Jpeg) return options.quality;
+    return format == ImageFormat::Webp ? kDefaultWebpQuality : format == ImageFormat::Avif ? kDefaultAvifQuality
+                                                                                          : options.quality;
+}
+
+std::string output_settings_text(ImageFormat format, const SaveOptions& options) {
+    if (format == ImageFormat::Webp && options.lossless) return ", lossless";
+    if (format == ImageFormat::Jpeg || format == ImageFormat::Webp || format == ImageFormat::Avif)
+        return ", quality " + std::to_string(output_quality(format, options));
+    return "";
+}
+
 void check_output_size(const std::string& path, ImageFormat format, int width, int height) {
-    if (format != ImageFormat::Jpeg || (width <= kMaxJpegSide && height <= kMaxJpegSide)) return;
-    throw output_error(path, "the output would be " + std::to_string(width) + "x" + std::to_string(height) +
-                                 ", and a JPEG holds at most " + std::to_string(kMaxJpegSide) +
-                                 " pixels across and down (write PNG or BMP, or make it smaller)");
+    const int most = format == ImageFormat::Jpeg ? kMaxJpegSide : format == ImageFormat::Webp ? kMaxWebpSide : 0;
+    if (most == 0 || (width <= most && height <= most)) return;
+    throw output_error(path, "the output would be " + std::to_string(width) + "x" + std::to_string(height) + ", and a " +
+                                 format_label(format) + " holds at most " + std::to_string(most) +
+                                 " pixels across and down (write PNG, or make it smaller)");
 }
 
 ImageFormat output_format(const std::string& path, std::optional<ImageFormat> requested) {
     if (path == "-") {
         if (requested) return *requested;
-        throw usage_error("-", "writing to standard output needs --format png|jpg|bmp|tif");
+        throw usage_error("-", "writing to standard output needs --format png|jpg|bmp|webp|avif|tif");
     }
     const std::optional<ImageFormat> named = format_from_extension(path);
+    if (named == ImageFormat::Gif)
+        throw usage_error(path, "imgpar reads GIF but does not write it (name a .png or .webp output, or give --format)");
     if (!requested) {
         if (named) return *named;
         // An existing directory is an output that cannot be written (exit
         // 1), as it is with --format, not a name that fails to say a format.
         std::error_code ec;
         if (std::filesystem::is_directory(path, ec)) throw output_error(path, "is a directory");
-        throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg, .bmp, .tif or .tiff, or --format)");
+        throw usage_error(path, "cannot tell the output format from the file name (use .png, .jpg, .jpeg, .bmp, .webp, "
+                                ".avif, .tif or .tiff, or --format)");
     }
     // JPEG bytes in a file called .png would mislead every program that
     // trusts the name; --format is for names that do not say.
@@ -89,9 +106,17 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, int 
     return encode_image(img, format, options, warnings);
 }
 
+void note_metadata_left_out(const ImageMetadata& m, ImageFormat format, std::vector<std::string>& warnings) {
+    std::vector<std::string> left_out;
+    if (format == ImageFormat::Jpeg && jpeg_codec_available()) (void)jpeg_metadata_segments(m, &left_out);
+    if (format == ImageFormat::Png && png_codec_available()) (void)png_metadata_chunks(m, &left_out);
+    for (const std::string& what : left_out) warnings.push_back("metadata not written: " + what);
+}
+
 std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, const SaveOptions& options,
                                        std::vector<std::string>& warnings) {
     check_image_shape(img.width, img.height, img.channels);
+    if (options.metadata) note_metadata_left_out(*options.metadata, format, warnings);
     const int quality = options.quality;
     if (format == ImageFormat::Png) {
         check_png_compression(options.compression);
@@ -114,6 +139,20 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
     }
     if (img.stride > static_cast<std::size_t>(INT_MAX))
         throw usage_error("encode", "image rows are too long to encode");
+    if (format == ImageFormat::Webp) {
+        WebpEncodeOptions webp;
+        webp.quality = output_quality(format, options);
+        webp.lossless = options.lossless;
+        webp.metadata = options.metadata;
+        return webp_encode(img, webp);
+    }
+    if (format == ImageFormat::Avif) {
+        AvifEncodeOptions avif;
+        avif.quality = output_quality(format, options);
+        avif.metadata = options.metadata;
+        return avif_encode(img, avif);
+    }
+    if (format == ImageFormat::Gif) throw usage_error("gif", "imgpar reads GIF but does not write it");
     if (format == ImageFormat::Jpeg) {
         check_jpeg_quality(quality);
         if (has_alpha(img.channels)) warnings.push_back(kJpegAlphaDropped);
@@ -140,11 +179,11 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
         case ImageFormat::Jpeg:  // (stb: a build without libjpeg-turbo)
             ok = stbi_write_jpg_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data, quality);
             break;
-        case ImageFormat::Tiff: break;  // (above)
         case ImageFormat::Bmp:
             if (src.channels == 2) warnings.push_back("BMP has no gray+alpha layout: alpha dropped");
             ok = stbi_write_bmp_to_func(append_bytes, &out, src.width, src.height, src.channels, src.data);
             break;
+        default: break;  // (written above by their own libraries)
     }
     if (!ok || out.empty()) throw output_error(format_name(format), "encoder failed");
     return out;

@@ -12,6 +12,8 @@
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/png_codec.hpp"
 #include "src/io/tiff_codec.hpp"
+#include "src/io/webp_codec.hpp"
+#include "src/io/avif_codec.hpp"
 
 namespace imgpar {
 
@@ -28,7 +30,12 @@ enum class CompressionFor { Any, Png, Tiff, Both };
 
 struct SaveOptions {
     std::optional<ImageFormat> format;                   // overrides the extension
-    int quality = kDefaultJpegQuality;                   // JPEG only, 1..100
+    // JPEG, WebP (lossy) and AVIF, 1..100. Each format has its own default
+    // (kDefaultJpegQuality, kDefaultWebpQuality, kDefaultAvifQuality): this
+    // value is JPEG's unless quality_given says the user chose it for all.
+    int quality = kDefaultJpegQuality;
+    bool quality_given = false;
+    bool lossless = false;                               // WebP only: VP8L, every pixel exact
     ChromaSubsampling chroma = ChromaSubsampling::Auto;  // JPEG only
     int compression = kDefaultPngCompression;            // PNG only, 0..9 (png_codec.hpp)
     TiffCompression tiff_compression = kDefaultTiffCompression;  // TIFF only (tiff_codec.hpp)
@@ -36,13 +43,23 @@ struct SaveOptions {
     // PNG only: threads the encoder deflates on; 0: cpu_thread_count() of
     // the calling thread (a batch worker limits it with CpuThreadLimit).
     int threads = 0;
-    // Written with the image where the format holds it (JPEG, PNG; TIFF
-    // the profile only; BMP cannot): the input's EXIF block and ICC profile.
+    // Written with the image where the format holds it (JPEG and PNG: the
+    // input's EXIF, ICC profile, XMP, IPTC and comments; WebP and AVIF: its
+    // EXIF and ICC profile; TIFF: its ICC profile and EXIF orientation; BMP:
+    // none).
     const ImageMetadata* metadata = nullptr;
 };
 
 // Throws imgpar::Error (usage) unless 1 <= quality <= 100.
 void check_jpeg_quality(int quality);
+
+// The quality `format` is written at: options.quality where the user gave
+// it (or for JPEG), else the format's own default.
+int output_quality(ImageFormat format, const SaveOptions& options);
+
+// How `format` is written, for verbose output: ", quality 90", ", lossless",
+// or "" for the formats without a quality.
+std::string output_settings_text(ImageFormat format, const SaveOptions& options);
 
 // The format an output will be written in. Throws imgpar::Error (usage) when
 // neither `requested` nor the extension of `path` tells ("-" needs --format),
@@ -54,13 +71,19 @@ ImageFormat output_format(const std::string& path, std::optional<ImageFormat> re
 constexpr int kMaxJpegSide = 65500;
 
 // Throws imgpar::Error (output, naming `path`) when `format` cannot hold an
-// image of width x height (a JPEG wider or taller than kMaxJpegSide): known
+// image of width x height (a JPEG wider or taller than kMaxJpegSide, a WebP
+// than kMaxWebpSide): known
 // from the shapes a run declares, so such an output is refused before its
 // input is decoded.
 void check_output_size(const std::string& path, ImageFormat format, int width, int height);
 
+// Appends a warning for each part of `m` that `format`'s writer leaves out
+// although the format holds metadata (an XMP packet over a JPEG segment's
+// 64 KiB; JPEG's extended XMP in a PNG): "metadata not written: ...".
+void note_metadata_left_out(const ImageMetadata& m, ImageFormat format, std::vector<std::string>& warnings);
+
 // Encodes to bytes in `format` (options.format is not consulted). Warnings
-// (alpha dropped by JPEG...) are appended.
+// (alpha dropped by JPEG, metadata left out...) are appended.
 std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, const SaveOptions& options,
                                        std::vector<std::string>& warnings);
 

@@ -87,7 +87,7 @@ StbHeader stb_read_header(const std::string& name, const std::vector<std::uint8_
             // decoder flips such files itself). INT_MIN stays refused.
             if (ok && h.height < 0 && h.height != INT_MIN) h.height = -h.height;
             break;
-        case ImageFormat::Tiff: break;  // libtiff's (tiff_codec.hpp), never stb's
+        default: break;  // (the other formats have their own libraries: load.cpp)
     }
     if (!ok) throw input_error(name, std::string("the ") + format_label(format) + " header is invalid or truncated (" + reason() + ")");
     if (format == ImageFormat::Png) {

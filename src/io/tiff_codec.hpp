@@ -48,7 +48,10 @@ struct TiffHeaderInfo {
     bool floating = false;  // 32- or 64-bit IEEE float samples
     int page = 0;           // the page this describes (0-based)
     int pages = 1;          // pages (directories) in the file
-    std::string colour;     // "gray", "RGB", "palette", "CMYK", "YCbCr", ... (the photometric interpretation)
+    // The colour space as stored (the photometric interpretation, with its
+    // alpha): "gray", "gray+alpha", "RGB", "RGBA", "palette", "CMYK",
+    // "YCbCr", ... as ImageHeader::color_space takes it.
+    std::string color_space;
     std::string compression;  // "none", "LZW", "Deflate", "PackBits", "JPEG", ...
     bool tiled = false;
     bool separate_planes = false;

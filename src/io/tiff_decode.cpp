@@ -216,7 +216,7 @@ ImageU8 tiff_decode(const std::string& name, const std::vector<std::uint8_t>& by
                                                   "-bit float TIFF converted to 16 bits per sample (0..1 to 0..65535, "
                                                   "clamped, rounded to nearest), then reduced to 8 bits (rounded to nearest)");
         else
-            warnings.insert(warnings.begin(), reduced_to_8_bits_warning("TIFF"));
+            warnings.insert(warnings.begin(), depth_reduced_warning(h.bit_depth, "TIFF"));
         return reduce_to_8_bits(wide.view());
     }
     TiffFile f(name, bytes, max_memory);

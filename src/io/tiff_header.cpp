@@ -74,6 +74,14 @@ std::vector<std::uint8_t> orientation_exif(std::uint16_t orientation) {
             static_cast<std::uint8_t>(orientation), 0, 0, 0, 0, 0, 0, 0};
 }
 
+// The photometric interpretation's name, with the alpha its extra sample
+// adds: "gray+alpha", "RGBA", "CMYK+alpha".
+std::string tiff_color_space(const TiffLayout& l) {
+    const std::string colour = tiff_colour_name(l.photometric);
+    if (!l.alpha) return colour;
+    return colour == "RGB" ? "RGBA" : colour + "+alpha";
+}
+
 std::uint64_t decoder_bytes(TIFF* t, const TiffLayout& l) {
     const std::uint64_t pixels = std::uint64_t{l.width} * l.height;
     const std::uint64_t fixed = (std::uint64_t{1} << 20) + std::uint64_t{l.striles} * 16;  // libtiff's state, offsets
@@ -104,7 +112,7 @@ TiffHeaderInfo tiff_read_header(const std::string& name, const std::vector<std::
     h.channels = l.channels;
     h.bit_depth = l.bits;
     h.floating = l.floating;
-    h.colour = tiff_colour_name(l.photometric);
+    h.color_space = tiff_color_space(l);
     h.compression = tiff_compression_label(l.compression);
     h.tiled = l.tiled;
     h.separate_planes = l.separate;

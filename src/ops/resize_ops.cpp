@@ -372,7 +372,7 @@ Operation thumbnail_operation() {
                           {"auto", "nearest", "bilinear", "bicubic", "lanczos3", "area"})
             .defaults("auto"),
         ParamSpec::flag("no-shrink-on-load", "Decode JPEGs at full size before resizing"),
-        ParamSpec::flag("keep-metadata", "Keep the EXIF block too (its orientation set to 1)"),
+        ParamSpec::flag("keep-metadata", "Keep all the metadata: EXIF (its orientation set to 1), XMP, IPTC, comments"),
     };
     op.defaults.auto_orient = true;
     op.defaults.icc_only = true;

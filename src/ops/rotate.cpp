@@ -68,6 +68,16 @@ RotateMap rotate_map(const RotateSpec& spec, int w, int h, int channels) {
     m.taps = spec.interpolation == Interpolation::Bicubic ? 4 : 2;
     const auto fill = colour_pixel(spec.background ? *spec.background : Rgba{0, 0, 0, 0}, channels);
     for (int i = 0; i < 4; ++i) m.fill[i] = fill[static_cast<std::size_t>(i)];
+    switch (channels * 4 + m.taps) {
+        case 1 * 4 + 2: rotate_background<1, 2>(m, m.outside); break;
+        case 1 * 4 + 4: rotate_background<1, 4>(m, m.outside); break;
+        case 2 * 4 + 2: rotate_background<2, 2>(m, m.outside); break;
+        case 2 * 4 + 4: rotate_background<2, 4>(m, m.outside); break;
+        case 3 * 4 + 2: rotate_background<3, 2>(m, m.outside); break;
+        case 3 * 4 + 4: rotate_background<3, 4>(m, m.outside); break;
+        case 4 * 4 + 2: rotate_background<4, 2>(m, m.outside); break;
+        default: rotate_background<4, 4>(m, m.outside); break;
+    }
     return m;
 }
 
@@ -80,7 +90,27 @@ void rotate_rows(const RotateMap& m, ConstViewU8 src, ViewU8 dst) {
     parallel_for(dst.height, std::max(1, (1 << 14) / dst.width), [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* d = dst.row(y);
-            for (int x = 0; x < dst.width; ++x, d += C) rotate_pixel<C, kTaps>(m, src.data, src.stride, x, y, d);
+            for (int x = 0; x < dst.width; ++x, d += C) {
+                // The same bytes as rotate_pixel everywhere; the background
+                // without reading and the inside without bounds checks.
+                int ix, fx, iy, fy;
+                rotate_position(m, x, y, ix, fx, iy, fy);
+                const int x0 = ix - (kTaps == 4 ? 1 : 0), y0 = iy - (kTaps == 4 ? 1 : 0);
+                switch (taps_place<kTaps>(m, x0, y0)) {
+                    case TapsPlace::Outside:
+                        for (int c = 0; c < C; ++c) d[c] = m.outside[c];
+                        break;
+                    case TapsPlace::Inside: {
+                        const std::uint8_t* p = src.data + static_cast<std::size_t>(y0) * src.stride + static_cast<std::size_t>(x0) * C;
+                        const auto fetch = [&](int j, int i, int (&v)[C]) {
+                            for (int c = 0; c < C; ++c) v[c] = p[static_cast<std::size_t>(j) * src.stride + static_cast<std::size_t>(i) * C + c];
+                        };
+                        rotate_combine<C, kTaps>(fx, fy, fetch, d);
+                        break;
+                    }
+                    case TapsPlace::Edge: rotate_pixel<C, kTaps>(m, src.data, src.stride, x, y, d); break;
+                }
+            }
         }
     });
 }

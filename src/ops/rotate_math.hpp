@@ -19,6 +19,9 @@ struct RotateMap {
     int dst_w = 0, dst_h = 0;
     int taps = 2;                    // 2: bilinear, 4: bicubic (Catmull-Rom)
     std::uint8_t fill[4] = {0, 0, 0, 0};  // the background pixel
+    // What an output pixel whose taps all lie outside the input becomes
+    // (rotate_background): about half of a rotated image's pixels.
+    std::uint8_t outside[4] = {0, 0, 0, 0};
 };
 
 // Where output pixel (ox, oy) reads: integer parts (ix, iy) and fractions
@@ -62,17 +65,18 @@ IMGPAR_HD void interpolation_weights(int taps, int f, int w[4]) {
         w[2] += rest;
 }
 
-// Output pixel (ox, oy) of a C-channel image (src: the input's first row,
-// `pitch` bytes between rows) into out[0..C); kTaps is m.taps.
-template <int C, int kTaps>
-IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
-                            std::uint8_t* out) {
-    int ix, fx, iy, fy;
-    rotate_position(m, ox, oy, ix, fx, iy, fy);
+// One output pixel of a C-channel image from its taps' fractions (fx, fy):
+// fetch(j, i, v) puts the channels of tap i of tap row j (the pixel at
+// (ix - first + i, iy - first + j), first = 1 for bicubic, else 0) into
+// v[0..C), the background where that lies outside the input. Integer sums
+// only, so the order in which taps are fetched does not matter; every caller
+// (the CPU's checked fetch, the GPU's wide loads inside the image) gets the
+// same bytes.
+template <int C, int kTaps, typename Fetch>
+IMGPAR_HD void rotate_combine(int fx, int fy, const Fetch& fetch, std::uint8_t* out) {
     int wx[4], wy[4];
     interpolation_weights(kTaps, fx, wx);
     interpolation_weights(kTaps, fy, wy);
-    constexpr int first = kTaps == 4 ? 1 : 0;  // taps from ix - first
     constexpr bool kAlpha = C == 2 || C == 4;
     constexpr int kColours = kAlpha ? C - 1 : C;
     int sum[C];                 // without alpha: the channels
@@ -84,9 +88,6 @@ IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::si
     for (int c = 0; c < kColours; ++c) psum[c] = 0;
     IMGPAR_UNROLL
     for (int j = 0; j < kTaps; ++j) {
-        const int y = iy - first + j;
-        const bool row_in = y >= 0 && y < m.src_h;
-        const std::uint8_t* row = row_in ? src + static_cast<std::size_t>(y) * pitch : nullptr;
         int hsum[C];                // one row's horizontal sums
         int hpsum[kColours];
         IMGPAR_UNROLL
@@ -95,14 +96,8 @@ IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::si
         for (int c = 0; c < kColours; ++c) hpsum[c] = 0;
         IMGPAR_UNROLL
         for (int i = 0; i < kTaps; ++i) {
-            const int x = ix - first + i;
-            // The tap's channels, the background outside the input. (Values,
-            // not a pointer to m.fill: on the GPU that pointer would copy the
-            // kernel's RotateMap argument to local memory for every thread.)
-            const bool in = row_in && x >= 0 && x < m.src_w;
             int v[C];
-            IMGPAR_UNROLL
-            for (int c = 0; c < C; ++c) v[c] = in ? row[static_cast<std::size_t>(x) * C + c] : m.fill[c];
+            fetch(j, i, v);
             if constexpr (kAlpha) {
                 const int a = v[C - 1];
                 IMGPAR_UNROLL
@@ -138,6 +133,51 @@ IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::si
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) out[c] = static_cast<std::uint8_t>(clamp_u8((sum[c] + 32768) >> 16));
     }
+}
+
+// Output pixel (ox, oy) of a C-channel image (src: the input's first row,
+// `pitch` bytes between rows) into out[0..C); kTaps is m.taps.
+template <int C, int kTaps>
+IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
+                            std::uint8_t* out) {
+    int ix, fx, iy, fy;
+    rotate_position(m, ox, oy, ix, fx, iy, fy);
+    constexpr int first = kTaps == 4 ? 1 : 0;  // taps from ix - first
+    // The tap's channels, the background outside the input. (Values, not a
+    // pointer to m.fill: on the GPU that pointer would copy the kernel's
+    // RotateMap argument to local memory for every thread.)
+    const auto fetch = [&](int j, int i, int (&v)[C]) {
+        const int y = iy - first + j, x = ix - first + i;
+        const bool in = y >= 0 && y < m.src_h && x >= 0 && x < m.src_w;
+        const std::uint8_t* p = src + (in ? static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * C : 0);
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) v[c] = in ? p[c] : m.fill[c];
+    };
+    rotate_combine<C, kTaps>(fx, fy, fetch, out);
+}
+
+// Where a pixel's taps lie, from the first tap's column and row (x0, y0):
+// all outside the input (the pixel is m.outside), all inside (no checks
+// needed), or some of each.
+enum class TapsPlace { Outside, Inside, Edge };
+
+template <int kTaps>
+IMGPAR_HD TapsPlace taps_place(const RotateMap& m, int x0, int y0) {
+    if (x0 + kTaps - 1 < 0 || x0 >= m.src_w || y0 + kTaps - 1 < 0 || y0 >= m.src_h) return TapsPlace::Outside;
+    if (x0 >= 0 && x0 + kTaps <= m.src_w && y0 >= 0 && y0 + kTaps <= m.src_h) return TapsPlace::Inside;
+    return TapsPlace::Edge;
+}
+
+// What a pixel all of whose taps lie outside the input becomes: every tap is
+// the background and the weights of each axis sum to 256, so the fractions do
+// not matter (computed at 0, 0). The fill itself where its alpha is not 0.
+template <int C, int kTaps>
+IMGPAR_HD void rotate_background(const RotateMap& m, std::uint8_t* out) {
+    const auto fetch = [&](int, int, int (&v)[C]) {
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) v[c] = m.fill[c];
+    };
+    rotate_combine<C, kTaps>(0, 0, fetch, out);
 }
 
 }  // namespace imgpar

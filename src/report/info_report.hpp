@@ -16,12 +16,13 @@ struct InfoRecord {
     std::size_t decoded_bytes = 0;
 };
 
-// "camera.png: png 512x512 gray (1 channel), 8-bit, 139512 bytes; 262144 bytes decoded"
+// "camera.png: png 512x512 gray (1 channel), stored gray, 8-bit, 1 page, 139512 bytes; 262144 bytes
+// decoded", then the metadata described and what of it was dropped.
 std::string info_text(const InfoRecord& r);
 // The CSV header and a row (no line ends).
 std::string info_csv_header();
 std::string info_csv_row(const InfoRecord& r);
-// One JSON object (one line), schema "imgpar.info/1".
+// One JSON object (one line), schema "imgpar.info/3" (docs/json.md).
 std::string info_json(const InfoRecord& r);
 
 }  // namespace imgpar

@@ -37,7 +37,7 @@ double ImageFileSink::peak_bytes(const FileRun& file) const {
     const ImageShape& last = file.output_shape();
     const ImageFormat format = output_format(file.item->output, settings_.save.format);
     const ImageMetadata& m = file.header.metadata;
-    const std::uint64_t metadata = settings_.strip ? 0 : m.exif.size() + m.icc.size();
+    const std::uint64_t metadata = settings_.strip ? 0 : m.bytes();
     return static_cast<double>(last.bytes() + encode_memory(format, last, settings_.save, metadata));
 }
 
@@ -74,10 +74,15 @@ void ImageFileSink::take_device(FileRun& file, gpu::Session& session, ConstDevic
 
 std::string ImageFileSink::complete(FileRun& file) const {
     const BatchItem& item = *file.item;
-    // The input's EXIF and ICC profile go to the output unless --strip;
-    // --auto-orient turned the pixels upright and says so in the EXIF.
+    // The input's metadata goes to the output unless --strip (thumbnail:
+    // the ICC profile only); --auto-orient turned the pixels upright and
+    // says so in the EXIF.
     ImageMetadata metadata = settings_.strip ? ImageMetadata{} : file.header.metadata;
-    if (settings_.icc_only) metadata.exif.clear();
+    if (settings_.icc_only) {
+        ImageMetadata icc;
+        icc.icc = std::move(metadata.icc);
+        metadata = std::move(icc);
+    }
     if (file.orientation >= 2) set_exif_orientation(metadata.exif, 1);
     if (settings_.jpeg_encoder == JpegEncoder::Gpu && !file.encoded_on_gpu && !file.stages.empty())
         std::call_once(cpu_encode_noted_, [&] {
@@ -91,6 +96,7 @@ std::string ImageFileSink::complete(FileRun& file) const {
                        [&] { diag_.info("JPEG: encoding on the GPU with " + gpu::jpeg_gpu_encoder_name()); });
         // As save_image writes them: the metadata, and a dropped alpha said.
         if (has_alpha(file.output_shape().channels)) warnings.push_back(kJpegAlphaDropped);
+        note_metadata_left_out(metadata, ImageFormat::Jpeg, warnings);
         const std::vector<std::uint8_t> bytes = insert_jpeg_metadata(file.bytes, metadata);
         write_file_atomically(item.output, bytes.data(), bytes.size());
     } else {
@@ -113,7 +119,7 @@ void ImageFileSink::say(const FileRun& file, const ImageMetadata& metadata) cons
         const ImageFormat f = output_format(item.output, settings_.save.format);
         diag_.info(settings_.command + ": " + item.name + " (" + format_name(file.header.format) + " " + in + ") -> " +
                    output_name(item.output) + " (" + format_name(f) +
-                   (f == ImageFormat::Jpeg ? ", quality " + std::to_string(settings_.save.quality) : std::string()) + ")");
+                   output_settings_text(f, settings_.save) + ")");
         return;
     }
     std::string what;

@@ -44,6 +44,9 @@ const char* extension_of(ImageFormat f) {
         case ImageFormat::Png: return "png";
         case ImageFormat::Jpeg: return "jpg";
         case ImageFormat::Bmp: return "bmp";
+        case ImageFormat::Webp: return "webp";
+        case ImageFormat::Avif: return "avif";
+        case ImageFormat::Gif: return "gif";
         case ImageFormat::Tiff: return "tif";
     }
     return "png";

@@ -1,7 +1,8 @@
 // End-to-end: an encoder option that the run's output format does not use
-// (--quality, --chroma-subsampling and --jpeg-encoder but for JPEG,
-// --compression but for PNG) is warned about once per run, naming the option
-// and why; the run goes on (exit 0) and -q silences it as other warnings.
+// (--quality but for JPEG, WebP and AVIF, --lossless but for WebP,
+// --chroma-subsampling and --jpeg-encoder but for JPEG, --compression but
+// for PNG) is warned about once per run, naming the option and why; the run
+// goes on (exit 0) and -q silences it as other warnings.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -25,7 +26,7 @@ std::size_t count(const std::string& s, const std::string& needle) {
 
 struct OptionCase {
     std::vector<std::string> args;
-    const char* used_by;  // the format that reads it
+    std::string used_by;  // the formats that read it, as the warning names them
 };
 
 }  // namespace
@@ -33,12 +34,13 @@ struct OptionCase {
 TEST_CASE("cli codec options: each one given for an output format that ignores it warns once, naming both") {
     TempDir dir;
     const std::string in = test::sample_path("camera.png");
-    const std::vector<OptionCase> options = {{{"--quality", "85"}, "JPEG"},
+    const std::vector<OptionCase> options = {{{"--quality", "85"}, "JPEG, WebP and AVIF"},
+                                             {{"--lossless"}, "WebP"},
                                              {{"--chroma-subsampling", "444"}, "JPEG"},
                                              {{"--jpeg-encoder", "cpu"}, "JPEG"},
                                              {{"--compression", "9"}, "PNG"}};
     for (const auto& [ext, label] : std::vector<std::pair<std::string, std::string>>{
-             {"png", "PNG"}, {"jpg", "JPEG"}, {"bmp", "BMP"}}) {
+             {"png", "PNG"}, {"jpg", "JPEG"}, {"bmp", "BMP"}, {"webp", "WebP"}}) {
         for (const OptionCase& o : options) {
             const std::string out = "out." + ext;
             std::vector<std::string> args = {"convert", in, out};
@@ -49,14 +51,15 @@ TEST_CASE("cli codec options: each one given for an output format that ignores i
             REQUIRE_MESSAGE(r.exit_code == 0, r.err);
             const std::string warning = "imgpar: warning: convert: " + o.args[0] + " applies to " + o.used_by +
                                         " outputs; " + out + " is " + label + ": ignored\n";
-            CHECK(count(r.err, warning) == (label == o.used_by ? 0u : 1u));
-            if (label == o.used_by) CHECK(r.err.empty());
+            const bool used = has(o.used_by, label);
+            CHECK(count(r.err, warning) == (used ? 0u : 1u));
+            if (used) CHECK(r.err.empty());
         }
     }
     // Several at once: a line each. Standard output is named as such.
     auto r = run_imgpar({"blur", in, "-", "--format", "bmp", "--quality", "70", "--compression", "0"}, dir.path());
     CHECK(r.exit_code == 0);
-    CHECK(has(r.err, "--quality applies to JPEG outputs; standard output is BMP: ignored"));
+    CHECK(has(r.err, "--quality applies to JPEG, WebP and AVIF outputs; standard output is BMP: ignored"));
     CHECK(has(r.err, "--compression applies to PNG outputs; standard output is BMP: ignored"));
     // -q silences warnings, this one too.
     r = run_imgpar({"convert", "-q", in, "q.png", "--quality", "85"}, dir.path());
@@ -70,8 +73,8 @@ TEST_CASE("cli codec options: a batch warns once when none of its outputs uses t
     const std::string jpg = test::read_bytes(test::sample_path("rocket.jpg"));
     for (const char* name : {"a.png", "b.png", "c.png"}) test::write_bytes(dir.file(name), png);
     test::write_bytes(dir.file("d.jpg"), jpg);
-    const std::string warned = "imgpar: warning: blur: --quality applies to JPEG outputs; none of the 3 outputs is "
-                               "JPEG: ignored\n";
+    const std::string warned = "imgpar: warning: blur: --quality applies to JPEG, WebP and AVIF outputs; none of the 3 "
+                               "outputs is JPEG, WebP or AVIF: ignored\n";
 
     auto r = run_imgpar({"blur", "--out-dir", "o1", "a.png", "b.png", "c.png", "--quality", "85"}, dir.path());
     CHECK(r.exit_code == 0);
@@ -99,7 +102,7 @@ TEST_CASE("cli codec options: a chain that writes an image warns as its stages' 
     const std::string in = test::sample_path("camera.png");
     auto r = run_imgpar({"chain", "blur 0x1 | flip", in, "out.png", "--quality", "85"}, dir.path());
     CHECK(r.exit_code == 0);
-    CHECK(count(r.err, "imgpar: warning: chain: --quality applies to JPEG outputs; out.png is PNG: ignored\n") == 1);
+    CHECK(count(r.err, "imgpar: warning: chain: --quality applies to JPEG, WebP and AVIF outputs; out.png is PNG: ignored\n") == 1);
     r = run_imgpar({"chain", "blur 0x1 | flip", in, "out.jpg", "--compression", "9", "--quality", "85"}, dir.path());
     CHECK(r.exit_code == 0);
     CHECK(count(r.err, "warning") == 1);

@@ -41,7 +41,7 @@ std::vector<Case> cases() {
         {{"imgpar", "--device", ""}, {"auto", "cpu", "gpu", "gpu:0", "gpu:all"}},
         {{"imgpar", "blur", "--device", "g"}, {"gpu", "gpu:0", "gpu:all"}},
         {{"imgpar", "resize", "--filter", ""}, {"area", "auto", "bicubic", "bilinear", "lanczos3", "nearest"}},
-        {{"imgpar", "convert", "--format", ""}, {"bmp", "jpeg", "jpg", "png", "tif", "tiff"}},
+        {{"imgpar", "convert", "--format", ""}, {"avif", "bmp", "jpeg", "jpg", "png", "tif", "tiff", "webp"}},
         {{"imgpar", "crop", "--gravity", "north"}, {"north", "northeast", "northwest"}},
         {{"imgpar", "histo", "--channel", "l"}, {"luma"}},
         {{"imgpar", "completion", ""}, {"bash", "fish", "zsh"}},

@@ -80,7 +80,7 @@ TEST_CASE("cli info: text, CSV and JSON; several files; one bad file does not st
     CHECK(r.exit_code == 1);
     CHECK(lines(r.out).size() == 2);
     CHECK(has(r.err, "bad.png"));
-    CHECK(has(r.err, "not a PNG, JPEG, BMP or TIFF image"));
+    CHECK(has(r.err, "not a PNG, JPEG, BMP, WebP, AVIF, GIF or TIFF image"));
 
     r = run_imgpar({"info", "--json", files[0], files[1], files[2]});
     CHECK(r.exit_code == 1);
@@ -91,7 +91,7 @@ TEST_CASE("cli info: text, CSV and JSON; several files; one bad file does not st
         CHECK_MESSAGE(test::is_valid_json(line, &why), line, ": ", why);
     }
     auto m0 = test::json_members(out[0]);
-    CHECK(m0["schema"] == "\"imgpar.info/2\"");
+    CHECK(m0["schema"] == "\"imgpar.info/3\"");
     CHECK(m0["width"] == "512");
     CHECK(m0["channels"] == "1");
     CHECK(m0["ok"] == "true");

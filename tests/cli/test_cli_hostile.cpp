@@ -165,11 +165,11 @@ TEST_CASE("cli hostile: /dev/zero, standard input and --kernel-file are read wit
     auto r = timed({"info", "/dev/zero"}, s);
     CHECK(r.exit_code == 1);
     CHECK(s < 5.0);
-    CHECK(has(r.err, "/dev/zero: not a PNG, JPEG, BMP or TIFF image"));
+    CHECK(has(r.err, "/dev/zero: not a PNG, JPEG, BMP, WebP, AVIF, GIF or TIFF image"));
     r = timed({"blur", "-", dir.file("o.png")}, s, "", "/dev/zero");
     CHECK(r.exit_code == 1);
     CHECK(s < 5.0);
-    CHECK(has(r.err, "<stdin>: not a PNG, JPEG, BMP or TIFF image"));
+    CHECK(has(r.err, "<stdin>: not a PNG, JPEG, BMP, WebP, AVIF, GIF or TIFF image"));
     r = timed({"convolve", test::sample_path("camera.png"), dir.file("o.png"), "--kernel-file", "/dev/zero"}, s);
     CHECK(r.exit_code == 1);
     CHECK(s < 5.0);

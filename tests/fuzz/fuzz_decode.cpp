@@ -1,7 +1,7 @@
 // Fuzz target: the whole decode of an image file, as every command that reads
 // one does it: decode_image sniffs the format from the bytes, checks the
-// header against the pixel limit, then decodes with libjpeg-turbo, libpng or
-// stb (stb for all three in a build without libjpeg-turbo and libpng: the
+// header against the pixel limit, then decodes with libjpeg-turbo, libpng,
+// libwebp, libavif (dav1d), giflib or stb (stb for all three in a build without libjpeg-turbo and libpng: the
 // decode_stb run of scripts/fuzz.sh). A decoded image is then turned upright
 // as --auto-orient does, which reads its EXIF orientation.
 #include <cstddef>

@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         FUZZ_CHECK(static_cast<std::uint64_t>(h.width) * static_cast<std::uint64_t>(h.height) <=
                    imgpar::fuzz::kMaxPixels);
         FUZZ_CHECK(h.channels >= 1 && h.channels <= 4);
-        FUZZ_CHECK(h.bit_depth == 8 || h.bit_depth == 16 ||
+        // 8 or 16 (PNG), 10 and 12 too (AVIF), 1, 2, 4, 32 and 64 (TIFF).
+        FUZZ_CHECK(h.bit_depth == 8 || h.bit_depth == 10 || h.bit_depth == 12 || h.bit_depth == 16 ||
                    (h.format == imgpar::ImageFormat::Tiff && (h.bit_depth == 1 || h.bit_depth == 2 ||
                                                               h.bit_depth == 4 || h.bit_depth == 32 || h.bit_depth == 64)));
         FUZZ_CHECK(h.pages >= 1 && h.page >= 0 && h.page < h.pages);

@@ -4,16 +4,22 @@ imgpar reads, and custom kernels in both of their forms.
 
     tests/fuzz/make_corpus.py [OUT]        (default: tests/fuzz/corpus)
 
-OUT/images/   PNG, JPEG, BMP and TIFF seeds (fuzz_decode, fuzz_header, fuzz_metadata)
+OUT/images/   PNG, JPEG, BMP, WebP, AVIF, GIF and TIFF seeds (fuzz_decode,
+              fuzz_header, fuzz_metadata)
 OUT/kernels/  --kernel text and --kernel-file matrices (fuzz_kernel)
 
 PNG and BMP files are written here byte by byte (Python's standard library
 only), so every layout, including interlacing, 16-bit samples and palettes
 with transparency, comes out exactly as asked. JPEG files come from cjpeg of
 libjpeg-turbo (Debian: libjpeg-turbo-progs), fed a PPM or PGM written here,
-with EXIF and ICC segments added by this script; cmyk.jpg is copied from
+with EXIF, ICC, XMP (and extended XMP), IPTC and COM segments added by this
+script; cmyk.jpg is copied from
 tests/data (cjpeg does not write CMYK). The pixels are a fixed pattern and a
-fixed-seed noise, so a run with the same cjpeg writes the same bytes.
+fixed-seed noise, so a run with the same cjpeg writes the same bytes. WebP
+files come from cwebp and webpmux (Debian: webp), AVIF files from avifenc
+(libavif-bin), both fed PNGs written here; GIFs are written here (one
+uncompressed-style LZW stream), and the animated, interlaced, 10-bit and
+monochrome files of tests/data are copied.
 """
 
 import os
@@ -215,6 +221,57 @@ def add_jpeg_metadata(jpeg, exif=None, icc_pieces=0):
     return jpeg[:at] + segments + jpeg[at:]
 
 
+XMP_GUID = b"0123456789ABCDEF0123456789ABCDEF"
+
+
+def xmp_packet(extended_guid=None):
+    """A small XMP packet (dc:title), naming its extended part when given."""
+    note = b""
+    if extended_guid:
+        note = b" xmlns:xmpNote='http://ns.adobe.com/xmp/note/' xmpNote:HasExtendedXMP='" + extended_guid + b"'"
+    return (b"<?xpacket begin='\xef\xbb\xbf' id='W5M0MpCehiHzreSzNTczkc9d'?><x:xmpmeta xmlns:x='adobe:ns:meta/'>"
+            b"<rdf:RDF xmlns:rdf='http://www.w3.org/1999/02/22-rdf-syntax-ns#'><rdf:Description rdf:about=''"
+            b" xmlns:dc='http://purl.org/dc/elements/1.1/'" + note + b"><dc:title><rdf:Alt><rdf:li xml:lang='x-default'>"
+            b"imgpar seed</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end='w'?>")
+
+
+def iptc_records():
+    """IPTC-IIM: the coded character set (UTF-8), two keywords, a caption."""
+    def record(rec, dataset, data):
+        return bytes([0x1C, rec, dataset]) + struct.pack(">H", len(data)) + data
+    return (record(1, 90, b"\x1b%G") + record(2, 25, b"alpha") + record(2, 25, b"beta") +
+            record(2, 120, "Caf\u00e9 caption".encode()))
+
+
+def add_jpeg_text_metadata(jpeg, extended_pieces=0):
+    """Inserts XMP (with extended XMP in `extended_pieces` chunks, given out
+    of order), APP13 Photoshop IPTC and two COM segments after SOI and JFIF."""
+    at = 2
+    if jpeg[2:4] == b"\xff\xe0":
+        at = 4 + struct.unpack(">H", jpeg[4:6])[0]
+    guid = XMP_GUID if extended_pieces else None
+    segments = jpeg_segment(0xE1, b"http://ns.adobe.com/xap/1.0/\x00" + xmp_packet(guid))
+    if extended_pieces:
+        extended = xmp_packet() * 3
+        step = (len(extended) + extended_pieces - 1) // extended_pieces
+        offsets = list(range(0, len(extended), step))
+        for offset in reversed(offsets):
+            segments += jpeg_segment(0xE1, b"http://ns.adobe.com/xmp/extension/\x00" + guid +
+                                     struct.pack(">II", len(extended), offset) + extended[offset:offset + step])
+    iptc = iptc_records()
+    resource = b"8BIM\x04\x04\x00\x00" + struct.pack(">I", len(iptc)) + iptc + bytes(len(iptc) % 2)
+    segments += jpeg_segment(0xED, b"Photoshop 3.0\x00" + resource)
+    segments += jpeg_segment(0xFE, b"imgpar seed comment") + jpeg_segment(0xFE, "UTF-8 \u2713".encode())
+    return jpeg[:at] + segments + jpeg[at:]
+
+
+def raw_profile(kind, data):
+    """ImageMagick's raw profile text (PNG's carrier for IPTC)."""
+    hexed = data.hex()
+    lines = "\n".join(hexed[i:i + 72] for i in range(0, len(hexed), 72))
+    return ("\n%s\n%8d\n%s\n" % (kind, len(data), lines)).encode()
+
+
 # --- JPEG (cjpeg) --------------------------------------------------------------
 
 def netpbm(width, height, channels, seed):
@@ -300,6 +357,11 @@ def image_seeds(scratch):
     s["png_rgb8_exif_icc.png"] = png(w, h, 2, 8, pattern(w, h, 3),
                                      extra=[(b"iCCP", profile_chunk), (b"eXIf", exif_block(6, big_endian=True))])
     s["png_gray_alpha8_exif.png"] = png(w, h, 4, 8, pattern(w, h, 2), extra=[(b"eXIf", exif_block(3, False))])
+    text_metadata = [(b"iTXt", b"XML:com.adobe.xmp\x00\x00\x00\x00\x00" + xmp_packet()),
+                     (b"zTXt", b"Raw profile type iptc\x00\x00" + zlib.compress(raw_profile("iptc", iptc_records()))),
+                     (b"iTXt", b"Title\x00\x01\x00en\x00Titel\x00" + zlib.compress("Caf\u00e9".encode())),
+                     (b"tEXt", b"Author\x00Jos\xe9")]
+    s["png_rgb8_xmp_iptc_text.png"] = png(w, h, 2, 8, pattern(w, h, 3), extra=text_metadata)
 
     # JPEG: baseline and progressive, each chroma layout, gray, restarts,
     # arithmetic coding, RGB without colour transform, metadata.
@@ -323,6 +385,8 @@ def image_seeds(scratch):
     s["jpeg_1x1.jpg"] = cjpeg(scratch, 1, 1, 3, ["-quality", "75"])
     s["jpeg_exif_icc_420.jpg"] = add_jpeg_metadata(s["jpeg_420.jpg"], exif_block(6, False), icc_pieces=2)
     s["jpeg_exif_be_gray.jpg"] = add_jpeg_metadata(s["jpeg_gray.jpg"], exif_block(8, True), icc_pieces=1)
+    s["jpeg_xmp_iptc_com_420.jpg"] = add_jpeg_text_metadata(s["jpeg_420.jpg"])
+    s["jpeg_xmp_extended_gray.jpg"] = add_jpeg_text_metadata(s["jpeg_gray.jpg"], extended_pieces=3)
     with open(os.path.join(REPO, "tests", "data", "cmyk.jpg"), "rb") as f:
         s["jpeg_cmyk.jpg"] = f.read()
 
@@ -337,9 +401,88 @@ def image_seeds(scratch):
     s["bmp_palette4.bmp"] = bmp(w, h, 4, palette_rows(w, h, 16, 10), palette=palette_of(16))
     s["bmp_palette1.bmp"] = bmp(w, h, 1, palette_rows(w, h, 2, 11), palette=palette_of(2))
 
+    s.update(webp_avif_gif_seeds(scratch, s))
+
     # TIFF: tests/fuzz/tiff_seeds.py.
     s.update(tiff_seeds.seeds(icc_profile()))
     return s
+
+
+# --- WebP, AVIF (their encoders' tools) and GIF ----------------------------------
+
+def run_tool(scratch, args, source, out_name):
+    """Runs a tool that reads the file `source` (bytes) and writes out_name."""
+    src = os.path.join(scratch, "source.png")
+    with open(src, "wb") as f:
+        f.write(source)
+    out = os.path.join(scratch, out_name)
+    subprocess.run([a.replace("{in}", src).replace("{out}", out) for a in args], check=True, capture_output=True)
+    with open(out, "rb") as f:
+        return f.read()
+
+
+def gif(width, height, indices, colours, transparent=None):
+    """A GIF89a of one frame: a global table of `colours`, LZW codes of 9 bits
+    with a clear code before every 254 pixels (no string ever grows)."""
+    out = bytearray(b"GIF89a" + struct.pack("<HH", width, height) + bytes([0xF7, 0, 0]))
+    table = list(colours) + [(0, 0, 0)] * (256 - len(colours))
+    for c in table:
+        out += bytes(c)
+    if transparent is not None:
+        out += bytes([0x21, 0xF9, 4, 1, 0, 0, transparent, 0])
+    out += b"\x2c" + struct.pack("<HHHH", 0, 0, width, height) + b"\x00"
+    codes = []
+    for i, v in enumerate(indices):
+        if i % 254 == 0:
+            codes.append(256)
+        codes.append(v)
+    codes.append(257)
+    bits, count, data = 0, 0, bytearray()
+    for c in codes:
+        bits |= c << count
+        count += 9
+        while count >= 8:
+            data.append(bits & 0xFF)
+            bits >>= 8
+            count -= 8
+    if count:
+        data.append(bits & 0xFF)
+    out.append(8)
+    for i in range(0, len(data), 255):
+        piece = data[i:i + 255]
+        out.append(len(piece))
+        out += piece
+    out += b"\x00\x3b"
+    return bytes(out)
+
+
+def webp_avif_gif_seeds(scratch, s):
+    t = {}
+    rgb, rgba = s["png_rgb8.png"], s["png_rgba8.png"]
+    t["webp_lossy.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-q", "75", "{in}", "-o", "{out}"], rgb, "a.webp")
+    t["webp_lossy_alpha.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-q", "75", "{in}", "-o", "{out}"], rgba, "b.webp")
+    t["webp_lossless_alpha.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-lossless", "{in}", "-o", "{out}"], rgba, "c.webp")
+    t["webp_1x1.webp"] = run_tool(scratch, ["cwebp", "-quiet", "-lossless", "{in}", "-o", "{out}"], s["png_1x1.png"], "d.webp")
+    exif, icc = os.path.join(scratch, "exif.bin"), os.path.join(scratch, "icc.bin")
+    with open(exif, "wb") as f:
+        f.write(exif_block(6, False))
+    with open(icc, "wb") as f:
+        f.write(icc_profile())
+    with_icc = run_tool(scratch, ["webpmux", "-set", "icc", icc, "{in}", "-o", "{out}"], t["webp_lossy.webp"], "e.webp")
+    t["webp_exif_icc.webp"] = run_tool(scratch, ["webpmux", "-set", "exif", exif, "{in}", "-o", "{out}"], with_icc, "f.webp")
+    t["avif_420.avif"] = run_tool(scratch, ["avifenc", "-s", "10", "-y", "420", "{in}", "{out}"], rgb, "a.avif")
+    t["avif_444_alpha.avif"] = run_tool(scratch, ["avifenc", "-s", "10", "-y", "444", "{in}", "{out}"], rgba, "b.avif")
+    t["avif_exif_icc.avif"] = run_tool(scratch, ["avifenc", "-s", "10", "--exif", exif, "--icc", icc, "{in}", "{out}"],
+                                       rgb, "c.avif")
+    w, h = 24, 16
+    indices = [(x * 3 + y * 5) % 7 for y in range(h) for x in range(w)]
+    t["gif_rgb.gif"] = gif(w, h, indices, palette_of(7))
+    t["gif_transparent.gif"] = gif(w, h, indices, palette_of(7), transparent=2)
+    t["gif_1x1.gif"] = gif(1, 1, [0], palette_of(2))
+    for name in ("anim.gif", "trns_interlaced.gif", "offset.gif", "anim.webp", "deep10.avif", "gray.avif"):
+        with open(os.path.join(REPO, "tests", "data", name), "rb") as f:
+            t["data_" + name] = f.read()
+    return t
 
 
 # libvips' matrix format (--kernel-file) and --kernel's inline form.
@@ -371,8 +514,10 @@ def write_all(folder, files):
 
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "corpus")
-    if not shutil.which("cjpeg"):
-        sys.exit("make_corpus.py: cjpeg not found (Debian: apt-get install libjpeg-turbo-progs)")
+    for tool, package in (("cjpeg", "libjpeg-turbo-progs"), ("cwebp", "webp"), ("webpmux", "webp"),
+                          ("avifenc", "libavif-bin")):
+        if not shutil.which(tool):
+            sys.exit("make_corpus.py: %s not found (Debian: apt-get install %s)" % (tool, package))
     with tempfile.TemporaryDirectory() as scratch:
         images = image_seeds(scratch)
     write_all(os.path.join(out, "images"), images)
