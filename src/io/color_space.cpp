@@ -61,6 +61,12 @@ std::string stored_color_space(ImageFormat format, const std::uint8_t* data, std
         case ImageFormat::Jpeg: return jpeg_color_space(data, size);
         case ImageFormat::Png: return png_color_space(data, size);
         case ImageFormat::Bmp: return bmp_color_space(data, size, channels);
+        // Their readers say it where they can (load.cpp): TIFF's directory,
+        // WebP's and GIF's headers.
+        case ImageFormat::Webp:
+        case ImageFormat::Avif:
+        case ImageFormat::Gif:
+        case ImageFormat::Tiff: break;
     }
     return "";
 }

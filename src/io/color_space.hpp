@@ -17,7 +17,8 @@ namespace imgpar {
 // segment), "YCCK" (Adobe transform 2). PNG: "gray", "gray+alpha", "RGB",
 // "RGBA", "palette", with "+tRNS" where a transparency chunk adds alpha to
 // gray, RGB or palette. BMP: "palette" (1 to 8 bits a pixel), "RGB" or
-// "RGBA" (`channels` decoded). "" when the header cannot tell.
+// "RGBA" (`channels` decoded). "" when the header cannot tell, and for the
+// formats whose readers say it themselves (TIFF, WebP, GIF; AVIF does not).
 std::string stored_color_space(ImageFormat format, const std::uint8_t* data, std::size_t size, int channels);
 
 }  // namespace imgpar
