@@ -9,6 +9,7 @@
 #include "src/io/sample_depth.hpp"
 #include "src/io/save.hpp"
 #include "src/io/tiff_codec.hpp"
+#include "tests/support/cli_runner.hpp"
 #include "tests/support/test_images.hpp"
 #include "tests/support/tiff_writer.hpp"
 
@@ -49,12 +50,6 @@ ImageU16 random16(int w, int h, int c, unsigned seed) {
         img.data()[i] = static_cast<std::uint16_t>(s >> 16);
     }
     return img;
-}
-
-bool has_warning(const std::vector<std::string>& warnings, const std::string& part) {
-    for (const std::string& w : warnings)
-        if (w.find(part) != std::string::npos) return true;
-    return false;
 }
 
 }  // namespace
@@ -185,7 +180,7 @@ TEST_CASE("TIFF: palette and CMYK become RGB with a warning; associated alpha is
             const std::string path = dir.file("pal" + std::to_string(bits) + ".tif");
             test::write_tiff(path, {p});
             const LoadedImage img = decode_file(path);
-            CHECK(has_warning(img.warnings, "palette TIFF converted to RGB"));
+            CHECK(test::any_has(img.warnings, "palette TIFF converted to RGB"));
             REQUIRE(img.image.channels() == 3);
             bool same = true;
             for (std::size_t i = 0; i < p.values.size(); ++i)
@@ -203,7 +198,7 @@ TEST_CASE("TIFF: palette and CMYK become RGB with a warning; associated alpha is
             const std::string path = dir.file("cmyk" + std::to_string(bits) + ".tif");
             test::write_tiff(path, {p});
             const LoadedImage img = decode_file(path);
-            CHECK(has_warning(img.warnings, "CMYK TIFF converted to RGB without colour management"));
+            CHECK(test::any_has(img.warnings, "CMYK TIFF converted to RGB without colour management"));
             REQUIRE(img.image.channels() == 3);
             const double top = bits == 8 ? 255 : 65535;
             const double k = p.values[3], c = p.values[0];
@@ -230,7 +225,7 @@ TEST_CASE("TIFF: palette and CMYK become RGB with a warning; associated alpha is
         const std::string path = dir.file("extra.tif");
         test::write_tiff(path, {p});
         const LoadedImage img = decode_file(path);
-        CHECK(has_warning(img.warnings, "2 extra samples per pixel beyond its alpha: dropped"));
+        CHECK(test::any_has(img.warnings, "2 extra samples per pixel beyond its alpha: dropped"));
         REQUIRE(img.image.channels() == 4);
         CHECK(img.image.at(6, 2, 3) == static_cast<int>(p.values[(2 * 7 + 6) * 6 + 3]));
     }
@@ -253,7 +248,7 @@ TEST_CASE("TIFF: 32- and 64-bit floats map [0, 1] to 0..65535 (clamped, rounded)
         const std::uint16_t expected[] = {0, 65535, 32768, 0, 65535, 0};
         for (int x = 0; x < 6; ++x) CHECK(wide.at(x, 0, 0) == expected[x]);
         const LoadedImage img = decode_file(path);
-        CHECK(has_warning(img.warnings, std::to_string(bits) + "-bit float TIFF converted to 16 bits per sample"));
+        CHECK(test::any_has(img.warnings, std::to_string(bits) + "-bit float TIFF converted to 16 bits per sample"));
         CHECK(img.image.at(2, 0, 0) == 128);
     }
 }
@@ -303,7 +298,7 @@ TEST_CASE("TIFF: the ICC profile and the orientation are read and written") {
     SaveOptions save;
     save.metadata = &m;
     encode_image(test::photo_like_image(9, 9, 3).cview(), ImageFormat::Tiff, save, warnings);
-    CHECK(has_warning(warnings, "of the EXIF block only the orientation is written"));
+    CHECK(test::any_has(warnings, "of the EXIF block only the orientation is written"));
 }
 
 #else

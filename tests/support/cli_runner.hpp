@@ -15,6 +15,12 @@ struct RunResult {
 
 // `needle` occurs in `s`.
 inline bool has(const std::string& s, const std::string& needle) { return s.find(needle) != std::string::npos; }
+// `needle` occurs in one of `lines` (warnings, say).
+inline bool any_has(const std::vector<std::string>& lines, const std::string& needle) {
+    for (const std::string& l : lines)
+        if (has(l, needle)) return true;
+    return false;
+}
 // `s` split into lines (without their line ends).
 std::vector<std::string> lines(const std::string& s);
 
