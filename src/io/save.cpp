@@ -81,7 +81,7 @@ ImageFormat output_format(const std::string& path, std::optional<ImageFormat> re
     }
     const std::optional<ImageFormat> named = format_from_extension(path);
     if (named == ImageFormat::Gif)
-        throw usage_error(path, "imgpar reads GIF but does not write it (name a .png or .webp output, or give --format)");
+        throw usage_error(path, "imgpar reads GIF but does not write it (name a .png, .webp or .tif output, or give --format)");
     if (!requested) {
         if (named) return *named;
         // An existing directory is an output that cannot be written (exit
