@@ -1,6 +1,7 @@
 // The colour space a file stores (info's "color_space"), and CMYK/YCCK
 // JPEGs decoded to RGB with a warning: JPEGs written by libjpeg-turbo in each
 // colour space it writes, PNGs of each colour type with and without tRNS,
+// TIFFs of each layout and still WebPs of each coding,
 // BMPs; the CMYK conversion checked against libjpeg-turbo's own CMYK samples.
 #include <doctest/doctest.h>
 
@@ -13,6 +14,8 @@
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/load.hpp"
 #include "src/io/save.hpp"
+#include "src/io/tiff_codec.hpp"
+#include "src/io/webp_codec.hpp"
 #include "src/report/info_report.hpp"
 #include "tests/support/test_images.hpp"
 
@@ -184,3 +187,28 @@ TEST_CASE("CMYK and YCCK JPEGs decode to RGB as (255 - C)(255 - K) / 255 of the 
         }
 }
 #endif
+
+TEST_CASE("color space: TIFF's as its directory stores it, with its alpha; a still WebP's by its coding; pages") {
+    for (int channels = 1; channels <= 4; ++channels) {
+        const ImageU8 img = test::random_image(9, 7, channels, static_cast<unsigned>(channels));
+        std::vector<std::string> warnings;
+        if (tiff_codec_available()) {
+            const char* expected[] = {"gray", "gray+alpha", "RGB", "RGBA"};
+            const auto tiff = encode_image(img.view(), ImageFormat::Tiff, SaveOptions{}, warnings);
+            LoadOptions o;
+            o.images = 0;
+            const ImageHeader h = read_image_header("x.tif", tiff, o);
+            CHECK(h.color_space == expected[channels - 1]);
+            CHECK(h.page == 0);
+            CHECK(h.pages == 1);
+        }
+        if (webp_codec_available() && channels >= 3) {
+            SaveOptions lossless;
+            lossless.lossless = true;
+            const auto vp8l = encode_image(img.view(), ImageFormat::Webp, lossless, warnings);
+            const auto vp8 = encode_image(img.view(), ImageFormat::Webp, SaveOptions{}, warnings);
+            CHECK(color_space_of(vp8l, "x.webp") == (channels == 4 ? "RGBA" : "RGB"));
+            CHECK(color_space_of(vp8, "x.webp") == (channels == 4 ? "YCbCr+alpha" : "YCbCr"));
+        }
+    }
+}
