@@ -92,6 +92,45 @@ TEST_CASE("gpu resize: steep shrinks (1/37) and large enlargements (13x) of a ph
     CHECK(kernel.find("tiles") != std::string::npos);
 }
 
+TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (negative lobes at their extremes) and crops") {
+    // Harsh input: a checkerboard of 0 and 255 drives the negative lobes to
+    // their extremes; a photo-like image covers the rest.
+    const auto checker = [](int w, int h, int c) {
+        ImageU8 img(w, h, c);
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                for (int ch = 0; ch < c; ++ch) img.at(x, y, ch) = ((x + y + ch) & 1) ? 255 : 0;
+        return img;
+    };
+    const std::pair<int, int> inputs[] = {{640, 480}, {1031, 263}, {97, 1301}, {33, 17}};
+    const double factors[] = {0.5, 1.0 / 3, 0.27, 0.74, 1.9};
+    int compared = 0;
+    for (ResizeFilter f : {ResizeFilter::Lanczos3, ResizeFilter::Bicubic, ResizeFilter::Bilinear})
+        for (int c : {1, 3})
+            for (const auto& [iw, ih] : inputs)
+                for (double k : factors)
+                    for (const bool harsh : {false, true}) {
+                        const int ow = std::max(1, static_cast<int>(iw * k)), oh = std::max(1, static_cast<int>(ih * k));
+                        const ImageU8 img = harsh ? checker(iw, ih, c) : test::photo_like_image(iw, ih, c, 7);
+                        // A crop whose first row and column are not 0 (what --fill keeps) for half of them.
+                        const bool crop = harsh;
+                        const int cw = crop ? std::max(1, ow - 5) : ow, ch = crop ? std::max(1, oh - 3) : oh;
+                        const ResizePlan plan = resize_plan(f, iw, ih, {ow, oh, crop ? ow - cw : 0, crop ? oh - ch : 0, cw, ch});
+                        ImageU8 want(cw, ch, c);
+                        cpu::resize(plan, img.view(), want.view());
+                        CAPTURE(resize_filter_name(f));
+                        CAPTURE(c);
+                        CAPTURE(iw);
+                        CAPTURE(ih);
+                        CAPTURE(k);
+                        CAPTURE(harsh);
+                        std::string kernel;
+                        IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, true, kernel));
+                        ++compared;
+                    }
+    MESSAGE(compared, " resizes compared");
+}
+
 TEST_CASE("gpu resize: area at whole factors takes the block means and gives the CPU's bytes") {
     // (fx, fy) with output sizes that leave a remainder of the input unread,
     // crops (a first block away from the origin), every layout: alpha only as
