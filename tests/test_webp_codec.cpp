@@ -118,6 +118,20 @@ TEST_CASE("webp: an animation loads as its first frame, with a warning naming th
     }
 }
 
+TEST_CASE("webp: an animation without a complete frame is refused, by info's header read too") {
+    if (!have_webp()) return;
+    // Found by the header fuzzer: an animation flag, an ANIM chunk, no frame
+    // whole enough for libwebpdemux to count (it had been reported as 0 pages).
+    const std::vector<std::uint8_t> bytes = test::file_vector(test::data_path("anim_no_frame.webp"));
+    LoadOptions header_only;
+    header_only.images = 0;
+    std::string e = test::input_error_of([&] { (void)read_image_header("empty.webp", bytes, header_only); });
+    CHECK(has(e, "empty.webp"));
+    CHECK(has(e, "without a complete frame"));
+    e = test::input_error_of([&] { (void)decode_image("empty.webp", bytes, LoadOptions{}); });
+    CHECK(has(e, "empty.webp"));
+}
+
 TEST_CASE("webp: hostile files are refused naming the file, in bounded time and memory") {
     if (!have_webp()) return;
     const ImageU8 img = test::photo_like_image(200, 150, 3, 9);

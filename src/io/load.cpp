@@ -248,7 +248,9 @@ void read_library_header(const std::string& name, const std::vector<std::uint8_t
         h.width = w.width;
         h.height = w.height;
         h.channels = w.channels;
-        h.pages = w.frames;
+        // An animation whose frames are all cut or missing has nothing to read.
+        if (w.animated && w.frames < 1) throw input_error(name, "WebP animation without a complete frame");
+        h.pages = std::max(w.frames, 1);
         // A still: lossless (VP8L) stores ARGB, lossy (VP8) YCbCr 4:2:0 with
         // its alpha apart. An animation's frames may be either: not said.
         if (w.animated) h.color_space.clear();
