@@ -27,8 +27,8 @@ struct RotatePolicy {
 };
 
 template <int C, int kTaps>
-__device__ __forceinline__ void rotate_inside(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int x0,
-                                              int y0, int fx, int fy, std::uint8_t* out) {
+__device__ __forceinline__ void rotate_inside(const std::uint8_t* src, std::size_t pitch, int x0, int y0, int fx, int fy,
+                                              std::uint8_t* out) {
     std::uint32_t win[kTaps][6];
 #pragma unroll
     for (int j = 0; j < kTaps; ++j)
@@ -45,23 +45,18 @@ template <int C, int kTaps>
 __global__ void __launch_bounds__(256) rotate_kernel(RotateMap m, const std::uint8_t* __restrict__ src,
                                                      std::size_t src_pitch, std::uint8_t* __restrict__ dst,
                                                      std::size_t dst_pitch, bool vec) {
-    constexpr int first = kTaps == 4 ? 1 : 0;
     const int ox = blockIdx.x * blockDim.x + threadIdx.x;
     if (ox >= m.dst_w) return;
+    // Rows 16-byte aligned: the wide loads; else byte by byte (the same sums).
+    const auto inside = [&](int x0, int y0, int fx, int fy, std::uint8_t* out) {
+        if (vec)
+            rotate_inside<C, kTaps>(src, src_pitch, x0, y0, fx, fy, out);
+        else
+            rotate_inside_bytes<C, kTaps>(src, src_pitch, x0, y0, fx, fy, out);
+    };
     for (int oy = blockIdx.y * blockDim.y + threadIdx.y; oy < m.dst_h; oy += gridDim.y * blockDim.y) {
-        int ix, fx, iy, fy;
-        rotate_position(m, ox, oy, ix, fx, iy, fy);
-        const int x0 = ix - first, y0 = iy - first;
         std::uint8_t px[C];
-        const TapsPlace place = taps_place<kTaps>(m, x0, y0);
-        if (place == TapsPlace::Outside) {
-#pragma unroll
-            for (int c = 0; c < C; ++c) px[c] = m.outside[c];
-        } else if (vec && place == TapsPlace::Inside) {
-            rotate_inside<C, kTaps>(m, src, src_pitch, x0, y0, fx, fy, px);
-        } else {
-            rotate_pixel<C, kTaps>(m, src, src_pitch, ox, oy, px);
-        }
+        rotate_pixel_placed<C, kTaps>(m, src, src_pitch, ox, oy, inside, px);
         std::uint8_t* d = dst + static_cast<std::size_t>(oy) * dst_pitch + static_cast<std::size_t>(ox) * C;
 #pragma unroll
         for (int c = 0; c < C; ++c) d[c] = px[c];
@@ -81,14 +76,6 @@ void launch(const RotateMap& m, const ConstDeviceViewU8& src, const DeviceViewU8
     IMGPAR_CUDA_CHECK_LAUNCH("rotate_kernel");
 }
 
-template <int C>
-void launch_taps(const RotateMap& m, const ConstDeviceViewU8& src, const DeviceViewU8& dst, cudaStream_t stream) {
-    if (m.taps == 4)
-        launch<C, 4>(m, src, dst, stream);
-    else
-        launch<C, 2>(m, src, dst, stream);
-}
-
 }  // namespace
 
 void rotate(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const RotateSpec& spec, cudaStream_t stream) {
@@ -98,12 +85,7 @@ void rotate(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const RotateS
     if (dst.width != m.dst_w || dst.height != m.dst_h || dst.channels != src.channels)
         throw usage_error("rotate", "the output must be " + std::to_string(m.dst_w) + "x" + std::to_string(m.dst_h) +
                                         " with the input's channels");
-    switch (src.channels) {
-        case 1: launch_taps<1>(m, src, dst, stream); break;
-        case 2: launch_taps<2>(m, src, dst, stream); break;
-        case 3: launch_taps<3>(m, src, dst, stream); break;
-        default: launch_taps<4>(m, src, dst, stream); break;
-    }
+    with_rotate_layout(src.channels, m.taps, [&](auto c, auto t) { launch<c, t>(m, src, dst, stream); });
 }
 
 }  // namespace imgpar::cuda

@@ -524,15 +524,7 @@ namespace {
 // rotate_pixel (the checked reference arithmetic) at one output pixel.
 void reference_pixel(const RotateMap& m, const ImageU8& img, int x, int y, std::uint8_t* out) {
     const auto& v = img.view();
-    const int key = img.channels() * 4 + m.taps;
-    if (key == 6) rotate_pixel<1, 2>(m, v.data, v.stride, x, y, out);
-    if (key == 8) rotate_pixel<1, 4>(m, v.data, v.stride, x, y, out);
-    if (key == 10) rotate_pixel<2, 2>(m, v.data, v.stride, x, y, out);
-    if (key == 12) rotate_pixel<2, 4>(m, v.data, v.stride, x, y, out);
-    if (key == 14) rotate_pixel<3, 2>(m, v.data, v.stride, x, y, out);
-    if (key == 16) rotate_pixel<3, 4>(m, v.data, v.stride, x, y, out);
-    if (key == 18) rotate_pixel<4, 2>(m, v.data, v.stride, x, y, out);
-    if (key == 20) rotate_pixel<4, 4>(m, v.data, v.stride, x, y, out);
+    with_rotate_layout(img.channels(), m.taps, [&](auto c, auto t) { rotate_pixel<c, t>(m, v.data, v.stride, x, y, out); });
 }
 
 }  // namespace

@@ -68,16 +68,7 @@ RotateMap rotate_map(const RotateSpec& spec, int w, int h, int channels) {
     m.taps = spec.interpolation == Interpolation::Bicubic ? 4 : 2;
     const auto fill = colour_pixel(spec.background ? *spec.background : Rgba{0, 0, 0, 0}, channels);
     for (int i = 0; i < 4; ++i) m.fill[i] = fill[static_cast<std::size_t>(i)];
-    switch (channels * 4 + m.taps) {
-        case 1 * 4 + 2: rotate_background<1, 2>(m, m.outside); break;
-        case 1 * 4 + 4: rotate_background<1, 4>(m, m.outside); break;
-        case 2 * 4 + 2: rotate_background<2, 2>(m, m.outside); break;
-        case 2 * 4 + 4: rotate_background<2, 4>(m, m.outside); break;
-        case 3 * 4 + 2: rotate_background<3, 2>(m, m.outside); break;
-        case 3 * 4 + 4: rotate_background<3, 4>(m, m.outside); break;
-        case 4 * 4 + 2: rotate_background<4, 2>(m, m.outside); break;
-        default: rotate_background<4, 4>(m, m.outside); break;
-    }
+    with_rotate_layout(channels, m.taps, [&](auto c, auto t) { rotate_background<c, t>(m, m.outside); });
     return m;
 }
 
@@ -87,40 +78,15 @@ namespace {
 
 template <int C, int kTaps>
 void rotate_rows(const RotateMap& m, ConstViewU8 src, ViewU8 dst) {
+    const auto inside = [&](int tx, int ty, int fx, int fy, std::uint8_t* out) {
+        rotate_inside_bytes<C, kTaps>(src.data, src.stride, tx, ty, fx, fy, out);
+    };
     parallel_for(dst.height, std::max(1, (1 << 14) / dst.width), [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
             std::uint8_t* d = dst.row(y);
-            for (int x = 0; x < dst.width; ++x, d += C) {
-                // The same bytes as rotate_pixel everywhere; the background
-                // without reading and the inside without bounds checks.
-                int ix, fx, iy, fy;
-                rotate_position(m, x, y, ix, fx, iy, fy);
-                const int x0 = ix - (kTaps == 4 ? 1 : 0), y0 = iy - (kTaps == 4 ? 1 : 0);
-                switch (taps_place<kTaps>(m, x0, y0)) {
-                    case TapsPlace::Outside:
-                        for (int c = 0; c < C; ++c) d[c] = m.outside[c];
-                        break;
-                    case TapsPlace::Inside: {
-                        const std::uint8_t* p = src.data + static_cast<std::size_t>(y0) * src.stride + static_cast<std::size_t>(x0) * C;
-                        const auto fetch = [&](int j, int i, int (&v)[C]) {
-                            for (int c = 0; c < C; ++c) v[c] = p[static_cast<std::size_t>(j) * src.stride + static_cast<std::size_t>(i) * C + c];
-                        };
-                        rotate_combine<C, kTaps>(fx, fy, fetch, d);
-                        break;
-                    }
-                    case TapsPlace::Edge: rotate_pixel<C, kTaps>(m, src.data, src.stride, x, y, d); break;
-                }
-            }
+            for (int x = 0; x < dst.width; ++x, d += C) rotate_pixel_placed<C, kTaps>(m, src.data, src.stride, x, y, inside, d);
         }
     });
-}
-
-template <int C>
-void rotate_channels(const RotateMap& m, ConstViewU8 src, ViewU8 dst) {
-    if (m.taps == 4)
-        rotate_rows<C, 4>(m, src, dst);
-    else
-        rotate_rows<C, 2>(m, src, dst);
 }
 
 }  // namespace
@@ -128,12 +94,7 @@ void rotate_channels(const RotateMap& m, ConstViewU8 src, ViewU8 dst) {
 ImageU8 rotate(ConstViewU8 src, const RotateSpec& spec) {
     const RotateMap m = rotate_map(spec, src.width, src.height, src.channels);
     ImageU8 out(m.dst_w, m.dst_h, src.channels);
-    switch (src.channels) {
-        case 1: rotate_channels<1>(m, src, out.view()); break;
-        case 2: rotate_channels<2>(m, src, out.view()); break;
-        case 3: rotate_channels<3>(m, src, out.view()); break;
-        default: rotate_channels<4>(m, src, out.view()); break;
-    }
+    with_rotate_layout(src.channels, m.taps, [&](auto c, auto t) { rotate_rows<c, t>(m, src, out.view()); });
     return out;
 }
 

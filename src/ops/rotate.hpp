@@ -56,6 +56,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "src/image.hpp"
 #include "src/ops/colour_spec.hpp"
@@ -87,6 +88,25 @@ void rotated_size(double degrees, int w, int h, int& out_w, int& out_h);
 // Everything the per-pixel arithmetic needs for one input shape. Throws
 // imgpar::Error (usage, subject "rotate") for a side above kMaxRotateSide.
 RotateMap rotate_map(const RotateSpec& spec, int w, int h, int channels);
+
+// f(std::integral_constant<int, C>, std::integral_constant<int, kTaps>) for
+// a map of `channels` (1-4) and m.taps (2 or 4): the per-pixel templates'
+// arguments from run-time values, in one place.
+template <typename F>
+void with_rotate_layout(int channels, int taps, F&& f) {
+    const auto with_taps = [&](auto c) {
+        if (taps == 4)
+            f(c, std::integral_constant<int, 4>{});
+        else
+            f(c, std::integral_constant<int, 2>{});
+    };
+    switch (channels) {
+        case 1: with_taps(std::integral_constant<int, 1>{}); break;
+        case 2: with_taps(std::integral_constant<int, 2>{}); break;
+        case 3: with_taps(std::integral_constant<int, 3>{}); break;
+        default: with_taps(std::integral_constant<int, 4>{}); break;
+    }
+}
 
 namespace cpu {
 // Multithreaded over output rows.

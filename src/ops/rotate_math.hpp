@@ -135,13 +135,12 @@ IMGPAR_HD void rotate_combine(int fx, int fy, const Fetch& fetch, std::uint8_t* 
     }
 }
 
-// Output pixel (ox, oy) of a C-channel image (src: the input's first row,
-// `pitch` bytes between rows) into out[0..C); kTaps is m.taps.
+// The taps of the pixel at position (ix + fx / 256, iy + fy / 256) of a
+// C-channel image (src: the input's first row, `pitch` bytes between rows),
+// each checked: the background outside the input.
 template <int C, int kTaps>
-IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
-                            std::uint8_t* out) {
-    int ix, fx, iy, fy;
-    rotate_position(m, ox, oy, ix, fx, iy, fy);
+IMGPAR_HD void rotate_taps_checked(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ix, int fx, int iy,
+                                   int fy, std::uint8_t* out) {
     constexpr int first = kTaps == 4 ? 1 : 0;  // taps from ix - first
     // The tap's channels, the background outside the input. (Values, not a
     // pointer to m.fill: on the GPU that pointer would copy the kernel's
@@ -156,6 +155,28 @@ IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::si
     rotate_combine<C, kTaps>(fx, fy, fetch, out);
 }
 
+// Output pixel (ox, oy) with every tap checked: the reference the other
+// paths are tested against; kTaps is m.taps.
+template <int C, int kTaps>
+IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
+                            std::uint8_t* out) {
+    int ix, fx, iy, fy;
+    rotate_position(m, ox, oy, ix, fx, iy, fy);
+    rotate_taps_checked<C, kTaps>(m, src, pitch, ix, fx, iy, fy, out);
+}
+
+// The taps from (x0, y0), all inside the input, read byte by byte unchecked.
+template <int C, int kTaps>
+IMGPAR_HD void rotate_inside_bytes(const std::uint8_t* src, std::size_t pitch, int x0, int y0, int fx, int fy,
+                                   std::uint8_t* out) {
+    const std::uint8_t* p = src + static_cast<std::size_t>(y0) * pitch + static_cast<std::size_t>(x0) * C;
+    const auto fetch = [&](int j, int i, int (&v)[C]) {
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) v[c] = p[static_cast<std::size_t>(j) * pitch + static_cast<std::size_t>(i) * C + c];
+    };
+    rotate_combine<C, kTaps>(fx, fy, fetch, out);
+}
+
 // Where a pixel's taps lie, from the first tap's column and row (x0, y0):
 // all outside the input (the pixel is m.outside), all inside (no checks
 // needed), or some of each.
@@ -166,6 +187,27 @@ IMGPAR_HD TapsPlace taps_place(const RotateMap& m, int x0, int y0) {
     if (x0 + kTaps - 1 < 0 || x0 >= m.src_w || y0 + kTaps - 1 < 0 || y0 >= m.src_h) return TapsPlace::Outside;
     if (x0 >= 0 && x0 + kTaps <= m.src_w && y0 >= 0 && y0 + kTaps <= m.src_h) return TapsPlace::Inside;
     return TapsPlace::Edge;
+}
+
+// Output pixel (ox, oy) by where its taps lie: the map's outside pixel
+// without reading, inside(x0, y0, fx, fy, out) where every tap lies inside
+// (the first at (x0, y0)), the checked taps along the edges. The bytes are
+// rotate_pixel's as long as `inside` computes rotate_combine over those taps
+// (rotate_inside_bytes, or the GPU's wide loads).
+template <int C, int kTaps, typename Inside>
+IMGPAR_HD void rotate_pixel_placed(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
+                                   const Inside& inside, std::uint8_t* out) {
+    int ix, fx, iy, fy;
+    rotate_position(m, ox, oy, ix, fx, iy, fy);
+    const int x0 = ix - (kTaps == 4 ? 1 : 0), y0 = iy - (kTaps == 4 ? 1 : 0);
+    switch (taps_place<kTaps>(m, x0, y0)) {
+        case TapsPlace::Outside:
+            IMGPAR_UNROLL
+            for (int c = 0; c < C; ++c) out[c] = m.outside[c];
+            break;
+        case TapsPlace::Inside: inside(x0, y0, fx, fy, out); break;
+        case TapsPlace::Edge: rotate_taps_checked<C, kTaps>(m, src, pitch, ix, fx, iy, fy, out); break;
+    }
 }
 
 // What a pixel all of whose taps lie outside the input becomes: every tap is
