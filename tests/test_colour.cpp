@@ -17,10 +17,6 @@ using namespace imgpar;
 
 namespace {
 
-ImageU8 image(int w, int h, int c, unsigned seed) {
-    return has_alpha(c) ? test::alpha_image(w, h, c, seed) : test::random_image(w, h, c, seed);
-}
-
 ColourPlan plan(ColourOp op) {
     ColourPlan p;
     p.op = op;
@@ -69,7 +65,7 @@ TEST_CASE("grayscale: Rec. 601 and Rec. 709 luma as stated, alpha kept, gray unc
                 CAPTURE(h);
                 CAPTURE(c);
                 CAPTURE(rec709);
-                const ImageU8 a = image(w, h, c, static_cast<unsigned>(w + h + c));
+                const ImageU8 a = test::layout_image(w, h, c, static_cast<unsigned>(w + h + c));
                 ColourPlan p = plan(ColourOp::Grayscale);
                 p.weights = rec709 ? LumaWeights::Rec709 : LumaWeights::Rec601;
                 const ImageU8 g = cpu::apply_colour(a.view(), p);
@@ -117,7 +113,7 @@ TEST_CASE("extract-channel: indices and names per layout; a channel the image la
         for (int c = 1; c <= 4; ++c) {
             CAPTURE(k.spec);
             CAPTURE(c);
-            const ImageU8 a = image(7, 5, c, 3);
+            const ImageU8 a = test::layout_image(7, 5, c, 3);
             ColourPlan p = plan(ColourOp::ExtractChannel);
             p.channel = k.spec;
             const int want = k.want[c - 1];
@@ -170,7 +166,7 @@ TEST_CASE("flatten: drops alpha onto the background (gray: its luma); images wit
     for (const auto& [w, h] : kSizes)
         for (int c = 1; c <= 4; ++c) {
             CAPTURE(c);
-            const ImageU8 a = image(w, h, c, static_cast<unsigned>(w * h + c));
+            const ImageU8 a = test::layout_image(w, h, c, static_cast<unsigned>(w * h + c));
             ColourPlan p = plan(ColourOp::Flatten);
             p.background = Rgba{51, 102, 153, 255};
             const ImageU8 f = cpu::apply_colour(a.view(), p);
@@ -200,7 +196,7 @@ TEST_CASE("add-alpha: gray and RGB gain an alpha of V; images with alpha are unc
             for (int value : {0, 128, 255}) {
                 CAPTURE(c);
                 CAPTURE(value);
-                const ImageU8 a = image(w, h, c, static_cast<unsigned>(w + c));
+                const ImageU8 a = test::layout_image(w, h, c, static_cast<unsigned>(w + c));
                 ColourPlan p = plan(ColourOp::AddAlpha);
                 p.alpha = value;
                 const ImageU8 r = cpu::apply_colour(a.view(), p);

@@ -28,6 +28,11 @@ Values base_values_for(const Operation& op, const std::string& param) {
     return op.examples.empty() ? Values{} : op.examples.front().values;
 }
 
+std::unique_ptr<ImageJob> image_job(const std::string& name, const Values& values) {
+    const Operation& o = *find_operation(name);
+    return o.make_image_job(o.values(values));
+}
+
 Values with(Values values, const std::string& name, const std::string& value) {
     for (auto& [n, v] : values)
         if (n == name) {

@@ -1,6 +1,7 @@
 // What the suites need to iterate the declared operations (src/op/).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@ std::string markdown_parameters(const Operation& op);
 // the first example (so required parameters such as convolve's kernel are
 // there).
 Values base_values_for(const Operation& op, const std::string& param);
+
+// The declared operation `name`'s image job for `values`.
+std::unique_ptr<ImageJob> image_job(const std::string& name, const Values& values);
 
 // `values` with `name` set to `value` (replaced or added).
 Values with(Values values, const std::string& name, const std::string& value);

@@ -57,6 +57,10 @@ ImageU8 alpha_image(int width, int height, int channels, unsigned seed) {
     return img;
 }
 
+ImageU8 layout_image(int width, int height, int channels, unsigned seed) {
+    return has_alpha(channels) ? alpha_image(width, height, channels, seed) : random_image(width, height, channels, seed);
+}
+
 std::string sample_path(const std::string& name) { return std::string(IMGPAR_SAMPLES_DIR) + "/" + name; }
 
 ImageU8 load_sample(const std::string& name) { return load_image(sample_path(name)).image; }

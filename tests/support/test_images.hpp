@@ -21,6 +21,8 @@ ImageU8 constant_image(int width, int height, int channels, int value);
 // Random colour with an alpha channel that has fully transparent, fully
 // opaque and partial regions (channels must be 2 or 4).
 ImageU8 alpha_image(int width, int height, int channels, unsigned seed = 1);
+// alpha_image for the layouts with alpha (2, 4 channels), else random_image.
+ImageU8 layout_image(int width, int height, int channels, unsigned seed = 1);
 
 // A sample image from samples/ (e.g. "camera.png").
 ImageU8 load_sample(const std::string& name);
