@@ -112,7 +112,7 @@ struct ImageView {
     // Rows [y0, y0 + h) of this view.
     ImageView rows(int y0, int h) const { return sub(0, y0, width, h); }
 
-    template <typename U = T, typename = std::enable_if_t<!std::is_const_v<U>>>
+    template <typename U = T, typename = std::enable_if_t<!std::is_const_v<U> && std::is_same_v<U, T>>>
     operator ImageView<const U>() const {
         return {data, width, height, channels, stride};
     }
@@ -133,7 +133,7 @@ struct DeviceView {
     std::size_t row_samples() const { return static_cast<std::size_t>(width) * channels; }
     std::size_t row_bytes() const { return row_samples() * sizeof(T); }
 
-    template <typename U = T, typename = std::enable_if_t<!std::is_const_v<U>>>
+    template <typename U = T, typename = std::enable_if_t<!std::is_const_v<U> && std::is_same_v<U, T>>>
     operator DeviceView<const U>() const {
         return {data, width, height, channels, pitch};
     }
@@ -204,6 +204,8 @@ using ConstViewF32 = ImageView<const float>;
 
 using DeviceViewU8 = DeviceView<std::uint8_t>;
 using ConstDeviceViewU8 = DeviceView<const std::uint8_t>;
+using DeviceViewU16 = DeviceView<std::uint16_t>;
+using ConstDeviceViewU16 = DeviceView<const std::uint16_t>;
 
 // Two views have the same width, height and channel count.
 template <typename A, typename B>

@@ -70,6 +70,17 @@ public:
     // through the session's Input and Output slots and staging buffers.
     ImageU8 run(const BackendChoice& backend, ConstViewU8 src, RunNotes& notes) const;
 
+    // 16-bit images (u16 samples, 0..65535): the same operation with its
+    // contracts written for 16 bits, output in u16 (output_shape keeps the
+    // input's type). A job that takes them overrides all three; a run whose
+    // stages and sink do not all take them reduces a 16-bit file to 8 bits
+    // when it loads (with the warning 8-bit runs always gave), so nothing
+    // reaches the defaults below, which throw std::logic_error.
+    virtual bool takes_u16() const { return false; }
+    virtual ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const;
+    virtual void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const;
+    ImageU16 run(const BackendChoice& backend, ConstViewU16 src, RunNotes& notes) const;
+
     // The image-sized buffers this job holds at its peak, where its mode
     // needs fewer than its operation declares (Operation::peak_images, the
     // largest of its modes): what --max-memory is checked against.
@@ -119,6 +130,16 @@ public:
     // A host image on `backend` (the GPU: uploaded to the Input slot first).
     std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU8 image, ReportFormat format,
                     RunNotes& notes) const;
+    // 16-bit images, as ImageJob's: a report that takes them overrides all
+    // three (its ranges and bins those of 0..65535); the defaults throw
+    // std::logic_error.
+    virtual bool takes_u16() const { return false; }
+    virtual std::string run_cpu(const ReportSource& source, ConstViewU16 image, ReportFormat format,
+                                RunNotes& notes) const;
+    virtual std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU16 image,
+                                ReportFormat format, RunNotes& notes) const;
+    std::string run(const BackendChoice& backend, const ReportSource& source, ConstViewU16 image, ReportFormat format,
+                    RunNotes& notes) const;
     // What --device auto times on the CPU: the computation on a made-up
     // image, without checks that concern a real file and without writing
     // anything (histo --plot draws nothing here).
@@ -157,6 +178,12 @@ public:
                             RunNotes& notes) const = 0;
     // A host image on `backend` (the GPU: uploaded to the Input slot first).
     NpyFile run(const BackendChoice& backend, ConstViewU8 src, const std::string& file, RunNotes& notes) const;
+    // 16-bit images, as ImageJob's; the defaults throw std::logic_error.
+    virtual bool takes_u16() const { return false; }
+    virtual NpyFile run_cpu(ConstViewU16 src, const std::string& file, RunNotes& notes) const;
+    virtual NpyFile run_gpu(gpu::Session& session, ConstDeviceViewU16 src, const std::string& file,
+                            RunNotes& notes) const;
+    NpyFile run(const BackendChoice& backend, ConstViewU16 src, const std::string& file, RunNotes& notes) const;
 };
 
 enum class OperationKind {
