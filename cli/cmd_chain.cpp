@@ -21,7 +21,7 @@ namespace {
 // The options that only an image result uses, refused when the chain ends
 // in a report or an array: given, they would be silently ignored.
 void refuse_image_options(const Invocation& inv, const std::string& last, bool array) {
-    for (const char* name : {"quality", "lossless", "chroma-subsampling", "compression", "jpeg-encoder", "format", "strip",
+    for (const char* name : {"quality", "lossless", "chroma-subsampling", "compression", "depth", "jpeg-encoder", "format", "strip",
                              "auto-orient", "out-dir", "output", "skip-existing"}) {
         const std::string n = name;
         if (array && (n == "out-dir" || n == "output" || n == "skip-existing")) continue;

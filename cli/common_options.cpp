@@ -141,6 +141,12 @@ OptionGroup image_output_options(const std::string& json) {
                        .documented_default(std::to_string(kDefaultPngCompression) + " for PNG, " +
                                            tiff_compression_name(kDefaultTiffCompression) + " for TIFF")
                        .suggesting({"none", "lzw", "deflate", "1", "6", "9"}),
+                   ParamSpec::choice("depth", "BITS",
+                                     "Bits per sample written to PNG and TIFF outputs: 8 (a 16-bit result rounded to "
+                                     "nearest) or 16 (an 8-bit one widened exactly, v x 257); by default the result's "
+                                     "own, and 8 for the formats that hold no more (a 16-bit result then reduced, with a "
+                                     "warning)",
+                                     {"8", "16"}),
                    ParamSpec::choice("jpeg-encoder", "E",
                                      "Where JPEG results computed on the GPU are encoded (the same bytes either way): auto (on "
                                      "the GPU), gpu (on the GPU, required), cpu (libjpeg-turbo on the cores)",
@@ -170,6 +176,7 @@ SaveOptions read_save_options(const ParamValues& values) {
     s.chroma = parse_chroma_subsampling(values.text("chroma-subsampling"));
     if (values.given("compression")) read_compression(values.text("compression"), s);
     if (values.given("format")) s.format = parse_format_name(values.text("format"));
+    if (values.given("depth")) s.depth = std::stoi(values.text("depth"));
     return s;
 }
 

@@ -87,6 +87,12 @@ double jpeg_bytes_per_sample_bound(int quality) {
 std::uint64_t encode_memory(ImageFormat format, const ImageShape& shape, const SaveOptions& options,
                             std::uint64_t metadata_bytes) {
     const std::uint64_t image = shape.bytes();
+    if (shape.type == SampleType::U16 && !format_holds_16_bits(format)) {
+        // Reduced to an 8-bit copy first (save_image), which is encoded.
+        ImageShape reduced = shape;
+        reduced.type = SampleType::U8;
+        return reduced.bytes() + encode_memory(format, reduced, options, metadata_bytes);
+    }
     switch (format) {
         case ImageFormat::Png: {
             if (!png_codec_available()) {
@@ -96,6 +102,8 @@ std::uint64_t encode_memory(ImageFormat format, const ImageShape& shape, const S
                 return filtered + doubled(filtered) + doubled(filtered + metadata_bytes);
             }
             const int threads = options.threads > 0 ? options.threads : cpu_thread_count();
+            if (shape.type == SampleType::U16)  // rows of twice the bytes, and their big-endian copy
+                return image + png_encode_memory(2 * shape.width, shape.height, shape.channels, threads, metadata_bytes);
             return png_encode_memory(shape.width, shape.height, shape.channels, threads, metadata_bytes);
         }
         case ImageFormat::Jpeg: return jpeg_memory(shape, options, metadata_bytes);

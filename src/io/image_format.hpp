@@ -15,6 +15,9 @@ enum class ImageFormat { Png, Jpeg, Bmp, Webp, Avif, Gif, Tiff };
 
 const char* format_name(ImageFormat f);   // "png", "jpeg", "bmp", "webp", "avif", "gif", "tiff"
 const char* format_label(ImageFormat f);  // "PNG", "JPEG", "BMP", "WebP", "AVIF", "GIF", "TIFF": as messages name the data
+// Whether imgpar writes `f` with 16-bit samples (PNG, TIFF); the others get
+// a 16-bit image reduced to 8 bits, with a notice.
+inline bool format_holds_16_bits(ImageFormat f) { return f == ImageFormat::Png || f == ImageFormat::Tiff; }
 
 // From a file name's extension (case-insensitive): .png, .jpg/.jpeg, .bmp,
 // .webp, .avif, .gif, .tif/.tiff.

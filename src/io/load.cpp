@@ -363,6 +363,22 @@ LoadedImage decode(const std::string& name, const std::vector<std::uint8_t>& byt
     out.header = known && known->decode_checked ? *known : read_header(name, bytes, options);
     const ImageHeader& h = out.header;
     out.warnings = h.notes;
+    if (options.keep_16_bits && loads_16_bits(h) && shrink == 1) {
+        if (h.format == ImageFormat::Tiff) {
+            out.image16 =
+                tiff_decode_u16(name, bytes, tiff_header_of(h), out.warnings, options.allow_partial, options.max_memory);
+            if (h.bit_depth > 16)
+                out.warnings.push_back(std::to_string(h.bit_depth) +
+                                       "-bit float TIFF read as 16-bit samples (clamped to [0, 1], times 65535, rounded)");
+        } else if (h.format == ImageFormat::Png) {
+            out.image16 = png_decode_16(name, bytes, h.width, h.height, h.channels, out.warnings, options.allow_partial);
+        } else {
+            out.image16 = avif_decode_16(name, bytes, avif_read_header(name, bytes), options.max_pixels);
+        }
+        if (out.image16.width() != h.width || out.image16.height() != h.height || out.image16.channels() != h.channels)
+            throw input_error(name, "the decoded image differs from its header in size or channels (corrupt file)");
+        return out;
+    }
     if (h.format == ImageFormat::Tiff) {
         out.image = tiff_decode(name, bytes, tiff_header_of(h), out.warnings, options.allow_partial, options.max_memory);
     } else if (h.format == ImageFormat::Png && png_codec_available()) {
@@ -445,8 +461,19 @@ std::uint64_t metadata_memory(const ImageHeader& h) {
     return 4 * h.metadata.bytes();
 }
 
+bool loads_16_bits(const ImageHeader& h) {
+    if (h.bit_depth <= 8) return false;
+    switch (h.format) {
+        case ImageFormat::Png: return png_codec_available() && h.bit_depth == 16;
+        case ImageFormat::Tiff:
+        case ImageFormat::Avif: return true;
+        default: return false;
+    }
+}
+
 std::uint64_t estimate_memory(const ImageHeader& h, const LoadOptions& options) {
-    const double image = static_cast<double>(h.width) * static_cast<double>(h.height) * static_cast<double>(h.channels);
+    const double image = static_cast<double>(h.width) * static_cast<double>(h.height) * static_cast<double>(h.channels) *
+                         static_cast<double>(sample_bytes(loaded_type(h, options)));
     const double buffers = std::ceil(std::max(options.images, 1.0) * image);
     return static_cast<std::uint64_t>(h.file_bytes) + h.decoder_bytes + metadata_memory(h) +
            static_cast<std::uint64_t>(buffers);

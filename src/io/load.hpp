@@ -43,6 +43,10 @@ struct LoadOptions {
     // "[N]" suffix (src/io/page_select.hpp) sets it for that file. Other
     // formats have one page, 0.
     int page = 0;
+    // Whether a file of more than 8 bits per sample that imgpar reads at 16
+    // bits (loads_16_bits) is decoded so, into LoadedImage::image16, rather
+    // than reduced to 8 bits: set by runs whose every step takes u16.
+    bool keep_16_bits = false;
 };
 
 // What the file's header says, before decoding.
@@ -77,7 +81,9 @@ struct ImageHeader {
 };
 
 struct LoadedImage {
-    ImageU8 image;
+    ImageU8 image;      // the pixels, unless they are in image16
+    ImageU16 image16;   // a 16-bit file's pixels, when LoadOptions::keep_16_bits asked for them
+    bool sixteen() const { return !image16.empty(); }
     ImageHeader header;
     std::vector<std::string> warnings;  // e.g. "16-bit PNG reduced to 8 bits"
 };
@@ -87,6 +93,17 @@ struct LoadedImage {
 // run, the sink's), each vector up to twice its size as it was read (a
 // PNG's profile is inflated in steps).
 std::uint64_t metadata_memory(const ImageHeader& h);
+
+// Whether a file with header `h` decodes to 16-bit samples when
+// LoadOptions::keep_16_bits asks: a 16-bit PNG (read through libpng), a
+// TIFF of 16-bit integers or 32- or 64-bit floats (mapped to 0..65535), a
+// 10- or 12-bit AVIF (scaled to 0..65535 as libavif does).
+bool loads_16_bits(const ImageHeader& h);
+
+// The sample type a file with header `h` is decoded to under `options`.
+inline SampleType loaded_type(const ImageHeader& h, const LoadOptions& options) {
+    return options.keep_16_bits && loads_16_bits(h) ? SampleType::U16 : SampleType::U8;
+}
 
 // Bytes that decoding `h` and holding options.images image-sized buffers
 // need at the peak: the file, the decoder's own memory, the metadata, the

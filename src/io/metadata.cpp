@@ -63,15 +63,18 @@ bool set_exif_orientation(std::vector<std::uint8_t>& exif, int orientation) {
     return true;
 }
 
-ImageU8 apply_orientation(ConstViewU8 src, int orientation) {
-    if (orientation < 2 || orientation > 8) return ImageU8::copy_of(src);
+namespace {
+
+template <typename T>
+Image<T> oriented(ImageView<const T> src, int orientation) {
+    if (orientation < 2 || orientation > 8) return Image<T>::copy_of(src);
     const bool swap = orientation >= 5;  // 5..8 exchange width and height
     const int w = swap ? src.height : src.width;
     const int h = swap ? src.width : src.height;
     const int c = src.channels;
-    ImageU8 out(w, h, c);
+    Image<T> out(w, h, c);
     for (int y = 0; y < h; ++y) {
-        std::uint8_t* d = out.data() + static_cast<std::size_t>(y) * out.row_bytes();
+        T* d = out.row(y);
         for (int x = 0; x < w; ++x) {
             // The source pixel shown at (x, y) of the upright image.
             int sx = x, sy = y;
@@ -84,13 +87,16 @@ ImageU8 apply_orientation(ConstViewU8 src, int orientation) {
                 case 7: sx = src.width - 1 - y; sy = src.height - 1 - x; break;
                 case 8: sx = src.width - 1 - y; sy = x; break;
             }
-            std::memcpy(d + static_cast<std::size_t>(x) * c,
-                        src.data + static_cast<std::size_t>(sy) * src.stride + static_cast<std::size_t>(sx) * c,
-                        static_cast<std::size_t>(c));
+            std::memcpy(d + static_cast<std::size_t>(x) * c, src.pixel(sx, sy), static_cast<std::size_t>(c) * sizeof(T));
         }
     }
     return out;
 }
+
+}  // namespace
+
+ImageU8 apply_orientation(ConstViewU8 src, int orientation) { return oriented(src, orientation); }
+ImageU16 apply_orientation(ConstViewU16 src, int orientation) { return oriented(src, orientation); }
 
 const char* orientation_name(int o) {
     switch (o) {

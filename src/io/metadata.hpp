@@ -75,6 +75,7 @@ bool set_exif_orientation(std::vector<std::uint8_t>& exif, int orientation);
 // The image as it is meant to be seen: `orientation` (2..8) applied to the
 // pixels; 0 and 1 return a copy.
 ImageU8 apply_orientation(ConstViewU8 image, int orientation);
+ImageU16 apply_orientation(ConstViewU16 image, int orientation);
 
 // "upright", "mirrored", "rotated 180", "flipped", "transposed",
 // "rotated 90 clockwise", "transversed", "rotated 90 counter-clockwise"

@@ -95,6 +95,11 @@ ImageMetadata png_read_metadata(const std::vector<std::uint8_t>& bytes);
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                    int channels, std::vector<std::string>& warnings, bool allow_partial = false);
 
+// The same for a PNG whose header says 16 bits per sample (for no other):
+// its samples as they are, 0..65535, in the host's byte order.
+ImageU16 png_decode_16(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
+                       int channels, std::vector<std::string>& warnings, bool allow_partial = false);
+
 // The chunks that carry `m` in a PNG (with their CRCs), in the order
 // written before the image data: iCCP, eXIf, iTXt "XML:com.adobe.xmp"
 // (uncompressed), zTXt "Raw profile type iptc", then one text chunk per
@@ -107,6 +112,9 @@ std::vector<std::uint8_t> png_metadata_chunks(const ImageMetadata& m, std::vecto
 // non-interlaced PNG, with no ancillary chunks but options.metadata's. Throws imgpar::Error (usage)
 // for a compression level outside 0..9.
 std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& options);
+// The same for 16-bit samples, written as a 16-bit PNG (through a copy of
+// the rows in PNG's big-endian order).
+std::vector<std::uint8_t> png_encode(ConstViewU16 image, const PngEncodeOptions& options);
 
 // Bytes png_encode holds at its peak beside the image it encodes, for an
 // image of `shape` on `threads` threads with `metadata_bytes` of ICC profile

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include <png.h>
@@ -35,6 +36,7 @@ struct Reader {
     int passes = 1;           // 7 for an interlaced image (Adam7)
     std::vector<std::string>* warnings = nullptr;
     ImageU8 out;
+    ImageU16 out16;  // png_decode_16's pixels
     ~Reader() { png_destroy_read_struct(&png, &info, nullptr); }
 };
 
@@ -76,11 +78,19 @@ std::unique_ptr<Reader> make_reader(const std::vector<std::uint8_t>& bytes, std:
     return r;
 }
 
-// After png_read_info: asks libpng for 8-bit samples, palettes and
+// After png_read_info: asks libpng for 8-bit samples (or, `sixteen`, the
+// file's 16-bit samples in the host's byte order), palettes and
 // transparency expanded, rows deinterlaced (what stb delivers too).
-void set_transforms(Reader& r) {
-    png_set_expand(r.png);     // palette -> RGB(A), gray below 8 bits -> 8, tRNS -> alpha
-    png_set_scale_16(r.png);   // 16-bit samples rounded to nearest: round(v / 257)
+void set_transforms(Reader& r, bool sixteen = false) {
+    png_set_expand(r.png);  // palette -> RGB(A), gray below 8 bits -> 8, tRNS -> alpha
+    if (!sixteen) {
+        png_set_scale_16(r.png);  // 16-bit samples rounded to nearest: round(v / 257)
+    } else {
+        const std::uint16_t probe = 1;
+        std::uint8_t first = 0;
+        std::memcpy(&first, &probe, 1);
+        if (first == 1) png_set_swap(r.png);  // PNG stores samples big-endian
+    }
     r.passes = png_set_interlace_handling(r.png);
     png_read_update_info(r.png, r.info);
 }
@@ -183,7 +193,18 @@ std::uint64_t png_decode_memory(const PngHeaderInfo& h) {
     return 2 * row + kState;
 }
 
-ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
+namespace {
+
+template <typename T>
+Image<T>& output_of(Reader& r) {
+    if constexpr (std::is_same_v<T, std::uint16_t>)
+        return r.out16;
+    else
+        return r.out;
+}
+
+template <typename T>
+Image<T> decode_as(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
                    int channels, std::vector<std::string>& warnings, bool allow_partial) {
     check_palette_indices(name, bytes);
     auto state = make_reader(bytes, &warnings);
@@ -193,31 +214,43 @@ ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& byt
         // Image data that ends early: libpng stops where it ran out (our
         // reader, or "Not enough image data" when IEND comes too soon).
         const bool cut = r.file_ended || r.message == "Not enough image data";
-        if (cut && allow_partial && !r.out.empty()) {
+        if (cut && allow_partial && !output_of<T>(r).empty()) {
             warnings.insert(warnings.begin(), "PNG data is truncated (" + r.message +
                                                   "): the rows it does not reach are black (--allow-partial)");
-            return std::move(r.out);
+            return std::move(output_of<T>(r));
         }
         if (cut)
             throw input_error(name, "PNG data is truncated (" + r.message + "); --allow-partial decodes what is there");
         throw input_error(name, "cannot decode PNG data: " + r.message + " (the file is corrupt or truncated)");
     }
     read_info(r);
-    set_transforms(r);
+    set_transforms(r, sizeof(T) == 2);
     if (png_get_image_width(r.png, r.info) != static_cast<png_uint_32>(width) ||
         png_get_image_height(r.png, r.info) != static_cast<png_uint_32>(height) ||
         png_get_channels(r.png, r.info) != channels ||
-        png_get_rowbytes(r.png, r.info) != static_cast<std::size_t>(width) * static_cast<std::size_t>(channels))
+        png_get_rowbytes(r.png, r.info) != static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) * sizeof(T))
         throw input_error(name, "decoded size differs from the header (corrupt file)");
-    r.out = ImageU8(width, height, channels);
+    Image<T>& out = output_of<T>(r);
+    out = Image<T>(width, height, channels);
     // Row by row, each pass of an interlaced image over every row (what
     // png_read_image does), without its array of row pointers: 8 bytes a
     // row, 2 GiB for a 1 x 2^28 image.
     for (int pass = 0; pass < r.passes; ++pass)
-        for (int y = 0; y < height; ++y)
-            png_read_row(r.png, r.out.data() + static_cast<std::size_t>(y) * r.out.row_bytes(), nullptr);
+        for (int y = 0; y < height; ++y) png_read_row(r.png, reinterpret_cast<png_bytep>(out.row(y)), nullptr);
     png_read_end(r.png, nullptr);
-    return std::move(r.out);
+    return std::move(out);
+}
+
+}  // namespace
+
+ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
+                   int channels, std::vector<std::string>& warnings, bool allow_partial) {
+    return decode_as<std::uint8_t>(name, bytes, width, height, channels, warnings, allow_partial);
+}
+
+ImageU16 png_decode_16(const std::string& name, const std::vector<std::uint8_t>& bytes, int width, int height,
+                       int channels, std::vector<std::string>& warnings, bool allow_partial) {
+    return decode_as<std::uint16_t>(name, bytes, width, height, channels, warnings, allow_partial);
 }
 
 #else
@@ -236,6 +269,10 @@ PngHeaderInfo png_read_header(const std::string& name, const std::vector<std::ui
 std::uint64_t png_decode_memory(const PngHeaderInfo&) { return 0; }
 ImageU8 png_decode(const std::string& name, const std::vector<std::uint8_t>&, int, int, int, std::vector<std::string>&,
                    bool) {
+    throw input_error(name, "this build has no libpng");
+}
+ImageU16 png_decode_16(const std::string& name, const std::vector<std::uint8_t>&, int, int, int,
+                       std::vector<std::string>&, bool) {
     throw input_error(name, "this build has no libpng");
 }
 

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 
@@ -301,9 +302,12 @@ std::uint64_t png_encode_memory(int width, int height, int channels, int threads
     return segments + file + static_cast<std::uint64_t>(busy) * thread_scratch_bytes(g, g.rows_per_segment, h);
 }
 
-std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& options) {
-    check_png_compression(options.compression);
-    check_image_shape(image.width, image.height, image.channels);
+namespace {
+
+// The file of an image whose rows are `image`'s bytes as PNG stores them
+// (16-bit samples big-endian), `image.channels` the bytes a pixel has (the
+// filters' distance), `channels` the samples, `depth` their bits.
+std::vector<std::uint8_t> encode_rows(ConstViewU8 image, int channels, int depth, const PngEncodeOptions& options) {
     const Geometry g = geometry_of(image, options.segment_bytes);
     const DeflateSettings settings = settings_for(options.compression);
     const int wanted = options.threads > 0 ? options.threads : cpu_thread_count();
@@ -323,8 +327,9 @@ std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& 
     std::vector<std::uint8_t> header;
     put_u32(header, static_cast<std::uint32_t>(image.width));
     put_u32(header, static_cast<std::uint32_t>(image.height));
-    // bit depth 8, colour type, deflate, adaptive filtering, no interlace
-    for (std::uint8_t b : {std::uint8_t{8}, color_type(image.channels), std::uint8_t{0}, std::uint8_t{0}, std::uint8_t{0}})
+    // bit depth, colour type, deflate, adaptive filtering, no interlace
+    for (std::uint8_t b : {static_cast<std::uint8_t>(depth), color_type(channels), std::uint8_t{0}, std::uint8_t{0},
+                           std::uint8_t{0}})
         header.push_back(b);
     put_chunk(out, "IHDR", header, nullptr, 0, 0, {});
     if (options.metadata) {
@@ -348,8 +353,38 @@ std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& 
     return out;
 }
 
+}  // namespace
+
+std::vector<std::uint8_t> png_encode(ConstViewU8 image, const PngEncodeOptions& options) {
+    check_png_compression(options.compression);
+    check_image_shape(image.width, image.height, image.channels);
+    return encode_rows(image, image.channels, 8, options);
+}
+
+std::vector<std::uint8_t> png_encode(ConstViewU16 image, const PngEncodeOptions& options) {
+    check_png_compression(options.compression);
+    check_image_shape(image.width, image.height, image.channels);
+    // PNG's samples are big-endian: the rows are copied so, and filtered as
+    // bytes with a pixel of 2 x channels bytes, as the standard defines.
+    const std::size_t row_samples = image.row_samples();
+    std::vector<std::uint8_t> bytes(row_samples * 2 * static_cast<std::size_t>(image.height));
+    for (int y = 0; y < image.height; ++y) {
+        const std::uint16_t* src = image.row(y);
+        std::uint8_t* dst = bytes.data() + static_cast<std::size_t>(y) * row_samples * 2;
+        for (std::size_t i = 0; i < row_samples; ++i) {
+            dst[2 * i] = static_cast<std::uint8_t>(src[i] >> 8);
+            dst[2 * i + 1] = static_cast<std::uint8_t>(src[i] & 0xFF);
+        }
+    }
+    const ConstViewU8 rows{bytes.data(), image.width, image.height, 2 * image.channels, row_samples * 2};
+    return encode_rows(rows, image.channels, 16, options);
+}
+
 #else
 
+std::vector<std::uint8_t> png_encode(ConstViewU16, const PngEncodeOptions&) {
+    throw std::logic_error("png_encode called in a build without libpng");
+}
 std::vector<std::uint8_t> png_encode(ConstViewU8, const PngEncodeOptions&) {
     throw output_error("png", "this build has no libpng and zlib");
 }

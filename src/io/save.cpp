@@ -10,6 +10,7 @@
 #include "src/error.hpp"
 #include "src/io/atomic_write.hpp"
 #include "src/io/jpeg_codec.hpp"
+#include "src/io/sample_depth.hpp"
 
 namespace imgpar {
 
@@ -113,9 +114,55 @@ void note_metadata_left_out(const ImageMetadata& m, ImageFormat format, std::vec
     for (const std::string& what : left_out) warnings.push_back("metadata not written: " + what);
 }
 
+std::vector<std::uint8_t> encode_image(ConstViewU16 img, ImageFormat format, const SaveOptions& options,
+                                       std::vector<std::string>& warnings) {
+    check_image_shape(img.width, img.height, img.channels);
+    const bool sixteen = format_holds_16_bits(format) && (format != ImageFormat::Png || png_codec_available());
+    if (!sixteen || options.depth == 8) {
+        if (options.depth != 8)
+            warnings.push_back(std::string(format_label(format)) +
+                               " output holds 8 bits per sample: the 16-bit image reduced to 8 bits (rounded to nearest)");
+        const ImageU8 reduced = reduce_to_8_bits(img);
+        SaveOptions eight = options;
+        eight.depth = 0;
+        return encode_image(reduced.view(), format, eight, warnings);
+    }
+    if (options.metadata) note_metadata_left_out(*options.metadata, format, warnings);
+    if (format == ImageFormat::Png) {
+        check_png_compression(options.compression);
+        PngEncodeOptions png;
+        png.compression = options.compression;
+        png.threads = options.threads;
+        png.metadata = options.metadata;
+        return png_encode(img, png);
+    }
+    TiffEncodeOptions tiff;
+    tiff.compression = options.tiff_compression;
+    tiff.metadata = options.metadata;
+    if (options.metadata && !tiff_keeps_whole_exif(options.metadata->exif))
+        warnings.push_back("TIFF output: of the EXIF block only the orientation is written (TIFF's Orientation tag)");
+    return tiff_encode(img, tiff);
+}
+
+void check_output_depth(const std::string& path, ImageFormat format, int depth) {
+    if (depth == 16 && !format_holds_16_bits(format))
+        throw output_error(path, std::string(format_label(format)) +
+                                     " holds 8 bits per sample; --depth 16 suits PNG and TIFF outputs");
+}
+
 std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, const SaveOptions& options,
                                        std::vector<std::string>& warnings) {
     check_image_shape(img.width, img.height, img.channels);
+    if (options.depth == 16 && format_holds_16_bits(format)) {
+        // Widened exactly: v * 257 maps 0..255 onto 0..65535, and reduces back to v.
+        ImageU16 wide(img.width, img.height, img.channels);
+        for (int y = 0; y < img.height; ++y) {
+            const std::uint8_t* src = img.row(y);
+            std::uint16_t* dst = wide.row(y);
+            for (std::size_t i = 0; i < img.row_samples(); ++i) dst[i] = static_cast<std::uint16_t>(src[i] * 257u);
+        }
+        return encode_image(wide.view(), format, options, warnings);
+    }
     if (options.metadata) note_metadata_left_out(*options.metadata, format, warnings);
     const int quality = options.quality;
     if (format == ImageFormat::Png) {
@@ -189,9 +236,13 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
     return out;
 }
 
-void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& options,
-                std::vector<std::string>& warnings) {
+namespace {
+
+template <typename T>
+void save_as(const std::string& path, ImageView<const T> image, const SaveOptions& options,
+             std::vector<std::string>& warnings) {
     ImageFormat f = output_format(path, options.format);
+    check_output_depth(path, f, options.depth);
     std::vector<std::uint8_t> bytes;
     try {
         bytes = encode_image(image, f, options, warnings);
@@ -200,6 +251,18 @@ void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& o
         throw output_error(path, e.reason());
     }
     write_file_atomically(path, bytes.data(), bytes.size());
+}
+
+}  // namespace
+
+void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& options,
+                std::vector<std::string>& warnings) {
+    save_as(path, image, options, warnings);
+}
+
+void save_image(const std::string& path, ConstViewU16 image, const SaveOptions& options,
+                std::vector<std::string>& warnings) {
+    save_as(path, image, options, warnings);
 }
 
 }  // namespace imgpar

@@ -48,6 +48,11 @@ struct SaveOptions {
     // EXIF and ICC profile; TIFF: its ICC profile and EXIF orientation; BMP:
     // none).
     const ImageMetadata* metadata = nullptr;
+    // Bits per sample written (--depth): 0 keeps the image's (a 16-bit image
+    // in a format that holds only 8 is reduced, with a notice); 8 reduces a
+    // 16-bit image, rounded to nearest (reduce_sample_16_to_8); 16 widens
+    // an 8-bit one exactly (v * 257), for PNG and TIFF only.
+    int depth = 0;
 };
 
 // Throws imgpar::Error (usage) unless 1 <= quality <= 100.
@@ -91,8 +96,20 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, co
 std::vector<std::uint8_t> encode_image(ConstViewU8 image, ImageFormat format, int quality,
                                        std::vector<std::string>& warnings);
 
+// The same for 16-bit samples: PNG and TIFF keep them; the other formats
+// get the image reduced to 8 bits (rounded to nearest), with a warning
+// unless options.depth asked for 8.
+std::vector<std::uint8_t> encode_image(ConstViewU16 image, ImageFormat format, const SaveOptions& options,
+                                       std::vector<std::string>& warnings);
+
+// Throws imgpar::Error (output, naming `path`) when `depth` (--depth) asks
+// for 16 bits of a format that holds 8.
+void check_output_depth(const std::string& path, ImageFormat format, int depth);
+
 // Encodes and writes atomically to `path` ("-" = stdout).
 void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& options,
+                std::vector<std::string>& warnings);
+void save_image(const std::string& path, ConstViewU16 image, const SaveOptions& options,
                 std::vector<std::string>& warnings);
 
 }  // namespace imgpar

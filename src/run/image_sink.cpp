@@ -52,13 +52,19 @@ void ImageFileSink::check(std::size_t index, const BatchItem& item) const {
 
 void ImageFileSink::check_output(const FileRun& file) const {
     const ImageShape& last = file.output_shape();
-    check_output_size(file.item->output, output_format(file.item->output, settings_.save.format), last.width,
-                      last.height);
+    const ImageFormat format = output_format(file.item->output, settings_.save.format);
+    check_output_size(file.item->output, format, last.width, last.height);
+    check_output_depth(file.item->output, format, settings_.save.depth);
 }
 
 void ImageFileSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const {
     (void)backend;
     file.image = std::move(image);
+}
+
+void ImageFileSink::take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const {
+    (void)backend;
+    file.image16 = std::move(image);
 }
 
 void ImageFileSink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const {
@@ -102,7 +108,10 @@ std::string ImageFileSink::complete(FileRun& file) const {
     } else {
         SaveOptions save = settings_.save;
         save.metadata = metadata.empty() ? nullptr : &metadata;
-        save_image(item.output, file.image.view(), save, warnings);
+        if (!file.image16.empty())
+            save_image(item.output, file.image16.view(), save, warnings);
+        else
+            save_image(item.output, file.image.view(), save, warnings);
     }
     file.encode_ms += ms_since(t0);
     for (const std::string& w : warnings) diag_.warning(output_name(item.output) + ": " + w);
@@ -136,6 +145,12 @@ void ImageFileSink::say(const FileRun& file, const ImageMetadata& metadata) cons
                (file.shrink > 1 ? "; shrink-on-load 1/" + std::to_string(file.shrink) : std::string()));
 }
 
+int ImageFileSink::written_depth(const FileRun& file) const {
+    const ImageFormat format = output_format(file.item->output, settings_.save.format);
+    if (!format_holds_16_bits(format) || settings_.save.depth == 8) return 8;
+    return settings_.save.depth == 16 || file.output_shape().type == SampleType::U16 ? 16 : 8;
+}
+
 std::string ImageFileSink::record(const FileRun& file) const {
     const ImageShape& out = file.output_shape();
     JsonObject o = output_record(settings_.command, *file.item, kJsonSchema);
@@ -145,7 +160,8 @@ std::string ImageFileSink::record(const FileRun& file) const {
         .add("channels", file.header.channels)
         .add("output_width", out.width)
         .add("output_height", out.height)
-        .add("output_channels", out.channels);
+        .add("output_channels", out.channels)
+        .add("output_depth", written_depth(file));
     if (!file.stages.empty()) {
         JsonObject operation;
         if (settings_.chain_text.empty() && file.stages.size() == 1) {

@@ -55,6 +55,8 @@ public:
 
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
     void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const override;
+    bool takes_u16() const override { return true; }
+    void take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const override;
     std::string complete(FileRun& file) const override;
 
     std::string failed(std::size_t index, const BatchItem& item, const Error& error) const override;
@@ -65,6 +67,8 @@ private:
     bool encodes_on_gpu(const BatchItem& item) const;
     void say(const FileRun& file, const ImageMetadata& metadata) const;
     std::string record(const FileRun& file) const;
+    // Bits per sample of the file written (--depth, the format, the image).
+    int written_depth(const FileRun& file) const;
 
     ImageSinkSettings settings_;
     const Diagnostics& diag_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <utility>
 
 #include "src/gpu/session.hpp"
@@ -12,11 +13,40 @@
 
 namespace imgpar {
 
-void Sink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const {
-    ImageU8 host(image.width, image.height, image.channels);
+namespace {
+
+template <typename T>
+void download_and_take(const Sink& sink, FileRun& file, gpu::Session& session, DeviceView<const T> image) {
+    Image<T> host(image.width, image.height, image.channels);
     session.download(image, host.view());
     BackendChoice cpu;
-    take_host(file, std::move(host), cpu);
+    sink.take_host(file, std::move(host), cpu);
+}
+
+}  // namespace
+
+void Sink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const {
+    download_and_take(*this, file, session, image);
+}
+
+void Sink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU16 image) const {
+    download_and_take(*this, file, session, image);
+}
+
+void Sink::take_host(FileRun&, ImageU16, const BackendChoice&) const {
+    throw std::logic_error("Sink::take_host called with 16-bit samples on a sink that does not take them");
+}
+
+Pipeline::Pipeline(const Chain& chain, const Sink& sink, PipelineSettings settings, const Diagnostics& diag)
+    : chain_(chain), sink_(sink), settings_(std::move(settings)), diag_(diag) {
+    settings_.load.keep_16_bits = takes_u16();
+}
+
+bool Pipeline::takes_u16() const {
+    if (!sink_.takes_u16()) return false;
+    for (const Stage& stage : chain_.stages())
+        if (!stage.job->takes_u16()) return false;
+    return true;
 }
 
 int Pipeline::orientation(const ImageHeader& header) const {
@@ -26,16 +56,16 @@ int Pipeline::orientation(const ImageHeader& header) const {
 namespace {
 
 // The decoded image's shape once turned (orientation 5-8: a quarter turn).
-ImageShape upright_shape(const ImageHeader& header, int orientation) {
+ImageShape upright_shape(const ImageHeader& header, int orientation, const LoadOptions& load) {
     const bool swapped = orientation >= 5;  // turned a quarter: width and height swap
     return {swapped ? header.height : header.width, swapped ? header.width : header.height, header.channels,
-            SampleType::U8};
+            loaded_type(header, load)};
 }
 
 }  // namespace
 
 std::vector<ImageShape> Pipeline::shapes(const ImageHeader& header, const std::string& name) const {
-    return chain_.shapes(upright_shape(header, orientation(header)), name);
+    return chain_.shapes(upright_shape(header, orientation(header), settings_.load), name);
 }
 
 std::uint64_t Pipeline::memory_needed(const FileRun& file) const {
@@ -72,7 +102,8 @@ ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext
     // Shrink-on-load: a JPEG decoded smaller where the first stage makes the
     // same image of it (a thumbnail); libjpeg-turbo's, so on the cores.
     Chain::LoadShapes load =
-        chain_.load_shapes(upright_shape(file.header, file.orientation), file.header.format == ImageFormat::Jpeg, item.name);
+        chain_.load_shapes(upright_shape(file.header, file.orientation, settings_.load),
+                          file.header.format == ImageFormat::Jpeg, item.name);
     file.shrink = load.shrink;
     file.shapes = std::move(load.shapes);
     sink_.check_output(file);
@@ -103,7 +134,7 @@ void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) co
             file.decode_ms = d->ms;
             file.warnings = std::move(d->warnings);
             file.decoded_on_gpu = true;
-            run_on_device(file, *d->lease.choice().session, d->image);
+            run_on_device(file, *d->lease.choice().session, ConstDeviceViewU8(d->image));
             file.used = d->lease.choice();
             file.used.session.reset();
             return;
@@ -113,30 +144,39 @@ void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) co
     std::vector<std::uint8_t>().swap(source.bytes);  // the file's bytes go before the results come
     file.decode_ms = decoded.ms;
     file.warnings = std::move(decoded.warnings);
+    if (decoded.sixteen())
+        compute_decoded(file, std::move(decoded.image16), ctx);
+    else
+        compute_decoded(file, std::move(decoded.image), ctx);
+}
+
+template <typename T>
+void Pipeline::compute_decoded(FileRun& file, Image<T> decoded, WorkerContext& ctx) const {
     if (!computes()) {
-        sink_.take_host(file, std::move(decoded.image), BackendChoice{});
+        sink_.take_host(file, std::move(decoded), BackendChoice{});
         return;
     }
+    const bool on_device = !chain_.empty() || sink_.takes_device_image();
     const BackendPool::Lease lease = ctx.backend.lease();
     const BackendChoice& choice = lease.choice();
     if (choice.backend == Backend::Gpu && on_device) {
         gpu::Session& session = *choice.session;
-        const ConstViewU8 in = decoded.image.view();
-        const DeviceViewU8 slot = session.image<std::uint8_t>(gpu::Session::Slot::Input, in.width, in.height, in.channels);
+        const ImageView<const T> in = decoded.view();
+        const DeviceView<T> slot = session.image<T>(gpu::Session::Slot::Input, in.width, in.height, in.channels);
         const auto t0 = std::chrono::steady_clock::now();
         session.upload(in, slot);
-        decoded.image = ImageU8();
+        decoded = Image<T>();
         const double upload_ms = ms_since(t0);
-        run_on_device(file, session, slot);
+        run_on_device(file, session, DeviceView<const T>(slot));
         file.compute_ms += upload_ms;
     } else if (choice.backend == Backend::Gpu) {
         // No stage: the sink uploads for itself (compare's two images).
         const auto t0 = std::chrono::steady_clock::now();
-        sink_.take_host(file, std::move(decoded.image), choice);
+        sink_.take_host(file, std::move(decoded), choice);
         file.compute_ms = ms_since(t0);
     } else {
         const auto t0 = std::chrono::steady_clock::now();
-        ImageU8 result = run_on_host(file, std::move(decoded.image));
+        Image<T> result = run_stages_on_host(chain_, std::move(decoded), file.shapes, file.stages);
         sink_.take_host(file, std::move(result), choice);
         file.compute_ms = ms_since(t0) - file.encode_ms;
     }
@@ -162,13 +202,16 @@ StageRecord record_of(const Stage& stage, RunNotes& notes, const ImageShape& out
 
 }  // namespace
 
-ImageU8 run_stages_on_host(const Chain& chain, ImageU8 image, const std::vector<ImageShape>& shapes,
-                           std::vector<StageRecord>& records) {
+namespace {
+
+template <typename T>
+Image<T> stages_on_host(const Chain& chain, Image<T> image, const std::vector<ImageShape>& shapes,
+                        std::vector<StageRecord>& records) {
     for (std::size_t i = 0; i < chain.size(); ++i) {
         const auto t0 = std::chrono::steady_clock::now();
         RunNotes notes;
-        ImageU8 out = chain.stages()[i].job->run_cpu(image.view(), notes);
-        image = ImageU8();  // the stage's input goes before the next stage's buffers come
+        Image<T> out = chain.stages()[i].job->run_cpu(image.view(), notes);
+        image = Image<T>();  // the stage's input goes before the next stage's buffers come
         records.push_back(record_of(chain.stages()[i], notes, shapes[i + 1]));
         records.back().ms = ms_since(t0);
         image = std::move(out);
@@ -176,17 +219,18 @@ ImageU8 run_stages_on_host(const Chain& chain, ImageU8 image, const std::vector<
     return image;
 }
 
-ConstDeviceViewU8 run_stages_on_device(const Chain& chain, gpu::Session& session, ConstDeviceViewU8 input,
-                                       const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records) {
+template <typename T>
+DeviceView<const T> stages_on_device(const Chain& chain, gpu::Session& session, DeviceView<const T> input,
+                                     const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records) {
     session.clear_marks();
     std::vector<int> marks{session.mark()};
-    ConstDeviceViewU8 image = input;
+    DeviceView<const T> image = input;
     gpu::Session::Slot slot = gpu::Session::Slot::Input;  // where the image is
     const std::size_t first = records.size();
     for (std::size_t i = 0; i < chain.size(); ++i) {
         slot = slot == gpu::Session::Slot::Input ? gpu::Session::Slot::Output : gpu::Session::Slot::Input;
         const ImageShape& out = shapes[i + 1];
-        const DeviceViewU8 dst = session.image<std::uint8_t>(slot, out.width, out.height, out.channels);
+        const DeviceView<T> dst = session.image<T>(slot, out.width, out.height, out.channels);
         RunNotes notes;
         chain.stages()[i].job->run_gpu(session, image, dst, notes);
         marks.push_back(session.mark());
@@ -200,27 +244,58 @@ ConstDeviceViewU8 run_stages_on_device(const Chain& chain, gpu::Session& session
     return image;
 }
 
-ImageU8 run_chain(const Chain& chain, const BackendChoice& backend, ConstViewU8 image, std::vector<StageRecord>* records) {
+template <typename T>
+Image<T> chain_on(const Chain& chain, const BackendChoice& backend, ImageView<const T> image,
+                  std::vector<StageRecord>* records) {
     std::vector<StageRecord> ignored;
     std::vector<StageRecord>& out = records ? *records : ignored;
-    const std::vector<ImageShape> shapes = chain.shapes({image.width, image.height, image.channels, SampleType::U8}, "image");
-    if (backend.backend != Backend::Gpu) return run_stages_on_host(chain, ImageU8::copy_of(image), shapes, out);
+    const std::vector<ImageShape> shapes =
+        chain.shapes({image.width, image.height, image.channels, sample_type_of<T>}, "image");
+    if (backend.backend != Backend::Gpu) return stages_on_host(chain, Image<T>::copy_of(image), shapes, out);
     gpu::Session& session = *backend.session;
-    const DeviceViewU8 in = session.image<std::uint8_t>(gpu::Session::Slot::Input, image.width, image.height, image.channels);
+    const DeviceView<T> in = session.image<T>(gpu::Session::Slot::Input, image.width, image.height, image.channels);
     session.upload(image, in);
-    const ConstDeviceViewU8 last = run_stages_on_device(chain, session, in, shapes, out);
-    ImageU8 result(last.width, last.height, last.channels);
+    const DeviceView<const T> last = stages_on_device(chain, session, DeviceView<const T>(in), shapes, out);
+    Image<T> result(last.width, last.height, last.channels);
     session.download(last, result.view());
     return result;
 }
 
-ImageU8 Pipeline::run_on_host(FileRun& file, ImageU8 image) const {
-    return run_stages_on_host(chain_, std::move(image), file.shapes, file.stages);
+}  // namespace
+
+ImageU8 run_stages_on_host(const Chain& chain, ImageU8 image, const std::vector<ImageShape>& shapes,
+                           std::vector<StageRecord>& records) {
+    return stages_on_host(chain, std::move(image), shapes, records);
 }
 
-void Pipeline::run_on_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 input) const {
+ImageU16 run_stages_on_host(const Chain& chain, ImageU16 image, const std::vector<ImageShape>& shapes,
+                            std::vector<StageRecord>& records) {
+    return stages_on_host(chain, std::move(image), shapes, records);
+}
+
+ConstDeviceViewU8 run_stages_on_device(const Chain& chain, gpu::Session& session, ConstDeviceViewU8 input,
+                                       const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records) {
+    return stages_on_device(chain, session, input, shapes, records);
+}
+
+ConstDeviceViewU16 run_stages_on_device(const Chain& chain, gpu::Session& session, ConstDeviceViewU16 input,
+                                        const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records) {
+    return stages_on_device(chain, session, input, shapes, records);
+}
+
+ImageU8 run_chain(const Chain& chain, const BackendChoice& backend, ConstViewU8 image, std::vector<StageRecord>* records) {
+    return chain_on(chain, backend, image, records);
+}
+
+ImageU16 run_chain(const Chain& chain, const BackendChoice& backend, ConstViewU16 image,
+                   std::vector<StageRecord>* records) {
+    return chain_on(chain, backend, image, records);
+}
+
+template <typename T>
+void Pipeline::run_on_device(FileRun& file, gpu::Session& session, DeviceView<const T> input) const {
     const auto t0 = std::chrono::steady_clock::now();
-    const ConstDeviceViewU8 image = run_stages_on_device(chain_, session, input, file.shapes, file.stages);
+    const DeviceView<const T> image = stages_on_device(chain_, session, input, file.shapes, file.stages);
     sink_.take_device(file, session, image);
     file.compute_ms = ms_since(t0) - file.encode_ms;
 }

@@ -38,14 +38,17 @@ struct PipelineSettings {
 
 class Pipeline {
 public:
-    Pipeline(const Chain& chain, const Sink& sink, PipelineSettings settings, const Diagnostics& diag)
-        : chain_(chain), sink_(sink), settings_(std::move(settings)), diag_(diag) {}
+    // A file deeper than 8 bits loads at 16 bits where every stage and the
+    // sink take u16 (takes_u16), else reduced to 8 bits with a warning.
+    Pipeline(const Chain& chain, const Sink& sink, PipelineSettings settings, const Diagnostics& diag);
 
     const Chain& chain() const { return chain_; }
     const Sink& sink() const { return sink_; }
     const PipelineSettings& settings() const { return settings_; }
     // Whether a file needs a backend (a stage, or a sink that computes).
     bool computes() const { return !chain_.empty() || sink_.computes(); }
+    // Whether every stage and the sink take 16-bit images.
+    bool takes_u16() const;
 
     // The orientation --auto-orient applies to a file (0 when none).
     int orientation(const ImageHeader& header) const;
@@ -64,8 +67,10 @@ public:
 
 private:
     void compute(FileRun& file, SourceFile& source, WorkerContext& ctx) const;
-    ImageU8 run_on_host(FileRun& file, ImageU8 image) const;
-    void run_on_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 input) const;
+    template <typename T>
+    void compute_decoded(FileRun& file, Image<T> decoded, WorkerContext& ctx) const;
+    template <typename T>
+    void run_on_device(FileRun& file, gpu::Session& session, DeviceView<const T> input) const;
     void say(const FileRun& file) const;
 
     const Chain& chain_;
@@ -78,15 +83,21 @@ private:
 // (`shapes` from Chain::shapes).
 ImageU8 run_stages_on_host(const Chain& chain, ImageU8 image, const std::vector<ImageShape>& shapes,
                            std::vector<StageRecord>& records);
+ImageU16 run_stages_on_host(const Chain& chain, ImageU16 image, const std::vector<ImageShape>& shapes,
+                            std::vector<StageRecord>& records);
 // The stages on the GPU from `input` (in the session's Input slot),
 // alternating between the Input and Output slots; returns the last image,
 // ready (the stages' times are read from the session's marks).
 ConstDeviceViewU8 run_stages_on_device(const Chain& chain, gpu::Session& session, ConstDeviceViewU8 input,
                                        const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records);
+ConstDeviceViewU16 run_stages_on_device(const Chain& chain, gpu::Session& session, ConstDeviceViewU16 input,
+                                        const std::vector<ImageShape>& shapes, std::vector<StageRecord>& records);
 // A host image through the chain on `backend`: on the GPU uploaded once and
 // downloaded once. What the tests compare across backends.
 ImageU8 run_chain(const Chain& chain, const BackendChoice& backend, ConstViewU8 image,
                   std::vector<StageRecord>* records = nullptr);
+ImageU16 run_chain(const Chain& chain, const BackendChoice& backend, ConstViewU16 image,
+                   std::vector<StageRecord>* records = nullptr);
 
 // What a file's record says of its stages: --json's "stages" (each with its
 // operation, parameters, kernel, time and output shape), the kernels joined

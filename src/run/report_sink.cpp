@@ -27,6 +27,14 @@ void ReportSink::take_device(FileRun& file, gpu::Session& session, ConstDeviceVi
     file.text = job_.run_gpu(session, source(file, "gpu"), image, format_, file.notes);
 }
 
+void ReportSink::take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const {
+    file.text = job_.run(backend, source(file, backend_name(backend.backend)), image.view(), format_, file.notes);
+}
+
+void ReportSink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU16 image) const {
+    file.text = job_.run_gpu(session, source(file, "gpu"), image, format_, file.notes);
+}
+
 std::string ReportSink::complete(FileRun& file) const {
     for (const std::string& w : file.notes.warnings) diag_.warning(w);
     for (const std::string& line : file.notes.info) diag_.info(line);
@@ -59,6 +67,14 @@ void ArraySink::take_host(FileRun& file, ImageU8 image, const BackendChoice& bac
 }
 
 void ArraySink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const {
+    file.extra = std::make_shared<NpyFile>(job_.run_gpu(session, image, file.name(), file.notes));
+}
+
+void ArraySink::take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const {
+    file.extra = std::make_shared<NpyFile>(job_.run(backend, image.view(), file.name(), file.notes));
+}
+
+void ArraySink::take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU16 image) const {
     file.extra = std::make_shared<NpyFile>(job_.run_gpu(session, image, file.name(), file.notes));
 }
 
@@ -111,12 +127,17 @@ void InfoSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& back
     file.image = std::move(image);
 }
 
+void InfoSink::take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const {
+    (void)backend;
+    file.image16 = std::move(image);
+}
+
 std::string InfoSink::complete(FileRun& file) const {
     InfoRecord r;
     r.file = file.name();
     r.header = file.header;
     r.decoded = verify_;
-    r.decoded_bytes = file.image.size_bytes();
+    r.decoded_bytes = file.image.size_bytes() + file.image16.size_bytes();
     r.ok = true;
     return print(r);
 }

@@ -32,6 +32,9 @@ public:
 
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
     void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const override;
+    bool takes_u16() const override { return job_.takes_u16(); }
+    void take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const override;
+    void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU16 image) const override;
     std::string complete(FileRun& file) const override;
     std::string failed(std::size_t index, const BatchItem& item, const Error& error) const override;
     std::string verb() const override { return "done"; }
@@ -69,6 +72,9 @@ public:
 
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
     void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const override;
+    bool takes_u16() const override { return job_.takes_u16(); }
+    void take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const override;
+    void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU16 image) const override;
     std::string complete(FileRun& file) const override;
     std::string failed(std::size_t index, const BatchItem& item, const Error& error) const override;
     std::string skipped(const BatchItem& item) const override;
@@ -92,6 +98,9 @@ public:
     double peak_images() const override { return 1; }
 
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
+    // --verify decodes as a run would: 16-bit files at 16 bits.
+    bool takes_u16() const override { return true; }
+    void take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const override;
     std::string complete(FileRun& file) const override;
     std::string failed(std::size_t index, const BatchItem& item, const Error& error) const override;
     std::string verb() const override { return "described"; }

@@ -61,6 +61,7 @@ struct FileRun {
 
     // What the sink made in take_*, for complete().
     ImageU8 image;                    // pixels on the host
+    ImageU16 image16;                 // 16-bit pixels on the host (a run that took u16)
     std::vector<std::uint8_t> bytes;  // a whole file's bytes (a JPEG encoded on the GPU, a .npy)
     std::string text;                 // rendered lines
     RunNotes notes;                   // the sink's own computation (a report's kernel)
@@ -139,6 +140,13 @@ public:
     // On the GPU, the image in the session's Input or Output slot. By
     // default it is downloaded and taken as a host image.
     virtual void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU8 image) const;
+    // 16-bit images: a sink that takes them says so (then a 16-bit file
+    // whose stages all take u16 stays 16-bit) and overrides take_host's u16
+    // form; the default take_device downloads and takes a host image, the
+    // default take_host throws std::logic_error.
+    virtual bool takes_u16() const { return false; }
+    virtual void take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const;
+    virtual void take_device(FileRun& file, gpu::Session& session, ConstDeviceViewU16 image) const;
     virtual std::string complete(FileRun& file) const = 0;
 
     // Standard output's lines for an item that failed or was skipped.

@@ -32,8 +32,11 @@ HostDecoded decode_on_host(const SourceFile& source, const std::string& name, co
     HostDecoded out;
     out.ms = ms_since(t0);
     out.warnings = std::move(loaded.warnings);
-    out.image = orientation >= 2 && orientation <= 8 ? apply_orientation(loaded.image.view(), orientation)
-                                                     : std::move(loaded.image);
+    const bool turn = orientation >= 2 && orientation <= 8;
+    if (loaded.sixteen())
+        out.image16 = turn ? apply_orientation(loaded.image16.view(), orientation) : std::move(loaded.image16);
+    else
+        out.image = turn ? apply_orientation(loaded.image.view(), orientation) : std::move(loaded.image);
     return out;
 }
 

@@ -39,7 +39,9 @@ enum class GpuJpegDecode { None, Split, Hardware };
 // JPEG's shrink-on-load, turned upright when `orientation` is 2..8
 // (--auto-orient), and the decoder's warnings.
 struct HostDecoded {
-    ImageU8 image;
+    ImageU8 image;     // the pixels, unless they are in image16
+    ImageU16 image16;  // a 16-bit file's, where the load options keep 16 bits
+    bool sixteen() const { return !image16.empty(); }
     std::vector<std::string> warnings;
     double ms = 0;
 };
