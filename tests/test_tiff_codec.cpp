@@ -301,6 +301,25 @@ TEST_CASE("TIFF: the ICC profile and the orientation are read and written") {
     CHECK(test::any_has(warnings, "of the EXIF block only the orientation is written"));
 }
 
+TEST_CASE("TIFF: XMP, IPTC and the first comment are written and read back (XMLPacket, RichTIFFIPTC, ImageDescription)") {
+    ImageMetadata m;
+    const std::string xmp = "<x:xmpmeta xmlns:x='adobe:ns:meta/'><rdf:RDF/></x:xmpmeta>";
+    m.xmp.assign(xmp.begin(), xmp.end());
+    m.iptc = {0x1C, 2, 120, 0, 5, 'h', 'e', 'l', 'l', 'o'};  // caption, 10 bytes: padded to 12 in the file
+    m.comments = {Comment{"Comment", "a walk in the hills", false}, Comment{"Title", "second", false}};
+    SaveOptions save;
+    save.metadata = &m;
+    std::vector<std::string> warnings;
+    const std::vector<std::uint8_t> file =
+        encode_image(test::photo_like_image(11, 7, 3).cview(), ImageFormat::Tiff, save, warnings);
+    CHECK(test::any_has(warnings, "1 comment(s) after the first"));
+    const LoadedImage back = decode_image("meta.tif", file, {});
+    CHECK(back.header.metadata.xmp == m.xmp);
+    CHECK(back.header.metadata.iptc == m.iptc);
+    REQUIRE(back.header.metadata.comments.size() == 1);
+    CHECK(back.header.metadata.comments[0].text == "a walk in the hills");
+}
+
 #else
 
 TEST_CASE("TIFF: a build without libtiff refuses TIFF files, saying why") {

@@ -127,6 +127,9 @@ std::string read_tiff(const std::string& name, const std::vector<std::uint8_t>& 
     h.decoder_bytes = t.decoder_bytes;
     h.metadata.icc = t.icc;
     h.metadata.exif = t.exif;
+    h.metadata.xmp = t.xmp;
+    h.metadata.iptc = t.iptc;
+    if (!t.description.empty()) h.metadata.comments.push_back(Comment{"Comment", t.description, false});
     return t.truncated;
 }
 

@@ -111,6 +111,12 @@ void note_metadata_left_out(const ImageMetadata& m, ImageFormat format, std::vec
     std::vector<std::string> left_out;
     if (format == ImageFormat::Jpeg && jpeg_codec_available()) (void)jpeg_metadata_segments(m, &left_out);
     if (format == ImageFormat::Png && png_codec_available()) (void)png_metadata_chunks(m, &left_out);
+    if (format == ImageFormat::Tiff) {
+        if (m.comments.size() > 1)
+            left_out.push_back(std::to_string(m.comments.size() - 1) +
+                               " comment(s) after the first (TIFF holds one, as ImageDescription)");
+        if (!m.xmp_extended.empty()) left_out.push_back("JPEG's extended XMP (TIFF takes the main packet)");
+    }
     for (const std::string& what : left_out) warnings.push_back("metadata not written: " + what);
 }
 

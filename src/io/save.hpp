@@ -45,7 +45,8 @@ struct SaveOptions {
     int threads = 0;
     // Written with the image where the format holds it (JPEG and PNG: the
     // input's EXIF, ICC profile, XMP, IPTC and comments; WebP and AVIF: its
-    // EXIF and ICC profile; TIFF: its ICC profile and EXIF orientation; BMP:
+    // EXIF and ICC profile; TIFF: its ICC profile, EXIF orientation, XMP,
+    // IPTC and first comment; BMP:
     // none).
     const ImageMetadata* metadata = nullptr;
     // Bits per sample written (--depth): 0 keeps the image's (a 16-bit image

@@ -68,6 +68,13 @@ struct TiffHeaderInfo {
     // empty block) as an EXIF block with that one entry, so --auto-orient,
     // info and other formats' outputs see it as they see a JPEG's.
     std::vector<std::uint8_t> exif;
+    // The XMP packet (XMLPacket, tag 700), the IPTC-IIM records
+    // (RichTIFFIPTC, tag 33723, its padding to 4 bytes removed) and the
+    // ImageDescription (tag 270), read as a comment: what libvips and
+    // ImageMagick keep there.
+    std::vector<std::uint8_t> xmp;
+    std::vector<std::uint8_t> iptc;
+    std::string description;
 };
 
 // Reads page `page`'s directory (0-based; a page beyond the last is an

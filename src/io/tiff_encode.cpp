@@ -27,6 +27,23 @@ std::uint16_t compression_tag(TiffCompression c) {
     return COMPRESSION_NONE;
 }
 
+// The XMP packet (XMLPacket), the IPTC records (RichTIFFIPTC, padded to
+// 4-byte units as the tag's LONG type wants) and the first comment
+// (ImageDescription, where libvips and ImageMagick put it): what TIFF has
+// for the metadata a JPEG or PNG carries.
+void write_text_metadata(TIFF* t, const ImageMetadata& m, std::vector<std::uint8_t>& iptc) {
+    if (!m.xmp.empty()) TIFFSetField(t, TIFFTAG_XMLPACKET, static_cast<std::uint32_t>(m.xmp.size()), m.xmp.data());
+    if (!m.iptc.empty()) {
+        iptc = m.iptc;
+        const TIFFField* field = TIFFFieldWithTag(t, TIFFTAG_RICHTIFFIPTC);
+        const bool longs = field && TIFFFieldDataType(field) == TIFF_LONG;
+        if (longs) iptc.resize((iptc.size() + 3) / 4 * 4, 0);
+        TIFFSetField(t, TIFFTAG_RICHTIFFIPTC, static_cast<std::uint32_t>(longs ? iptc.size() / 4 : iptc.size()),
+                     iptc.data());
+    }
+    if (!m.comments.empty()) TIFFSetField(t, TIFFTAG_IMAGEDESCRIPTION, m.comments.front().text.c_str());
+}
+
 template <typename T>
 std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions& options) {
     check_image_shape(img.width, img.height, img.channels);
@@ -60,6 +77,8 @@ std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions
         const std::uint16_t extra[1] = {EXTRASAMPLE_UNASSALPHA};
         TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, extra);
     }
+    std::vector<std::uint8_t> iptc;  // alive until the directory is written
+    if (options.metadata) write_text_metadata(t, *options.metadata, iptc);
     if (options.metadata && !options.metadata->icc.empty())
         TIFFSetField(t, TIFFTAG_ICCPROFILE, static_cast<std::uint32_t>(options.metadata->icc.size()),
                      options.metadata->icc.data());

@@ -92,6 +92,31 @@ std::uint64_t decoder_bytes(TIFF* t, const TiffLayout& l) {
     return fixed + strile + stored + wide;
 }
 
+// The XMP packet, the IPTC records and the description of the current
+// directory (see TiffHeaderInfo). libtiff hands RichTIFFIPTC over in 4-byte
+// units; the zero bytes padding the last one are dropped.
+void read_text_metadata(TIFF* t, TiffHeaderInfo& h) {
+    std::uint32_t size = 0;
+    void* data = nullptr;
+    if (TIFFGetField(t, TIFFTAG_XMLPACKET, &size, &data) && data && size > 0) {
+        const auto* p = static_cast<const std::uint8_t*>(data);
+        h.xmp.assign(p, p + size);
+    }
+    size = 0;
+    data = nullptr;
+    if (TIFFGetField(t, TIFFTAG_RICHTIFFIPTC, &size, &data) && data && size > 0) {
+        const auto* p = static_cast<const std::uint8_t*>(data);
+        const std::size_t bytes = static_cast<std::size_t>(size) * (TIFFFieldWithTag(t, TIFFTAG_RICHTIFFIPTC) &&
+                                                                            TIFFFieldDataType(TIFFFieldWithTag(t, TIFFTAG_RICHTIFFIPTC)) == TIFF_LONG
+                                                                        ? 4
+                                                                        : 1);
+        h.iptc.assign(p, p + bytes);
+        while (!h.iptc.empty() && h.iptc.back() == 0) h.iptc.pop_back();
+    }
+    char* description = nullptr;
+    if (TIFFGetField(t, TIFFTAG_IMAGEDESCRIPTION, &description) && description && *description) h.description = description;
+}
+
 }  // namespace
 
 TiffHeaderInfo tiff_read_header(const std::string& name, const std::vector<std::uint8_t>& bytes, int page,
@@ -128,6 +153,7 @@ TiffHeaderInfo tiff_read_header(const std::string& name, const std::vector<std::
     std::uint16_t orientation = ORIENTATION_TOPLEFT;
     if (TIFFGetField(f.get(), TIFFTAG_ORIENTATION, &orientation) && orientation >= 2 && orientation <= 8)
         h.exif = orientation_exif(orientation);
+    read_text_metadata(f.get(), h);
     return h;
 }
 
