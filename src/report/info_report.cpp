@@ -31,11 +31,11 @@ std::string info_text(const InfoRecord& r) {
 
 std::string info_csv_header() {
     return "file,ok,format,width,height,channels,layout,bit_depth,file_bytes,decoded_bytes,orientation,exif_bytes,"
-           "icc_bytes,color_space,pages,xmp_bytes,iptc_bytes,comments,error";
+           "icc_bytes,color_space,pages,xmp_bytes,iptc_bytes,comments,page,error";
 }
 
 std::string info_csv_row(const InfoRecord& r) {
-    if (!r.ok) return csv_row({r.file, "false", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", r.error});
+    if (!r.ok) return csv_row({r.file, "false", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", "", r.error});
     const ImageHeader& h = r.header;
     const int orientation = exif_orientation(h.metadata.exif);
     return csv_row({r.file, "true", format_name(h.format), std::to_string(h.width), std::to_string(h.height),
@@ -44,7 +44,8 @@ std::string info_csv_row(const InfoRecord& r) {
                     orientation ? std::to_string(orientation) : "", std::to_string(h.metadata.exif.size()),
                     std::to_string(h.metadata.icc.size()), h.color_space, std::to_string(h.pages),
                     std::to_string(h.metadata.xmp.size() + h.metadata.xmp_extended.size()),
-                    std::to_string(h.metadata.iptc.size()), std::to_string(h.metadata.comments.size()), ""});
+                    std::to_string(h.metadata.iptc.size()), std::to_string(h.metadata.comments.size()),
+                    std::to_string(h.page), ""});
 }
 
 std::string info_json(const InfoRecord& r) {

@@ -165,7 +165,7 @@ TEST_CASE("cli metadata kinds: info shows each kind, text and JSON (schema imgpa
     CHECK(has(j.at("comments"), "\"text\":\"Scanned by imgpar\""));
     CHECK(j.at("metadata_dropped") == "[]");
     r = run_imgpar({"info", "--csv", "in.jpg"}, dir.path());
-    CHECK(has(test::lines(r.out).at(0), ",color_space,pages,xmp_bytes,iptc_bytes,comments,error"));
+    CHECK(has(test::lines(r.out).at(0), ",color_space,pages,xmp_bytes,iptc_bytes,comments,page,error"));
     CHECK(has(test::lines(r.out).at(1), ",YCbCr,1,"));
 }
 
