@@ -13,25 +13,6 @@
 namespace imgpar::bench {
 
 #if IMGPAR_HAVE_NPP
-namespace {
-
-template <typename T>
-struct Same {
-    using type = T;
-};
-
-// The buffer-size query's size argument is int in older NPP and size_t in
-// newer releases; deducing it from the function keeps both building (the
-// other arguments take their types from the function only).
-template <typename Size, typename Levels>
-std::size_t buffer_size(NppStatus (*query)(NppiSize, Levels, Size*, NppStreamContext), NppiSize roi,
-                        typename Same<Levels>::type levels, NppStreamContext ctx) {
-    Size bytes = 0;
-    check_npp(query(roi, levels, &bytes, ctx), "nppiHistogramEvenGetBufferSize");
-    return static_cast<std::size_t>(bytes);
-}
-
-}  // namespace
 
 NppHistogramRun time_npp_histogram(Context& ctx, const DeviceViewU8& image) {
     NppHistogramRun r;

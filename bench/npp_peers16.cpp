@@ -1,6 +1,7 @@
 #include "bench/npp_peers16.hpp"
 #include "bench/npp_support.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -118,10 +119,8 @@ NppFilterRun time_npp_histogram16(Context& ctx, int bins, const ConstDeviceViewU
     const NppStreamContext nctx = npp_stream_context(ctx.stream());
     const NppiSize size{src.width, src.height};
     const int levels = bins + 1;
-    int scratch_bytes = 0;
-    check_npp(nppiHistogramEvenGetBufferSize_16u_C1R_Ctx(size, levels, &scratch_bytes, nctx),
-              "nppiHistogramEvenGetBufferSize_16u_C1R_Ctx");
-    cuda::DeviceBuffer<Npp8u> scratch(static_cast<std::size_t>(scratch_bytes));
+    cuda::DeviceBuffer<Npp8u> scratch(
+        std::max<std::size_t>(1, buffer_size(nppiHistogramEvenGetBufferSize_16u_C1R_Ctx, size, levels, nctx)));
     cuda::DeviceBuffer<Npp32s> hist(static_cast<std::size_t>(bins));
     r.name = "NPP HistogramEven_16u_C1R";
     const auto call = [&] {

@@ -6,6 +6,7 @@
 #include <cuda_runtime.h>
 #include <npp.h>
 
+#include <cstddef>
 #include <string>
 
 #include "cuda/check.hpp"
@@ -34,6 +35,22 @@ inline NppStreamContext npp_stream_context(cudaStream_t stream) {
 
 inline void check_npp(NppStatus status, const std::string& call) {
     if (status != NPP_SUCCESS) throw device_error("NPP", call + " returned status " + std::to_string(status));
+}
+
+template <typename T>
+struct Same {
+    using type = T;
+};
+
+// The buffer-size query's size argument is int in older NPP and size_t in
+// newer releases; deducing it from the function keeps both building (the
+// other arguments take their types from the function only).
+template <typename Size, typename Levels>
+std::size_t buffer_size(NppStatus (*query)(NppiSize, Levels, Size*, NppStreamContext), NppiSize roi,
+                        typename Same<Levels>::type levels, NppStreamContext ctx) {
+    Size bytes = 0;
+    check_npp(query(roi, levels, &bytes, ctx), "nppiHistogramEvenGetBufferSize");
+    return static_cast<std::size_t>(bytes);
 }
 
 }  // namespace imgpar::bench
