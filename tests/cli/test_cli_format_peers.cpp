@@ -21,6 +21,7 @@
 #include "tests/support/load_checks.hpp"
 #include "tests/support/python_peer.hpp"
 #include "tests/support/test_images.hpp"
+#include "tests/support/test_images16.hpp"
 
 using namespace imgpar;
 using test::TempDir;
@@ -171,4 +172,30 @@ TEST_CASE("peers: Pillow decodes GIFs to imgpar's pixels (first frame, transpare
             }
         CHECK(differ == 0);
     }
+}
+
+TEST_CASE("peers: libvips decodes imgpar's 16-bit PNGs and TIFFs (each compression) to imgpar's samples") {
+    if (!have_tool("vips", "libvips-tools")) return;
+    TempDir dir;
+    int checked = 0;
+    for (int channels = 1; channels <= 4; ++channels) {
+        const ImageU16 img = test::random_image16(67, 45, channels, 50u + channels);
+        const std::string mine(reinterpret_cast<const char*>(img.data()), img.size_bytes());  // host order, as rawsave
+        for (const std::string name : {"png", "none.tif", "lzw.tif", "deflate.tif"}) {
+            CAPTURE(channels);
+            CAPTURE(name);
+            const std::string file = std::to_string(channels) + name.substr(0, name.find('.')) + "." +
+                                     (name == "png" ? std::string("png") : std::string("tif"));
+            SaveOptions o;
+            const std::string compression = name.substr(0, name.find('.'));
+            o.tiff_compression = compression == "none"  ? TiffCompression::None
+                                 : compression == "lzw" ? TiffCompression::Lzw
+                                                        : TiffCompression::Deflate;
+            std::vector<std::string> warnings;
+            save_image(dir.file(file), img.view(), o, warnings);
+            CHECK(vips_raw(dir, file) == mine);
+            ++checked;
+        }
+    }
+    MESSAGE(checked, " 16-bit files read by libvips");
 }
