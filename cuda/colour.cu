@@ -19,6 +19,7 @@ namespace imgpar::cuda {
 
 // cuda/geometry.cu: the copy and reordering kernels.
 void turn(const ConstDeviceViewU8& src, const DeviceViewU8& dst, Turn t, cudaStream_t stream);
+void turn(const ConstDeviceViewU16& src, const DeviceViewU16& dst, Turn t, cudaStream_t stream);
 
 namespace {
 
@@ -150,7 +151,143 @@ void launch(const hist::ApplyArgs& a, const ColourArgs& args, int channels, cuda
     }
 }
 
+// --- 16-bit samples ---------------------------------------------------------------
+//
+// One thread a pixel and step (grid-stride over the image's pixels): a warp
+// reads 32 neighbouring pixels of a row (64 to 256 contiguous bytes), a
+// pixel's channels in one 4- or 8-byte load for gray+alpha and RGBA where
+// rows are 16-byte aligned, and writes the output pixel likewise (add-alpha's
+// gray+alpha and RGBA outputs in one store), through the CPU's per-pixel
+// function on u16 samples.
+struct Colour16Args {
+    const std::uint16_t* src = nullptr;
+    std::size_t src_pitch = 0;
+    std::uint16_t* dst = nullptr;
+    std::size_t dst_pitch = 0;
+    int width = 0;
+    unsigned long long total = 0;  // pixels
+    bool vec = false;              // both images' rows 16-byte aligned
+};
+
+template <int C>
+__device__ __forceinline__ void load_pixel16(const std::uint16_t* p, bool vec, std::uint16_t (&v)[C]) {
+    if constexpr (C == 4) {
+        if (vec) {
+            const uint2 q = __ldg(reinterpret_cast<const uint2*>(p));
+            v[0] = static_cast<std::uint16_t>(q.x);
+            v[1] = static_cast<std::uint16_t>(q.x >> 16);
+            v[2] = static_cast<std::uint16_t>(q.y);
+            v[3] = static_cast<std::uint16_t>(q.y >> 16);
+            return;
+        }
+    } else if constexpr (C == 2) {
+        if (vec) {
+            const unsigned q = __ldg(reinterpret_cast<const unsigned*>(p));
+            v[0] = static_cast<std::uint16_t>(q);
+            v[1] = static_cast<std::uint16_t>(q >> 16);
+            return;
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) v[c] = __ldg(p + c);
+}
+
+template <int C>
+__device__ __forceinline__ void store_pixel16(std::uint16_t* p, bool vec, const std::uint16_t (&v)[C]) {
+    if constexpr (C == 4) {
+        if (vec) {
+            *reinterpret_cast<uint2*>(p) = make_uint2(v[0] | (static_cast<unsigned>(v[1]) << 16),
+                                                      v[2] | (static_cast<unsigned>(v[3]) << 16));
+            return;
+        }
+    } else if constexpr (C == 2) {
+        if (vec) {
+            *reinterpret_cast<unsigned*>(p) = v[0] | (static_cast<unsigned>(v[1]) << 16);
+            return;
+        }
+    }
+#pragma unroll
+    for (int c = 0; c < C; ++c) p[c] = v[c];
+}
+
+template <ColourOp kOp, int C>
+__global__ void __launch_bounds__(256) colour16_kernel(Colour16Args a, ColourArgs args) {
+    constexpr int CO = colour_output_channels(kOp, C);
+    const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
+    for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; k < a.total;
+         k += stride) {
+        const int y = static_cast<int>(k / static_cast<unsigned>(a.width));
+        const int x = static_cast<int>(k - static_cast<unsigned long long>(y) * static_cast<unsigned>(a.width));
+        const std::uint16_t* s = reinterpret_cast<const std::uint16_t*>(reinterpret_cast<const std::uint8_t*>(a.src) +
+                                                                        static_cast<std::size_t>(y) * a.src_pitch) +
+                                 static_cast<std::size_t>(x) * C;
+        std::uint16_t* d = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.dst) +
+                                                            static_cast<std::size_t>(y) * a.dst_pitch) +
+                           static_cast<std::size_t>(x) * CO;
+        std::uint16_t in[C], out[CO];
+        load_pixel16<C>(s, a.vec, in);
+        colour_pixel_map<kOp, C, std::uint16_t>(args, in, out);
+        store_pixel16<CO>(d, a.vec, out);
+    }
+}
+
+template <ColourOp kOp, int C>
+void launch16_c(const Colour16Args& a, const ColourArgs& args, cudaStream_t stream) {
+    const ColourPolicy policy;
+    auto kernel = colour16_kernel<kOp, C>;
+    const int resident = co_resident_blocks(reinterpret_cast<const void*>(kernel), policy.block_threads, 0);
+    const unsigned long long needed = (a.total + policy.block_threads - 1ull) / policy.block_threads;
+    const unsigned blocks = static_cast<unsigned>(
+        std::max(1ull, std::min<unsigned long long>(needed, static_cast<unsigned long long>(std::max(1, resident)))));
+    kernel<<<blocks, policy.block_threads, 0, stream>>>(a, args);
+    IMGPAR_CUDA_CHECK_LAUNCH("colour16_kernel");
+}
+
+template <ColourOp kOp>
+void launch16(const Colour16Args& a, const ColourArgs& args, int channels, cudaStream_t stream) {
+    switch (channels) {
+        case 1: launch16_c<kOp, 1>(a, args, stream); break;
+        case 2: launch16_c<kOp, 2>(a, args, stream); break;
+        case 3: launch16_c<kOp, 3>(a, args, stream); break;
+        default: launch16_c<kOp, 4>(a, args, stream); break;
+    }
+}
+
+// The device checks on a 16-bit image's bytes (an 8-bit image twice as wide).
+void check_device16(const DeviceView<const std::uint16_t>& v, const char* what) {
+    hist::check_device_image(
+        ConstDeviceViewU8{reinterpret_cast<const std::uint8_t*>(v.data), v.width * 2, v.height, v.channels, v.pitch}, what);
+}
+
 }  // namespace
+
+void apply_colour(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const ColourPlan& plan, cudaStream_t stream) {
+    check_device16(src, "colour");
+    check_device16(dst, "colour");
+    const ColourArgs args = colour_args(plan, src.channels);  // throws for a channel the image lacks
+    const int out_c = plan.output_channels(src.channels);
+    if (dst.width != src.width || dst.height != src.height || dst.channels != out_c)
+        throw usage_error("colour", "the output must have the input's size and " + std::to_string(out_c) +
+                                        " channel(s)");
+    if (out_c == src.channels && plan.op != ColourOp::ExtractChannel) {
+        turn(src, dst, Turn::None, stream);  // unchanged: geometry's copy, 16 bytes per thread
+        return;
+    }
+    Colour16Args a;
+    a.src = src.data;
+    a.src_pitch = src.pitch;
+    a.dst = dst.data;
+    a.dst_pitch = dst.pitch;
+    a.width = src.width;
+    a.total = static_cast<unsigned long long>(src.width) * static_cast<unsigned long long>(src.height);
+    a.vec = hist::vector_ok(src.data, src.pitch) && hist::vector_ok(dst.data, dst.pitch);
+    switch (plan.op) {
+        case ColourOp::Grayscale: launch16<ColourOp::Grayscale>(a, args, src.channels, stream); break;
+        case ColourOp::ExtractChannel: launch16<ColourOp::ExtractChannel>(a, args, src.channels, stream); break;
+        case ColourOp::Flatten: launch16<ColourOp::Flatten>(a, args, src.channels, stream); break;
+        case ColourOp::AddAlpha: launch16<ColourOp::AddAlpha>(a, args, src.channels, stream); break;
+    }
+}
 
 void apply_colour(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ColourPlan& plan, cudaStream_t stream) {
     hist::check_device_image(src, "colour");
@@ -203,6 +340,16 @@ void apply_colour(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, con
     *kernel = copy                            ? "remap_kernel (the image is unchanged: a copy, 16 bytes per thread)"
               : plan.op == ColourOp::AddAlpha ? "add_alpha_kernel (16 output bytes per thread, shifted input windows)"
                                               : "colour_kernel (16 pixels per thread, 16-byte loads and stores)";
+}
+
+void apply_colour(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const ColourPlan& plan,
+                  std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::apply_colour(src, dst, plan, stream);
+    if (!kernel) return;
+    const bool copy = plan.output_channels(src.channels) == src.channels && plan.op != ColourOp::ExtractChannel;
+    *kernel = copy ? "remap_kernel (the image is unchanged: a copy, 16 bytes per thread)"
+                   : "colour16_kernel (one pixel per thread, 16-bit samples, a pixel's channels in one load)";
 }
 
 }  // namespace imgpar::gpu
