@@ -56,7 +56,7 @@ __global__ void resize_columns_kernel(const T* __restrict__ src, std::size_t pit
     IMGPAR_UNROLL
     for (int c = 0; c < C; ++c) {
         if constexpr (kWide)
-            out[c] = static_cast<Mid>(first_pass_value16(K, sum[c]));
+            out[c] = static_cast<Mid>(first_pass_value16(K, sum[c], Premul && c == C - 1));
         else
             out[c] = static_cast<Mid>(first_pass_value(K, sum[c]));
     }
@@ -66,9 +66,10 @@ __global__ void resize_columns_kernel(const T* __restrict__ src, std::size_t pit
 template <int C, bool Premul, typename Mid, bool Wide, typename T = std::uint8_t>
 __global__ void resize_rows_kernel(const Mid* __restrict__ mid, int in_width, const std::int32_t* __restrict__ start,
                                    const std::int32_t* __restrict__ weight, int taps, int count_x, int count_y,
-                                   T* __restrict__ dst, std::size_t pitch, ExactDivider divider) {
+                                   T* __restrict__ dst, std::size_t pitch, ExactDivider divider, int alpha_shift) {
     using Acc = Sum<Wide>;
-    constexpr int kTop = sizeof(T) == 2 ? 65535 : 255;
+    constexpr bool kWide = sizeof(T) == 2;
+    constexpr int kTop = kWide ? 65535 : 255;
     const int j = blockIdx.x * blockDim.x + threadIdx.x;
     const int k = blockIdx.y * blockDim.y + threadIdx.y;
     if (j >= count_x || k >= count_y) return;
@@ -91,9 +92,15 @@ __global__ void resize_rows_kernel(const Mid* __restrict__ mid, int in_width, co
         for (int c = 0; c < C; ++c) o[c] = static_cast<T>(resize_output(sum[c], divider, kTop));
         return;
     }
-    o[C - 1] = static_cast<T>(resize_output(sum[C - 1], divider, kTop));
-    IMGPAR_UNROLL
-    for (int c = 0; c < C - 1; ++c) o[c] = static_cast<T>(resize_unpremultiply(sum[c], sum[C - 1], kTop));
+    if constexpr (kWide) {  // premultiplied alpha alpha_shift bits finer (src/ops/resize_math.hpp)
+        o[C - 1] = static_cast<T>(resize_alpha16(sum[C - 1], divider.d, alpha_shift));
+        IMGPAR_UNROLL
+        for (int c = 0; c < C - 1; ++c) o[c] = static_cast<T>(resize_unpremultiply16(sum[c], sum[C - 1], alpha_shift));
+    } else {
+        o[C - 1] = static_cast<T>(resize_output(sum[C - 1], divider));
+        IMGPAR_UNROLL
+        for (int c = 0; c < C - 1; ++c) o[c] = static_cast<T>(resize_unpremultiply(sum[c], sum[C - 1]));
+    }
 }
 
 dim3 grid_for(int width, int height) {
@@ -124,7 +131,7 @@ struct Passes {
         const dim3 block(ResizePolicy::block_x, ResizePolicy::block_y);
         resize_rows_kernel<C, Premul, Mid, Wide, T><<<grid_for(plan.x.count, plan.y.count), block, 0, stream>>>(
             static_cast<const Mid*>(mid), plan.x.in, t.x_start, t.x_weight, plan.x.taps, plan.x.count, plan.y.count,
-            dst.data, dst.pitch, divider);
+            dst.data, dst.pitch, divider, premultiplied_alpha_shift16(axis_kind(plan.y.filter)));
         IMGPAR_CUDA_CHECK_LAUNCH("resize_rows_kernel");
     }
 
@@ -240,7 +247,7 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
 }
 
 void resize(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst, ResizeWorkspace& ws,
-            cudaStream_t stream, std::string* kernel) {
+            cudaStream_t stream, std::string* kernel, bool tiles) {
     const int C = src.channels;
     if (src.width != plan.x.in || src.height != plan.y.in || dst.width != plan.x.count || dst.height != plan.y.count ||
         dst.channels != C || C < 1 || C > 4 || !src.data || !dst.data || src.pitch < src.row_bytes() ||
@@ -254,6 +261,12 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceV
     const ResizeTables t = resize_tables(plan, ws.tables(plan, stream));
     const ExactDivider divider =
         ExactDivider::of(axis_scale(ky, plan.y.sum, true, kResizeRowBits16) * axis_scale(kx, plan.x.sum, false));
+    const std::string what = std::string(mid_bytes == 4 ? "32" : "64") + "-bit intermediate, 64-bit sums" +
+                             (premultiply ? ", premultiplied" : "") + "; " + describe_resize(plan) + ")";
+    if (tiles && resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream)) {
+        if (kernel) *kernel = "output tiles, the intermediate in shared memory (16-bit samples, " + what;
+        return;
+    }
     void* mid = ws.intermediate(static_cast<std::size_t>(plan.y.count) * plan.x.in * C * mid_bytes, stream);
     const Passes<std::uint16_t> p{plan, src, dst, t, mid, divider, stream};
     switch (C) {
@@ -262,10 +275,7 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceV
         case 3: run_channels<3>(p, ky, kx, premultiply); break;
         default: run_channels<4>(p, ky, kx, premultiply); break;
     }
-    if (kernel)
-        *kernel = "down the columns, then along the rows, one thread a pixel (16-bit samples, " +
-                  std::string(mid_bytes == 4 ? "32" : "64") + "-bit intermediate, 64-bit sums" +
-                  (premultiply ? ", premultiplied" : "") + "; " + describe_resize(plan) + ")";
+    if (kernel) *kernel = "down the columns, then along the rows, one thread a pixel (16-bit samples, " + what;
 }
 
 }  // namespace imgpar::cuda

@@ -206,7 +206,9 @@ void check_resize_range16(const ResizePlan& plan, bool premultiply) {
                         : kx == AxisKind::Filter ? 2.0 * static_cast<double>(1 << kResizeWeightBits16) : 1.0;
     const double plain = 65535.0 * ymul * xmul;               // divided exactly: below 2^50
     const double colour = premultiply ? 65535.0 * plain : 0;  // round(P / A) in 64 bits: below 2^61
-    if (plain >= 1125899906842624.0 || colour >= 2305843009213693952.0)
+    // Premultiplied alpha: 2^8 finer after a filter (resize_unpremultiply16: below 2^52), else as a plain channel.
+    const double alpha = premultiply ? plain * static_cast<double>(1 << premultiplied_alpha_shift16(ky)) : 0;
+    if (plain >= 1125899906842624.0 || colour >= 2305843009213693952.0 || alpha >= 4503599627370496.0)
         throw usage_error("resize", std::string(resize_filter_name(plan.y.filter)) + " over " +
                                         std::to_string(plan.x.in) + "x" + std::to_string(plan.y.in) +
                                         (premultiply ? " with alpha" : "") +

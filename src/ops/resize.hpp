@@ -63,11 +63,19 @@
 //             sum is below 2 x 2^22 x 65535 < 2^39 and t below 2^21, so a
 //             64-bit sum and a 32-bit intermediate; the second pass's sum is
 //             below 2^44, 64-bit. Premultiplied, c a < 2^32: first sums below
-//             2^55, t below 2^37 (64-bit intermediate), second sums below
-//             2^60; alpha as a plain channel and colour round(P / A), as for
-//             8 bits. The 4 kept bits hold the intermediate's rounding to
-//             2^-5 of a unit, the 22-bit weights their quantisation to about
-//             2^-23 of a sample each: far inside the +-1.
+//             2^55, t below 2^37 (64-bit intermediate), second sums P below
+//             2^60; alpha keeps 12 fractional bits after a filter's first pass
+//             (colour is P / A, so A's rounding counts relative to A: with 4
+//             bits an alpha of a few units moved colour by tens of levels),
+//             its second sums A below 2^52; out alpha = round(A / 2^34),
+//             colour = round(P 2^8 / A) (exact in 64 bits: P = q A + r, then
+//             q 2^8 + floor((r 2^9 + A) / 2A)), 0 where A or P is not
+//             positive. Area and copies keep exact sums, so alpha and colour
+//             are the 8-bit formulas on them. The 4 kept bits hold the
+//             intermediate's rounding to 2^-5 of a unit, the 22-bit weights
+//             their quantisation to about 2^-23 of a sample each: far inside
+//             the +-1 (colour where the output alpha is below about 16 of
+//             65535 may stray further: it is nearly transparent).
 // A 16-bit image takes a plan made for 16 bits (resize_plan(..., U16)).
 #pragma once
 
@@ -94,6 +102,7 @@ constexpr int kResizeRowBits = 6;      // fractional bits the first pass keeps
 // The same for 16-bit samples (see 16 BITS).
 constexpr int kResizeWeightBits16 = 22;
 constexpr int kResizeRowBits16 = 4;
+constexpr int kResizeAlphaBits16 = 12;  // premultiplied alpha's fractional bits
 
 // How one axis maps n input pixels to m output pixels, output pixels
 // [first, first + count) of them (a crop of the resized axis: resize --fill).

@@ -48,14 +48,16 @@ void first_pass16(const ResizeAxis& y, ConstViewU16 src, int k0, int k1, std::in
             }
         }
         Mid* out = mid + static_cast<std::size_t>(k - k0) * n;
-        for (std::size_t s = 0; s < n; ++s) out[s] = static_cast<Mid>(first_pass_value16(kind, acc[s]));
+        for (std::size_t s = 0; s < n; ++s)
+            out[s] = static_cast<Mid>(first_pass_value16(kind, acc[s], Premul && s % C == C - 1));
     }
 }
 
 // Output rows [k0, k1) along the rows from their intermediate rows.
+// alpha_shift: premultiplied alpha's extra fractional bits (premultiplied_alpha_shift16).
 template <int C, bool Premul, typename Mid>
-void second_pass16(const ResizeAxis& x, const Mid* mid, std::size_t mid_row, const ExactDivider& divider, ViewU16 dst,
-                   int k0, int k1) {
+void second_pass16(const ResizeAxis& x, const Mid* mid, std::size_t mid_row, const ExactDivider& divider,
+                   int alpha_shift, ViewU16 dst, int k0, int k1) {
     for (int k = k0; k < k1; ++k) {
         const Mid* row = mid + static_cast<std::size_t>(k - k0) * mid_row;
         std::uint16_t* out = dst.row(k);
@@ -68,11 +70,12 @@ void second_pass16(const ResizeAxis& x, const Mid* mid, std::size_t mid_row, con
                 for (int c = 0; c < C; ++c) sum[c] += static_cast<std::int64_t>(w[t]) * m[c];
             std::uint16_t* o = out + static_cast<std::size_t>(j) * C;
             if constexpr (!Premul) {
+                (void)alpha_shift;
                 for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint16_t>(resize_output(sum[c], divider, 65535));
             } else {
-                o[C - 1] = static_cast<std::uint16_t>(resize_output(sum[C - 1], divider, 65535));
+                o[C - 1] = static_cast<std::uint16_t>(resize_alpha16(sum[C - 1], divider.d, alpha_shift));
                 for (int c = 0; c < C - 1; ++c)
-                    o[c] = static_cast<std::uint16_t>(resize_unpremultiply(sum[c], sum[C - 1], 65535));
+                    o[c] = static_cast<std::uint16_t>(resize_unpremultiply16(sum[c], sum[C - 1], alpha_shift));
             }
         }
     }
@@ -91,7 +94,8 @@ void bands16(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, const ExactD
         for (int b = b0; b < b1; ++b) {
             const int k0 = b * band, k1 = std::min(plan.y.count, k0 + band);
             first_pass16<C, Premul, Mid>(plan.y, src, k0, k1, acc.get(), mid.get());
-            second_pass16<C, Premul, Mid>(plan.x, mid.get(), n, divider, dst, k0, k1);
+            second_pass16<C, Premul, Mid>(plan.x, mid.get(), n, divider, premultiplied_alpha_shift16(axis_kind(plan.y.filter)),
+                                          dst, k0, k1);
         }
     });
 }

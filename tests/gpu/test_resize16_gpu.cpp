@@ -23,12 +23,12 @@ using namespace imgpar;
 
 namespace {
 
-ImageU16 on_gpu16(const ResizePlan& plan, const ImageU16& img, std::string& kernel) {
+ImageU16 on_gpu16(const ResizePlan& plan, const ImageU16& img, std::string& kernel, bool tiles = true) {
     cuda::DeviceImageU16 src(img.width(), img.height(), img.channels());
     cuda::DeviceImageU16 dst(plan.x.count, plan.y.count, img.channels());
     const cudaStream_t stream = test::stream();
     src.upload(img.view(), stream);
-    cuda::resize(plan, src.view(), dst.view(), test::session().impl().resizes, stream, &kernel);
+    cuda::resize(plan, src.view(), dst.view(), test::session().impl().resizes, stream, &kernel, tiles);
     ImageU16 out(plan.x.count, plan.y.count, img.channels());
     dst.download(out.view(), stream);
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -43,7 +43,7 @@ ImageU16 on_gpu16(const ResizePlan& plan, const ImageU16& img, std::string& kern
 
 }  // namespace
 
-TEST_CASE("gpu 16-bit resize: the CPU's samples for every filter, layout, size and factor, whole and cropped") {
+TEST_CASE("gpu 16-bit resize: both kernels give the CPU's samples for every filter, layout, size and factor, whole and cropped") {
     const std::pair<int, int> inputs[] = {{1, 1}, {1, 37}, {37, 1}, {97, 61}, {257, 129}, {1031, 33}};
     const std::pair<int, int> outputs[] = {{1, 1}, {3, 2}, {13, 7}, {50, 50}, {129, 64}, {1300, 90}};
     int compared = 0;
@@ -61,18 +61,21 @@ TEST_CASE("gpu 16-bit resize: the CPU's samples for every filter, layout, size a
                             f, iw, ih, {ow, oh, crop ? (ow - cw) / 2 : 0, crop ? oh - ch : 0, cw, ch}, SampleType::U16);
                         ImageU16 want(cw, ch, c);
                         cpu::resize(plan, img.view(), want.view());
-                        std::string kernel;
-                        const ImageU16 got = on_gpu16(plan, img, kernel);
-                        CAPTURE(resize_filter_name(f));
-                        CAPTURE(c);
-                        CAPTURE(iw);
-                        CAPTURE(ih);
-                        CAPTURE(ow);
-                        CAPTURE(oh);
-                        CAPTURE(crop);
-                        CAPTURE(kernel);
-                        CHECK_SAME16(want, got);
-                        ++compared;
+                        for (const bool tiles : {true, false}) {
+                            std::string kernel;
+                            const ImageU16 got = on_gpu16(plan, img, kernel, tiles);
+                            CAPTURE(resize_filter_name(f));
+                            CAPTURE(c);
+                            CAPTURE(iw);
+                            CAPTURE(ih);
+                            CAPTURE(ow);
+                            CAPTURE(oh);
+                            CAPTURE(crop);
+                            CAPTURE(tiles);
+                            CAPTURE(kernel);
+                            CHECK_SAME16(want, got);
+                            ++compared;
+                        }
                     }
                 }
     CHECK(compared > 1000);
@@ -89,13 +92,16 @@ TEST_CASE("gpu 16-bit resize: harsh 0/65535 input drives the lobes to their extr
                 const ResizePlan plan = resize_plan(f, 67, 45, {ow, oh, 0, 0, ow, oh}, SampleType::U16);
                 ImageU16 want(ow, oh, c);
                 cpu::resize(plan, board.view(), want.view());
-                std::string kernel;
-                const ImageU16 got = on_gpu16(plan, board, kernel);
-                CAPTURE(c);
-                CAPTURE(resize_filter_name(f));
-                CAPTURE(ow);
-                CAPTURE(oh);
-                CHECK_SAME16(want, got);
+                for (const bool tiles : {true, false}) {
+                    std::string kernel;
+                    const ImageU16 got = on_gpu16(plan, board, kernel, tiles);
+                    CAPTURE(c);
+                    CAPTURE(resize_filter_name(f));
+                    CAPTURE(ow);
+                    CAPTURE(oh);
+                    CAPTURE(tiles);
+                    CHECK_SAME16(want, got);
+                }
             }
     }
 }
