@@ -13,13 +13,16 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
+#include "src/error.hpp"
 #include "src/gpu/session.hpp"
+#include "src/op/operation.hpp"
 #include "src/ops/colour.hpp"
 #include "src/ops/geometry.hpp"
 #include "src/ops/rotate.hpp"
@@ -269,4 +272,57 @@ TEST_CASE("gpu 16-bit geometry: a photo-sized RGBA image through every turn and 
     const ImageU16 got = on_gpu16(img, want.width(), want.height(), 4,
                                   [&](gpu::Session& s, ConstDeviceViewU16 a, DeviceViewU16 b) { gpu::rotate(s, a, b, spec); });
     CHECK_SAME16(want, got);
+}
+
+TEST_CASE("gpu 16-bit jobs: the geometry and colour commands on u16 through a session equal their CPU runs") {
+    const std::vector<std::pair<const char*, std::vector<std::pair<std::string, std::string>>>> jobs = {
+        {"crop", {{"width", "9"}, {"height", "5"}, {"x", "3"}, {"y", "2"}}},
+        {"crop", {{"width", "4000"}, {"height", "3000"}, {"x", "3"}, {"y", "1"}, {"gravity", "center"}}},
+        {"flip", {}},
+        {"flop", {}},
+        {"transpose", {}},
+        {"rotate", {{"angle", "90"}}},
+        {"rotate", {{"angle", "-90"}}},
+        {"rotate", {{"angle", "180"}}},
+        {"rotate", {{"angle", "30"}}},
+        {"rotate", {{"angle", "-17.5"}, {"interpolation", "bicubic"}, {"background", "#ff000080"}}},
+        {"pad", {{"top", "2"}, {"bottom", "3"}, {"left", "4"}, {"right", "5"}, {"background", "#ff000080"}}},
+        {"pad", {{"top", "40"}, {"bottom", "40"}, {"left", "40"}, {"right", "40"}, {"border", "reflect"}}},
+        {"grayscale", {}},
+        {"grayscale", {{"rec709", ""}}},
+        {"extract-channel", {{"channel", "0"}}},
+        {"flatten", {}},
+        {"add-alpha", {}},
+    };
+    for (int c = 1; c <= 4; ++c)
+        for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {37, 23}, {300, 129}}) {
+            const ImageU16 img = test::layout_image16(w, h, c, static_cast<unsigned>(w + h + c));
+            for (const auto& [name, values] : jobs) {
+                const Operation* op = find_operation(name);
+                REQUIRE(op != nullptr);
+                std::unique_ptr<ImageJob> job;
+                try {
+                    job = op->make_image_job(op->values(values));
+                } catch (const Error& e) {
+                    FAIL_CHECK(name << ": " << e.what());  // a parameter this test names wrongly
+                    continue;
+                }
+                REQUIRE(job->takes_u16());
+                try {
+                    job->check_input(ImageShape{w, h, c, SampleType::U16}, "image");
+                } catch (const Error&) {
+                    continue;  // a box that misses this image, a channel it lacks
+                }
+                RunNotes cpu_notes, gpu_notes;
+                const ImageU16 want = job->run_cpu(img.view(), cpu_notes);
+                const ImageU16 got = job->run(test::gpu_backend(), img.view(), gpu_notes);
+                CAPTURE(name);
+                CAPTURE(job->describe());
+                CAPTURE(c);
+                CAPTURE(w);
+                CAPTURE(h);
+                CHECK_SAME16(want, got);
+                CHECK_FALSE(gpu_notes.kernel.empty());
+            }
+        }
 }
