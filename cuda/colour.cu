@@ -153,61 +153,46 @@ void launch(const hist::ApplyArgs& a, const ColourArgs& args, int channels, cuda
 
 // --- 16-bit samples ---------------------------------------------------------------
 //
-// One thread a pixel and step (grid-stride over the image's pixels): a warp
-// reads 32 neighbouring pixels of a row (64 to 256 contiguous bytes), a
-// pixel's channels in one 4- or 8-byte load for gray+alpha and RGBA where
-// rows are 16-byte aligned, and writes the output pixel likewise (add-alpha's
-// gray+alpha and RGBA outputs in one store), through the CPU's per-pixel
-// function on u16 samples.
+// Four pixels per thread and step (grid-stride over the image's groups of
+// four): their 8C input bytes read, and their output written, with 8-byte
+// loads and stores where rows are 16-byte aligned (a group starts at a
+// multiple of 8 bytes), so a warp moves 256 to 1024 contiguous bytes an
+// instruction; a row's last pixels past a whole group, and unaligned images,
+// sample by sample. The per-pixel map is the CPU's on u16 samples.
 struct Colour16Args {
     const std::uint16_t* src = nullptr;
     std::size_t src_pitch = 0;
     std::uint16_t* dst = nullptr;
     std::size_t dst_pitch = 0;
     int width = 0;
-    unsigned long long total = 0;  // pixels
+    unsigned groups_per_row = 0;   // ceil(width / 4)
+    unsigned long long total = 0;  // groups
     bool vec = false;              // both images' rows 16-byte aligned
 };
 
-template <int C>
-__device__ __forceinline__ void load_pixel16(const std::uint16_t* p, bool vec, std::uint16_t (&v)[C]) {
-    if constexpr (C == 4) {
-        if (vec) {
-            const uint2 q = __ldg(reinterpret_cast<const uint2*>(p));
-            v[0] = static_cast<std::uint16_t>(q.x);
-            v[1] = static_cast<std::uint16_t>(q.x >> 16);
-            v[2] = static_cast<std::uint16_t>(q.y);
-            v[3] = static_cast<std::uint16_t>(q.y >> 16);
-            return;
-        }
-    } else if constexpr (C == 2) {
-        if (vec) {
-            const unsigned q = __ldg(reinterpret_cast<const unsigned*>(p));
-            v[0] = static_cast<std::uint16_t>(q);
-            v[1] = static_cast<std::uint16_t>(q >> 16);
-            return;
-        }
-    }
+constexpr int kGroup16 = 4;  // pixels a thread maps per step
+
+// n samples (a multiple of 4) at p, 8-byte aligned, as n / 4 loads.
+template <int N>
+__device__ __forceinline__ void load_samples16(const std::uint16_t* p, std::uint16_t (&v)[N]) {
+    const uint2* q = reinterpret_cast<const uint2*>(p);
 #pragma unroll
-    for (int c = 0; c < C; ++c) v[c] = __ldg(p + c);
+    for (int i = 0; i < N / 4; ++i) {
+        const uint2 w = __ldg(q + i);
+        v[4 * i] = static_cast<std::uint16_t>(w.x);
+        v[4 * i + 1] = static_cast<std::uint16_t>(w.x >> 16);
+        v[4 * i + 2] = static_cast<std::uint16_t>(w.y);
+        v[4 * i + 3] = static_cast<std::uint16_t>(w.y >> 16);
+    }
 }
 
-template <int C>
-__device__ __forceinline__ void store_pixel16(std::uint16_t* p, bool vec, const std::uint16_t (&v)[C]) {
-    if constexpr (C == 4) {
-        if (vec) {
-            *reinterpret_cast<uint2*>(p) = make_uint2(v[0] | (static_cast<unsigned>(v[1]) << 16),
-                                                      v[2] | (static_cast<unsigned>(v[3]) << 16));
-            return;
-        }
-    } else if constexpr (C == 2) {
-        if (vec) {
-            *reinterpret_cast<unsigned*>(p) = v[0] | (static_cast<unsigned>(v[1]) << 16);
-            return;
-        }
-    }
+template <int N>
+__device__ __forceinline__ void store_samples16(std::uint16_t* p, const std::uint16_t (&v)[N]) {
+    uint2* q = reinterpret_cast<uint2*>(p);
 #pragma unroll
-    for (int c = 0; c < C; ++c) p[c] = v[c];
+    for (int i = 0; i < N / 4; ++i)
+        q[i] = make_uint2(v[4 * i] | (static_cast<unsigned>(v[4 * i + 1]) << 16),
+                          v[4 * i + 2] | (static_cast<unsigned>(v[4 * i + 3]) << 16));
 }
 
 template <ColourOp kOp, int C>
@@ -216,18 +201,32 @@ __global__ void __launch_bounds__(256) colour16_kernel(Colour16Args a, ColourArg
     const unsigned long long stride = static_cast<unsigned long long>(gridDim.x) * blockDim.x;
     for (unsigned long long k = static_cast<unsigned long long>(blockIdx.x) * blockDim.x + threadIdx.x; k < a.total;
          k += stride) {
-        const int y = static_cast<int>(k / static_cast<unsigned>(a.width));
-        const int x = static_cast<int>(k - static_cast<unsigned long long>(y) * static_cast<unsigned>(a.width));
+        const int y = static_cast<int>(k / a.groups_per_row);
+        const int x0 = static_cast<int>(k - static_cast<unsigned long long>(y) * a.groups_per_row) * kGroup16;
+        const int n = min(kGroup16, a.width - x0);
         const std::uint16_t* s = reinterpret_cast<const std::uint16_t*>(reinterpret_cast<const std::uint8_t*>(a.src) +
                                                                         static_cast<std::size_t>(y) * a.src_pitch) +
-                                 static_cast<std::size_t>(x) * C;
+                                 static_cast<std::size_t>(x0) * C;
         std::uint16_t* d = reinterpret_cast<std::uint16_t*>(reinterpret_cast<std::uint8_t*>(a.dst) +
                                                             static_cast<std::size_t>(y) * a.dst_pitch) +
-                           static_cast<std::size_t>(x) * CO;
-        std::uint16_t in[C], out[CO];
-        load_pixel16<C>(s, a.vec, in);
-        colour_pixel_map<kOp, C, std::uint16_t>(args, in, out);
-        store_pixel16<CO>(d, a.vec, out);
+                           static_cast<std::size_t>(x0) * CO;
+        std::uint16_t in[kGroup16 * C], out[kGroup16 * CO];
+        const bool whole = a.vec && n == kGroup16;
+        if (whole) {
+            load_samples16(s, in);
+        } else {
+#pragma unroll
+            for (int i = 0; i < kGroup16 * C; ++i) in[i] = i < n * C ? __ldg(s + i) : 0;
+        }
+#pragma unroll
+        for (int p = 0; p < kGroup16; ++p) colour_pixel_map<kOp, C, std::uint16_t>(args, in + p * C, out + p * CO);
+        if (whole) {
+            store_samples16(d, out);
+        } else {
+#pragma unroll
+            for (int i = 0; i < kGroup16 * CO; ++i)
+                if (i < n * CO) d[i] = out[i];
+        }
     }
 }
 
@@ -279,7 +278,8 @@ void apply_colour(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const
     a.dst = dst.data;
     a.dst_pitch = dst.pitch;
     a.width = src.width;
-    a.total = static_cast<unsigned long long>(src.width) * static_cast<unsigned long long>(src.height);
+    a.groups_per_row = static_cast<unsigned>((src.width + kGroup16 - 1) / kGroup16);
+    a.total = static_cast<unsigned long long>(a.groups_per_row) * static_cast<unsigned long long>(src.height);
     a.vec = hist::vector_ok(src.data, src.pitch) && hist::vector_ok(dst.data, dst.pitch);
     switch (plan.op) {
         case ColourOp::Grayscale: launch16<ColourOp::Grayscale>(a, args, src.channels, stream); break;
@@ -349,7 +349,7 @@ void apply_colour(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, c
     if (!kernel) return;
     const bool copy = plan.output_channels(src.channels) == src.channels && plan.op != ColourOp::ExtractChannel;
     *kernel = copy ? "remap_kernel (the image is unchanged: a copy, 16 bytes per thread)"
-                   : "colour16_kernel (one pixel per thread, 16-bit samples, a pixel's channels in one load)";
+                   : "colour16_kernel (4 pixels per thread, 16-bit samples, 8-byte loads and stores)";
 }
 
 }  // namespace imgpar::gpu
