@@ -279,3 +279,36 @@ TEST_CASE("16-bit jobs: crop, flip, flop, transpose, rotate 90, pad and the colo
     IMGPAR_CHECK_IMAGES_EQUAL(turned16(img, Turn::Rotate90), job_of("rotate", {{"angle", "90"}})->run_cpu(img.view(), notes));
     IMGPAR_CHECK_IMAGES_EQUAL(turned16(img, Turn::Flop), job_of("flop", {})->run_cpu(img.view(), notes));
 }
+
+TEST_CASE("16-bit: every declared example of the geometry, resize and colour commands runs on u16 and keeps u16") {
+    int runs = 0;
+    for (const char* name : {"crop", "flip", "flop", "transpose", "rotate", "pad", "resize", "thumbnail", "grayscale",
+                             "extract-channel", "flatten", "add-alpha"}) {
+        const Operation* op = find_operation(name);
+        REQUIRE(op != nullptr);
+        for (const Example& e : op->examples)
+            for (int c = 1; c <= 4; ++c) {
+                const std::unique_ptr<ImageJob> job = op->make_image_job(op->values(e.values));
+                CAPTURE(name);
+                CAPTURE(e.label);
+                CAPTURE(c);
+                REQUIRE(job->takes_u16());
+                const ImageShape in{37, 23, c, SampleType::U16};
+                try {
+                    job->check_input(in, "image");
+                } catch (const Error&) {
+                    continue;  // a channel this layout lacks
+                }
+                const ImageShape out = job->output_shape(in);
+                CHECK(out.type == SampleType::U16);
+                const ImageU16 img = test::layout_image16(37, 23, c, static_cast<unsigned>(runs + 1));
+                RunNotes notes;
+                const ImageU16 got = job->run_cpu(img.view(), notes);
+                CHECK(got.width() == out.width);
+                CHECK(got.height() == out.height);
+                CHECK(got.channels() == out.channels);
+                ++runs;
+            }
+    }
+    CHECK(runs > 100);
+}

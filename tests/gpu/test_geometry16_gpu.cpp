@@ -326,3 +326,36 @@ TEST_CASE("gpu 16-bit jobs: the geometry and colour commands on u16 through a se
             }
         }
 }
+
+TEST_CASE("gpu 16-bit: every declared example of the geometry, resize and colour commands equals its CPU run on u16") {
+    int runs = 0;
+    for (const char* name : {"crop", "flip", "flop", "transpose", "rotate", "pad", "resize", "thumbnail", "grayscale",
+                             "extract-channel", "flatten", "add-alpha"}) {
+        const Operation* op = find_operation(name);
+        REQUIRE(op != nullptr);
+        for (const Example& e : op->examples)
+            for (int c = 1; c <= 4; ++c)
+                for (const auto& [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {37, 23}, {301, 129}}) {
+                    const std::unique_ptr<ImageJob> job = op->make_image_job(op->values(e.values));
+                    REQUIRE(job->takes_u16());
+                    try {
+                        job->check_input(ImageShape{w, h, c, SampleType::U16}, "image");
+                    } catch (const Error&) {
+                        continue;  // a box that misses this image, a channel it lacks
+                    }
+                    const ImageU16 img = test::layout_image16(w, h, c, static_cast<unsigned>(runs + 1));
+                    RunNotes cpu_notes, gpu_notes;
+                    const ImageU16 want = job->run_cpu(img.view(), cpu_notes);
+                    const ImageU16 got = job->run(test::gpu_backend(), img.view(), gpu_notes);
+                    CAPTURE(name);
+                    CAPTURE(e.label);
+                    CAPTURE(c);
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(gpu_notes.kernel);
+                    CHECK_SAME16(want, got);
+                    ++runs;
+                }
+    }
+    CHECK(runs > 300);
+}
