@@ -3,7 +3,9 @@
 // family's chunks, cuda/histogram_block.cuh) that calls the CPU's per-pixel
 // function (src/ops/colour_math.hpp), so the bytes are the CPU's; add-alpha
 // walks its wider output in 16-byte chunks instead, and an image a map leaves
-// unchanged is copied by geometry's remap kernel.
+// unchanged is copied by geometry's remap kernel. 16-bit images: a kernel of
+// four pixels per thread with 8-byte loads and stores (colour16_kernel) over
+// the same per-pixel function on u16 samples.
 #include <algorithm>
 
 #include "cuda/check.hpp"

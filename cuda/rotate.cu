@@ -9,6 +9,9 @@
 //     span ~16 source rows, so the cache's cost is per load instruction: this
 //     makes 2-4 of them a pixel where byte loads made 12-48);
 //   - the rest, along the input's edges: rotate_pixel's checked taps.
+// 16-bit images take the same kernel on u16 samples (the arithmetic's 64-bit
+// sums, src/ops/rotate.hpp's 16 BITS), an inside tap row's 4 to 32 bytes
+// through one to three aligned 16-byte loads.
 #include <algorithm>
 
 #include "cuda/check.hpp"
