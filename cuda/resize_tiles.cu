@@ -93,10 +93,46 @@ __device__ __forceinline__ void first_pass_vectors(const TileArgs& a, Mid* mid, 
     }
 }
 
+// The same for 16-bit samples: a thread takes 16 bytes (8 samples) of the
+// run, its sums 64-bit (a sample times a 22-bit weight leaves 32 bits).
+template <int C, AxisKind KY, typename Mid>
+__device__ __forceinline__ void first_pass_vectors16(const TileArgs& a, Mid* mid, int k0, int k1, int c0, int cols) {
+    constexpr int S = mid_stride<C>();
+    const int s0 = c0 * C, s1 = (c0 + cols) * C;  // the run's samples in each row
+    const int v0 = s0 >> 3, nv = ((s1 + 7) >> 3) - v0;
+    const int row = a.max_cols * S;
+    for (int i = threadIdx.x; i < (k1 - k0) * nv; i += blockDim.x) {
+        const int kk = i / nv, v = v0 + i % nv, k = k0 + kk;
+        const int first = a.t.y_start[k];
+        const int live = min(a.y_taps, a.in_height - first);
+        const std::int32_t* w = a.t.y_weight + static_cast<std::size_t>(k) * a.y_taps;
+        // Samples past the row's end that share its last vector lie within
+        // the pitch (a multiple of 16): read, never stored.
+        const uint4* p = reinterpret_cast<const uint4*>(a.src + static_cast<std::size_t>(first) * a.src_pitch) + v;
+        const std::size_t step = a.src_pitch / 16;
+        long long sum[8];
+        IMGPAR_UNROLL
+        for (int e = 0; e < 8; ++e) sum[e] = 0;
+        for (int t = 0; t < live; ++t, p += step) {
+            const long long wt = __ldg(w + t);
+            const uint4 q = __ldg(p);
+            const std::uint32_t words[4] = {q.x, q.y, q.z, q.w};
+            IMGPAR_UNROLL
+            for (int e = 0; e < 8; ++e) sum[e] += wt * static_cast<long long>((words[e >> 1] >> (16 * (e & 1))) & 0xffffu);
+        }
+        Mid* m = mid + kk * row;
+        IMGPAR_UNROLL
+        for (int e = 0; e < 8; ++e) {
+            const int sidx = v * 8 + e - s0;  // the sample's place in the run
+            if (sidx >= 0 && sidx < s1 - s0) m[(sidx / C) * S + sidx % C] = static_cast<Mid>(first_pass_value16(KY, sum[e]));
+        }
+    }
+}
+
 // T: the sample type. 16-bit samples (src/ops/resize.hpp, 16 BITS) sum in
-// 64 bits in both passes and read their taps pixel by pixel (a warp's
-// neighbouring pixels: 64 to 256 contiguous bytes a tap row); a and its
-// pointers stay byte-addressed.
+// 64 bits in both passes; without alpha their first pass reads 16-byte runs
+// (first_pass_vectors16), premultiplied pixel by pixel; a and its pointers
+// stay byte-addressed.
 template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T = std::uint8_t>
 __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
     constexpr bool kWide = sizeof(T) == 2;
@@ -116,6 +152,8 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
     // threads on neighbouring input columns (or 16-byte runs of them).
     if (!Premul && !kWide && a.vec) {
         first_pass_vectors<C, KY, Mid>(a, mid, k0, k1, c0, cols);
+    } else if (!Premul && kWide && a.vec) {
+        first_pass_vectors16<C, KY, Mid>(a, mid, k0, k1, c0, cols);
     } else {
         for (int i = threadIdx.x; i < (k1 - k0) * cols; i += blockDim.x) {
             const int kk = i / cols, x = c0 + i % cols, k = k0 + kk;
