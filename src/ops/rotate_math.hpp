@@ -207,10 +207,11 @@ IMGPAR_HD void rotate_pixel(const RotateMap& m, const T* src, std::size_t pitch,
 // The taps from (x0, y0), all inside the input, read byte by byte unchecked.
 template <int C, int kTaps, typename T>
 IMGPAR_HD void rotate_inside_bytes(const T* src, std::size_t pitch, int x0, int y0, int fx, int fy, T* out) {
+    const T* p = rotate_row(src, pitch, y0) + static_cast<std::size_t>(x0) * C;
     const auto fetch = [&](int j, int i, int (&v)[C]) {
-        const T* p = rotate_row(src, pitch, y0 + j) + static_cast<std::size_t>(x0 + i) * C;
+        const T* q = rotate_row(p, pitch, j) + static_cast<std::size_t>(i) * C;
         IMGPAR_UNROLL
-        for (int c = 0; c < C; ++c) v[c] = p[c];
+        for (int c = 0; c < C; ++c) v[c] = q[c];
     };
     rotate_combine<C, kTaps>(fx, fy, fetch, out);
 }
