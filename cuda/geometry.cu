@@ -2,7 +2,10 @@
 // dispatch -> two thin kernels -> chunk helpers (cuda/geometry_block.cuh).
 // Every kernel only moves bytes (the contract is src/ops/geometry.hpp), so
 // the bytes equal the CPU's by construction; what matters is that each moves
-// them at the speed of a copy:
+// them at the speed of a copy. The kernels see pixels of C bytes: an 8-bit
+// image's channel count, twice that for 16-bit samples (a 16-bit pixel
+// moves as one 2-, 4-, 6- or 8-byte unit; its samples are never split), so
+// 16-bit images take the same 16-byte loads and stores:
 //   remap_kernel      16 output bytes per thread and step (a warp: 512
 //                     contiguous bytes, whatever the channel count), 16-byte
 //                     stores; the source read with aligned 16-byte loads and
@@ -57,16 +60,18 @@ struct RemapArgs {
     bool vec = false;    // both images' rows 16-byte aligned
     int row0 = 0, row_step = 1, col0 = 0;
     BorderMode border = BorderMode::Constant;
-    // The background pixel, channel c in byte c: read with a shift, as an
-    // array indexed by a run-time channel made every thread copy the whole
-    // argument block to local memory (80 bytes a thread, a fifth of an RGB
-    // image's traffic again).
-    std::uint32_t fill = 0;
+    // The background pixel, its byte c in byte c (up to 8: 16-bit RGBA): read
+    // with a shift, as an array indexed by a run-time channel made every
+    // thread copy the whole argument block to local memory (80 bytes a
+    // thread, a fifth of an RGB image's traffic again).
+    std::uint64_t fill = 0;
 };
 
-__device__ __forceinline__ int fill_byte(const RemapArgs& a, int c) { return static_cast<int>((a.fill >> (8 * c)) & 0xffu); }
+__device__ __forceinline__ int fill_byte(const RemapArgs& a, int c) {
+    return static_cast<int>((a.fill >> (8 * c)) & 0xffu);
+}
 
-// Output byte b (of a row) is channel b % C of pixel b / C.
+// Output byte b (of a row) is byte b % C of pixel b / C.
 template <int C, RemapMode kMode>
 __device__ __forceinline__ int remap_byte(const RemapArgs& a, const std::uint8_t* row, int b) {
     const int x = b / C, c = b % C;
@@ -106,8 +111,12 @@ __global__ void __launch_bounds__(256) remap_kernel(RemapArgs a) {
         bool done = false;
         if (a.vec && n == 16 && sy >= 0) {
             if constexpr (kMode == RemapMode::Reverse) {
-                reverse_chunk<C>(a, row, b0, w);
-                done = true;
+                // 6-byte pixels: the window's fourth pixel may lie before
+                // the row where the chunk ends the output row (bytes then).
+                if (C != 6 || a.src_w - b0 / C - geo::span_pixels<C>() >= 0) {
+                    reverse_chunk<C>(a, row, b0, w);
+                    done = true;
+                }
             } else {
                 // Contiguous in the source unless a border rule intervenes.
                 const int x0 = b0 / C, x1 = (b0 + 15) / C;
@@ -228,25 +237,50 @@ __global__ void __launch_bounds__(256) turn_tile_kernel(TileArgs a) {
 
 // --- Dispatch -------------------------------------------------------------------
 
-bool vector_ok(const ConstDeviceViewU8& src, const DeviceViewU8& dst) {
+// An image as the kernels see it: pixels of `bpp` bytes (channels x sample
+// bytes), checked by the typed entry points below.
+struct Bytes {
+    const std::uint8_t* data = nullptr;
+    int width = 0, height = 0, bpp = 1;
+    std::size_t pitch = 0;
+    std::size_t row_bytes() const { return static_cast<std::size_t>(width) * bpp; }
+};
+
+template <typename T>
+Bytes bytes_of(const DeviceView<T>& v) {
+    return {reinterpret_cast<const std::uint8_t*>(v.data), v.width, v.height, v.channels * static_cast<int>(sizeof(T)),
+            v.pitch};
+}
+
+// The device checks (pointer, pitch, the 2^31-chunk bound) on the image's
+// bytes: a 16-bit image as an 8-bit one twice as wide.
+template <typename T>
+void check_device(const DeviceView<T>& v, const char* what) {
+    hist::check_device_image(ConstDeviceViewU8{reinterpret_cast<const std::uint8_t*>(v.data),
+                                               v.width * static_cast<int>(sizeof(T)), v.height, v.channels, v.pitch},
+                             what);
+}
+
+bool vector_ok(const Bytes& src, const Bytes& dst) {
     return hist::vector_ok(src.data, src.pitch) && hist::vector_ok(dst.data, dst.pitch);
 }
 
-void check_shapes(const ConstDeviceViewU8& src, const DeviceViewU8& dst, int w, int h, const char* what) {
-    hist::check_device_image(src, what);
-    hist::check_device_image(dst, what);
+template <typename T>
+void check_shapes(const DeviceView<const T>& src, const DeviceView<T>& dst, int w, int h, const char* what) {
+    check_device(src, what);
+    check_device(dst, what);
     if (dst.width != w || dst.height != h || dst.channels != src.channels)
         throw usage_error(what, "the output must be " + std::to_string(w) + "x" + std::to_string(h) + " with the input's " +
                                     std::to_string(src.channels) + " channel(s)");
 }
 
-RemapArgs remap_args(const ConstDeviceViewU8& src, const DeviceViewU8& dst) {
+RemapArgs remap_args(const Bytes& src, const Bytes& dst) {
     RemapArgs a;
     a.src = src.data;
     a.src_pitch = src.pitch;
     a.src_w = src.width;
     a.src_h = src.height;
-    a.dst = dst.data;
+    a.dst = const_cast<std::uint8_t*>(dst.data);
     a.dst_pitch = dst.pitch;
     a.dst_row_bytes = static_cast<int>(dst.row_bytes());
     a.chunks_per_row = static_cast<unsigned>((dst.row_bytes() + 15) / 16);
@@ -270,13 +304,17 @@ void launch_remap_c(const RemapArgs& a, cudaStream_t stream) {
     IMGPAR_CUDA_CHECK_LAUNCH("remap_kernel");
 }
 
+// Pixels of 1-4 bytes (8-bit images), 6 and 8 (16-bit RGB, RGBA; 16-bit
+// gray and gray+alpha are 2 and 4).
 template <RemapMode kMode>
-void launch_remap(const RemapArgs& a, int channels, cudaStream_t stream) {
-    switch (channels) {
+void launch_remap(const RemapArgs& a, int bpp, cudaStream_t stream) {
+    switch (bpp) {
         case 1: launch_remap_c<1, kMode>(a, stream); break;
         case 2: launch_remap_c<2, kMode>(a, stream); break;
         case 3: launch_remap_c<3, kMode>(a, stream); break;
-        default: launch_remap_c<4, kMode>(a, stream); break;
+        case 4: launch_remap_c<4, kMode>(a, stream); break;
+        case 6: launch_remap_c<6, kMode>(a, stream); break;
+        default: launch_remap_c<8, kMode>(a, stream); break;
     }
 }
 
@@ -291,41 +329,34 @@ void launch_tiles_c(const TileArgs& a, cudaStream_t stream) {
 }
 
 template <Turn kTurn>
-void launch_tiles(const TileArgs& a, int channels, cudaStream_t stream) {
-    switch (channels) {
+void launch_tiles(const TileArgs& a, int bpp, cudaStream_t stream) {
+    switch (bpp) {
         case 1: launch_tiles_c<1, kTurn>(a, stream); break;
         case 2: launch_tiles_c<2, kTurn>(a, stream); break;
         case 3: launch_tiles_c<3, kTurn>(a, stream); break;
-        default: launch_tiles_c<4, kTurn>(a, stream); break;
+        case 4: launch_tiles_c<4, kTurn>(a, stream); break;
+        case 6: launch_tiles_c<6, kTurn>(a, stream); break;
+        default: launch_tiles_c<8, kTurn>(a, stream); break;
     }
 }
 
-}  // namespace
-
-void crop(const ConstDeviceViewU8& src, const DeviceViewU8& dst, int x, int y, cudaStream_t stream) {
-    hist::check_device_image(src, "crop");
-    if (x < 0 || y < 0 || static_cast<long long>(x) + dst.width > src.width ||
-        static_cast<long long>(y) + dst.height > src.height)
-        throw usage_error("crop", "the box lies outside the input");
-    check_shapes(src, dst, dst.width, dst.height, "crop");
+void crop_bytes(const Bytes& src, const Bytes& dst, int x, int y, cudaStream_t stream) {
     RemapArgs a = remap_args(src, dst);
     a.row0 = y;
     a.col0 = x;
-    launch_remap<RemapMode::Shift>(a, src.channels, stream);
+    launch_remap<RemapMode::Shift>(a, src.bpp, stream);
 }
 
-void turn(const ConstDeviceViewU8& src, const DeviceViewU8& dst, Turn t, cudaStream_t stream) {
-    const bool swap = turn_swaps_sides(t);
-    check_shapes(src, dst, swap ? src.height : src.width, swap ? src.width : src.height, "turn");
-    if (!swap) {
+void turn_bytes(const Bytes& src, const Bytes& dst, Turn t, cudaStream_t stream) {
+    if (!turn_swaps_sides(t)) {
         RemapArgs a = remap_args(src, dst);
         const bool flip = t == Turn::Flip || t == Turn::Rotate180;
         a.row0 = flip ? src.height - 1 : 0;
         a.row_step = flip ? -1 : 1;
         if (t == Turn::Flop || t == Turn::Rotate180)
-            launch_remap<RemapMode::Reverse>(a, src.channels, stream);
+            launch_remap<RemapMode::Reverse>(a, src.bpp, stream);
         else
-            launch_remap<RemapMode::Shift>(a, src.channels, stream);
+            launch_remap<RemapMode::Shift>(a, src.bpp, stream);
         return;
     }
     TileArgs a;
@@ -333,7 +364,7 @@ void turn(const ConstDeviceViewU8& src, const DeviceViewU8& dst, Turn t, cudaStr
     a.src_pitch = src.pitch;
     a.src_w = src.width;
     a.src_h = src.height;
-    a.dst = dst.data;
+    a.dst = const_cast<std::uint8_t*>(dst.data);
     a.dst_pitch = dst.pitch;
     a.tiles_x = (src.width + kTile - 1) / kTile;
     const unsigned long long tiles =
@@ -341,54 +372,127 @@ void turn(const ConstDeviceViewU8& src, const DeviceViewU8& dst, Turn t, cudaStr
     a.tiles = static_cast<unsigned>(tiles);  // below 2^31: check_device_image bounds the 16-pixel chunks
     a.vec = vector_ok(src, dst);
     switch (t) {
-        case Turn::Transpose: launch_tiles<Turn::Transpose>(a, src.channels, stream); break;
-        case Turn::Rotate90: launch_tiles<Turn::Rotate90>(a, src.channels, stream); break;
-        default: launch_tiles<Turn::Rotate270>(a, src.channels, stream); break;
+        case Turn::Transpose: launch_tiles<Turn::Transpose>(a, src.bpp, stream); break;
+        case Turn::Rotate90: launch_tiles<Turn::Rotate90>(a, src.bpp, stream); break;
+        default: launch_tiles<Turn::Rotate270>(a, src.bpp, stream); break;
     }
 }
 
-void pad(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const PadSides& s, BorderMode border,
-         const std::array<std::uint8_t, 4>& fill, cudaStream_t stream) {
+void pad_bytes(const Bytes& src, const Bytes& dst, const PadSides& s, BorderMode border, std::uint64_t fill,
+               cudaStream_t stream) {
+    RemapArgs a = remap_args(src, dst);
+    a.row0 = -s.top;
+    a.col0 = -s.left;
+    a.border = border;
+    a.fill = fill;
+    launch_remap<RemapMode::Border>(a, src.bpp, stream);
+}
+
+template <typename T>
+void crop_any(const DeviceView<const T>& src, const DeviceView<T>& dst, int x, int y, cudaStream_t stream) {
+    check_device(src, "crop");
+    if (x < 0 || y < 0 || static_cast<long long>(x) + dst.width > src.width ||
+        static_cast<long long>(y) + dst.height > src.height)
+        throw usage_error("crop", "the box lies outside the input");
+    check_shapes(src, dst, dst.width, dst.height, "crop");
+    crop_bytes(bytes_of(src), bytes_of(dst), x, y, stream);
+}
+
+template <typename T>
+void turn_any(const DeviceView<const T>& src, const DeviceView<T>& dst, Turn t, cudaStream_t stream) {
+    const bool swap = turn_swaps_sides(t);
+    check_shapes(src, dst, swap ? src.height : src.width, swap ? src.width : src.height, "turn");
+    turn_bytes(bytes_of(src), bytes_of(dst), t, stream);
+}
+
+// The fill's samples little-endian, byte c of the pixel in byte c.
+template <typename T, std::size_t N>
+std::uint64_t packed_fill(const std::array<T, N>& fill) {
+    std::uint64_t packed = 0;
+    for (std::size_t i = 0; i < N; ++i)
+        packed |= static_cast<std::uint64_t>(fill[i]) << (8 * sizeof(T) * i);
+    return packed;
+}
+
+template <typename T>
+void pad_any(const DeviceView<const T>& src, const DeviceView<T>& dst, const PadSides& s, BorderMode border,
+             const std::array<T, 4>& fill, cudaStream_t stream) {
     if (s.top < 0 || s.bottom < 0 || s.left < 0 || s.right < 0) throw usage_error("pad", "a side is negative");
     const long long w = static_cast<long long>(src.width) + s.left + s.right;
     const long long h = static_cast<long long>(src.height) + s.top + s.bottom;
     if (w > (1LL << 31) - 1 || h > (1LL << 31) - 1) throw usage_error("pad", "the padded image is too large");
     check_shapes(src, dst, static_cast<int>(w), static_cast<int>(h), "pad");
-    RemapArgs a = remap_args(src, dst);
-    a.row0 = -s.top;
-    a.col0 = -s.left;
-    a.border = border;
-    for (int i = 0; i < 4; ++i) a.fill |= static_cast<std::uint32_t>(fill[static_cast<std::size_t>(i)]) << (8 * i);
-    launch_remap<RemapMode::Border>(a, src.channels, stream);
+    pad_bytes(bytes_of(src), bytes_of(dst), s, border, packed_fill(fill), stream);
+}
+
+}  // namespace
+
+void crop(const ConstDeviceViewU8& src, const DeviceViewU8& dst, int x, int y, cudaStream_t stream) {
+    crop_any(src, dst, x, y, stream);
+}
+void crop(const ConstDeviceViewU16& src, const DeviceViewU16& dst, int x, int y, cudaStream_t stream) {
+    crop_any(src, dst, x, y, stream);
+}
+void turn(const ConstDeviceViewU8& src, const DeviceViewU8& dst, Turn t, cudaStream_t stream) {
+    turn_any(src, dst, t, stream);
+}
+void turn(const ConstDeviceViewU16& src, const DeviceViewU16& dst, Turn t, cudaStream_t stream) {
+    turn_any(src, dst, t, stream);
+}
+void pad(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const PadSides& s, BorderMode border,
+         const std::array<std::uint8_t, 4>& fill, cudaStream_t stream) {
+    pad_any(src, dst, s, border, fill, stream);
+}
+void pad(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const PadSides& s, BorderMode border,
+         const std::array<std::uint16_t, 4>& fill, cudaStream_t stream) {
+    pad_any(src, dst, s, border, fill, stream);
 }
 
 }  // namespace imgpar::cuda
 
 namespace imgpar::gpu {
 
+namespace {
+
+std::string turn_kernel_name(Turn t) {
+    if (turn_swaps_sides(t))
+        return "turn_tile_kernel (64x64-pixel tiles through shared memory, 16-byte loads and stores)";
+    if (t == Turn::Flop || t == Turn::Rotate180) return "remap_kernel (16 bytes per thread, pixels reversed in registers)";
+    return "remap_kernel (16 bytes per thread, 16-byte row copies)";
+}
+
+const char* const kCropKernel = "remap_kernel (16 bytes per thread, shifted 16-byte loads)";
+const char* const kPadKernel = "remap_kernel (16 bytes per thread, shifted 16-byte loads, border bytes one by one)";
+
+}  // namespace
+
 void crop(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, int x, int y, std::string* kernel) {
-    const cudaStream_t stream = cuda::enter(session);
-    cuda::crop(src, dst, x, y, stream);
-    if (kernel) *kernel = "remap_kernel (16 bytes per thread, shifted 16-byte loads)";
+    cuda::crop(src, dst, x, y, cuda::enter(session));
+    if (kernel) *kernel = kCropKernel;
+}
+void crop(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, int x, int y, std::string* kernel) {
+    cuda::crop(src, dst, x, y, cuda::enter(session));
+    if (kernel) *kernel = kCropKernel;
 }
 
 void turn(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, Turn t, std::string* kernel) {
-    const cudaStream_t stream = cuda::enter(session);
-    cuda::turn(src, dst, t, stream);
-    if (!kernel) return;
-    if (turn_swaps_sides(t))
-        *kernel = "turn_tile_kernel (64x64-pixel tiles through shared memory, 16-byte loads and stores)";
-    else if (t == Turn::Flop || t == Turn::Rotate180)
-        *kernel = "remap_kernel (16 bytes per thread, pixels reversed in registers)";
-    else
-        *kernel = "remap_kernel (16 bytes per thread, 16-byte row copies)";
+    cuda::turn(src, dst, t, cuda::enter(session));
+    if (kernel) *kernel = turn_kernel_name(t);
+}
+void turn(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, Turn t, std::string* kernel) {
+    cuda::turn(src, dst, t, cuda::enter(session));
+    if (kernel) *kernel = turn_kernel_name(t);
 }
 
 void pad(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const PadSides& sides, BorderMode border,
          const std::array<std::uint8_t, 4>& fill, std::string* kernel) {
-    const cudaStream_t stream = cuda::enter(session);
-    cuda::pad(src, dst, sides, border, fill, stream);
-    if (kernel) *kernel = "remap_kernel (16 bytes per thread, shifted 16-byte loads, border bytes one by one)";
+    cuda::pad(src, dst, sides, border, fill, cuda::enter(session));
+    if (kernel) *kernel = kPadKernel;
+}
+void pad(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const PadSides& sides, BorderMode border,
+         const std::array<std::uint16_t, 4>& fill, std::string* kernel) {
+    cuda::pad(src, dst, sides, border, fill, cuda::enter(session));
+    if (kernel) *kernel = kPadKernel;
 }
 
 }  // namespace imgpar::gpu

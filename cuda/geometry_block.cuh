@@ -59,20 +59,48 @@ __device__ __forceinline__ void load_window(const std::uint8_t* row, std::size_t
     for (int i = 0; i < 6; ++i) out[i] = __funnelshift_r(word_at(w, i, q), word_at(w, i + 1, q), r);
 }
 
+// The `len` bytes at byte `offset` of `row` (16-byte aligned) into the first
+// bytes of out[0..kWords) (len <= 4 kWords <= 32), reading only the aligned
+// vectors that hold some of them: load_window for wider windows (rotation's
+// taps of 16-bit pixels, up to 32 bytes).
+template <int kWords>
+__device__ __forceinline__ void load_window_words(const std::uint8_t* row, std::size_t offset, int len,
+                                                  std::uint32_t (&out)[kWords]) {
+    constexpr int kVectors = (4 * kWords + 15) / 16 + 1;  // the offset's phase may add one
+    const uint4* base = reinterpret_cast<const uint4*>(row + (offset & ~static_cast<std::size_t>(15)));
+    const int s = static_cast<int>(offset & 15);
+    std::uint32_t w[4 * kVectors];
+#pragma unroll
+    for (int v = 0; v < kVectors; ++v) {
+        uint4 x = make_uint4(0, 0, 0, 0);
+        if (16 * v < s + len) x = __ldg(base + v);
+        w[4 * v] = x.x;
+        w[4 * v + 1] = x.y;
+        w[4 * v + 2] = x.z;
+        w[4 * v + 3] = x.w;
+    }
+    const int q = s >> 2, r = (s & 3) * 8;
+#pragma unroll
+    for (int i = 0; i < kWords; ++i) out[i] = __funnelshift_r(word_at(w, i, q), word_at(w, i + 1, q), r);
+}
+
 // Byte t of little-endian words w.
 template <int N>
 __device__ __forceinline__ std::uint32_t byte_of(const std::uint32_t (&w)[N], int t) {
     return (w[t >> 2] >> (8 * (t & 3))) & 0xffu;
 }
 
-// Pixels a 16-byte chunk of a C-channel row touches at most (its first byte
-// anywhere in a pixel): 16 for gray, 8 for gray+alpha, 6 for RGB, 4 for RGBA.
+// Pixels a 16-byte chunk of a row of C-byte pixels touches at most (its
+// first byte anywhere in a pixel): 16 for gray, 8 for gray+alpha, 6 for RGB,
+// 4 for RGBA; 16-bit samples: 4 for RGB (6-byte pixels; fewer where the
+// chunk starts on a pixel), 2 for RGBA (8 bytes).
 template <int C>
 constexpr int span_pixels() {
-    return C == 3 ? 6 : 16 / C;
+    return C == 3 ? 6 : C == 6 ? 4 : 16 / C;
 }
 
-// 16 output bytes of a row whose pixels are reversed. The chunk starts at
+// 16 output bytes of a row whose C-byte pixels are reversed (C = channels x
+// sample bytes: 1, 2, 3, 4, 6 or 8). The chunk starts at
 // byte ph (< C) of output pixel P0 and touches output pixels P0 .. P0 + Q - 1
 // (Q = span_pixels), which are source pixels W - 1 - P0 down to W - P0 - Q;
 // `window` holds the source bytes from pixel W - P0 - Q on. Reversing the
@@ -93,12 +121,18 @@ __device__ __forceinline__ void reverse16(const std::uint32_t (&window)[6], int 
         }
         g[k] = word;
     }
-    if constexpr (C != 3) {
-#pragma unroll
-        for (int i = 0; i < 4; ++i) out[i] = g[i];
-    } else {
+    if constexpr (C == 3) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(g[i], g[i + 1], 8 * ph);
+    } else if constexpr (C == 6) {
+        // ph is 0, 2 or 4: a whole word and a half-word shift, by selects.
+        const bool word = ph >= 4;
+        const int r = 8 * (ph & 3);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) out[i] = __funnelshift_r(word ? g[i + 1] : g[i], word ? g[i + 2] : g[i + 1], r);
+    } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) out[i] = g[i];
     }
 }
 

@@ -106,6 +106,16 @@ void pad(Session&, ConstDeviceViewU8, DeviceViewU8, const PadSides&, BorderMode,
 }
 void rotate(Session&, ConstDeviceViewU8, DeviceViewU8, const RotateSpec&, std::string*) { unavailable(); }
 void apply_colour(Session&, ConstDeviceViewU8, DeviceViewU8, const ColourPlan&, std::string*) { unavailable(); }
+// 16-bit geometry and colour.
+void crop(Session&, ConstDeviceViewU16, DeviceViewU16, int, int, std::string*) { unavailable(); }
+void turn(Session&, ConstDeviceViewU16, DeviceViewU16, Turn, std::string*) { unavailable(); }
+void pad(Session&, ConstDeviceViewU16, DeviceViewU16, const PadSides&, BorderMode, const std::array<std::uint16_t, 4>&,
+         std::string*) {
+    unavailable();
+}
+void rotate(Session&, ConstDeviceViewU16, DeviceViewU16, const RotateSpec&, std::string*) { unavailable(); }
+void apply_colour(Session&, ConstDeviceViewU16, DeviceViewU16, const ColourPlan&, std::string*) { unavailable(); }
+void resize(Session&, const ResizePlan&, ConstDeviceViewU16, DeviceViewU16, std::string*) { unavailable(); }
 
 }  // namespace gpu
 }  // namespace imgpar

@@ -57,5 +57,10 @@ ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device);
 // `tiles` false: the two passes always (the tests run both).
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
             cudaStream_t stream, std::string* kernel, bool tiles = true);
+// 16-bit samples (a plan made for U16; src/ops/resize.hpp, 16 BITS): the
+// tiled kernel where its tiles fit, else the two passes; 64-bit sums, a 32-
+// or 64-bit intermediate. `tiles` false: the two passes always.
+void resize(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst, ResizeWorkspace& ws,
+            cudaStream_t stream, std::string* kernel, bool tiles = true);
 
 }  // namespace imgpar::cuda

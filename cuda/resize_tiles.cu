@@ -93,9 +93,51 @@ __device__ __forceinline__ void first_pass_vectors(const TileArgs& a, Mid* mid, 
     }
 }
 
-template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide>
+// The same for 16-bit samples: a thread takes 16 bytes (8 samples) of the
+// run, its sums 64-bit (a sample times a 22-bit weight leaves 32 bits).
+template <int C, AxisKind KY, typename Mid>
+__device__ __forceinline__ void first_pass_vectors16(const TileArgs& a, Mid* mid, int k0, int k1, int c0, int cols) {
+    constexpr int S = mid_stride<C>();
+    const int s0 = c0 * C, s1 = (c0 + cols) * C;  // the run's samples in each row
+    const int v0 = s0 >> 3, nv = ((s1 + 7) >> 3) - v0;
+    const int row = a.max_cols * S;
+    for (int i = threadIdx.x; i < (k1 - k0) * nv; i += blockDim.x) {
+        const int kk = i / nv, v = v0 + i % nv, k = k0 + kk;
+        const int first = a.t.y_start[k];
+        const int live = min(a.y_taps, a.in_height - first);
+        const std::int32_t* w = a.t.y_weight + static_cast<std::size_t>(k) * a.y_taps;
+        // Samples past the row's end that share its last vector lie within
+        // the pitch (a multiple of 16): read, never stored.
+        const uint4* p = reinterpret_cast<const uint4*>(a.src + static_cast<std::size_t>(first) * a.src_pitch) + v;
+        const std::size_t step = a.src_pitch / 16;
+        long long sum[8];
+        IMGPAR_UNROLL
+        for (int e = 0; e < 8; ++e) sum[e] = 0;
+        for (int t = 0; t < live; ++t, p += step) {
+            const long long wt = __ldg(w + t);
+            const uint4 q = __ldg(p);
+            const std::uint32_t words[4] = {q.x, q.y, q.z, q.w};
+            IMGPAR_UNROLL
+            for (int e = 0; e < 8; ++e) sum[e] += wt * static_cast<long long>((words[e >> 1] >> (16 * (e & 1))) & 0xffffu);
+        }
+        Mid* m = mid + kk * row;
+        IMGPAR_UNROLL
+        for (int e = 0; e < 8; ++e) {
+            const int sidx = v * 8 + e - s0;  // the sample's place in the run
+            if (sidx >= 0 && sidx < s1 - s0) m[(sidx / C) * S + sidx % C] = static_cast<Mid>(first_pass_value16(KY, sum[e]));
+        }
+    }
+}
+
+// T: the sample type. 16-bit samples (src/ops/resize.hpp, 16 BITS) sum in
+// 64 bits in both passes; without alpha their first pass reads 16-byte runs
+// (first_pass_vectors16), premultiplied pixel by pixel; a and its pointers
+// stay byte-addressed.
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T = std::uint8_t>
 __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
-    using Acc1 = Sum<KY == AxisKind::Area || Premul>;
+    constexpr bool kWide = sizeof(T) == 2;
+    constexpr int kTop = kWide ? 65535 : 255;
+    using Acc1 = Sum<KY == AxisKind::Area || Premul || kWide>;
     using Acc2 = Sum<Wide>;
     constexpr int S = mid_stride<C>();
     extern __shared__ __align__(16) unsigned char smem[];
@@ -108,27 +150,36 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
 
     // Down the columns: the tile's rows of the intermediate, neighbouring
     // threads on neighbouring input columns (or 16-byte runs of them).
-    if (!Premul && a.vec) {
+    if (!Premul && !kWide && a.vec) {
         first_pass_vectors<C, KY, Mid>(a, mid, k0, k1, c0, cols);
+    } else if (!Premul && kWide && a.vec) {
+        first_pass_vectors16<C, KY, Mid>(a, mid, k0, k1, c0, cols);
     } else {
         for (int i = threadIdx.x; i < (k1 - k0) * cols; i += blockDim.x) {
             const int kk = i / cols, x = c0 + i % cols, k = k0 + kk;
             const int first = a.t.y_start[k];
             const int live = min(a.y_taps, a.in_height - first);
             const std::int32_t* w = a.t.y_weight + static_cast<std::size_t>(k) * a.y_taps;
-            const std::uint8_t* p = a.src + static_cast<std::size_t>(first) * a.src_pitch + static_cast<std::size_t>(x) * C;
+            const std::uint8_t* p =
+                a.src + static_cast<std::size_t>(first) * a.src_pitch + static_cast<std::size_t>(x) * C * sizeof(T);
             Acc1 sum[C];
             IMGPAR_UNROLL
             for (int c = 0; c < C; ++c) sum[c] = 0;
             for (int t = 0; t < live; ++t, p += a.src_pitch) {
+                const T* q = reinterpret_cast<const T*>(p);
                 const Acc1 wt = w[t];
                 IMGPAR_UNROLL
                 for (int c = 0; c < C; ++c)
-                    sum[c] += wt * (Premul && c != C - 1 ? static_cast<Acc1>(p[c]) * p[C - 1] : static_cast<Acc1>(p[c]));
+                    sum[c] += wt * (Premul && c != C - 1 ? static_cast<Acc1>(q[c]) * q[C - 1] : static_cast<Acc1>(q[c]));
             }
             Mid* m = mid + kk * row + (x - c0) * S;
             IMGPAR_UNROLL
-            for (int c = 0; c < C; ++c) m[c] = static_cast<Mid>(first_pass_value(KY, sum[c]));
+            for (int c = 0; c < C; ++c) {
+                if constexpr (kWide)
+                    m[c] = static_cast<Mid>(first_pass_value16(KY, sum[c], Premul && c == C - 1));
+                else
+                    m[c] = static_cast<Mid>(first_pass_value(KY, sum[c]));
+            }
         }
     }
 
@@ -158,50 +209,68 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
             IMGPAR_UNROLL
             for (int c = 0; c < C; ++c) sum[c] += wt * static_cast<Acc2>(px.v[c]);
         }
-        std::uint8_t* o = a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch + static_cast<std::size_t>(j) * C;
+        T* o = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch) + static_cast<std::size_t>(j) * C;
         if (!Premul) {
             IMGPAR_UNROLL
-            for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(sum[c], a.divider));
+            for (int c = 0; c < C; ++c) o[c] = static_cast<T>(resize_output(sum[c], a.divider, kTop));
             continue;
         }
-        o[C - 1] = static_cast<std::uint8_t>(resize_output(sum[C - 1], a.divider));
-        IMGPAR_UNROLL
-        for (int c = 0; c < C - 1; ++c) o[c] = static_cast<std::uint8_t>(resize_unpremultiply(sum[c], sum[C - 1]));
+        if constexpr (kWide) {  // premultiplied alpha finer by premultiplied_alpha_shift16 bits
+            constexpr int k = premultiplied_alpha_shift16(KY);
+            o[C - 1] = static_cast<T>(resize_alpha16(sum[C - 1], a.divider.d, k));
+            IMGPAR_UNROLL
+            for (int c = 0; c < C - 1; ++c) o[c] = static_cast<T>(resize_unpremultiply16(sum[c], sum[C - 1], k));
+        } else {
+            o[C - 1] = static_cast<T>(resize_output(sum[C - 1], a.divider));
+            IMGPAR_UNROLL
+            for (int c = 0; c < C - 1; ++c) o[c] = static_cast<T>(resize_unpremultiply(sum[c], sum[C - 1]));
+        }
     }
 }
 
-template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide>
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T>
 void launch(const TileArgs& a, std::size_t smem, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>((a.count_x + a.tile_w - 1) / a.tile_w),
                     static_cast<unsigned>((a.count_y + a.tile_h - 1) / a.tile_h));
-    resize_tile_kernel<C, KY, Premul, Mid, Wide><<<grid, ResizeTilePolicy::threads, smem, stream>>>(a);
+    resize_tile_kernel<C, KY, Premul, Mid, Wide, T><<<grid, ResizeTilePolicy::threads, smem, stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("resize_tile_kernel");
 }
 
-template <int C, bool Premul, typename Mid>
+template <int C, bool Premul, typename Mid, typename T>
 void launch_kinds(const TileArgs& a, AxisKind ky, AxisKind kx, std::size_t smem, cudaStream_t stream) {
     // 32-bit sums along the rows where the intermediate is 16-bit and the
     // weights' magnitudes sum to at most 2^15: as the CPU.
     const bool narrow = std::is_same_v<Mid, std::int16_t> && kx != AxisKind::Area;
     switch (ky) {
         case AxisKind::Gather:
-            return narrow ? launch<C, AxisKind::Gather, Premul, Mid, false>(a, smem, stream)
-                          : launch<C, AxisKind::Gather, Premul, Mid, true>(a, smem, stream);
+            return narrow ? launch<C, AxisKind::Gather, Premul, Mid, false, T>(a, smem, stream)
+                          : launch<C, AxisKind::Gather, Premul, Mid, true, T>(a, smem, stream);
         case AxisKind::Filter:
-            return narrow ? launch<C, AxisKind::Filter, Premul, Mid, false>(a, smem, stream)
-                          : launch<C, AxisKind::Filter, Premul, Mid, true>(a, smem, stream);
+            return narrow ? launch<C, AxisKind::Filter, Premul, Mid, false, T>(a, smem, stream)
+                          : launch<C, AxisKind::Filter, Premul, Mid, true, T>(a, smem, stream);
         case AxisKind::Area:
-            return narrow ? launch<C, AxisKind::Area, Premul, Mid, false>(a, smem, stream)
-                          : launch<C, AxisKind::Area, Premul, Mid, true>(a, smem, stream);
+            return narrow ? launch<C, AxisKind::Area, Premul, Mid, false, T>(a, smem, stream)
+                          : launch<C, AxisKind::Area, Premul, Mid, true, T>(a, smem, stream);
     }
 }
 
 template <int C>
 void launch_channels(const TileArgs& a, AxisKind ky, AxisKind kx, bool premultiply, std::size_t mid_bytes,
-                     std::size_t smem, cudaStream_t stream) {
-    if (premultiply) return launch_kinds<C, true, std::int32_t>(a, ky, kx, smem, stream);
-    if (mid_bytes == 2) return launch_kinds<C, false, std::int16_t>(a, ky, kx, smem, stream);
-    launch_kinds<C, false, std::int32_t>(a, ky, kx, smem, stream);
+                     std::size_t smem, cudaStream_t stream, std::uint8_t) {
+    if (premultiply) return launch_kinds<C, true, std::int32_t, std::uint8_t>(a, ky, kx, smem, stream);
+    if (mid_bytes == 2) return launch_kinds<C, false, std::int16_t, std::uint8_t>(a, ky, kx, smem, stream);
+    launch_kinds<C, false, std::int32_t, std::uint8_t>(a, ky, kx, smem, stream);
+}
+
+// 16-bit samples: a 32-bit intermediate (mid_bytes 4: a filter's or a
+// copy's plain samples) or 64-bit (premultiplied colour, area's sums); the
+// row sums always 64-bit (Mid is never 16-bit here).
+template <int C>
+void launch_channels(const TileArgs& a, AxisKind ky, AxisKind kx, bool premultiply, std::size_t mid_bytes,
+                     std::size_t smem, cudaStream_t stream, std::uint16_t) {
+    if (premultiply) return launch_kinds<C, true, std::int64_t, std::uint16_t>(a, ky, kx, smem, stream);
+    if (mid_bytes == 4) return launch_kinds<C, false, std::int32_t, std::uint16_t>(a, ky, kx, smem, stream);
+    launch_kinds<C, false, std::int64_t, std::uint16_t>(a, ky, kx, smem, stream);
 }
 
 // The most input columns any tile of `tile_w` output columns reads.
@@ -215,10 +284,9 @@ int max_columns(const ResizeAxis& x, int tile_w) {
     return most;
 }
 
-}  // namespace
-
-bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
-                  bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream) {
+template <typename T>
+bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const DeviceView<T>& dst, const ResizeTables& t,
+               bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream) {
     const int C = src.channels;
     // The widest tile whose intermediate rows fit: at least ResizeTilePolicy::min_rows of them.
     for (int tile_w = ResizeTilePolicy::tile_w; tile_w >= ResizeTilePolicy::min_tile_w; tile_w /= 2) {
@@ -232,21 +300,36 @@ bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const De
         const int tile_h = static_cast<int>(std::min<std::size_t>(ResizeTilePolicy::max_tile_h, room / row_bytes));
         if (tile_h < ResizeTilePolicy::min_rows) continue;
         const std::size_t mid_end = (static_cast<std::size_t>(tile_h) * row_bytes + 15) / 16 * 16;
-        const TileArgs a{src.data,     src.pitch,    plan.x.in,    plan.y.in,    t,      plan.x.taps,
-                         plan.y.taps,  plan.x.count, plan.y.count, dst.data,     dst.pitch, divider,
+        const TileArgs a{reinterpret_cast<const std::uint8_t*>(src.data),
+                         src.pitch,    plan.x.in,    plan.y.in,    t,      plan.x.taps,
+                         plan.y.taps,  plan.x.count, plan.y.count, reinterpret_cast<std::uint8_t*>(dst.data),
+                         dst.pitch, divider,
                          tile_w,       tile_h,       cols,         hist::vector_ok(src.data, src.pitch),
                          shared_weights ? static_cast<int>(mid_end) : -1};
         const std::size_t smem = shared_weights ? mid_end + weight_bytes : static_cast<std::size_t>(tile_h) * row_bytes;
         const AxisKind ky = axis_kind(plan.y.filter), kx = axis_kind(plan.x.filter);
         switch (C) {
-            case 1: launch_channels<1>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
-            case 2: launch_channels<2>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
-            case 3: launch_channels<3>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
-            default: launch_channels<4>(a, ky, kx, premultiply, mid_bytes, smem, stream); break;
+            case 1: launch_channels<1>(a, ky, kx, premultiply, mid_bytes, smem, stream, T{}); break;
+            case 2: launch_channels<2>(a, ky, kx, premultiply, mid_bytes, smem, stream, T{}); break;
+            case 3: launch_channels<3>(a, ky, kx, premultiply, mid_bytes, smem, stream, T{}); break;
+            default: launch_channels<4>(a, ky, kx, premultiply, mid_bytes, smem, stream, T{}); break;
         }
         return true;
     }
     return false;
+}
+
+}  // namespace
+
+bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
+                  bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream) {
+    return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream);
+}
+
+bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,
+                  const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
+                  cudaStream_t stream) {
+    return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream);
 }
 
 }  // namespace imgpar::cuda

@@ -31,5 +31,9 @@ struct ResizeTilePolicy {
 // intermediate.
 bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
                   bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream);
+// 16-bit samples (a plan for U16): `mid_bytes` 4 or 8.
+bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,
+                  const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
+                  cudaStream_t stream);
 
 }  // namespace imgpar::cuda

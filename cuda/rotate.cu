@@ -9,6 +9,9 @@
 //     span ~16 source rows, so the cache's cost is per load instruction: this
 //     makes 2-4 of them a pixel where byte loads made 12-48);
 //   - the rest, along the input's edges: rotate_pixel's checked taps.
+// 16-bit images take the same kernel on u16 samples (the arithmetic's 64-bit
+// sums, src/ops/rotate.hpp's 16 BITS), an inside tap row's 4 to 32 bytes
+// through one to three aligned 16-byte loads.
 #include <algorithm>
 
 #include "cuda/check.hpp"
@@ -41,30 +44,53 @@ __device__ __forceinline__ void rotate_inside(const std::uint8_t* src, std::size
     rotate_combine<C, kTaps>(fx, fy, fetch, out);
 }
 
+// 16-bit samples: each tap row's kTaps C samples (4 to 32 bytes) through the
+// same aligned 16-byte loads (one to three), a sample a half word.
 template <int C, int kTaps>
-__global__ void __launch_bounds__(256) rotate_kernel(RotateMap m, const std::uint8_t* __restrict__ src,
-                                                     std::size_t src_pitch, std::uint8_t* __restrict__ dst,
-                                                     std::size_t dst_pitch, bool vec) {
+__device__ __forceinline__ void rotate_inside(const std::uint16_t* src, std::size_t pitch, int x0, int y0, int fx,
+                                              int fy, std::uint16_t* out) {
+    constexpr int kBytes = kTaps * C * 2;
+    constexpr int kWords = (kBytes + 3) / 4;
+    std::uint32_t win[kTaps][kWords];
+    const std::uint8_t* base = reinterpret_cast<const std::uint8_t*>(src);
+#pragma unroll
+    for (int j = 0; j < kTaps; ++j)
+        geo::load_window_words<kWords>(base + static_cast<std::size_t>(y0 + j) * pitch,
+                                       static_cast<std::size_t>(x0) * C * 2, kBytes, win[j]);
+    const auto fetch = [&](int j, int i, int (&v)[C]) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            const int t = i * C + c;
+            v[c] = static_cast<int>((win[j][t >> 1] >> (16 * (t & 1))) & 0xffffu);
+        }
+    };
+    rotate_combine<C, kTaps>(fx, fy, fetch, out);
+}
+
+template <int C, int kTaps, typename T>
+__global__ void __launch_bounds__(256) rotate_kernel(RotateMap m, const T* __restrict__ src, std::size_t src_pitch,
+                                                     T* __restrict__ dst, std::size_t dst_pitch, bool vec) {
     const int ox = blockIdx.x * blockDim.x + threadIdx.x;
     if (ox >= m.dst_w) return;
-    // Rows 16-byte aligned: the wide loads; else byte by byte (the same sums).
-    const auto inside = [&](int x0, int y0, int fx, int fy, std::uint8_t* out) {
+    // Rows 16-byte aligned: the wide loads; else sample by sample (the same sums).
+    const auto inside = [&](int x0, int y0, int fx, int fy, T* out) {
         if (vec)
             rotate_inside<C, kTaps>(src, src_pitch, x0, y0, fx, fy, out);
         else
             rotate_inside_bytes<C, kTaps>(src, src_pitch, x0, y0, fx, fy, out);
     };
     for (int oy = blockIdx.y * blockDim.y + threadIdx.y; oy < m.dst_h; oy += gridDim.y * blockDim.y) {
-        std::uint8_t px[C];
+        T px[C];
         rotate_pixel_placed<C, kTaps>(m, src, src_pitch, ox, oy, inside, px);
-        std::uint8_t* d = dst + static_cast<std::size_t>(oy) * dst_pitch + static_cast<std::size_t>(ox) * C;
+        T* d = reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(dst) + static_cast<std::size_t>(oy) * dst_pitch) +
+               static_cast<std::size_t>(ox) * C;
 #pragma unroll
         for (int c = 0; c < C; ++c) d[c] = px[c];
     }
 }
 
-template <int C, int kTaps>
-void launch(const RotateMap& m, const ConstDeviceViewU8& src, const DeviceViewU8& dst, cudaStream_t stream) {
+template <int C, int kTaps, typename T>
+void launch(const RotateMap& m, const DeviceView<const T>& src, const DeviceView<T>& dst, cudaStream_t stream) {
     const RotatePolicy policy;
     const dim3 block(policy.block_x, policy.block_y);
     const unsigned gy = std::min(policy.max_grid_y, static_cast<unsigned>((m.dst_h + policy.block_y - 1) / policy.block_y));
@@ -72,20 +98,37 @@ void launch(const RotateMap& m, const ConstDeviceViewU8& src, const DeviceViewU8
     // The wide loads read whole aligned 16-byte vectors holding the taps:
     // within the row's pitch where rows are 16-byte aligned.
     const bool vec = hist::vector_ok(src.data, src.pitch);
-    rotate_kernel<C, kTaps><<<grid, block, 0, stream>>>(m, src.data, src.pitch, dst.data, dst.pitch, vec);
+    rotate_kernel<C, kTaps, T><<<grid, block, 0, stream>>>(m, src.data, src.pitch, dst.data, dst.pitch, vec);
     IMGPAR_CUDA_CHECK_LAUNCH("rotate_kernel");
+}
+
+// The device checks on the image's bytes (a 16-bit image as an 8-bit one
+// twice as wide).
+template <typename T>
+void check_device(const DeviceView<T>& v, const char* what) {
+    hist::check_device_image(ConstDeviceViewU8{reinterpret_cast<const std::uint8_t*>(v.data),
+                                               v.width * static_cast<int>(sizeof(T)), v.height, v.channels, v.pitch},
+                             what);
+}
+
+template <typename T>
+void rotate_any(const DeviceView<const T>& src, const DeviceView<T>& dst, const RotateSpec& spec, cudaStream_t stream) {
+    check_device(src, "rotate");
+    check_device(dst, "rotate");
+    const RotateMap m = rotate_map(spec, src.width, src.height, src.channels);
+    if (dst.width != m.dst_w || dst.height != m.dst_h || dst.channels != src.channels)
+        throw usage_error("rotate", "the output must be " + std::to_string(m.dst_w) + "x" + std::to_string(m.dst_h) +
+                                        " with the input's channels");
+    with_rotate_layout(src.channels, m.taps, [&](auto c, auto t) { launch<c, t, T>(m, src, dst, stream); });
 }
 
 }  // namespace
 
 void rotate(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const RotateSpec& spec, cudaStream_t stream) {
-    hist::check_device_image(src, "rotate");
-    hist::check_device_image(dst, "rotate");
-    const RotateMap m = rotate_map(spec, src.width, src.height, src.channels);
-    if (dst.width != m.dst_w || dst.height != m.dst_h || dst.channels != src.channels)
-        throw usage_error("rotate", "the output must be " + std::to_string(m.dst_w) + "x" + std::to_string(m.dst_h) +
-                                        " with the input's channels");
-    with_rotate_layout(src.channels, m.taps, [&](auto c, auto t) { launch<c, t>(m, src, dst, stream); });
+    rotate_any(src, dst, spec, stream);
+}
+void rotate(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const RotateSpec& spec, cudaStream_t stream) {
+    rotate_any(src, dst, spec, stream);
 }
 
 }  // namespace imgpar::cuda
@@ -98,6 +141,14 @@ void rotate(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const Rot
     if (kernel)
         *kernel = std::string("rotate_kernel (one thread per output pixel, fixed-point ") +
                   interpolation_name(spec.interpolation) + "; taps inside the input by 16-byte loads)";
+}
+
+void rotate(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const RotateSpec& spec, std::string* kernel) {
+    const cudaStream_t stream = cuda::enter(session);
+    cuda::rotate(src, dst, spec, stream);
+    if (kernel)
+        *kernel = std::string("rotate_kernel (one thread per output pixel, 16-bit samples, fixed-point ") +
+                  interpolation_name(spec.interpolation) + ", 64-bit sums; taps inside the input by 16-byte loads)";
 }
 
 }  // namespace imgpar::gpu

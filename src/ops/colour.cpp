@@ -27,26 +27,41 @@ int channel_index(const std::string& spec, int channels) {
     return -2;
 }
 
-template <ColourOp kOp, int C>
-void map_rows(ConstViewU8 src, ViewU8 dst, const ColourArgs& args) {
+template <ColourOp kOp, int C, typename T>
+void map_rows(ImageView<const T> src, ImageView<T> dst, const ColourArgs& args) {
     constexpr int CO = colour_output_channels(kOp, C);
     parallel_for(src.height, std::max(1, (1 << 16) / std::max(1, src.width * C)), [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* s = src.row(y);
-            std::uint8_t* d = dst.row(y);
-            for (int x = 0; x < src.width; ++x, s += C, d += CO) colour_pixel_map<kOp, C>(args, s, d);
+            const T* s = src.row(y);
+            T* d = dst.row(y);
+            for (int x = 0; x < src.width; ++x, s += C, d += CO) colour_pixel_map<kOp, C, T>(args, s, d);
         }
     });
 }
 
-template <ColourOp kOp>
-void map_image(ConstViewU8 src, ViewU8 dst, const ColourArgs& args) {
+template <ColourOp kOp, typename T>
+void map_image(ImageView<const T> src, ImageView<T> dst, const ColourArgs& args) {
     switch (src.channels) {
         case 1: map_rows<kOp, 1>(src, dst, args); break;
         case 2: map_rows<kOp, 2>(src, dst, args); break;
         case 3: map_rows<kOp, 3>(src, dst, args); break;
         default: map_rows<kOp, 4>(src, dst, args); break;
     }
+}
+
+template <typename T>
+Image<T> apply_any(ImageView<const T> src, const ColourPlan& plan) {
+    check_image_shape(src.width, src.height, src.channels);
+    const ColourArgs args = colour_args(plan, src.channels);
+    Image<T> out(src.width, src.height, plan.output_channels(src.channels));
+    const ImageView<T> d = out.view();
+    switch (plan.op) {
+        case ColourOp::Grayscale: map_image<ColourOp::Grayscale>(src, d, args); break;
+        case ColourOp::ExtractChannel: map_image<ColourOp::ExtractChannel>(src, d, args); break;
+        case ColourOp::Flatten: map_image<ColourOp::Flatten>(src, d, args); break;
+        case ColourOp::AddAlpha: map_image<ColourOp::AddAlpha>(src, d, args); break;
+    }
+    return out;
 }
 
 }  // namespace
@@ -112,23 +127,16 @@ ColourArgs colour_args(const ColourPlan& plan, int channels) {
     const auto bg = colour_pixel(plan.background, channels);
     for (int i = 0; i < 4; ++i) a.background[i] = bg[static_cast<std::size_t>(i)];
     a.alpha = plan.alpha;
+    const auto bg16 = colour_pixel16(plan.background, channels);
+    for (int i = 0; i < 4; ++i) a.background16[i] = bg16[static_cast<std::size_t>(i)];
+    a.alpha16 = plan.alpha * 257;
     return a;
 }
 
 namespace cpu {
 
-ImageU8 apply_colour(ConstViewU8 src, const ColourPlan& plan) {
-    check_image_shape(src.width, src.height, src.channels);
-    const ColourArgs args = colour_args(plan, src.channels);
-    ImageU8 out(src.width, src.height, plan.output_channels(src.channels));
-    switch (plan.op) {
-        case ColourOp::Grayscale: map_image<ColourOp::Grayscale>(src, out.view(), args); break;
-        case ColourOp::ExtractChannel: map_image<ColourOp::ExtractChannel>(src, out.view(), args); break;
-        case ColourOp::Flatten: map_image<ColourOp::Flatten>(src, out.view(), args); break;
-        case ColourOp::AddAlpha: map_image<ColourOp::AddAlpha>(src, out.view(), args); break;
-    }
-    return out;
-}
+ImageU8 apply_colour(ConstViewU8 src, const ColourPlan& plan) { return apply_any(src, plan); }
+ImageU16 apply_colour(ConstViewU16 src, const ColourPlan& plan) { return apply_any(src, plan); }
 
 }  // namespace cpu
 }  // namespace imgpar

@@ -33,6 +33,19 @@
 //             copied unchanged.
 // add-alpha   gray -> gray+alpha, RGB -> RGBA with every alpha V (default
 //             255, opaque); images that have alpha are copied unchanged.
+//
+// 16 BITS (u16 samples, 0..65535; the output u16 too): the same maps with
+// 255 read as 65535, in integers wide enough that nothing is lost:
+// grayscale   the same weights (sum 256) on 16-bit values: Y = (77 R + 150 G
+//             + 29 B + 128) >> 8 (Rec. 709: 54, 183, 19); the sum is below
+//             2^25, so 32-bit; gray R = G = B = v still gives v.
+// extract-channel, add-alpha's copies: the samples unchanged.
+// flatten     out = (c a + b (65535 - a) + 32767) / 65535, b the background
+//             given in 8-bit terms times 257 (gray: its 8-bit luma times
+//             257); c a + b (65535 - a) <= 65535^2, so with the half it
+//             fits unsigned 32 bits, and 65535 is odd, so it is never
+//             halfway. a = 65535 keeps c; a = 0 gives b.
+// add-alpha   V (0..255, as for 8 bits) becomes V * 257: 255 -> 65535, opaque.
 #pragma once
 
 #include <string>
@@ -76,6 +89,7 @@ ColourArgs colour_args(const ColourPlan& plan, int channels);
 namespace cpu {
 // Multithreaded over rows.
 ImageU8 apply_colour(ConstViewU8 src, const ColourPlan& plan);
+ImageU16 apply_colour(ConstViewU16 src, const ColourPlan& plan);  // 16 BITS
 }  // namespace cpu
 
 namespace gpu {
@@ -83,6 +97,8 @@ class Session;
 // cpu::apply_colour's bytes on the session's GPU, asynchronous on its
 // stream; dst has src's size and plan.output_channels(src's) channels.
 void apply_colour(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const ColourPlan& plan,
+                  std::string* kernel = nullptr);
+void apply_colour(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const ColourPlan& plan,
                   std::string* kernel = nullptr);
 }  // namespace gpu
 

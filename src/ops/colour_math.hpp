@@ -17,6 +17,9 @@ struct ColourArgs {
     int channel = 0;                   // extract-channel: the index
     std::uint8_t background[4] = {};   // flatten: the background pixel (gray: its luma)
     int alpha = 255;                   // add-alpha
+    // The same on 16-bit images: each 8-bit value v as v * 257.
+    std::uint16_t background16[4] = {};
+    int alpha16 = 65535;
 };
 
 // The output's channel count for a C-channel input.
@@ -34,14 +37,22 @@ IMGPAR_HD int luma_weighted(const ColourArgs& a, int r, int g, int b) { return (
 
 // alpha-composite of colour c at alpha a over background b, rounded to nearest.
 IMGPAR_HD int flatten_sample(int c, int a, int b) { return (c * a + b * (255 - a) + 127) / 255; }
+// The same for 16-bit samples: c a + b (65535 - a) is at most 65535^2, so
+// with the half added it stays below 2^32 (unsigned 32-bit arithmetic), and
+// 65535 is odd, so it is never halfway.
+IMGPAR_HD int flatten_sample16(std::uint32_t c, std::uint32_t a, std::uint32_t b) {
+    return static_cast<int>((c * a + b * (65535u - a) + 32767u) / 65535u);
+}
 
-// One pixel: in[0..C) -> out[0..colour_output_channels(kOp, C)).
-template <ColourOp kOp, int C>
-IMGPAR_HD void colour_pixel_map(const ColourArgs& a, const std::uint8_t* in, std::uint8_t* out) {
+// One pixel: in[0..C) -> out[0..colour_output_channels(kOp, C)); T is the
+// sample type (u8, u16), the contract the same with 255 read as 65535.
+template <ColourOp kOp, int C, typename T = std::uint8_t>
+IMGPAR_HD void colour_pixel_map(const ColourArgs& a, const T* in, T* out) {
     constexpr bool kAlpha = C == 2 || C == 4;
+    constexpr bool kWide = sizeof(T) == 2;
     if constexpr (kOp == ColourOp::Grayscale) {
         if constexpr (C >= 3) {
-            out[0] = static_cast<std::uint8_t>(luma_weighted(a, in[0], in[1], in[2]));
+            out[0] = static_cast<T>(luma_weighted(a, in[0], in[1], in[2]));
             if constexpr (C == 4) out[1] = in[3];
         } else {
             IMGPAR_UNROLL
@@ -53,12 +64,17 @@ IMGPAR_HD void colour_pixel_map(const ColourArgs& a, const std::uint8_t* in, std
         IMGPAR_UNROLL
         for (int c = 1; c < C; ++c)
             if (a.channel == c) v = in[c];
-        out[0] = static_cast<std::uint8_t>(v);
+        out[0] = static_cast<T>(v);
     } else if constexpr (kOp == ColourOp::Flatten) {
         if constexpr (kAlpha) {
             const int alpha = in[C - 1];
             IMGPAR_UNROLL
-            for (int c = 0; c < C - 1; ++c) out[c] = static_cast<std::uint8_t>(flatten_sample(in[c], alpha, a.background[c]));
+            for (int c = 0; c < C - 1; ++c) {
+                if constexpr (kWide)
+                    out[c] = static_cast<T>(flatten_sample16(in[c], static_cast<std::uint32_t>(alpha), a.background16[c]));
+                else
+                    out[c] = static_cast<T>(flatten_sample(in[c], alpha, a.background[c]));
+            }
         } else {
             IMGPAR_UNROLL
             for (int c = 0; c < C; ++c) out[c] = in[c];
@@ -66,7 +82,7 @@ IMGPAR_HD void colour_pixel_map(const ColourArgs& a, const std::uint8_t* in, std
     } else {
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) out[c] = in[c];
-        if constexpr (!kAlpha) out[C] = static_cast<std::uint8_t>(a.alpha);
+        if constexpr (!kAlpha) out[C] = static_cast<T>(kWide ? a.alpha16 : a.alpha);
     }
 }
 

@@ -30,7 +30,7 @@ public:
         return o;
     }
     ImageShape output_shape(const ImageShape& in) const override {
-        return {in.width, in.height, plan_.output_channels(in.channels), SampleType::U8};
+        return {in.width, in.height, plan_.output_channels(in.channels), in.type};  // u8 or u16, kept
     }
     // A channel this image does not have fails this file only.
     void check_input(const ImageShape& in, const std::string& file) const override {
@@ -49,6 +49,17 @@ public:
         return cpu::apply_colour(src, plan_);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        record(src.channels, notes);
+        gpu::apply_colour(session, src, dst, plan_, &notes.kernel);
+    }
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = "one pass per pixel, " + std::to_string(cpu_thread_count()) + " thread" +
+                       (cpu_thread_count() == 1 ? "" : "s");
+        record(src.channels, notes);
+        return cpu::apply_colour(src, plan_);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         record(src.channels, notes);
         gpu::apply_colour(session, src, dst, plan_, &notes.kernel);
     }

@@ -102,4 +102,11 @@ std::array<std::uint8_t, 4> colour_pixel(const Rgba& c, int channels) {
     return p;
 }
 
+std::array<std::uint16_t, 4> colour_pixel16(const Rgba& c, int channels) {
+    const std::array<std::uint8_t, 4> p = colour_pixel(c, channels);
+    std::array<std::uint16_t, 4> wide{};
+    for (std::size_t i = 0; i < 4; ++i) wide[i] = static_cast<std::uint16_t>(p[i] * 257);
+    return wide;
+}
+
 }  // namespace imgpar

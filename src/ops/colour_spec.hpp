@@ -44,5 +44,9 @@ std::string colour_text(const Rgba& c);
 // The pixel `c` is on an image of `channels` channels (see ON AN IMAGE);
 // samples past `channels` are 0.
 std::array<std::uint8_t, 4> colour_pixel(const Rgba& c, int channels);
+// The same pixel on a 16-bit image: each of colour_pixel's samples v as
+// v * 257 (0 -> 0, 255 -> 65535: the 8-bit value on the 16-bit scale; gray
+// takes the 8-bit luma times 257).
+std::array<std::uint16_t, 4> colour_pixel16(const Rgba& c, int channels);
 
 }  // namespace imgpar

@@ -62,8 +62,9 @@ void check_range(long long v, long long lo, long long hi, const char* option) {
 // transposing copy in cache.
 constexpr int kTile = 64;
 
-template <int C>
-void turn_tiles(ConstViewU8 src, ViewU8 dst, Turn t) {
+// T: the sample type (u8, u16); a pixel moves as C samples.
+template <typename T, int C>
+void turn_tiles(ImageView<const T> src, ImageView<T> dst, Turn t) {
     const int tiles_x = (dst.width + kTile - 1) / kTile;
     const int tiles_y = (dst.height + kTile - 1) / kTile;
     parallel_for(tiles_y, 1, [&](int ty0, int ty1) {
@@ -72,45 +73,48 @@ void turn_tiles(ConstViewU8 src, ViewU8 dst, Turn t) {
                 const int x_end = std::min(dst.width, (tx + 1) * kTile);
                 const int y_end = std::min(dst.height, (ty + 1) * kTile);
                 for (int oy = ty * kTile; oy < y_end; ++oy) {
-                    std::uint8_t* d = dst.row(oy) + static_cast<std::size_t>(tx) * kTile * C;
+                    T* d = dst.row(oy) + static_cast<std::size_t>(tx) * kTile * C;
                     for (int ox = tx * kTile; ox < x_end; ++ox, d += C) {
                         int sx, sy;
                         turn_source(t, src.width, src.height, ox, oy, sx, sy);
-                        std::memcpy(d, src.row(sy) + static_cast<std::size_t>(sx) * C, C);
+                        std::memcpy(d, src.row(sy) + static_cast<std::size_t>(sx) * C, C * sizeof(T));
                     }
                 }
             }
     });
 }
 
-template <int C>
-void flop_rows(ConstViewU8 src, ViewU8 dst, bool flip) {
-    parallel_for(dst.height, std::max(1, (1 << 16) / std::max(1, src.width * C)), [&](int y0, int y1) {
+template <typename T, int C>
+void flop_rows(ImageView<const T> src, ImageView<T> dst, bool flip) {
+    const int bytes = C * static_cast<int>(sizeof(T));
+    parallel_for(dst.height, std::max(1, (1 << 16) / std::max(1, src.width * bytes)), [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
-            const std::uint8_t* s = src.row(flip ? src.height - 1 - y : y);
-            std::uint8_t* d = dst.row(y);
+            const T* s = src.row(flip ? src.height - 1 - y : y);
+            T* d = dst.row(y);
             for (int x = 0; x < src.width; ++x)
-                std::memcpy(d + static_cast<std::size_t>(x) * C, s + static_cast<std::size_t>(src.width - 1 - x) * C, C);
+                std::memcpy(d + static_cast<std::size_t>(x) * C, s + static_cast<std::size_t>(src.width - 1 - x) * C,
+                            C * sizeof(T));
         }
     });
 }
 
-template <int C>
-void pad_rows(ConstViewU8 src, ViewU8 dst, const PadSides& s, BorderMode border, const std::array<std::uint8_t, 4>& fill) {
+template <typename T, int C>
+void pad_rows(ImageView<const T> src, ImageView<T> dst, const PadSides& s, BorderMode border, const std::array<T, 4>& fill) {
     // Which source column each output column reads (-1: the background),
     // computed once for the image.
     std::vector<int> column(static_cast<std::size_t>(dst.width));
     for (int x = 0; x < dst.width; ++x) column[static_cast<std::size_t>(x)] = border_index(x - s.left, src.width, border);
-    const std::size_t middle = static_cast<std::size_t>(src.width) * C;
-    parallel_for(dst.height, std::max(1, (1 << 16) / std::max(1, dst.width * C)), [&](int y0, int y1) {
+    constexpr std::size_t kPixel = C * sizeof(T);  // bytes
+    const std::size_t middle = static_cast<std::size_t>(src.width) * kPixel;
+    parallel_for(dst.height, std::max(1, (1 << 16) / std::max(1, dst.width * static_cast<int>(kPixel))), [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
-            std::uint8_t* d = dst.row(y);
+            T* d = dst.row(y);
             const int sy = border_index(y - s.top, src.height, border);
             if (sy < 0) {
-                for (int x = 0; x < dst.width; ++x) std::memcpy(d + static_cast<std::size_t>(x) * C, fill.data(), C);
+                for (int x = 0; x < dst.width; ++x) std::memcpy(d + static_cast<std::size_t>(x) * C, fill.data(), kPixel);
                 continue;
             }
-            const std::uint8_t* r = src.row(sy);
+            const T* r = src.row(sy);
             for (int x = 0; x < dst.width; ++x) {
                 if (x == s.left) {  // the image's own columns in one copy
                     std::memcpy(d + static_cast<std::size_t>(x) * C, r, middle);
@@ -119,7 +123,7 @@ void pad_rows(ConstViewU8 src, ViewU8 dst, const PadSides& s, BorderMode border,
                 }
                 const int sx = column[static_cast<std::size_t>(x)];
                 std::memcpy(d + static_cast<std::size_t>(x) * C, sx < 0 ? fill.data() : r + static_cast<std::size_t>(sx) * C,
-                            C);
+                            kPixel);
             }
         }
     });
@@ -236,6 +240,10 @@ std::array<std::uint8_t, 4> pad_fill(const PadSpec& s, int channels) {
     return colour_pixel(s.background ? *s.background : Rgba{0, 0, 0, 0}, channels);
 }
 
+std::array<std::uint16_t, 4> pad_fill16(const PadSpec& s, int channels) {
+    return colour_pixel16(s.background ? *s.background : Rgba{0, 0, 0, 0}, channels);
+}
+
 std::string pad_text(const PadSpec& s) {
     std::string t = s.to_size ? "to " + std::to_string(s.width) + "x" + std::to_string(s.height) + " " +
                                     gravity_name(s.gravity)
@@ -251,10 +259,13 @@ std::string pad_text(const PadSpec& s) {
 
 namespace cpu {
 
-ImageU8 crop(ConstViewU8 src, const PixelBox& box) {
+namespace {
+
+template <typename T>
+Image<T> crop_any(ImageView<const T> src, const PixelBox& box) {
     check_image_shape(src.width, src.height, src.channels);
-    const ConstViewU8 window = src.sub(box.x, box.y, box.width, box.height);  // throws outside
-    ImageU8 out(box.width, box.height, src.channels);
+    const ImageView<const T> window = src.sub(box.x, box.y, box.width, box.height);  // throws outside
+    Image<T> out(box.width, box.height, src.channels);
     parallel_for(box.height, std::max(1, (1 << 16) / static_cast<int>(std::max<std::size_t>(1, window.row_bytes()))),
                  [&](int y0, int y1) {
                      for (int y = y0; y < y1; ++y) std::memcpy(out.row(y), window.row(y), window.row_bytes());
@@ -262,10 +273,11 @@ ImageU8 crop(ConstViewU8 src, const PixelBox& box) {
     return out;
 }
 
-ImageU8 turn(ConstViewU8 src, Turn t) {
+template <typename T>
+Image<T> turn_any(ImageView<const T> src, Turn t) {
     check_image_shape(src.width, src.height, src.channels);
     const bool swap = turn_swaps_sides(t);
-    ImageU8 out(swap ? src.height : src.width, swap ? src.width : src.height, src.channels);
+    Image<T> out(swap ? src.height : src.width, swap ? src.width : src.height, src.channels);
     if (t == Turn::None || t == Turn::Flip) {
         parallel_for(src.height, std::max(1, (1 << 16) / static_cast<int>(std::max<std::size_t>(1, src.row_bytes()))),
                      [&](int y0, int y1) {
@@ -275,29 +287,46 @@ ImageU8 turn(ConstViewU8 src, Turn t) {
         return out;
     }
     const bool rows_only = t == Turn::Flop || t == Turn::Rotate180;
+    const bool reversed = t == Turn::Rotate180;
+    const ImageView<T> d = out.view();
     switch (src.channels) {
-        case 1: rows_only ? flop_rows<1>(src, out.view(), t == Turn::Rotate180) : turn_tiles<1>(src, out.view(), t); break;
-        case 2: rows_only ? flop_rows<2>(src, out.view(), t == Turn::Rotate180) : turn_tiles<2>(src, out.view(), t); break;
-        case 3: rows_only ? flop_rows<3>(src, out.view(), t == Turn::Rotate180) : turn_tiles<3>(src, out.view(), t); break;
-        default: rows_only ? flop_rows<4>(src, out.view(), t == Turn::Rotate180) : turn_tiles<4>(src, out.view(), t); break;
+        case 1: rows_only ? flop_rows<T, 1>(src, d, reversed) : turn_tiles<T, 1>(src, d, t); break;
+        case 2: rows_only ? flop_rows<T, 2>(src, d, reversed) : turn_tiles<T, 2>(src, d, t); break;
+        case 3: rows_only ? flop_rows<T, 3>(src, d, reversed) : turn_tiles<T, 3>(src, d, t); break;
+        default: rows_only ? flop_rows<T, 4>(src, d, reversed) : turn_tiles<T, 4>(src, d, t); break;
     }
     return out;
 }
 
-ImageU8 pad(ConstViewU8 src, const PadSides& s, BorderMode border, const std::array<std::uint8_t, 4>& fill) {
+template <typename T>
+Image<T> pad_any(ImageView<const T> src, const PadSides& s, BorderMode border, const std::array<T, 4>& fill) {
     check_image_shape(src.width, src.height, src.channels);
     if (s.top < 0 || s.bottom < 0 || s.left < 0 || s.right < 0) throw usage_error("pad", "a side is negative");
     const long long w = static_cast<long long>(src.width) + s.left + s.right;
     const long long h = static_cast<long long>(src.height) + s.top + s.bottom;
     if (w > (1LL << 31) - 1 || h > (1LL << 31) - 1) throw usage_error("pad", "the padded image is too large");
-    ImageU8 out(static_cast<int>(w), static_cast<int>(h), src.channels);
+    Image<T> out(static_cast<int>(w), static_cast<int>(h), src.channels);
+    const ImageView<T> d = out.view();
     switch (src.channels) {
-        case 1: pad_rows<1>(src, out.view(), s, border, fill); break;
-        case 2: pad_rows<2>(src, out.view(), s, border, fill); break;
-        case 3: pad_rows<3>(src, out.view(), s, border, fill); break;
-        default: pad_rows<4>(src, out.view(), s, border, fill); break;
+        case 1: pad_rows<T, 1>(src, d, s, border, fill); break;
+        case 2: pad_rows<T, 2>(src, d, s, border, fill); break;
+        case 3: pad_rows<T, 3>(src, d, s, border, fill); break;
+        default: pad_rows<T, 4>(src, d, s, border, fill); break;
     }
     return out;
+}
+
+}  // namespace
+
+ImageU8 crop(ConstViewU8 src, const PixelBox& box) { return crop_any(src, box); }
+ImageU16 crop(ConstViewU16 src, const PixelBox& box) { return crop_any(src, box); }
+ImageU8 turn(ConstViewU8 src, Turn t) { return turn_any(src, t); }
+ImageU16 turn(ConstViewU16 src, Turn t) { return turn_any(src, t); }
+ImageU8 pad(ConstViewU8 src, const PadSides& s, BorderMode border, const std::array<std::uint8_t, 4>& fill) {
+    return pad_any(src, s, border, fill);
+}
+ImageU16 pad(ConstViewU16 src, const PadSides& s, BorderMode border, const std::array<std::uint16_t, 4>& fill) {
+    return pad_any(src, s, border, fill);
 }
 
 }  // namespace cpu

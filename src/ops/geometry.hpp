@@ -4,7 +4,8 @@
 //
 // CONTRACT
 // --------
-// Pixels: 1-4 interleaved u8 channels, rows top to bottom (src/image.hpp).
+// Pixels: 1-4 interleaved u8 or u16 channels, rows top to bottom
+// (src/image.hpp); the output keeps the input's sample type.
 // These operations move whole pixels: every channel, alpha included, moves
 // with its pixel, no sample value is computed (pad's constant border writes
 // the background pixel) and the channel count is kept. In NumPy terms, for
@@ -54,6 +55,12 @@
 //               default transparent black: black where there is no alpha)
 // Rows and columns are mapped independently: a corner takes the pixel at
 // (mapped column, mapped row); with constant, any sample outside the image.
+//
+// 16 BITS: the same moves of whole u16 pixels, bit for bit (no sample is
+// computed, so there is nothing to round). The background colour is given in
+// 8-bit terms (src/ops/colour_spec.hpp) and becomes v * 257 per sample
+// (colour_pixel16: 0 -> 0, 255 -> 65535, exactly the 8-bit colour's value
+// on the 16-bit scale).
 #pragma once
 
 #include <array>
@@ -160,8 +167,10 @@ void parse_pad_size(const std::string& text, int& width, int& height, const std:
 // The sides for an iw x ih image (see PAD). Throws imgpar::Error (usage,
 // subject "pad") when --size is smaller than the image.
 PadSides pad_sides(const PadSpec& spec, int iw, int ih);
-// The background pixel of an image of `channels` channels.
+// The background pixel of an image of `channels` channels; of a 16-bit
+// image (each sample v * 257).
 std::array<std::uint8_t, 4> pad_fill(const PadSpec& spec, int channels);
+std::array<std::uint16_t, 4> pad_fill16(const PadSpec& spec, int channels);
 // "top 2, bottom 3, left 4, right 5, border constant, background #000000ff".
 std::string pad_text(const PadSpec& spec);
 
@@ -170,6 +179,10 @@ namespace cpu {
 ImageU8 crop(ConstViewU8 src, const PixelBox& box);  // the box lies inside src
 ImageU8 turn(ConstViewU8 src, Turn t);
 ImageU8 pad(ConstViewU8 src, const PadSides& sides, BorderMode border, const std::array<std::uint8_t, 4>& fill);
+// 16-bit samples: the same moves.
+ImageU16 crop(ConstViewU16 src, const PixelBox& box);
+ImageU16 turn(ConstViewU16 src, Turn t);
+ImageU16 pad(ConstViewU16 src, const PadSides& sides, BorderMode border, const std::array<std::uint16_t, 4>& fill);
 }  // namespace cpu
 
 namespace gpu {
@@ -182,6 +195,11 @@ void crop(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, int x, int 
 void turn(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, Turn t, std::string* kernel = nullptr);
 void pad(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const PadSides& sides, BorderMode border,
          const std::array<std::uint8_t, 4>& fill, std::string* kernel = nullptr);
+// 16-bit samples: the same kernels, a pixel moved as 2C bytes.
+void crop(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, int x, int y, std::string* kernel = nullptr);
+void turn(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, Turn t, std::string* kernel = nullptr);
+void pad(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const PadSides& sides, BorderMode border,
+         const std::array<std::uint16_t, 4>& fill, std::string* kernel = nullptr);
 }  // namespace gpu
 
 }  // namespace imgpar

@@ -22,7 +22,8 @@ std::string threads_text() {
     return std::to_string(cpu_thread_count()) + " thread" + (cpu_thread_count() == 1 ? "" : "s");
 }
 
-ImageShape shape_of(int w, int h, int c) { return {w, h, c, SampleType::U8}; }
+// The output keeps the input's sample type (u8 or u16).
+ImageShape shape_of(int w, int h, const ImageShape& in) { return {w, h, in.channels, in.type}; }
 
 // A usage error about one image's shape becomes that file's input error, so
 // a batch goes on (ImageJob::check_input).
@@ -64,7 +65,7 @@ public:
     }
     ImageShape output_shape(const ImageShape& in) const override {
         const PixelBox b = crop_box(spec_, in.width, in.height);
-        return shape_of(b.width, b.height, in.channels);
+        return shape_of(b.width, b.height, in);
     }
     void check_input(const ImageShape& in, const std::string& file) const override {
         as_input_error(file, [&] { (void)crop_box(spec_, in.width, in.height); });
@@ -76,6 +77,18 @@ public:
         return cpu::crop(src, b);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        const PixelBox b = crop_box(spec_, src.width, src.height);
+        record(b, notes);
+        gpu::crop(session, src, dst, b.x, b.y, &notes.kernel);
+    }
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        const PixelBox b = crop_box(spec_, src.width, src.height);
+        record(b, notes);
+        notes.kernel = "row copies, " + threads_text();
+        return cpu::crop(src, b);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         const PixelBox b = crop_box(spec_, src.width, src.height);
         record(b, notes);
         gpu::crop(session, src, dst, b.x, b.y, &notes.kernel);
@@ -148,14 +161,21 @@ public:
         return o;
     }
     ImageShape output_shape(const ImageShape& in) const override {
-        return turn_swaps_sides(turn_) ? shape_of(in.height, in.width, in.channels)
-                                       : shape_of(in.width, in.height, in.channels);
+        return turn_swaps_sides(turn_) ? shape_of(in.height, in.width, in) : shape_of(in.width, in.height, in);
     }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
         notes.kernel = std::string(turn_swaps_sides(turn_) ? "64x64 tiles, " : "row copies, ") + threads_text();
         return cpu::turn(src, turn_);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        gpu::turn(session, src, dst, turn_, &notes.kernel);
+    }
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = std::string(turn_swaps_sides(turn_) ? "64x64 tiles, " : "row copies, ") + threads_text();
+        return cpu::turn(src, turn_);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         gpu::turn(session, src, dst, turn_, &notes.kernel);
     }
 
@@ -199,7 +219,7 @@ public:
     }
     ImageShape output_shape(const ImageShape& in) const override {
         const RotateMap m = rotate_map(spec_, in.width, in.height, in.channels);
-        return shape_of(m.dst_w, m.dst_h, in.channels);
+        return shape_of(m.dst_w, m.dst_h, in);
     }
     void check_input(const ImageShape& in, const std::string& file) const override {
         as_input_error(file, [&] { (void)rotate_map(spec_, in.width, in.height, in.channels); });
@@ -210,6 +230,15 @@ public:
         return cpu::rotate(src, spec_);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        gpu::rotate(session, src, dst, spec_, &notes.kernel);
+    }
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = std::string("fixed-point ") + interpolation_name(spec_.interpolation) +
+                       " per output pixel, 64-bit sums, " + threads_text();
+        return cpu::rotate(src, spec_);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         gpu::rotate(session, src, dst, spec_, &notes.kernel);
     }
 
@@ -247,7 +276,7 @@ public:
     }
     ImageShape output_shape(const ImageShape& in) const override {
         const PadSides s = pad_sides(spec_, in.width, in.height);
-        return shape_of(in.width + s.left + s.right, in.height + s.top + s.bottom, in.channels);
+        return shape_of(in.width + s.left + s.right, in.height + s.top + s.bottom, in);
     }
     void check_input(const ImageShape& in, const std::string& file) const override {
         as_input_error(file, [&] { (void)pad_sides(spec_, in.width, in.height); });
@@ -259,6 +288,15 @@ public:
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
         gpu::pad(session, src, dst, pad_sides(spec_, src.width, src.height), spec_.border,
                  pad_fill(spec_, src.channels), &notes.kernel);
+    }
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = "row copies and border columns, " + threads_text();
+        return cpu::pad(src, pad_sides(spec_, src.width, src.height), spec_.border, pad_fill16(spec_, src.channels));
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
+        gpu::pad(session, src, dst, pad_sides(spec_, src.width, src.height), spec_.border,
+                 pad_fill16(spec_, src.channels), &notes.kernel);
     }
 
 private:

@@ -100,7 +100,7 @@ void filter_table(ResizeAxis& a) {
     }
     a.taps = taps;
     a.weight.assign(static_cast<std::size_t>(a.count) * taps, 0);
-    const std::int32_t one = std::int32_t{1} << kResizeWeightBits;
+    const std::int32_t one = std::int32_t{1} << a.weight_bits;
     std::vector<double> w(static_cast<std::size_t>(taps));
     for (int k = 0; k < a.count; ++k) {
         int lo = 0, hi = 0;
@@ -152,7 +152,7 @@ void area_table(ResizeAxis& a) {
 
 }  // namespace
 
-ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int count) {
+ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int count, int weight_bits) {
     if (in < 1 || out < 1 || first < 0 || count < 1 || first + count > out)
         throw usage_error("resize", "an axis of " + std::to_string(in) + " pixels cannot become pixels " +
                                         std::to_string(first) + " to " + std::to_string(first + count) + " of " +
@@ -163,6 +163,9 @@ ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int coun
     a.out = out;
     a.first = first;
     a.count = count;
+    if (weight_bits != kResizeWeightBits && weight_bits != kResizeWeightBits16)
+        throw usage_error("resize", "weights of " + std::to_string(weight_bits) + " bits are not a precision resize has");
+    a.weight_bits = weight_bits;
     a.start.assign(static_cast<std::size_t>(count), 0);
     switch (axis_kind(a.filter)) {
         case AxisKind::Gather:
@@ -175,22 +178,49 @@ ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int coun
         case AxisKind::Area: area_table(a); break;
         case AxisKind::Filter:
             filter_table(a);
-            a.sum = std::int64_t{1} << kResizeWeightBits;
+            a.sum = std::int64_t{1} << a.weight_bits;
             break;
     }
     return a;
 }
 
-ResizePlan resize_plan(ResizeFilter filter, int in_width, int in_height, const ResizeGeometry& g) {
+ResizePlan resize_plan(ResizeFilter filter, int in_width, int in_height, const ResizeGeometry& g, SampleType type) {
+    if (type != SampleType::U8 && type != SampleType::U16)
+        throw usage_error("resize", std::string("takes u8 and u16 samples, not ") + sample_type_name(type));
+    const int bits = type == SampleType::U16 ? kResizeWeightBits16 : kResizeWeightBits;
     ResizePlan p;
-    p.x = resize_axis(filter, in_width, g.width, g.x, g.crop_width);
-    p.y = resize_axis(filter, in_height, g.height, g.y, g.crop_height);
+    p.x = resize_axis(filter, in_width, g.width, g.x, g.crop_width, bits);
+    p.y = resize_axis(filter, in_height, g.height, g.y, g.crop_height, bits);
+    p.type = type;
     return p;
 }
+
+namespace {
+
+// 16 BITS' bounds: what a sample of each kind is multiplied by in each pass.
+void check_resize_range16(const ResizePlan& plan, bool premultiply) {
+    const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
+    const double ymul = ky == AxisKind::Area ? static_cast<double>(plan.y.sum)
+                        : ky == AxisKind::Filter ? 2.0 * (1 << kResizeRowBits16) : 1.0;
+    const double xmul = kx == AxisKind::Area ? static_cast<double>(plan.x.sum)
+                        : kx == AxisKind::Filter ? 2.0 * static_cast<double>(1 << kResizeWeightBits16) : 1.0;
+    const double plain = 65535.0 * ymul * xmul;               // divided exactly: below 2^50
+    const double colour = premultiply ? 65535.0 * plain : 0;  // round(P / A) in 64 bits: below 2^61
+    // Premultiplied alpha: 2^8 finer after a filter (resize_unpremultiply16: below 2^52), else as a plain channel.
+    const double alpha = premultiply ? plain * static_cast<double>(1 << premultiplied_alpha_shift16(ky)) : 0;
+    if (plain >= 1125899906842624.0 || colour >= 2305843009213693952.0 || alpha >= 4503599627370496.0)
+        throw usage_error("resize", std::string(resize_filter_name(plan.y.filter)) + " over " +
+                                        std::to_string(plan.x.in) + "x" + std::to_string(plan.y.in) +
+                                        (premultiply ? " with alpha" : "") +
+                                        " at 16 bits is beyond the integers its sums are kept in: use another filter");
+}
+
+}  // namespace
 
 void check_resize_range(const ResizePlan& plan, int channels) {
     const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
     const bool premultiply = has_alpha(channels) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
+    if (plan.type == SampleType::U16) return check_resize_range16(plan, premultiply);
     const double top = premultiply ? 65025.0 : 255.0;
     // The first pass goes down the columns (y), the second along the rows
     // (x); a filter's weights' magnitudes sum to at most 2 (resize_axis checks).
@@ -381,6 +411,7 @@ void resize_transposed(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst, cons
 }
 
 void resize_any(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst, bool vectorised) {
+    if (plan.type != SampleType::U8) throw usage_error("resize", "an 8-bit image needs a plan made for 8 bits");
     const ResizeAxis& x = plan.x;
     const ResizeAxis& y = plan.y;
     const int C = src.channels;

@@ -46,6 +46,37 @@
 //
 // Default filter (auto): lanczos3 on an axis that shrinks, bicubic on one that
 // grows, nearest-free identity where the size does not change.
+//
+// 16 BITS (u16 samples, 0..65535; the output u16): the same geometry, taps,
+// order and roundings with 255 read as 65535, the precision widened so a
+// result stays within +-1 of a float64 evaluation of the same kernel:
+//   nearest   the same pixel.
+//   area      the same exact box mean rounded half up, its sums 64-bit (a
+//             sample times the overlaps' product reaches 2^16 x sum_x x
+//             sum_y; premultiplied 2^32 x ...): the plain mean of each block
+//             at integer factors.
+//   filters   weights in 22-bit fixed point summing exactly to 2^22 (14 bits
+//             would put a 16-bit sample's error at a few units: 2^-15 of
+//             65535 per tap); first pass t = round(sum w v / 2^18), 4
+//             fractional bits kept, unclamped; second pass out =
+//             clamp(round(sum w t / 2^26), 0, 65535). Widths: a first-pass
+//             sum is below 2 x 2^22 x 65535 < 2^39 and t below 2^21, so a
+//             64-bit sum and a 32-bit intermediate; the second pass's sum is
+//             below 2^44, 64-bit. Premultiplied, c a < 2^32: first sums below
+//             2^55, t below 2^37 (64-bit intermediate), second sums P below
+//             2^60; alpha keeps 12 fractional bits after a filter's first pass
+//             (colour is P / A, so A's rounding counts relative to A: with 4
+//             bits an alpha of a few units moved colour by tens of levels),
+//             its second sums A below 2^52; out alpha = round(A / 2^34),
+//             colour = round(P 2^8 / A) (exact in 64 bits: P = q A + r, then
+//             q 2^8 + floor((r 2^9 + A) / 2A)), 0 where A or P is not
+//             positive. Area and copies keep exact sums, so alpha and colour
+//             are the 8-bit formulas on them. The 4 kept bits hold the
+//             intermediate's rounding to 2^-5 of a unit, the 22-bit weights
+//             their quantisation to about 2^-23 of a sample each: far inside
+//             the +-1 (colour where the output alpha is below about 16 of
+//             65535 may stray further: it is nearly transparent).
+// A 16-bit image takes a plan made for 16 bits (resize_plan(..., U16)).
 #pragma once
 
 #include <cstdint>
@@ -68,6 +99,10 @@ ResizeFilter resolved_filter(ResizeFilter asked, int n, int m);
 
 constexpr int kResizeWeightBits = 14;  // a filter's weights sum to 2^14
 constexpr int kResizeRowBits = 6;      // fractional bits the first pass keeps
+// The same for 16-bit samples (see 16 BITS).
+constexpr int kResizeWeightBits16 = 22;
+constexpr int kResizeRowBits16 = 4;
+constexpr int kResizeAlphaBits16 = 12;  // premultiplied alpha's fractional bits
 
 // How one axis maps n input pixels to m output pixels, output pixels
 // [first, first + count) of them (a crop of the resized axis: resize --fill).
@@ -88,13 +123,18 @@ struct ResizeAxis {
     // they are kept divided by it: whole pixels weigh 1 at integer factors);
     // 1 for a copy.
     std::int64_t sum = 1;
+    // A filter's weight precision: kResizeWeightBits, or kResizeWeightBits16
+    // in a plan for 16-bit samples.
+    int weight_bits = kResizeWeightBits;
     std::vector<std::int32_t> start;   // count entries
     std::vector<std::int32_t> weight;  // count * taps entries
     bool identity() const { return filter == ResizeFilter::Nearest && in == out && count == out; }
 };
 
-// The table of one axis. Throws imgpar::Error (usage) for sizes out of range.
-ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int count);
+// The table of one axis, a filter's weights in `weight_bits` bits. Throws
+// imgpar::Error (usage) for sizes out of range.
+ResizeAxis resize_axis(ResizeFilter filter, int in, int out, int first, int count,
+                       int weight_bits = kResizeWeightBits);
 
 // The output size and the crop of a resize: the image resampled to
 // (width, height), then [x, x + crop_width) x [y, y + crop_height) kept.
@@ -105,13 +145,18 @@ struct ResizeGeometry {
 
 struct ResizePlan {
     ResizeAxis x, y;  // columns (across a row) and rows
+    SampleType type = SampleType::U8;  // the samples the plan is for (u8 or u16)
 };
-ResizePlan resize_plan(ResizeFilter filter, int in_width, int in_height, const ResizeGeometry& g);
+// The plan for images of sample type `type` (u8, or u16: 16 BITS).
+ResizePlan resize_plan(ResizeFilter filter, int in_width, int in_height, const ResizeGeometry& g,
+                       SampleType type = SampleType::U8);
 
 // Whether the plan's sums fit the integers the arithmetic keeps them in, for
 // an image of `channels` channels: area down a column of more than 8,421,504
 // pixels (33,025 with alpha) does not, nor area both ways over more than
 // 2^40 / 255 summed units. Throws imgpar::Error (usage) saying why.
+// A plan for 16 bits: the 64-bit bounds of 16 BITS (sums below 2^50 where
+// they are divided exactly, premultiplied colour's below 2^61).
 void check_resize_range(const ResizePlan& plan, int channels);
 
 // "lanczos3 7680x4320 -> 3840x2160 (taps 12 x 12)", for -v.
@@ -125,6 +170,9 @@ void resize(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
 // the plain reference the faster forms are checked against (the same bytes).
 void resize_one_lane(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
 std::string resize_kernel_name(const ResizePlan& plan, int channels);
+// 16-bit samples (src/ops/resize16.cpp); the plan made for U16.
+void resize(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst);
+std::string resize_kernel_name16(const ResizePlan& plan, int channels);
 }  // namespace cpu
 
 namespace gpu {
@@ -132,6 +180,8 @@ class Session;
 // cpu::resize's bytes on the session's GPU (asynchronous on its stream; the
 // tables are uploaded through the session).
 void resize(Session& session, const ResizePlan& plan, ConstDeviceViewU8 src, DeviceViewU8 dst,
+            std::string* kernel = nullptr);
+void resize(Session& session, const ResizePlan& plan, ConstDeviceViewU16 src, DeviceViewU16 dst,
             std::string* kernel = nullptr);
 }  // namespace gpu
 

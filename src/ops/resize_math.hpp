@@ -67,28 +67,73 @@ IMGPAR_HD std::int32_t first_pass_value(AxisKind kind, Acc sum) {
     return static_cast<std::int32_t>(floor_shift<Acc>(sum + (Acc{1} << (shift - 1)), shift));
 }
 
+// The same for 16-bit samples (16 BITS in src/ops/resize.hpp): 22-bit
+// weights, 4 fractional bits kept, so a filter's first pass drops 18 bits;
+// the value is 64-bit (premultiplied colour reaches 2^37 after a filter, and
+// area's exact sums more).
+// Premultiplied alpha keeps kResizeAlphaBits16 (12) fractional bits: colour
+// is P / A, so A's rounding error counts relative to A itself, and an alpha
+// a few units above 0 with 4 bits would move a 16-bit colour by tens of
+// levels.
+IMGPAR_HD std::int64_t first_pass_value16(AxisKind kind, std::int64_t sum, bool premultiplied_alpha = false) {
+    if (kind != AxisKind::Filter) return sum;
+    const int shift = kResizeWeightBits16 - (premultiplied_alpha ? kResizeAlphaBits16 : kResizeRowBits16);
+    return floor_shift<std::int64_t>(sum + (std::int64_t{1} << (shift - 1)), shift);
+}
+
+// What premultiplied alpha's first-pass scale is beyond colour's: 2^k, k = 8
+// after a filter, 0 otherwise (area and copies keep exact sums).
+IMGPAR_HD constexpr int premultiplied_alpha_shift16(AxisKind first_kind) {
+    return first_kind == AxisKind::Filter ? kResizeAlphaBits16 - kResizeRowBits16 : 0;
+}
+
+// Output alpha from its second-pass sum `a` (scale d 2^k, d the plain
+// channels' divisor): round(a / (d 2^k)), half up, in 64-bit integers (a
+// below 2^61).
+IMGPAR_HD int resize_alpha16(std::int64_t a, std::uint64_t d, int k) {
+    if (a <= 0) return 0;
+    const std::uint64_t D = d << k;
+    const std::uint64_t v = (2 * static_cast<std::uint64_t>(a) + D) / (2 * D);
+    return v > 65535 ? 65535 : static_cast<int>(v);
+}
+
+// Colour from the sums of colour x alpha `p` and of alpha `a` (a's scale 2^k
+// times p's): round(p 2^k / a), half up, 0 where either is not positive.
+// Exact in 64 bits for a below 2^52 and k <= 8: with p = q a + r (r < a),
+// round(p 2^k / a) = q 2^k + floor((r 2^(k+1) + a) / (2a)).
+IMGPAR_HD int resize_unpremultiply16(std::int64_t p, std::int64_t a, int k) {
+    if (p <= 0 || a <= 0) return 0;
+    const std::int64_t q = p / a, r = p - q * a;
+    if (q > 65535) return 65535;
+    const std::int64_t v = (q << k) + ((r << (k + 1)) + a) / (2 * a);
+    return v > 65535 ? 65535 : static_cast<int>(v);
+}
+
 // What a pass's sums mean: the value times this, for an axis whose
 // weights sum to `sum` (ResizeAxis::sum). The second pass's sum of a sample
 // is the value times the first pass's scale times the second's.
-IMGPAR_HD std::uint64_t axis_scale(AxisKind kind, std::int64_t sum, bool first_pass) {
-    if (kind == AxisKind::Filter && first_pass) return std::uint64_t{1} << kResizeRowBits;
+// `row_bits`: the fractional bits a filter's first pass keeps
+// (kResizeRowBits; kResizeRowBits16 for 16-bit samples).
+IMGPAR_HD std::uint64_t axis_scale(AxisKind kind, std::int64_t sum, bool first_pass, int row_bits = kResizeRowBits) {
+    if (kind == AxisKind::Filter && first_pass) return std::uint64_t{1} << row_bits;
     return static_cast<std::uint64_t>(sum);
 }
 
-// An output sample from the second pass's sum (clamped to 0..255).
+// An output sample from the second pass's sum (clamped to 0..top: 255, or
+// 65535 for 16-bit samples).
 template <typename Acc>
-IMGPAR_HD int resize_output(Acc sum, const ExactDivider& divider) {
+IMGPAR_HD int resize_output(Acc sum, const ExactDivider& divider, int top = 255) {
     if (sum <= 0) return 0;
     const std::uint64_t v = divider.round(static_cast<std::uint64_t>(sum));
-    return v > 255 ? 255 : static_cast<int>(v);
+    return v > static_cast<std::uint64_t>(top) ? top : static_cast<int>(v);
 }
 
 // Premultiplied colour from the second pass's sums of colour x alpha and of
-// alpha: round(p / a), 0 where either is not positive.
-IMGPAR_HD int resize_unpremultiply(std::int64_t p, std::int64_t a) {
+// alpha: round(p / a), 0 where either is not positive (clamped to top).
+IMGPAR_HD int resize_unpremultiply(std::int64_t p, std::int64_t a, int top = 255) {
     if (p <= 0 || a <= 0) return 0;
     const std::int64_t v = (2 * p + a) / (2 * a);
-    return v > 255 ? 255 : static_cast<int>(v);
+    return v > top ? top : static_cast<int>(v);
 }
 
 }  // namespace imgpar

@@ -164,7 +164,7 @@ public:
     }
     ImageShape output_shape(const ImageShape& in) const override {
         const ResizeGeometry g = resize_geometry(spec_, in.width, in.height);
-        return {g.crop_width, g.crop_height, in.channels, SampleType::U8};
+        return {g.crop_width, g.crop_height, in.channels, in.type};  // u8 or u16, kept
     }
     void check_input(const ImageShape& in, const std::string& file) const override {
         ImageShape out;
@@ -177,7 +177,9 @@ public:
             throw input_error(file, "resized to " + std::to_string(out.width) + "x" + std::to_string(out.height) +
                                         " it would have more than " + std::to_string(kDefaultMaxPixels) + " pixels");
         try {
-            check_resize_range(*plan_for(in.width, in.height), in.channels);
+            check_resize_range(*plan_for(in.width, in.height, in.type == SampleType::U16 ? SampleType::U16
+                                                                                          : SampleType::U8),
+                               in.channels);
         } catch (const Error& e) {
             throw input_error(file, e.reason());
         }
@@ -193,6 +195,23 @@ public:
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
         const std::shared_ptr<const ResizePlan> planned = plan_for(src.width, src.height);
+        const ResizePlan& plan = *planned;
+        gpu::resize(session, plan, src, dst, &notes.kernel);
+        record(plan, notes);
+    }
+    // 16-bit samples: a plan made for them (22-bit weights, src/ops/resize.hpp's 16 BITS).
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        const std::shared_ptr<const ResizePlan> planned = plan_for(src.width, src.height, SampleType::U16);
+        const ResizePlan& plan = *planned;
+        ImageU16 out(plan.x.count, plan.y.count, src.channels);
+        cpu::resize(plan, src, out.view());
+        notes.kernel = cpu::resize_kernel_name16(plan, src.channels);
+        record(plan, notes);
+        return out;
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
+        const std::shared_ptr<const ResizePlan> planned = plan_for(src.width, src.height, SampleType::U16);
         const ResizePlan& plan = *planned;
         gpu::resize(session, plan, src, dst, &notes.kernel);
         record(plan, notes);
@@ -219,10 +238,12 @@ private:
     // long kernels (sines, and a thumbnail's hundreds of taps), and a run
     // asks for them when it checks a file and again when it resizes it, a
     // batch of one size for every file: the last size's plan is kept.
-    std::shared_ptr<const ResizePlan> plan_for(int w, int h) const {
+    // (A plan is for one sample type: 16-bit images' weights are finer.)
+    std::shared_ptr<const ResizePlan> plan_for(int w, int h, SampleType type = SampleType::U8) const {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (!last_ || last_w_ != w || last_h_ != h) {
-            last_ = std::make_shared<const ResizePlan>(resize_plan(spec_.filter, w, h, resize_geometry(spec_, w, h)));
+        if (!last_ || last_w_ != w || last_h_ != h || last_->type != type) {
+            last_ = std::make_shared<const ResizePlan>(
+                resize_plan(spec_.filter, w, h, resize_geometry(spec_, w, h), type));
             last_w_ = w;
             last_h_ = h;
         }

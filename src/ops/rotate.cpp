@@ -67,8 +67,15 @@ RotateMap rotate_map(const RotateSpec& spec, int w, int h, int channels) {
     rotated_size(spec.degrees, w, h, m.dst_w, m.dst_h);
     m.taps = spec.interpolation == Interpolation::Bicubic ? 4 : 2;
     const auto fill = colour_pixel(spec.background ? *spec.background : Rgba{0, 0, 0, 0}, channels);
-    for (int i = 0; i < 4; ++i) m.fill[i] = fill[static_cast<std::size_t>(i)];
-    with_rotate_layout(channels, m.taps, [&](auto c, auto t) { rotate_background<c, t>(m, m.outside); });
+    const auto fill16 = colour_pixel16(spec.background ? *spec.background : Rgba{0, 0, 0, 0}, channels);
+    for (int i = 0; i < 4; ++i) {
+        m.fill[i] = fill[static_cast<std::size_t>(i)];
+        m.fill16[i] = fill16[static_cast<std::size_t>(i)];
+    }
+    with_rotate_layout(channels, m.taps, [&](auto c, auto t) {
+        rotate_background<c, t>(m, m.outside);
+        rotate_background<c, t>(m, m.outside16);
+    });
     return m;
 }
 
@@ -76,27 +83,31 @@ namespace cpu {
 
 namespace {
 
-template <int C, int kTaps>
-void rotate_rows(const RotateMap& m, ConstViewU8 src, ViewU8 dst) {
-    const auto inside = [&](int tx, int ty, int fx, int fy, std::uint8_t* out) {
+template <int C, int kTaps, typename T>
+void rotate_rows(const RotateMap& m, ImageView<const T> src, ImageView<T> dst) {
+    const auto inside = [&](int tx, int ty, int fx, int fy, T* out) {
         rotate_inside_bytes<C, kTaps>(src.data, src.stride, tx, ty, fx, fy, out);
     };
     parallel_for(dst.height, std::max(1, (1 << 14) / dst.width), [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y) {
-            std::uint8_t* d = dst.row(y);
+            T* d = dst.row(y);
             for (int x = 0; x < dst.width; ++x, d += C) rotate_pixel_placed<C, kTaps>(m, src.data, src.stride, x, y, inside, d);
         }
     });
 }
 
-}  // namespace
-
-ImageU8 rotate(ConstViewU8 src, const RotateSpec& spec) {
+template <typename T>
+Image<T> rotate_any(ImageView<const T> src, const RotateSpec& spec) {
     const RotateMap m = rotate_map(spec, src.width, src.height, src.channels);
-    ImageU8 out(m.dst_w, m.dst_h, src.channels);
-    with_rotate_layout(src.channels, m.taps, [&](auto c, auto t) { rotate_rows<c, t>(m, src, out.view()); });
+    Image<T> out(m.dst_w, m.dst_h, src.channels);
+    with_rotate_layout(src.channels, m.taps, [&](auto c, auto t) { rotate_rows<c, t, T>(m, src, out.view()); });
     return out;
 }
+
+}  // namespace
+
+ImageU8 rotate(ConstViewU8 src, const RotateSpec& spec) { return rotate_any(src, spec); }
+ImageU16 rotate(ConstViewU16 src, const RotateSpec& spec) { return rotate_any(src, spec); }
 
 }  // namespace cpu
 }  // namespace imgpar

@@ -5,8 +5,8 @@
 //
 // CONTRACT
 // --------
-// Pixels: 1-4 interleaved u8 channels (src/image.hpp); the channel count is
-// kept. A positive angle turns the picture clockwise as displayed (y down),
+// Pixels: 1-4 interleaved u8 channels (src/image.hpp; u16: 16 BITS below);
+// the channel count is kept. A positive angle turns the picture clockwise as displayed (y down),
 // as ImageMagick's -rotate; the angle is reduced modulo 360 into [0, 360)
 // and theta is that in radians.
 //
@@ -52,6 +52,18 @@
 // A constant image stays constant wherever every tap lies inside it (the
 // weights sum to 2^16); a tap whose weight is 0 adds nothing.
 // Images with a side above 2^24 are refused (the 64-bit bound above).
+//
+// 16 BITS (u16 samples; the output u16): the same positions, weights and
+// order with 255 read as 65535. The background given in 8-bit terms becomes
+// v * 257 per sample (colour_pixel16). A u16 sample times a weight product
+// (up to 2^16 x 2^16 with Catmull-Rom's lobes past it) leaves 32 bits, so
+// every sum is 64-bit: without alpha S = sum wy (sum wx p) and out =
+// clamp((S + 2^15) >> 16, 0, 65535); with alpha c a reaches 2^32, and A, P
+// (below 2^50) give alpha' = clamp((A + 2^15) >> 16, 0, 65535) and colour' =
+// min(65535, floor((2P + A) / (2A))), 0 where alpha' or P is 0. The weights
+// stay 1/256 per axis: the position is quantised to 1/256 pixel, so finer
+// weights would not make a 16-bit result closer to a continuous rotation;
+// the result is the exact rounding of that weighted mean, as for 8 bits.
 #pragma once
 
 #include <optional>
@@ -111,6 +123,7 @@ void with_rotate_layout(int channels, int taps, F&& f) {
 namespace cpu {
 // Multithreaded over output rows.
 ImageU8 rotate(ConstViewU8 src, const RotateSpec& spec);
+ImageU16 rotate(ConstViewU16 src, const RotateSpec& spec);  // 16 BITS
 }  // namespace cpu
 
 namespace gpu {
@@ -118,6 +131,8 @@ class Session;
 // cpu::rotate's bytes on the session's GPU, asynchronous on its stream; dst
 // has the rotated shape (src and dst must not overlap).
 void rotate(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const RotateSpec& spec,
+            std::string* kernel = nullptr);
+void rotate(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const RotateSpec& spec,
             std::string* kernel = nullptr);
 }  // namespace gpu
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "src/hd.hpp"
 #include "src/ops/pixel_math.hpp"
@@ -22,7 +23,35 @@ struct RotateMap {
     // What an output pixel whose taps all lie outside the input becomes
     // (rotate_background): about half of a rotated image's pixels.
     std::uint8_t outside[4] = {0, 0, 0, 0};
+    // The same two pixels of a 16-bit image (the fill: each 8-bit value v
+    // as v * 257).
+    std::uint16_t fill16[4] = {0, 0, 0, 0};
+    std::uint16_t outside16[4] = {0, 0, 0, 0};
 };
+
+// Sample c of the map's background pixel and outside pixel for samples of
+// type T (c a compile-time index after unrolling, so the map stays in
+// registers on the GPU).
+template <typename T>
+IMGPAR_HD int rotate_fill(const RotateMap& m, int c) {
+    if constexpr (sizeof(T) == 2)
+        return m.fill16[c];
+    else
+        return m.fill[c];
+}
+template <typename T>
+IMGPAR_HD T rotate_outside(const RotateMap& m, int c) {
+    if constexpr (sizeof(T) == 2)
+        return m.outside16[c];
+    else
+        return m.outside[c];
+}
+
+// Row y of an image of T samples, `pitch` bytes between rows.
+template <typename T>
+IMGPAR_HD const T* rotate_row(const T* src, std::size_t pitch, int y) {
+    return reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(src) + static_cast<std::size_t>(y) * pitch);
+}
 
 // Where output pixel (ox, oy) reads: integer parts (ix, iy) and fractions
 // (fx, fy) in 1/256.
@@ -72,24 +101,31 @@ IMGPAR_HD void interpolation_weights(int taps, int f, int w[4]) {
 // only, so the order in which taps are fetched does not matter; every caller
 // (the CPU's checked fetch, the GPU's wide loads inside the image) gets the
 // same bytes.
-template <int C, int kTaps, typename Fetch>
-IMGPAR_HD void rotate_combine(int fx, int fy, const Fetch& fetch, std::uint8_t* out) {
+//
+// T is the sample type: u8 as above, or u16 (16 BITS in src/ops/rotate.hpp),
+// whose sums take 64 bits (Sum below) and whose results clamp to 65535; for
+// u8 the integers are the 32-bit ones they always were.
+template <int C, int kTaps, typename T, typename Fetch>
+IMGPAR_HD void rotate_combine(int fx, int fy, const Fetch& fetch, T* out) {
+    constexpr bool kWide = sizeof(T) == 2;
+    constexpr int kMax = kWide ? 65535 : 255;
+    using Sum = std::conditional_t<kWide, long long, int>;
     int wx[4], wy[4];
     interpolation_weights(kTaps, fx, wx);
     interpolation_weights(kTaps, fy, wy);
     constexpr bool kAlpha = C == 2 || C == 4;
     constexpr int kColours = kAlpha ? C - 1 : C;
-    int sum[C];                 // without alpha: the channels
+    Sum sum[C];                 // without alpha: the channels
     long long psum[kColours];   // with alpha: the premultiplied colours
-    int asum = 0;
+    Sum asum = 0;
     IMGPAR_UNROLL
     for (int c = 0; c < C; ++c) sum[c] = 0;
     IMGPAR_UNROLL
     for (int c = 0; c < kColours; ++c) psum[c] = 0;
     IMGPAR_UNROLL
     for (int j = 0; j < kTaps; ++j) {
-        int hsum[C];                // one row's horizontal sums
-        int hpsum[kColours];
+        Sum hsum[C];                // one row's horizontal sums
+        Sum hpsum[kColours];
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) hsum[c] = 0;
         IMGPAR_UNROLL
@@ -101,7 +137,7 @@ IMGPAR_HD void rotate_combine(int fx, int fy, const Fetch& fetch, std::uint8_t* 
             if constexpr (kAlpha) {
                 const int a = v[C - 1];
                 IMGPAR_UNROLL
-                for (int c = 0; c < kColours; ++c) hpsum[c] += wx[i] * (v[c] * a);
+                for (int c = 0; c < kColours; ++c) hpsum[c] += wx[i] * (static_cast<Sum>(v[c]) * a);
                 hsum[C - 1] += wx[i] * a;
             } else {
                 IMGPAR_UNROLL
@@ -118,29 +154,33 @@ IMGPAR_HD void rotate_combine(int fx, int fy, const Fetch& fetch, std::uint8_t* 
         }
     }
     if constexpr (kAlpha) {
-        const int a = clamp_u8((asum + 32768) >> 16);
+        const Sum ar = (asum + 32768) >> 16;
+        const int a = ar < 0 ? 0 : ar > kMax ? kMax : static_cast<int>(ar);
         IMGPAR_UNROLL
         for (int c = 0; c < kColours; ++c) {
             long long v = 0;
             if (a > 0 && psum[c] > 0) {
                 v = (2 * psum[c] + asum) / (2LL * asum);
-                if (v > 255) v = 255;
+                if (v > kMax) v = kMax;
             }
-            out[c] = static_cast<std::uint8_t>(v);
+            out[c] = static_cast<T>(v);
         }
-        out[C - 1] = static_cast<std::uint8_t>(a);
+        out[C - 1] = static_cast<T>(a);
     } else {
         IMGPAR_UNROLL
-        for (int c = 0; c < C; ++c) out[c] = static_cast<std::uint8_t>(clamp_u8((sum[c] + 32768) >> 16));
+        for (int c = 0; c < C; ++c) {
+            const Sum r = (sum[c] + 32768) >> 16;
+            out[c] = static_cast<T>(r < 0 ? 0 : r > kMax ? kMax : r);
+        }
     }
 }
 
 // The taps of the pixel at position (ix + fx / 256, iy + fy / 256) of a
 // C-channel image (src: the input's first row, `pitch` bytes between rows),
 // each checked: the background outside the input.
-template <int C, int kTaps>
-IMGPAR_HD void rotate_taps_checked(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ix, int fx, int iy,
-                                   int fy, std::uint8_t* out) {
+template <int C, int kTaps, typename T>
+IMGPAR_HD void rotate_taps_checked(const RotateMap& m, const T* src, std::size_t pitch, int ix, int fx, int iy, int fy,
+                                   T* out) {
     constexpr int first = kTaps == 4 ? 1 : 0;  // taps from ix - first
     // The tap's channels, the background outside the input. (Values, not a
     // pointer to m.fill: on the GPU that pointer would copy the kernel's
@@ -148,31 +188,30 @@ IMGPAR_HD void rotate_taps_checked(const RotateMap& m, const std::uint8_t* src, 
     const auto fetch = [&](int j, int i, int (&v)[C]) {
         const int y = iy - first + j, x = ix - first + i;
         const bool in = y >= 0 && y < m.src_h && x >= 0 && x < m.src_w;
-        const std::uint8_t* p = src + (in ? static_cast<std::size_t>(y) * pitch + static_cast<std::size_t>(x) * C : 0);
+        const T* p = in ? rotate_row(src, pitch, y) + static_cast<std::size_t>(x) * C : src;
         IMGPAR_UNROLL
-        for (int c = 0; c < C; ++c) v[c] = in ? p[c] : m.fill[c];
+        for (int c = 0; c < C; ++c) v[c] = in ? p[c] : rotate_fill<T>(m, c);
     };
     rotate_combine<C, kTaps>(fx, fy, fetch, out);
 }
 
 // Output pixel (ox, oy) with every tap checked: the reference the other
 // paths are tested against; kTaps is m.taps.
-template <int C, int kTaps>
-IMGPAR_HD void rotate_pixel(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
-                            std::uint8_t* out) {
+template <int C, int kTaps, typename T>
+IMGPAR_HD void rotate_pixel(const RotateMap& m, const T* src, std::size_t pitch, int ox, int oy, T* out) {
     int ix, fx, iy, fy;
     rotate_position(m, ox, oy, ix, fx, iy, fy);
     rotate_taps_checked<C, kTaps>(m, src, pitch, ix, fx, iy, fy, out);
 }
 
 // The taps from (x0, y0), all inside the input, read byte by byte unchecked.
-template <int C, int kTaps>
-IMGPAR_HD void rotate_inside_bytes(const std::uint8_t* src, std::size_t pitch, int x0, int y0, int fx, int fy,
-                                   std::uint8_t* out) {
-    const std::uint8_t* p = src + static_cast<std::size_t>(y0) * pitch + static_cast<std::size_t>(x0) * C;
+template <int C, int kTaps, typename T>
+IMGPAR_HD void rotate_inside_bytes(const T* src, std::size_t pitch, int x0, int y0, int fx, int fy, T* out) {
+    const T* p = rotate_row(src, pitch, y0) + static_cast<std::size_t>(x0) * C;
     const auto fetch = [&](int j, int i, int (&v)[C]) {
+        const T* q = rotate_row(p, pitch, j) + static_cast<std::size_t>(i) * C;
         IMGPAR_UNROLL
-        for (int c = 0; c < C; ++c) v[c] = p[static_cast<std::size_t>(j) * pitch + static_cast<std::size_t>(i) * C + c];
+        for (int c = 0; c < C; ++c) v[c] = q[c];
     };
     rotate_combine<C, kTaps>(fx, fy, fetch, out);
 }
@@ -194,16 +233,16 @@ IMGPAR_HD TapsPlace taps_place(const RotateMap& m, int x0, int y0) {
 // (the first at (x0, y0)), the checked taps along the edges. The bytes are
 // rotate_pixel's as long as `inside` computes rotate_combine over those taps
 // (rotate_inside_bytes, or the GPU's wide loads).
-template <int C, int kTaps, typename Inside>
-IMGPAR_HD void rotate_pixel_placed(const RotateMap& m, const std::uint8_t* src, std::size_t pitch, int ox, int oy,
-                                   const Inside& inside, std::uint8_t* out) {
+template <int C, int kTaps, typename T, typename Inside>
+IMGPAR_HD void rotate_pixel_placed(const RotateMap& m, const T* src, std::size_t pitch, int ox, int oy,
+                                   const Inside& inside, T* out) {
     int ix, fx, iy, fy;
     rotate_position(m, ox, oy, ix, fx, iy, fy);
     const int x0 = ix - (kTaps == 4 ? 1 : 0), y0 = iy - (kTaps == 4 ? 1 : 0);
     switch (taps_place<kTaps>(m, x0, y0)) {
         case TapsPlace::Outside:
             IMGPAR_UNROLL
-            for (int c = 0; c < C; ++c) out[c] = m.outside[c];
+            for (int c = 0; c < C; ++c) out[c] = rotate_outside<T>(m, c);
             break;
         case TapsPlace::Inside: inside(x0, y0, fx, fy, out); break;
         case TapsPlace::Edge: rotate_taps_checked<C, kTaps>(m, src, pitch, ix, fx, iy, fy, out); break;
@@ -213,11 +252,11 @@ IMGPAR_HD void rotate_pixel_placed(const RotateMap& m, const std::uint8_t* src, 
 // What a pixel all of whose taps lie outside the input becomes: every tap is
 // the background and the weights of each axis sum to 256, so the fractions do
 // not matter (computed at 0, 0). The fill itself where its alpha is not 0.
-template <int C, int kTaps>
-IMGPAR_HD void rotate_background(const RotateMap& m, std::uint8_t* out) {
+template <int C, int kTaps, typename T>
+IMGPAR_HD void rotate_background(const RotateMap& m, T* out) {
     const auto fetch = [&](int, int, int (&v)[C]) {
         IMGPAR_UNROLL
-        for (int c = 0; c < C; ++c) v[c] = m.fill[c];
+        for (int c = 0; c < C; ++c) v[c] = rotate_fill<T>(m, c);
     };
     rotate_combine<C, kTaps>(0, 0, fetch, out);
 }
