@@ -1,0 +1,229 @@
+// The filters on 16-bit images (the 16-bit contract in src/ops/filter.hpp):
+// the CPU reference against a brute-force reference written from the contract
+// (tests/support/filter_reference_u16.hpp) at odd sizes, every channel count
+// and border rule; the Gaussian and box against float64; the 16-bit taps; the
+// job keeping the sample type.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "src/op/operation.hpp"
+#include "src/ops/filter.hpp"
+#include "src/ops/filter_ops.hpp"
+#include "tests/support/filter_reference_u16.hpp"
+#include "tests/support/filter_support.hpp"
+#include "tests/support/test_images.hpp"
+
+using namespace imgpar;
+using namespace imgpar::test;
+
+namespace {
+
+CustomKernelOptions opts(bool normalize, std::optional<double> scale = {}, std::optional<double> offset = {},
+                         bool flip = false) {
+    CustomKernelOptions o;
+    o.normalize = normalize;
+    o.scale = scale;
+    o.offset = offset;
+    o.flip = flip;
+    return o;
+}
+
+std::vector<FilterPlan> plans_u16(const Border& b) {
+    return {make_gaussian(0.5, 0, b),
+            make_gaussian(1.0, 0, b),
+            make_gaussian(2.5, 0, b),
+            make_gaussian(3.0, 20, b),  // radius past the small images
+            make_unsharp(1.5, 0, 1.2, 0.02, b),
+            make_unsharp(1.0, 0, 20.0, 0.0, b),
+            make_box(1, b),
+            make_box(4, b),
+            make_box(40, b),
+            make_custom(matrix(3, 3, {0.1, 0.2, 0.3, -0.4, 1.7, 0, 0.33, 0, 0}), opts(false, {}, 12.5, true), b),
+            make_custom(matrix(4, 6, {1, -2, 3, 0, 2, 2, -1, 1, 0, 4, 1, 1, -3, 2, 1, 0, 1, 1, 1, 2, 0.5, 0.25, -1, 3}),
+                        opts(true), b),
+            make_custom(matrix(1, 5, {-1, 0, 2, 0, 1}), opts(false, -3.0, 100.0), b),
+            make_edges(EdgeOperator::Sobel, false, b),
+            make_edges(EdgeOperator::Scharr, true, b),
+            make_edges(EdgeOperator::Scharr, false, b),
+            make_edges(EdgeOperator::Laplacian, false, b),
+            make_edges(EdgeOperator::Laplacian, true, b)};
+}
+
+const std::vector<std::pair<int, int>>& sizes_u16() {
+    static const std::vector<std::pair<int, int>> s = {{1, 1}, {1, 7}, {7, 1}, {2, 3}, {13, 11}, {31, 8}, {33, 9}, {17, 29}};
+    return s;
+}
+
+}  // namespace
+
+TEST_CASE("16-bit filters: the CPU against the brute-force reference, every plan kind, channel count and border") {
+    int cases = 0;
+    for (int c = 1; c <= 4; ++c)
+        for (auto [w, h] : sizes_u16()) {
+            const ImageU16 src = random_u16(w, h, c, static_cast<unsigned>(w * 131 + h * 7 + c));
+            for (const Border& b : all_borders())
+                for (const FilterPlan& p : plans_u16(b)) {
+                    INFO(p.describe(), " | ", w, "x", h, " ", channel_layout_name(c));
+                    const ImageU16 expect = ref16::filter(src, p);
+                    const ImageU16 got = cpu::apply_filter(p, src.view());
+                    IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
+                    ++cases;
+                }
+        }
+    CHECK(cases == 4 * 8 * 6 * 17);
+}
+
+TEST_CASE("16-bit filters: constant images stay constant (Gaussian, box) at 0, 1, 257, 65534 and 65535") {
+    for (int c = 1; c <= 4; ++c)
+        for (int v : {0, 1, 257, 40000, 65534, 65535}) {
+            ImageU16 src(9, 6, c);
+            src.fill(static_cast<std::uint16_t>(v));
+            for (const FilterPlan& p : {make_gaussian(2.0, 0, Border{}), make_box(3, Border{}),
+                                        make_gaussian(1.0, 0, parse_border("reflect101"))}) {
+                const ImageU16 got = cpu::apply_filter(p, src.view());
+                // With alpha, colour comes back through round(65535 P / A):
+                // exactly v, and alpha v; alpha 0 makes colour 0.
+                for (int y = 0; y < 6; ++y)
+                    for (int x = 0; x < 9; ++x)
+                        for (int k = 0; k < c; ++k) {
+                            const int want = has_alpha(c) && k < c - 1 && v == 0 ? 0 : v;
+                            REQUIRE(got.at(x, y, k) == want);
+                        }
+            }
+        }
+}
+
+TEST_CASE("16-bit filters: the constant border reads 257 V") {
+    ImageU16 src(5, 5, 1);
+    src.fill(0);
+    const ImageU16 got = cpu::apply_filter(make_box(1, parse_border("constant:255")), src.view());
+    // The corner's window holds five border samples of 65535 and four of 0.
+    CHECK(got.at(0, 0, 0) == (5 * 65535 + 4) / 9);
+    CHECK(got.at(2, 2, 0) == 0);
+}
+
+TEST_CASE("16-bit Gaussian taps: symmetric, non-negative, summing to 65536, close to the sampled Gaussian") {
+    for (double sigma : {0.3, 0.5, 1.0, 2.0, 5.0, 20.0, 50.0}) {
+        const FilterPlan p = make_gaussian(sigma, 0, Border{});
+        const std::vector<std::int32_t> t = gaussian_taps16(p);
+        REQUIRE(t.size() == p.taps.size());
+        long long sum = 0;
+        double total = 0;
+        const int r = p.radius;
+        for (int i = -r; i <= r; ++i) total += std::exp(-static_cast<double>(i) * i / (2 * sigma * sigma));
+        for (int i = -r; i <= r; ++i) {
+            const std::int32_t v = t[static_cast<std::size_t>(i + r)];
+            CHECK(v >= 0);
+            CHECK(v == t[static_cast<std::size_t>(r - i)]);
+            sum += v;
+            const double ideal = 65536.0 * std::exp(-static_cast<double>(i) * i / (2 * sigma * sigma)) / total;
+            CHECK(std::abs(v - ideal) <= 1.0);
+        }
+        CHECK(sum == 65536);
+    }
+}
+
+TEST_CASE("16-bit Gaussian and box against float64: within a level of the same taps, within the stated bound of the "
+          "ideal Gaussian") {
+    for (int c : {1, 3}) {
+        const ImageU16 src = random_u16(37, 23, c, 99u + static_cast<unsigned>(c));
+        for (double sigma : {0.8, 2.0, 4.0}) {
+            const FilterPlan p = make_gaussian(sigma, 0, parse_border("reflect101"));
+            const std::vector<std::int32_t> t = gaussian_taps16(p);
+            const int r = p.radius, w = src.width(), h = src.height();
+            // The ideal normalised Gaussian and the taps' distance from it.
+            std::vector<double> g(t.size());
+            double total = 0, dist = 0;
+            for (int i = -r; i <= r; ++i) total += g[static_cast<std::size_t>(i + r)] = std::exp(-0.5 * i * i / (sigma * sigma));
+            for (std::size_t i = 0; i < g.size(); ++i) {
+                g[i] /= total;
+                dist += std::abs(t[i] / 65536.0 - g[i]);
+            }
+            const ImageU16 got = cpu::apply_filter(p, src.view());
+            double worst_same = 0, worst_ideal = 0;
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x)
+                    for (int k = 0; k < c; ++k) {
+                        double same = 0, ideal = 0;
+                        for (int j = -r; j <= r; ++j)
+                            for (int i = -r; i <= r; ++i) {
+                                const double s = src.at(fold(x + i, w, BorderMode::Reflect101), fold(y + j, h, BorderMode::Reflect101), k);
+                                same += t[static_cast<std::size_t>(i + r)] / 65536.0 * (t[static_cast<std::size_t>(j + r)] / 65536.0) * s;
+                                ideal += g[static_cast<std::size_t>(i + r)] * g[static_cast<std::size_t>(j + r)] * s;
+                            }
+                        worst_same = std::max(worst_same, std::abs(got.at(x, y, k) - same));
+                        worst_ideal = std::max(worst_ideal, std::abs(got.at(x, y, k) - ideal));
+                    }
+            INFO("sigma ", sigma, " taps' distance ", dist);
+            CHECK(worst_same <= 1.0);
+            CHECK(worst_ideal <= 1.0 + 2 * 65535.0 * dist);
+        }
+        const ImageU16 box = cpu::apply_filter(make_box(2, Border{}), src.view());
+        for (int y = 0; y < src.height(); ++y)
+            for (int x = 0; x < src.width(); ++x)
+                for (int k = 0; k < c; ++k) {
+                    double mean = 0;
+                    for (int j = -2; j <= 2; ++j)
+                        for (int i = -2; i <= 2; ++i)
+                            mean += src.at(fold(x + i, src.width(), BorderMode::Replicate), fold(y + j, src.height(), BorderMode::Replicate), k);
+                    mean /= 25.0;
+                    REQUIRE(std::abs(box.at(x, y, k) - mean) <= 0.5);
+                }
+    }
+}
+
+TEST_CASE("16-bit filters with alpha keep colour at alphas 1 to 3: round(65535 P / A) of exact premultiplied lanes") {
+    // A flat colour under a tiny alpha comes back within a level (the two
+    // roundings of P' and A'), not the few levels a 16-bit premultiply keeps.
+    for (int c : {2, 4}) {
+        ImageU16 src(11, 7, c);
+        for (int y = 0; y < 7; ++y)
+            for (int x = 0; x < 11; ++x) {
+                for (int k = 0; k < c - 1; ++k) src.at(x, y, k) = static_cast<std::uint16_t>(12345 + 1000 * k);
+                src.at(x, y, c - 1) = static_cast<std::uint16_t>(1 + (x + y) % 3);
+            }
+        for (const FilterPlan& p : {make_gaussian(1.5, 0, Border{}), make_box(2, Border{})}) {
+            const ImageU16 got = cpu::apply_filter(p, src.view());
+            for (int y = 0; y < 7; ++y)
+                for (int x = 0; x < 11; ++x)
+                    for (int k = 0; k < c - 1; ++k) REQUIRE(std::abs(got.at(x, y, k) - (12345 + 1000 * k)) <= 1);
+        }
+    }
+}
+
+TEST_CASE("16-bit filter jobs: take u16, keep the sample type in the output shape, name the CPU kernel") {
+    for (const char* name : {"blur", "box", "sharpen", "edges", "convolve"}) {
+        const Operation* op = find_operation(name);
+        REQUIRE(op != nullptr);
+        std::vector<std::pair<std::string, std::string>> given;
+        if (std::string(name) == "convolve") given = {{"kernel", "1 2 1; 2 4 2; 1 2 1"}, {"normalize", ""}};
+        const auto job = op->make_image_job(op->values(given));
+        CHECK(job->takes_u16());
+        const ImageShape in{9, 4, 4, SampleType::U16};
+        CHECK(job->output_shape(in).type == SampleType::U16);
+        CHECK(job->output_shape(ImageShape{9, 4, 3, SampleType::U8}).type == SampleType::U8);
+        const ImageU16 src = random_u16(9, 4, 4, 5);
+        RunNotes notes;
+        const ImageU16 out = job->run_cpu(src.view(), notes);
+        CHECK(out.width() == 9);
+        CHECK(notes.kernel.find("16-bit") != std::string::npos);
+        const auto* fj = dynamic_cast<const FilterJob*>(job.get());
+        REQUIRE(fj != nullptr);
+        IMGPAR_CHECK_IMAGES_EQUAL(ref16::filter(src, fj->plan()), out);
+    }
+}
+
+TEST_CASE("16-bit filters: a shape mismatch is a usage error; filtering in place reads the source first") {
+    const ImageU16 src = random_u16(6, 5, 3, 3);
+    ImageU16 wrong(6, 4, 3);
+    CHECK_THROWS(cpu::apply_filter(make_box(1, Border{}), src.view(), wrong.view()));
+    ImageU16 inplace = ImageU16::copy_of(src.view());
+    const FilterPlan p = make_gaussian(1.0, 0, Border{});
+    cpu::apply_filter(p, inplace.cview(), inplace.view());
+    IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(p, src.view()), inplace);
+}
