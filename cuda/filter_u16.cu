@@ -103,7 +103,8 @@ __device__ __forceinline__ const std::uint16_t* src_row(const Args16& a, int y) 
                                                   static_cast<std::size_t>(y) * a.src_pitch);
 }
 __device__ __forceinline__ std::uint16_t* dst_row(const Args16& a, int y) {
-    return reinterpret_cast<std::uint16_t*>(reinterpret_cast<unsigned char*>(a.dst) + static_cast<std::size_t>(y) * a.dst_pitch);
+    return reinterpret_cast<std::uint16_t*>(reinterpret_cast<unsigned char*>(a.dst) +
+                                            static_cast<std::size_t>(y) * a.dst_pitch);
 }
 
 // The lanes of pixel (x, y), any x and y (the border rule picks the pixel).
@@ -138,7 +139,8 @@ __device__ __forceinline__ void store(const Args16& a, int x, int y, const std::
             const std::uint16_t* s = src_row(a, y) + static_cast<std::size_t>(x) * C;
 #pragma unroll
             for (int l = 0; l < S::L; ++l)
-                o[l] = static_cast<std::uint16_t>(unsharp_output16(__ldg(s + l), static_cast<int>(v[l]), a.amount_q8, a.level));
+                o[l] = static_cast<std::uint16_t>(
+                    unsharp_output16(__ldg(s + l), static_cast<int>(v[l]), a.amount_q8, a.level));
         } else {
 #pragma unroll
             for (int l = 0; l < S::L; ++l) o[l] = static_cast<std::uint16_t>(v[l]);
@@ -169,7 +171,8 @@ __device__ __forceinline__ void store(const Args16& a, int x, int y, const std::
 // H = round(sum_i T[i] lane(x + i - r, y)) into the scratch, a block per
 // 128-pixel segment of a row; the segment and its border in shared memory.
 template <int C, int K>
-__global__ void __launch_bounds__(kRowThreads) g16_rows(const __grid_constant__ Args16 a, const __grid_constant__ Taps16 taps) {
+__global__ void __launch_bounds__(kRowThreads)
+    g16_rows(const __grid_constant__ Args16 a, const __grid_constant__ Taps16 taps) {
     using S = Spec<C, K>;
     using Lane = typename S::Lane;
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -188,7 +191,8 @@ __global__ void __launch_bounds__(kRowThreads) g16_rows(const __grid_constant__ 
         if (x < a.width) {
             typename S::Acc sum[S::L] = {};
             for (int i = 0; i <= 2 * r; ++i) {
-                const typename S::Acc t = static_cast<typename S::Acc>(taps.t[i]);
+                // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
+                const typename S::Acc t = static_cast<typename S::Acc>(static_cast<std::uint32_t>(taps.t[i]));
 #pragma unroll
                 for (int l = 0; l < S::L; ++l) sum[l] += t * s[(threadIdx.x + i) * S::L + l];
             }
@@ -204,8 +208,8 @@ __global__ void __launch_bounds__(kRowThreads) g16_rows(const __grid_constant__ 
 // pixels x tile_h rows; the tile's H rows and 2r halo rows in shared memory
 // (rows outside the image: the row the border rule names, or the constant).
 template <int C, int K, bool Unsharp>
-__global__ void __launch_bounds__(kTileX * kTileThreadsY) g16_columns(const __grid_constant__ Args16 a,
-                                                                      const __grid_constant__ Taps16 taps) {
+__global__ void __launch_bounds__(kTileX * kTileThreadsY)
+    g16_columns(const __grid_constant__ Args16 a, const __grid_constant__ Taps16 taps) {
     using S = Spec<C, K>;
     using Lane = typename S::Lane;
     extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -233,7 +237,8 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY) g16_columns(const __gr
                 typename S::Acc sum[S::L] = {};
                 const Lane* col = s + yo * row_lanes + threadIdx.x * S::L;
                 for (int j = 0; j <= 2 * r; ++j) {
-                    const typename S::Acc t = static_cast<typename S::Acc>(taps.t[j]);
+                    // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
+                    const typename S::Acc t = static_cast<typename S::Acc>(static_cast<std::uint32_t>(taps.t[j]));
 #pragma unroll
                     for (int l = 0; l < S::L; ++l) sum[l] += t * col[j * row_lanes + l];
                 }
@@ -374,7 +379,8 @@ __global__ void __launch_bounds__(kBoxHorzThreads) box16_horizontal(const __grid
 // The lanes of a (32 + kw - 1) x (tile_h + kh - 1) tile whose top-left output
 // is (x0, y0), into shared memory.
 template <int C, int K>
-__device__ __forceinline__ void load_tile(const Args16& a, typename Spec<C, K>::Lane* s, int x0, int y0, int tw, int th) {
+__device__ __forceinline__ void load_tile(const Args16& a, typename Spec<C, K>::Lane* s, int x0, int y0, int tw,
+                                          int th) {
     using S = Spec<C, K>;
     const int tid = threadIdx.y * kTileX + threadIdx.x;
     for (int e = tid; e < tw * th; e += kTileX * kTileThreadsY) {
@@ -389,8 +395,8 @@ __device__ __forceinline__ void load_tile(const Args16& a, typename Spec<C, K>::
 // Custom: S = sum coeffs[j * kw + i] * lane(x + i - ax, y + j - ay) (int64),
 // out = custom_value64(S, denominator, offset, top).
 template <int C, int K>
-__global__ void __launch_bounds__(kTileX * kTileThreadsY) custom16_tiles(const __grid_constant__ Args16 a,
-                                                                         const __grid_constant__ Coeffs16 k) {
+__global__ void __launch_bounds__(kTileX * kTileThreadsY)
+    custom16_tiles(const __grid_constant__ Args16 a, const __grid_constant__ Coeffs16 k) {
     using S = Spec<C, K>;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     typename S::Lane* s = reinterpret_cast<typename S::Lane*>(smem_raw);
@@ -413,8 +419,8 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY) custom16_tiles(const _
         std::uint32_t v[S::L];
 #pragma unroll
         for (int l = 0; l < S::L; ++l)
-            v[l] = static_cast<std::uint32_t>(custom_value64(static_cast<double>(sum[l]), a.denominator, a.offset,
-                                                             static_cast<std::int64_t>(a.top)));
+            v[l] = static_cast<std::uint32_t>(
+                custom_value64(static_cast<double>(sum[l]), a.denominator, a.offset, static_cast<std::int64_t>(a.top)));
         store<C, K, false>(a, x, y0 + yo, v);
     }
 }
@@ -437,7 +443,9 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY) edges16_tiles(const __
         std::uint32_t v[S::L];
 #pragma unroll
         for (int l = 0; l < S::L; ++l) {
-            const auto at = [&](int i, int j) { return static_cast<Signed>(s[((yo + j) * tw + threadIdx.x + i) * S::L + l]); };
+            const auto at = [&](int i, int j) {
+                return static_cast<Signed>(s[((yo + j) * tw + threadIdx.x + i) * S::L + l]);
+            };
             Signed gx, gy = 0;
             if (op == EdgeOperator::Laplacian) {
                 gx = at(1, 0) + at(0, 1) + at(2, 1) + at(1, 2) - 4 * at(1, 1);
@@ -499,13 +507,15 @@ const char* launch_box(Args16 a, cudaStream_t stream, const DeviceLimits& dev) {
     const int R = a.radius;
     a.count = (2 * R + 1) * (2 * R + 1);
     a.chunk_rows = static_cast<int>(round_up(static_cast<std::size_t>(std::max(kMinChunkRows, 2 * R + 1)), 32));
-    box16_vertical<C, K><<<dim3(static_cast<unsigned>(ceil_div(a.width, kBoxVertThreads)),
-                                grid_rows(ceil_div(a.height, a.chunk_rows))),
-                           kBoxVertThreads, 0, stream>>>(a);
+    box16_vertical<C, K>
+        <<<dim3(static_cast<unsigned>(ceil_div(a.width, kBoxVertThreads)), grid_rows(ceil_div(a.height, a.chunk_rows))),
+           kBoxVertThreads, 0, stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("box16_vertical");
     int seg = R <= 128 ? 1024 : 2048;
     seg = std::min(seg, static_cast<int>(round_up(static_cast<std::size_t>(a.width), 32)));
-    const auto smem_for = [&](int sp) { return static_cast<std::size_t>(S::L) * static_cast<std::size_t>(sp + 2 * R + 1) * 8; };
+    const auto smem_for = [&](int sp) {
+        return static_cast<std::size_t>(S::L) * static_cast<std::size_t>(sp + 2 * R + 1) * 8;
+    };
     while (seg > 32 && smem_for(seg) > static_cast<std::size_t>(dev.max_smem_optin)) seg /= 2;
     if (smem_for(seg) > static_cast<std::size_t>(dev.max_smem_optin))
         throw device_error("box filter", "radius " + std::to_string(R) + " needs more shared memory than this GPU has");
@@ -539,7 +549,8 @@ const char* launch_custom(const FilterPlan& plan, Args16 a, cudaStream_t stream,
     for (std::size_t i = 0; i < plan.coeffs.size(); ++i) k.k[i] = plan.coeffs[i];
     const std::size_t smem = tile_smem<C, K>(a, dev);
     allow_dynamic_smem(reinterpret_cast<const void*>(&custom16_tiles<C, K>), smem);
-    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)), static_cast<unsigned>(ceil_div(a.height, a.tile_h)));
+    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)),
+                    static_cast<unsigned>(ceil_div(a.height, a.tile_h)));
     custom16_tiles<C, K><<<grid, dim3(kTileX, kTileThreadsY), smem, stream>>>(a, k);
     IMGPAR_CUDA_CHECK_LAUNCH("custom16_tiles");
     return "16-bit 2-D correlation (tiles in shared memory, 64-bit sums)";
@@ -551,7 +562,8 @@ const char* launch_edges(Args16 a, cudaStream_t stream, const DeviceLimits& dev)
     a.ax = a.ay = 1;
     const std::size_t smem = tile_smem<C, K>(a, dev);
     allow_dynamic_smem(reinterpret_cast<const void*>(&edges16_tiles<C, K>), smem);
-    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)), static_cast<unsigned>(ceil_div(a.height, a.tile_h)));
+    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)),
+                    static_cast<unsigned>(ceil_div(a.height, a.tile_h)));
     edges16_tiles<C, K><<<grid, dim3(kTileX, kTileThreadsY), smem, stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("edges16_tiles");
     return "16-bit 3x3 edges (tiles in shared memory)";
@@ -631,10 +643,12 @@ const char* launch_u16(const FilterPlan& plan, const ConstDeviceViewU16& src, co
     a.top = wide ? kWideTop16 : static_cast<std::uint64_t>(kTop16);
     switch (src.channels) {
         case 1: return launch_kind<1, kSamples>(plan, a, stream, dev);
-        case 2: return kind == LaneKind16::WithAlpha ? launch_kind<2, kWithAlpha>(plan, a, stream, dev)
-                                                     : launch_kind<2, kColours>(plan, a, stream, dev);
-        case 3: return kind == LaneKind16::Luma ? launch_edges<3, kLuma>(a, stream, dev)
-                                                : launch_kind<3, kSamples>(plan, a, stream, dev);
+        case 2:
+            return kind == LaneKind16::WithAlpha ? launch_kind<2, kWithAlpha>(plan, a, stream, dev)
+                                                 : launch_kind<2, kColours>(plan, a, stream, dev);
+        case 3:
+            return kind == LaneKind16::Luma ? launch_edges<3, kLuma>(a, stream, dev)
+                                            : launch_kind<3, kSamples>(plan, a, stream, dev);
         default:
             if (kind == LaneKind16::WithAlpha) return launch_kind<4, kWithAlpha>(plan, a, stream, dev);
             if (kind == LaneKind16::WideLuma) return launch_edges<4, kWideLuma>(a, stream, dev);

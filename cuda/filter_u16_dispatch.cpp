@@ -21,13 +21,14 @@ namespace {
 const char* const kSubject = "filter";
 
 std::string shape_text(int w, int h, int c) {
-    return std::to_string(w) + "x" + std::to_string(h) + " with " + std::to_string(c) + " channel" + (c == 1 ? "" : "s") +
-           " (16-bit)";
+    return std::to_string(w) + "x" + std::to_string(h) + " with " + std::to_string(c) + " channel" +
+           (c == 1 ? "" : "s") + " (16-bit)";
 }
 
 std::pair<std::uintptr_t, std::uintptr_t> span(const ConstDeviceViewU16& r) {
     const auto begin = reinterpret_cast<std::uintptr_t>(r.data);
-    return {begin, begin + static_cast<std::uintptr_t>(r.pitch) * static_cast<std::uintptr_t>(r.height - 1) + r.row_bytes()};
+    return {begin,
+            begin + static_cast<std::uintptr_t>(r.pitch) * static_cast<std::uintptr_t>(r.height - 1) + r.row_bytes()};
 }
 
 void validate_images(const FilterPlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst) {

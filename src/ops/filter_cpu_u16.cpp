@@ -41,7 +41,8 @@ void check_shapes(const FilterPlan& plan, ConstViewU16 src, ViewU16 dst) {
 bool overlaps(ConstViewU16 a, ConstViewU16 b) {
     const auto lo = [](ConstViewU16 v) { return reinterpret_cast<std::uintptr_t>(v.data); };
     const auto hi = [](ConstViewU16 v) {
-        return reinterpret_cast<std::uintptr_t>(v.data) + (static_cast<std::size_t>(v.height) - 1) * v.stride + v.row_bytes();
+        return reinterpret_cast<std::uintptr_t>(v.data) + (static_cast<std::size_t>(v.height) - 1) * v.stride +
+               v.row_bytes();
     };
     return lo(a) < hi(b) && lo(b) < hi(a);
 }
@@ -98,7 +99,8 @@ void run_wide(const FilterPlan& plan, ConstViewU16 src, ViewU16 dst) {
         const RowSink16 out = [&](int y, const std::uint64_t* v) {
             std::uint16_t* o = dst.row(y);
             for (int x = 0; x < dst.width; ++x, v += C, o += C) {
-                for (int c = 0; c < colours; ++c) o[c] = static_cast<std::uint16_t>(unpremultiply_filtered16(v[c], v[colours]));
+                for (int c = 0; c < colours; ++c)
+                    o[c] = static_cast<std::uint16_t>(unpremultiply_filtered16(v[c], v[colours]));
                 o[colours] = static_cast<std::uint16_t>(alpha16(v[colours]));
             }
         };
@@ -119,7 +121,8 @@ void run_wide(const FilterPlan& plan, ConstViewU16 src, ViewU16 dst) {
             for (int c = 0; c < lanes; ++c) {
                 std::uint64_t p = v[c];
                 if (unsharp)
-                    p = unsharp_output_wide16(premultiply16(s[c], a), static_cast<std::uint32_t>(p), plan.amount_q8, level);
+                    p = unsharp_output_wide16(premultiply16(s[c], a), static_cast<std::uint32_t>(p), plan.amount_q8,
+                                              level);
                 o[c] = static_cast<std::uint16_t>(unpremultiply_kept16(p, a));
             }
             o[lanes] = static_cast<std::uint16_t>(a);

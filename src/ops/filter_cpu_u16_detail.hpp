@@ -58,7 +58,8 @@ struct Source {
     void row(int y, Lane* out) const {
         const std::uint16_t* s = image.row(y);
         const int C = image.channels;
-        for (int x = 0; x < image.width; ++x) lanes(s + static_cast<std::size_t>(x) * C, out + static_cast<std::size_t>(x) * count);
+        for (int x = 0; x < image.width; ++x)
+            lanes(s + static_cast<std::size_t>(x) * C, out + static_cast<std::size_t>(x) * count);
     }
     // Row y (any integer; the border rule names it) extended by `left` and
     // `right` pixels by the border rule: out[(x + left) * count + l].

@@ -92,7 +92,8 @@ void box16(const Source<D>& in, int radius, const RowSink16& out) {
         };
         for (int j = y0 - radius; j <= y0 + radius; ++j) add_row(j, false);
         std::uint64_t outside_col[4];
-        for (int l = 0; l < K; ++l) outside_col[l] = static_cast<std::uint64_t>(side) * in.outside[static_cast<std::size_t>(l)];
+        for (int l = 0; l < K; ++l)
+            outside_col[l] = static_cast<std::uint64_t>(side) * in.outside[static_cast<std::size_t>(l)];
         const auto column = [&](int x, int l) {
             const int m = border_index(x, w, in.mode);
             return m < 0 ? outside_col[l] : col[static_cast<std::size_t>(m) * K + l];
@@ -106,7 +107,8 @@ void box16(const Source<D>& in, int radius, const RowSink16& out) {
                 std::uint64_t s = 0;
                 for (int i = -radius; i <= radius; ++i) s += column(i, l);
                 for (int x = 0; x < w; ++x) {
-                    values[static_cast<std::size_t>(x) * K + l] = (s + static_cast<std::uint64_t>(count / 2)) / static_cast<std::uint64_t>(count);
+                    values[static_cast<std::size_t>(x) * K + l] =
+                        (s + static_cast<std::uint64_t>(count / 2)) / static_cast<std::uint64_t>(count);
                     if (x + 1 < w) s = s + column(x + 1 + radius, l) - column(x - radius, l);
                 }
             }
@@ -168,13 +170,16 @@ void edges16(const Source<D>& in, EdgeOperator op, const RowSink16& out) {
         std::vector<Lane> scratch, rows(3 * padded);
         std::vector<std::uint64_t> values(n);
         for (int y = y0; y < y1; ++y) {
-            for (int j = 0; j < 3; ++j) in.padded_row(y + j - 1, 1, 1, scratch, &rows[static_cast<std::size_t>(j) * padded]);
+            for (int j = 0; j < 3; ++j)
+                in.padded_row(y + j - 1, 1, 1, scratch, &rows[static_cast<std::size_t>(j) * padded]);
             const Lane* a = rows.data();
             const Lane* b = a + padded;
             const Lane* c = b + padded;
             const std::size_t k = static_cast<std::size_t>(K);
             for (std::size_t t = 0; t < n; ++t) {
-                const auto s = [&](const Lane* row, int i) { return static_cast<Signed>(row[t + static_cast<std::size_t>(i) * k]); };
+                const auto s = [&](const Lane* row, int i) {
+                    return static_cast<Signed>(row[t + static_cast<std::size_t>(i) * k]);
+                };
                 if (op == EdgeOperator::Laplacian) {
                     const Signed l = s(a, 1) + s(b, 0) + s(b, 2) + s(c, 1) - 4 * s(b, 1);
                     if constexpr (std::is_same_v<D, Deep>)

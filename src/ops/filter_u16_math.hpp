@@ -96,7 +96,9 @@ IMGPAR_HD std::int64_t custom_value64(double sum, double denominator, double off
 
 // --- DeepWide (alpha) -------------------------------------------------------------
 
-IMGPAR_HD std::uint32_t premultiply16(int c, int a) { return static_cast<std::uint32_t>(c) * static_cast<std::uint32_t>(a); }
+IMGPAR_HD std::uint32_t premultiply16(int c, int a) {
+    return static_cast<std::uint32_t>(c) * static_cast<std::uint32_t>(a);
+}
 IMGPAR_HD std::uint32_t alpha_wide16(int a) { return 65535u * static_cast<std::uint32_t>(a); }
 // Lane `lane` of a pixel with colour `c` for that lane and alpha `a`.
 IMGPAR_HD std::uint32_t wide_lane16(int lane, int colours, int c, int a) {
@@ -135,8 +137,8 @@ IMGPAR_HD std::uint32_t lane16(LaneKind16 k, const std::uint16_t* px, int channe
         case LaneKind16::Colours: return premultiply16(px[l], px[colours]);
         case LaneKind16::WideLuma:
         default:
-            return static_cast<std::uint32_t>(luma601_wide16(premultiply16(px[0], px[3]), premultiply16(px[1], px[3]),
-                                                             premultiply16(px[2], px[3])));
+            return static_cast<std::uint32_t>(
+                luma601_wide16(premultiply16(px[0], px[3]), premultiply16(px[1], px[3]), premultiply16(px[2], px[3])));
     }
 }
 
@@ -182,12 +184,14 @@ IMGPAR_HD std::int64_t floor_div64(std::int64_t a, std::int64_t b) {
 
 // Unsharp on P: d = P - b (|d| < 2^32), the threshold scaled by 65535, the
 // result clamped to 0..65535^2; amount_q8 * d < 5120 * 2^32 < 2^45.
-IMGPAR_HD std::uint32_t unsharp_output_wide16(std::uint32_t x, std::uint32_t blurred, int amount_q8, int threshold_level) {
+IMGPAR_HD std::uint32_t unsharp_output_wide16(std::uint32_t x, std::uint32_t blurred, int amount_q8,
+                                              int threshold_level) {
     const std::int64_t d = static_cast<std::int64_t>(x) - static_cast<std::int64_t>(blurred);
     const std::int64_t ad = d < 0 ? -d : d;
     if (2 * ad < 65535ll * threshold_level) return x;
     const std::int64_t v = static_cast<std::int64_t>(x) + floor_div64(amount_q8 * d + 128, 256);
-    return static_cast<std::uint32_t>(v < 0 ? 0 : (v > static_cast<std::int64_t>(kWideTop16) ? static_cast<std::int64_t>(kWideTop16) : v));
+    return static_cast<std::uint32_t>(
+        v < 0 ? 0 : (v > static_cast<std::int64_t>(kWideTop16) ? static_cast<std::int64_t>(kWideTop16) : v));
 }
 
 // Edges on P: |gx|, |gy| <= 16 * 65535^2 < 2^37, so gx^2 + gy^2 < 2^75 takes

@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -68,13 +69,15 @@ Dev16 make_dev16(int w, int h, int c, Layout16 layout) {
 
 void upload(const Dev16& d, const ImageU16& img) {
     IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(d.ref.data, d.ref.pitch, img.data(), img.stride(), img.row_bytes(),
-                                        static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice, test::stream()));
+                                        static_cast<std::size_t>(img.height()), cudaMemcpyHostToDevice,
+                                        test::stream()));
 }
 
 ImageU16 download(const Dev16& d) {
     ImageU16 img(d.ref.width, d.ref.height, d.ref.channels);
     IMGPAR_CUDA_CHECK(cudaMemcpy2DAsync(img.data(), img.stride(), d.ref.data, d.ref.pitch, img.row_bytes(),
-                                        static_cast<std::size_t>(img.height()), cudaMemcpyDeviceToHost, test::stream()));
+                                        static_cast<std::size_t>(img.height()), cudaMemcpyDeviceToHost,
+                                        test::stream()));
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(test::stream()));
     return img;
 }
@@ -115,7 +118,7 @@ private:
 };
 
 std::vector<Border> borders16() {
-    return {{BorderMode::Replicate, 0}, {BorderMode::Reflect, 0}, {BorderMode::Reflect101, 0}, {BorderMode::Wrap, 0},
+    return {{BorderMode::Replicate, 0}, {BorderMode::Reflect, 0},   {BorderMode::Reflect101, 0}, {BorderMode::Wrap, 0},
             {BorderMode::Constant, 0},  {BorderMode::Constant, 77}, {BorderMode::Constant, 255}};
 }
 
@@ -153,8 +156,8 @@ std::vector<FilterPlan> plans16(const Border& b) {
 }  // namespace
 
 TEST_CASE("GPU 16-bit filters: every kind, 1-4 channels, every border, odd sizes and tile sizes +-1") {
-    const std::vector<std::pair<int, int>> sizes = {{1, 1},   {1, 9},   {9, 1},   {2, 3},   {7, 5},    {31, 7},
-                                                    {32, 8},  {33, 9},  {63, 31}, {65, 33}, {97, 61},  {127, 3},
+    const std::vector<std::pair<int, int>> sizes = {{1, 1},   {1, 9},   {9, 1},   {2, 3},    {7, 5},   {31, 7},
+                                                    {32, 8},  {33, 9},  {63, 31}, {65, 33},  {97, 61}, {127, 3},
                                                     {128, 2}, {129, 5}, {1, 130}, {257, 17}, {37, 129}};
     int checked = 0;
     for (int c = 1; c <= 4; ++c)
@@ -184,7 +187,8 @@ TEST_CASE("GPU 16-bit filters: large radii and kernels (Gaussian r=150, box R=10
         Bench16 gpu(src);
         std::vector<double> big(63 * 63);
         for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<double>(static_cast<int>(i * 37 % 11) - 5);
-        for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Wrap, 0}, Border{BorderMode::Constant, 200}}) {
+        for (const Border& b :
+             {Border{BorderMode::Replicate, 0}, Border{BorderMode::Wrap, 0}, Border{BorderMode::Constant, 200}}) {
             gpu.check(make_gaussian(50.0, 0, b), "large");
             gpu.check(make_unsharp(20.0, 0, 3.0, 0.1, b), "large");
             gpu.check(make_box(1000, b), "large");
@@ -202,8 +206,8 @@ TEST_CASE("GPU 16-bit filters: constant images, extremes and low alpha") {
             ImageU16 src(45, 37, c);
             src.fill(static_cast<std::uint16_t>(v));
             Bench16 gpu(src);
-            for (const Border& b : {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 1},
-                                    Border{BorderMode::Constant, 255}})
+            for (const Border& b :
+                 {Border{BorderMode::Replicate, 0}, Border{BorderMode::Constant, 1}, Border{BorderMode::Constant, 255}})
                 for (const FilterPlan& p : plans16(b)) gpu.check(p, "constant " + std::to_string(v));
         }
 }

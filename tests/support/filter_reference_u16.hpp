@@ -146,8 +146,10 @@ inline i64 round_sqrt(u128 m, int d, i64 top) {
     while (lo < hi) {
         const i64 mid = lo + (hi - lo + 1) / 2;
         const u128 e = static_cast<u128>(2 * mid - 1);
-        if (e * e * static_cast<u128>(d * d) <= 4 * m) lo = mid;
-        else hi = mid - 1;
+        if (e * e * static_cast<u128>(d * d) <= 4 * m)
+            lo = mid;
+        else
+            hi = mid - 1;
     }
     return lo;
 }
@@ -221,8 +223,7 @@ inline ImageU16 filter(const ImageU16& src, const FilterPlan& p) {
                 out.at(x, y, c) = static_cast<std::uint16_t>(o);
             }
             if (alpha)
-                out.at(x, y, colours) =
-                    static_cast<std::uint16_t>(kept ? a : (v.at(x, y, colours) + 32767) / 65535);
+                out.at(x, y, colours) = static_cast<std::uint16_t>(kept ? a : (v.at(x, y, colours) + 32767) / 65535);
         }
     return out;
 }
