@@ -4,8 +4,9 @@
 // src/ops/filter_u16_math.hpp that the CPU reference calls. The 8-bit
 // tensor-core paths cannot take these samples: FP16 holds integers only to
 // 2048 and the u8 MMAs bytes.
-//  - Gaussian and unsharp: separable, two passes through a scratch image of
-//    lanes (uint16 H for images without alpha, uint32 for the premultiplied
+//  - Gaussian and unsharp: radii up to 16 in one fused kernel over tiles
+//    (cuda/filter_u16_fused.cu); larger ones in two passes through a scratch
+//    image of lanes (uint16 H for images without alpha, uint32 for the premultiplied
 //    lanes): rows, a block per 128-pixel row segment staged with its border
 //    in shared memory; columns, a block per 32-pixel x tile_h tile whose
 //    2r rows of halo are staged in shared memory, with the epilogue (unsharp,
@@ -28,6 +29,7 @@
 #include "cuda/check.hpp"
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_u16.hpp"
+#include "cuda/filter_u16_kernels.cuh"
 #include "src/error.hpp"
 #include "src/ops/filter_u16_math.hpp"
 #include "src/ops/wide_math.hpp"
@@ -35,136 +37,7 @@
 namespace imgpar::cuda::filter_detail {
 namespace {
 
-constexpr int kMaxTaps16 = 2 * kMaxGaussianRadius + 1;
-constexpr int kMaxCoeffs16 = kMaxKernelSide * kMaxKernelSide;
-
-// Launch policy (reasoning; to be measured with the 16-bit benchmark rows):
-// Gaussian rows: 128 threads over a 128-pixel segment (the 2r halo is read
-// once per segment); columns: 32 x 8 threads over 32 pixels x tile_h rows,
-// tile_h the largest of 128, 64, 32 whose halo'd tile fits the shared memory
-// (a taller tile re-reads the 2r halo rows less); box: as the 8-bit box;
-// 2-D: 32 x 8 threads, each 4 rows of a 32 x 32 output tile.
-constexpr int kRowThreads = 128;
-constexpr int kTileX = 32;
-constexpr int kTileThreadsY = 8;
-constexpr int kBoxVertThreads = 128;
-constexpr int kBoxHorzThreads = 256;
-constexpr int kBoxHorzWarps = kBoxHorzThreads / 32;
-constexpr int kMinChunkRows = 64;
-constexpr int k2dTileY = 32;
-
-struct Args16 {
-    const std::uint16_t* src;
-    std::size_t src_pitch;  // bytes
-    std::uint16_t* dst;
-    std::size_t dst_pitch;  // bytes
-    int width, height;
-    BorderMode mode;
-    std::uint32_t outside[4];  // lanes of a constant-border pixel
-    void* tmp;                 // scratch lanes, width * lanes per row, packed
-    int radius;
-    int tile_h;      // Gaussian columns, custom/edges tiles: output rows per block
-    int chunk_rows;  // box vertical pass
-    int seg_px;      // box horizontal pass
-    int ext;         // seg_px + 2R + 1
-    int count;       // box: (2R+1)^2
-    int amount_q8, level;
-    int op;
-    int kw, kh, ax, ay;
-    double denominator, offset;
-    std::uint64_t top;
-};
-struct Taps16 {
-    int t[kMaxTaps16];
-};
-struct Coeffs16 {
-    int k[kMaxCoeffs16];
-};
-
-// What a (channels, lane kind) pair computes with.
-template <int C, int K>
-struct Spec {
-    static constexpr LaneKind16 kind = static_cast<LaneKind16>(K);
-    static constexpr bool wide = K >= static_cast<int>(LaneKind16::WithAlpha);
-    static constexpr int L = lane_count16(kind, C);
-    using Lane = std::conditional_t<wide, std::uint32_t, std::uint16_t>;
-    using Acc = std::conditional_t<wide, std::uint64_t, std::uint32_t>;
-    using Signed = std::conditional_t<wide, std::int64_t, std::int32_t>;
-    static __device__ __forceinline__ std::uint32_t round(Acc s) {
-        if constexpr (wide)
-            return gaussian_round_wide16(s);
-        else
-            return gaussian_round16(s);
-    }
-};
-
-__device__ __forceinline__ const std::uint16_t* src_row(const Args16& a, int y) {
-    return reinterpret_cast<const std::uint16_t*>(reinterpret_cast<const unsigned char*>(a.src) +
-                                                  static_cast<std::size_t>(y) * a.src_pitch);
-}
-__device__ __forceinline__ std::uint16_t* dst_row(const Args16& a, int y) {
-    return reinterpret_cast<std::uint16_t*>(reinterpret_cast<unsigned char*>(a.dst) +
-                                            static_cast<std::size_t>(y) * a.dst_pitch);
-}
-
-// The lanes of pixel (x, y), any x and y (the border rule picks the pixel).
-template <int C, int K>
-__device__ __forceinline__ void fetch(const Args16& a, int x, int y, typename Spec<C, K>::Lane (&v)[Spec<C, K>::L]) {
-    using S = Spec<C, K>;
-    const int yy = border_index(y, a.height, a.mode);
-    const int xx = border_index(x, a.width, a.mode);
-    if (yy < 0 || xx < 0) {
-#pragma unroll
-        for (int l = 0; l < S::L; ++l) v[l] = static_cast<typename S::Lane>(a.outside[l]);
-        return;
-    }
-    const std::uint16_t* p = src_row(a, yy) + static_cast<std::size_t>(xx) * C;
-    std::uint16_t px[C];
-#pragma unroll
-    for (int c = 0; c < C; ++c) px[c] = __ldg(p + c);
-#pragma unroll
-    for (int l = 0; l < S::L; ++l) v[l] = static_cast<typename S::Lane>(lane16(S::kind, px, C, l));
-}
-
-// Writes output pixel (x, y) from its lane values: samples (unsharp: the
-// rule on x and the blur), the filtered alpha's way back, or the kept
-// alpha's (unsharp first where asked).
-template <int C, int K, bool Unsharp>
-__device__ __forceinline__ void store(const Args16& a, int x, int y, const std::uint32_t (&v)[Spec<C, K>::L]) {
-    using S = Spec<C, K>;
-    constexpr LaneKind16 kind = S::kind;
-    if constexpr (kind == LaneKind16::Samples || kind == LaneKind16::Luma) {
-        std::uint16_t* o = dst_row(a, y) + static_cast<std::size_t>(x) * S::L;
-        if constexpr (Unsharp) {
-            const std::uint16_t* s = src_row(a, y) + static_cast<std::size_t>(x) * C;
-#pragma unroll
-            for (int l = 0; l < S::L; ++l)
-                o[l] = static_cast<std::uint16_t>(
-                    unsharp_output16(__ldg(s + l), static_cast<int>(v[l]), a.amount_q8, a.level));
-        } else {
-#pragma unroll
-            for (int l = 0; l < S::L; ++l) o[l] = static_cast<std::uint16_t>(v[l]);
-        }
-    } else if constexpr (kind == LaneKind16::WithAlpha) {
-        constexpr int colours = C - 1;
-        std::uint16_t* o = dst_row(a, y) + static_cast<std::size_t>(x) * C;
-#pragma unroll
-        for (int c = 0; c < colours; ++c) o[c] = static_cast<std::uint16_t>(unpremultiply_filtered16(v[c], v[colours]));
-        o[colours] = static_cast<std::uint16_t>(alpha16(v[colours]));
-    } else {
-        constexpr int colours = C - 1;
-        const std::uint16_t* s = src_row(a, y) + static_cast<std::size_t>(x) * C;
-        const int al = __ldg(s + colours);
-        std::uint16_t* o = dst_row(a, y) + static_cast<std::size_t>(x) * (S::L + 1);
-#pragma unroll
-        for (int l = 0; l < S::L; ++l) {
-            std::uint32_t p = v[l];
-            if constexpr (Unsharp) p = unsharp_output_wide16(premultiply16(__ldg(s + l), al), p, a.amount_q8, a.level);
-            o[l] = static_cast<std::uint16_t>(unpremultiply_kept16(p, al));
-        }
-        o[S::L] = static_cast<std::uint16_t>(al);
-    }
-}
+using namespace u16k;
 
 // --- Gaussian and unsharp -------------------------------------------------------
 
@@ -472,6 +345,8 @@ const char* launch_gaussian(const FilterPlan& plan, Args16 a, cudaStream_t strea
     Taps16 taps{};
     const std::vector<std::int32_t> t = gaussian_taps16(plan);
     for (std::size_t i = 0; i < t.size(); ++i) taps.t[i] = t[i];
+    if (const char* fused = launch_gaussian_fused<C, K>(plan.kind == FilterKind::Unsharp, a, taps, stream, dev))
+        return fused;
     const int r = a.radius;
     const std::size_t row_smem = static_cast<std::size_t>(kRowThreads + 2 * r) * S::L * sizeof(typename S::Lane);
     allow_dynamic_smem(reinterpret_cast<const void*>(&g16_rows<C, K>), row_smem);
