@@ -274,27 +274,29 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY)
     extern __shared__ __align__(16) unsigned char smem_raw[];
     typename S::Lane* s = reinterpret_cast<typename S::Lane*>(smem_raw);
     const int tw = kTileX + a.kw - 1, th = a.tile_h + a.kh - 1;
-    const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * a.tile_h, x = x0 + threadIdx.x;
-    load_tile<C, K>(a, s, x0, y0, tw, th);
-    __syncthreads();
-    if (x >= a.width) return;
-    for (int yo = threadIdx.y; yo < a.tile_h && y0 + yo < a.height; yo += kTileThreadsY) {
-        std::int64_t sum[S::L] = {};
-        for (int j = 0; j < a.kh; ++j) {
-            const typename S::Lane* row = s + ((yo + j) * tw + threadIdx.x) * S::L;
-            for (int i = 0; i < a.kw; ++i) {
-                const int kv = k.k[j * a.kw + i];
-                if (kv == 0) continue;
+    const int x0 = blockIdx.x * kTileX, x = x0 + threadIdx.x;
+    for (int y0 = blockIdx.y * a.tile_h; y0 < a.height; y0 += gridDim.y * a.tile_h) {
+        load_tile<C, K>(a, s, x0, y0, tw, th);
+        __syncthreads();
+        for (int yo = threadIdx.y; x < a.width && yo < a.tile_h && y0 + yo < a.height; yo += kTileThreadsY) {
+            std::int64_t sum[S::L] = {};
+            for (int j = 0; j < a.kh; ++j) {
+                const typename S::Lane* row = s + ((yo + j) * tw + threadIdx.x) * S::L;
+                for (int i = 0; i < a.kw; ++i) {
+                    const int kv = k.k[j * a.kw + i];
+                    if (kv == 0) continue;
 #pragma unroll
-                for (int l = 0; l < S::L; ++l) sum[l] += static_cast<std::int64_t>(kv) * row[i * S::L + l];
+                    for (int l = 0; l < S::L; ++l) sum[l] += static_cast<std::int64_t>(kv) * row[i * S::L + l];
+                }
             }
-        }
-        std::uint32_t v[S::L];
+            std::uint32_t v[S::L];
 #pragma unroll
-        for (int l = 0; l < S::L; ++l)
-            v[l] = static_cast<std::uint32_t>(
-                custom_value64(static_cast<double>(sum[l]), a.denominator, a.offset, static_cast<std::int64_t>(a.top)));
-        store<C, K, false>(a, x, y0 + yo, v);
+            for (int l = 0; l < S::L; ++l)
+                v[l] = static_cast<std::uint32_t>(custom_value64(static_cast<double>(sum[l]), a.denominator, a.offset,
+                                                                 static_cast<std::int64_t>(a.top)));
+            store<C, K, false>(a, x, y0 + yo, v);
+        }
+        __syncthreads();
     }
 }
 
@@ -306,32 +308,34 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY) edges16_tiles(const __
     extern __shared__ __align__(16) unsigned char smem_raw[];
     typename S::Lane* s = reinterpret_cast<typename S::Lane*>(smem_raw);
     const int tw = kTileX + 2, th = a.tile_h + 2;
-    const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * a.tile_h, x = x0 + threadIdx.x;
-    load_tile<C, K>(a, s, x0, y0, tw, th);
-    __syncthreads();
-    if (x >= a.width) return;
+    const int x0 = blockIdx.x * kTileX, x = x0 + threadIdx.x;
     const EdgeOperator op = static_cast<EdgeOperator>(a.op);
     const Signed wa = op == EdgeOperator::Scharr ? 3 : 1, wb = op == EdgeOperator::Scharr ? 10 : 2;
-    for (int yo = threadIdx.y; yo < a.tile_h && y0 + yo < a.height; yo += kTileThreadsY) {
-        std::uint32_t v[S::L];
+    for (int y0 = blockIdx.y * a.tile_h; y0 < a.height; y0 += gridDim.y * a.tile_h) {
+        load_tile<C, K>(a, s, x0, y0, tw, th);
+        __syncthreads();
+        for (int yo = threadIdx.y; x < a.width && yo < a.tile_h && y0 + yo < a.height; yo += kTileThreadsY) {
+            std::uint32_t v[S::L];
 #pragma unroll
-        for (int l = 0; l < S::L; ++l) {
-            const auto at = [&](int i, int j) {
-                return static_cast<Signed>(s[((yo + j) * tw + threadIdx.x + i) * S::L + l]);
-            };
-            Signed gx, gy = 0;
-            if (op == EdgeOperator::Laplacian) {
-                gx = at(1, 0) + at(0, 1) + at(2, 1) + at(1, 2) - 4 * at(1, 1);
-            } else {
-                gx = wa * (at(2, 0) - at(0, 0)) + wb * (at(2, 1) - at(0, 1)) + wa * (at(2, 2) - at(0, 2));
-                gy = wa * (at(0, 2) - at(0, 0)) + wb * (at(1, 2) - at(1, 0)) + wa * (at(2, 2) - at(2, 0));
+            for (int l = 0; l < S::L; ++l) {
+                const auto at = [&](int i, int j) {
+                    return static_cast<Signed>(s[((yo + j) * tw + threadIdx.x + i) * S::L + l]);
+                };
+                Signed gx, gy = 0;
+                if (op == EdgeOperator::Laplacian) {
+                    gx = at(1, 0) + at(0, 1) + at(2, 1) + at(1, 2) - 4 * at(1, 1);
+                } else {
+                    gx = wa * (at(2, 0) - at(0, 0)) + wb * (at(2, 1) - at(0, 1)) + wa * (at(2, 2) - at(0, 2));
+                    gy = wa * (at(0, 2) - at(0, 0)) + wb * (at(1, 2) - at(1, 0)) + wa * (at(2, 2) - at(2, 0));
+                }
+                if constexpr (S::wide)
+                    v[l] = static_cast<std::uint32_t>(edge_output_wide16(op, gx, gy));
+                else
+                    v[l] = static_cast<std::uint32_t>(edge_output16(op, gx, gy));
             }
-            if constexpr (S::wide)
-                v[l] = static_cast<std::uint32_t>(edge_output_wide16(op, gx, gy));
-            else
-                v[l] = static_cast<std::uint32_t>(edge_output16(op, gx, gy));
+            store<C, K, false>(a, x, y0 + yo, v);
         }
-        store<C, K, false>(a, x, y0 + yo, v);
+        __syncthreads();
     }
 }
 
@@ -424,8 +428,7 @@ const char* launch_custom(const FilterPlan& plan, Args16 a, cudaStream_t stream,
     for (std::size_t i = 0; i < plan.coeffs.size(); ++i) k.k[i] = plan.coeffs[i];
     const std::size_t smem = tile_smem<C, K>(a, dev);
     allow_dynamic_smem(reinterpret_cast<const void*>(&custom16_tiles<C, K>), smem);
-    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)),
-                    static_cast<unsigned>(ceil_div(a.height, a.tile_h)));
+    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)), grid_rows(ceil_div(a.height, a.tile_h)));
     custom16_tiles<C, K><<<grid, dim3(kTileX, kTileThreadsY), smem, stream>>>(a, k);
     IMGPAR_CUDA_CHECK_LAUNCH("custom16_tiles");
     return "16-bit 2-D correlation (tiles in shared memory, 64-bit sums)";
@@ -437,8 +440,7 @@ const char* launch_edges(Args16 a, cudaStream_t stream, const DeviceLimits& dev)
     a.ax = a.ay = 1;
     const std::size_t smem = tile_smem<C, K>(a, dev);
     allow_dynamic_smem(reinterpret_cast<const void*>(&edges16_tiles<C, K>), smem);
-    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)),
-                    static_cast<unsigned>(ceil_div(a.height, a.tile_h)));
+    const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)), grid_rows(ceil_div(a.height, a.tile_h)));
     edges16_tiles<C, K><<<grid, dim3(kTileX, kTileThreadsY), smem, stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("edges16_tiles");
     return "16-bit 3x3 edges (tiles in shared memory)";

@@ -113,9 +113,9 @@ const char* launch_gaussian_fused(bool unsharp, Args16 a, const Taps16& taps, cu
 }
 
 // The (channels, lanes) pairs cuda/filter_u16.cu runs Gaussians and unsharp on.
-#define IMGPAR_U16_FUSED(C, K)                                                                               \
+#define IMGPAR_U16_FUSED(C, K)                                                                                    \
     template const char* launch_gaussian_fused<C, static_cast<int>(K)>(bool, Args16, const Taps16&, cudaStream_t, \
-                                                                        const DeviceLimits&);
+                                                                       const DeviceLimits&);
 IMGPAR_U16_FUSED(1, LaneKind16::Samples)
 IMGPAR_U16_FUSED(3, LaneKind16::Samples)
 IMGPAR_U16_FUSED(2, LaneKind16::WithAlpha)

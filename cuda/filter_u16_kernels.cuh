@@ -150,7 +150,6 @@ __device__ __forceinline__ void store(const Args16& a, int x, int y, const std::
     }
 }
 
-
 // The fused Gaussian (cuda/filter_u16_fused.cu): both passes in one kernel
 // over a tile staged with its halo in shared memory, for radii up to
 // kFusedMaxRadius where the tile fits; the same samples as the two passes.

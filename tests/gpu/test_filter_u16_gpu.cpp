@@ -231,3 +231,19 @@ TEST_CASE("GPU 16-bit filter jobs: run on the GPU through a session, the same sa
         }
     }
 }
+
+TEST_CASE("GPU 16-bit filters: a column taller than a grid's 65535 tiles, and a long row") {
+    // 1 x 2,200,000 needs more than 65535 32- or 64-row tiles: the kernels
+    // stride over rows of tiles.
+    for (auto [w, h] : std::vector<std::pair<int, int>>{{1, 2200000}, {200003, 1}})
+        for (int c : {1, 4}) {
+            const ImageU16 src = test::random_u16(w, h, c, 31u + static_cast<unsigned>(c));
+            Bench16 gpu(src);
+            for (const Border& b : {Border{BorderMode::Reflect101, 0}, Border{BorderMode::Constant, 9}})
+                for (const FilterPlan& p :
+                     {make_gaussian(1.0, 0, b), make_gaussian(8.0, 0, b), make_unsharp(1.0, 0, 2.0, 0.0, b),
+                      make_box(3, b), make_edges(EdgeOperator::Sobel, false, b),
+                      make_custom(matrix(3, 3, {1, 2, 1, 0, -1, 0, 2, 1, 3}), opts(true), b)})
+                    gpu.check(p, "long");
+        }
+}
