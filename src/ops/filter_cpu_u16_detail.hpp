@@ -58,6 +58,11 @@ struct Source {
     void row(int y, Lane* out) const {
         const std::uint16_t* s = image.row(y);
         const int C = image.channels;
+        if (kind == LaneKind::Samples) {  // the samples themselves: a copy
+            const std::size_t n = static_cast<std::size_t>(image.width) * C;
+            for (std::size_t t = 0; t < n; ++t) out[t] = static_cast<Lane>(s[t]);
+            return;
+        }
         for (int x = 0; x < image.width; ++x)
             lanes(s + static_cast<std::size_t>(x) * C, out + static_cast<std::size_t>(x) * count);
     }

@@ -11,11 +11,57 @@
 #include <vector>
 
 #include "src/ops/filter_cpu_u16_detail.hpp"
+#include "src/ops/simd/mac_rows16.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu::u16 {
 
 namespace {
+
+// acc[k] += t * q[k]: vectorised for the Deep lanes (uint32 sums of 16-bit
+// samples), a plain loop for the DeepWide ones (uint64).
+inline void mac(std::uint32_t* acc, const std::uint16_t* q, std::uint32_t t, std::size_t n) {
+    simd::mac_row(acc, q, t, n);
+}
+inline void mac(std::uint64_t* acc, const std::uint32_t* q, std::uint64_t t, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) acc[k] += t * q[k];
+}
+
+// The `count` border-extended rows y0 .. y0 + count - 1 an output row reads,
+// each built once as a band moves down one row at a time.
+template <typename D>
+class PaddedRows {
+public:
+    using Lane = typename D::Lane;
+    PaddedRows(const Source<D>& in, int count, int left, int right)
+        : in_(in),
+          left_(left),
+          right_(right),
+          rows_(static_cast<std::size_t>(count),
+                std::vector<Lane>(static_cast<std::size_t>(in.image.width + left + right) * in.count)) {}
+    // Row j (0 .. count-1) of the window moved to last.
+    const Lane* row(int j) const { return rows_[static_cast<std::size_t>(j)].data(); }
+    // The window whose first row is y0 (any integer; the border rule names it).
+    void move_to(int y0) {
+        const int count = static_cast<int>(rows_.size());
+        int keep = 0;
+        if (first_ != kNone && y0 > first_ && y0 - first_ < count) {
+            keep = count - (y0 - first_);
+            std::rotate(rows_.begin(), rows_.begin() + (y0 - first_), rows_.end());
+        }
+        for (int j = keep; j < count; ++j)
+            in_.padded_row(y0 + j, left_, right_, scratch_, rows_[static_cast<std::size_t>(j)].data());
+        first_ = y0;
+    }
+
+private:
+    static constexpr int kNone = -(1 << 30);
+    const Source<D>& in_;
+    int left_, right_;
+    std::vector<std::vector<Lane>> rows_;
+    std::vector<Lane> scratch_;
+    int first_ = kNone;
+};
 
 int grain(int width, int lanes, int work_per_sample) {
     const long long per_row = static_cast<long long>(width) * lanes * std::max(1, work_per_sample);
@@ -24,10 +70,12 @@ int grain(int width, int lanes, int work_per_sample) {
 
 }  // namespace
 
-// Gaussian: H(x, y) = round(sum_i T[i] lane(x + i - r, y)) for every image
-// row into an intermediate of lanes, then out = round(sum_j T[j] H(x, y + j
-// - r)) with rows outside the image the H of the row the border rule names
-// (a constant border's row: the constant lane itself).
+// Gaussian: H(x, y) = round(sum_i T[i] lane(x + i - r, y)), then out =
+// round(sum_j T[j] H(x, y + j - r)) with rows outside the image the H of the
+// row the border rule names (a constant border's row: the constant lane
+// itself). Bands of output rows, each with the H of its rows and 2r halo rows
+// in a buffer of its own (no image-sized intermediate; the halo rows' H is
+// computed by both bands that read them, (band + 2r) / band of the rows pass).
 template <typename D>
 void gaussian16(const Source<D>& in, const std::vector<std::int32_t>& taps, const RowSink16& out) {
     using Lane = typename D::Lane;
@@ -35,35 +83,41 @@ void gaussian16(const Source<D>& in, const std::vector<std::int32_t>& taps, cons
     const int w = in.image.width, h = in.image.height, K = in.count;
     const int r = static_cast<int>(taps.size() / 2), window = 2 * r + 1;
     const std::size_t n = static_cast<std::size_t>(w) * K;
-    std::vector<Lane> mid(n * static_cast<std::size_t>(h));
-    parallel_for(h, grain(w, K, window), [&](int y0, int y1) {
+    const int band = std::max(64, 4 * r);
+    const int bands = (h + band - 1) / band;
+    parallel_for(bands, 1, [&](int b0, int b1) {
         std::vector<Lane> scratch, pad(static_cast<std::size_t>(w + 2 * r) * K);
-        for (int y = y0; y < y1; ++y) {
-            in.padded_row(y, r, r, scratch, pad.data());
-            Lane* o = &mid[static_cast<std::size_t>(y) * n];
-            for (std::size_t t = 0; t < n; ++t) {
-                Acc s = 0;
-                for (int i = 0; i < window; ++i)
-                    s += static_cast<Acc>(taps[static_cast<std::size_t>(i)]) * pad[t + static_cast<std::size_t>(i) * K];
-                o[t] = static_cast<Lane>(D::round(s));
-            }
-        }
-    });
-    std::vector<Lane> outside_row(n);
-    for (std::size_t t = 0; t < n; ++t) outside_row[t] = in.outside[t % static_cast<std::size_t>(K)];
-    parallel_for(h, grain(w, K, window), [&](int y0, int y1) {
+        std::vector<Lane> mid(static_cast<std::size_t>(band + 2 * r) * n);
         std::vector<Acc> acc(n);
         std::vector<std::uint64_t> values(n);
-        for (int y = y0; y < y1; ++y) {
-            std::fill(acc.begin(), acc.end(), Acc{0});
-            for (int j = 0; j < window; ++j) {
-                const int m = border_index(y + j - r, h, in.mode);
-                const Lane* row = m < 0 ? outside_row.data() : &mid[static_cast<std::size_t>(m) * n];
-                const Acc t = static_cast<Acc>(taps[static_cast<std::size_t>(j)]);
-                for (std::size_t k = 0; k < n; ++k) acc[k] += t * row[k];
+        for (int b = b0; b < b1; ++b) {
+            const int y0 = b * band, y1 = std::min(h, y0 + band);
+            // H of rows y0 - r .. y1 + r - 1 (as the border rule names them).
+            for (int p = y0 - r; p < y1 + r; ++p) {
+                Lane* o = &mid[static_cast<std::size_t>(p - (y0 - r)) * n];
+                const int m = border_index(p, h, in.mode);
+                if (m < 0) {
+                    for (std::size_t k = 0; k < n; ++k) o[k] = in.outside[k % static_cast<std::size_t>(K)];
+                    continue;
+                }
+                in.padded_row(m, r, r, scratch, pad.data());
+                // A tap at a time over the whole row: contiguous, vectorised.
+                std::fill(acc.begin(), acc.end(), Acc{0});
+                for (int i = 0; i < window; ++i) {
+                    const Acc t = static_cast<Acc>(taps[static_cast<std::size_t>(i)]);
+                    mac(acc.data(), pad.data() + static_cast<std::size_t>(i) * K, t, n);
+                }
+                for (std::size_t k = 0; k < n; ++k) o[k] = static_cast<Lane>(D::round(acc[k]));
             }
-            for (std::size_t k = 0; k < n; ++k) values[k] = D::round(acc[k]);
-            out(y, values.data());
+            for (int y = y0; y < y1; ++y) {
+                std::fill(acc.begin(), acc.end(), Acc{0});
+                for (int j = 0; j < window; ++j) {
+                    const Acc t = static_cast<Acc>(taps[static_cast<std::size_t>(j)]);
+                    mac(acc.data(), &mid[static_cast<std::size_t>(y - y0 + j) * n], t, n);
+                }
+                for (std::size_t k = 0; k < n; ++k) values[k] = D::round(acc[k]);
+                out(y, values.data());
+            }
         }
     });
 }
@@ -124,7 +178,7 @@ void custom16(const Source<D>& in, const FilterPlan& plan, double offset, std::u
     using Lane = typename D::Lane;
     const int w = in.image.width, h = in.image.height, K = in.count;
     const int kw = plan.kernel_width, kh = plan.kernel_height;
-    const std::size_t n = static_cast<std::size_t>(w) * K, padded = static_cast<std::size_t>(w + kw - 1) * K;
+    const std::size_t n = static_cast<std::size_t>(w) * K;
     const double denominator = std::ldexp(plan.scale, plan.frac_bits);
     struct Tap {
         std::size_t offset;
@@ -138,16 +192,14 @@ void custom16(const Source<D>& in, const FilterPlan& plan, double offset, std::u
             if (k != 0) taps.push_back({static_cast<std::size_t>(i) * K, j, k});
         }
     parallel_for(h, grain(w, K, static_cast<int>(taps.size())), [&](int y0, int y1) {
-        std::vector<Lane> scratch, rows(padded * static_cast<std::size_t>(kh));
+        PaddedRows<D> rows(in, kh, plan.anchor_x, kw - 1 - plan.anchor_x);
         std::vector<std::int64_t> acc(n);
         std::vector<std::uint64_t> values(n);
         for (int y = y0; y < y1; ++y) {
-            for (int j = 0; j < kh; ++j)
-                in.padded_row(y + j - plan.anchor_y, plan.anchor_x, kw - 1 - plan.anchor_x, scratch,
-                              &rows[static_cast<std::size_t>(j) * padded]);
+            rows.move_to(y - plan.anchor_y);
             std::fill(acc.begin(), acc.end(), 0);
             for (const Tap& tap : taps) {
-                const Lane* s = &rows[static_cast<std::size_t>(tap.row) * padded + tap.offset];
+                const Lane* s = rows.row(tap.row) + tap.offset;
                 for (std::size_t t = 0; t < n; ++t) acc[t] += tap.k * static_cast<std::int64_t>(s[t]);
             }
             for (std::size_t t = 0; t < n; ++t)
@@ -164,17 +216,16 @@ void edges16(const Source<D>& in, EdgeOperator op, const RowSink16& out) {
     using Lane = typename D::Lane;
     using Signed = typename D::Signed;
     const int w = in.image.width, h = in.image.height, K = in.count;
-    const std::size_t n = static_cast<std::size_t>(w) * K, padded = static_cast<std::size_t>(w + 2) * K;
+    const std::size_t n = static_cast<std::size_t>(w) * K;
     const Signed wa = op == EdgeOperator::Scharr ? 3 : 1, wb = op == EdgeOperator::Scharr ? 10 : 2;
     parallel_for(h, grain(w, K, 9), [&](int y0, int y1) {
-        std::vector<Lane> scratch, rows(3 * padded);
+        PaddedRows<D> rows(in, 3, 1, 1);
         std::vector<std::uint64_t> values(n);
         for (int y = y0; y < y1; ++y) {
-            for (int j = 0; j < 3; ++j)
-                in.padded_row(y + j - 1, 1, 1, scratch, &rows[static_cast<std::size_t>(j) * padded]);
-            const Lane* a = rows.data();
-            const Lane* b = a + padded;
-            const Lane* c = b + padded;
+            rows.move_to(y - 1);
+            const Lane* a = rows.row(0);
+            const Lane* b = rows.row(1);
+            const Lane* c = rows.row(2);
             const std::size_t k = static_cast<std::size_t>(K);
             for (std::size_t t = 0; t < n; ++t) {
                 const auto s = [&](const Lane* row, int i) {
