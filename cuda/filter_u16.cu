@@ -16,7 +16,8 @@
 //    of the sums and their halo in shared memory (uint64: window sums pass
 //    2^32), an output per difference of two prefix sums;
 //  - custom kernels and edges: 2-D tiles of lanes with their halo in shared
-//    memory, 64-bit sums.
+//    memory; custom sums in FP64 FMAs, exact (every partial sum an integer
+//    below 2^48), edges in 32/64-bit integers.
 // Loads are pixel-contiguous across a warp (coalesced); Deep images (no
 // alpha) keep uint32 Gaussian sums, DeepWide ones uint64 throughout.
 
@@ -265,7 +266,7 @@ __device__ __forceinline__ void load_tile(const Args16& a, typename Spec<C, K>::
     }
 }
 
-// Custom: S = sum coeffs[j * kw + i] * lane(x + i - ax, y + j - ay) (int64),
+// Custom: S = sum coeffs[j * kw + i] * lane(x + i - ax, y + j - ay) (exact),
 // out = custom_value64(S, denominator, offset, top).
 template <int C, int K>
 __global__ void __launch_bounds__(kTileX * kTileThreadsY)
@@ -279,21 +280,27 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY)
         load_tile<C, K>(a, s, x0, y0, tw, th);
         __syncthreads();
         for (int yo = threadIdx.y; x < a.width && yo < a.tile_h && y0 + yo < a.height; yo += kTileThreadsY) {
-            std::int64_t sum[S::L] = {};
+            // In double: every product (|k| <= 65535, lanes <= 65535^2) and
+            // every partial sum (sum |k| <= 65535) is an integer below 2^48,
+            // exact in any order, so this is the CPU's int64 sum; the H100's
+            // FP64 FMAs are several times faster than int64 multiply-adds.
+            double sum[S::L] = {};
             for (int j = 0; j < a.kh; ++j) {
                 const typename S::Lane* row = s + ((yo + j) * tw + threadIdx.x) * S::L;
                 for (int i = 0; i < a.kw; ++i) {
                     const int kv = k.k[j * a.kw + i];
                     if (kv == 0) continue;
+                    const double kd = static_cast<double>(kv);
 #pragma unroll
-                    for (int l = 0; l < S::L; ++l) sum[l] += static_cast<std::int64_t>(kv) * row[i * S::L + l];
+                    for (int l = 0; l < S::L; ++l)
+                        sum[l] = __fma_rn(kd, static_cast<double>(row[i * S::L + l]), sum[l]);
                 }
             }
             std::uint32_t v[S::L];
 #pragma unroll
             for (int l = 0; l < S::L; ++l)
-                v[l] = static_cast<std::uint32_t>(custom_value64(static_cast<double>(sum[l]), a.denominator, a.offset,
-                                                                 static_cast<std::int64_t>(a.top)));
+                v[l] = static_cast<std::uint32_t>(
+                    custom_value64(sum[l], a.denominator, a.offset, static_cast<std::int64_t>(a.top)));
             store<C, K, false>(a, x, y0 + yo, v);
         }
         __syncthreads();
@@ -431,7 +438,7 @@ const char* launch_custom(const FilterPlan& plan, Args16 a, cudaStream_t stream,
     const dim3 grid(static_cast<unsigned>(ceil_div(a.width, kTileX)), grid_rows(ceil_div(a.height, a.tile_h)));
     custom16_tiles<C, K><<<grid, dim3(kTileX, kTileThreadsY), smem, stream>>>(a, k);
     IMGPAR_CUDA_CHECK_LAUNCH("custom16_tiles");
-    return "16-bit 2-D correlation (tiles in shared memory, 64-bit sums)";
+    return "16-bit 2-D correlation (tiles in shared memory, exact FP64 sums)";
 }
 
 template <int C, int K>
