@@ -262,3 +262,18 @@ TEST_CASE("16-bit edge magnitudes: the 128-bit rounded square root at every roun
     CHECK(edge_output16(EdgeOperator::Sobel, 3, 4) == 1);  // sqrt(25) / 4 = 1.25
     CHECK(edge_output16(EdgeOperator::Sobel, 6, 0) == 2);  // 1.5: ties up
 }
+
+TEST_CASE("16-bit unsharp: the threshold in 16-bit levels, ceil(threshold x 65535), compared with 2|d|") {
+    CHECK(threshold_level16(0.0) == 0);
+    CHECK(threshold_level16(0.05) == 3277);  // 3276.75
+    CHECK(threshold_level16(0.2) == 13107);  // an exact product is not rounded up
+    CHECK(threshold_level16(1.0) == 65535);
+    // Steps around the threshold's size, against the reference.
+    for (int step : {1000, 1638, 1639, 3277, 3278, 6554}) {
+        ImageU16 src(9, 1, 1);
+        for (int x = 0; x < 9; ++x) src.at(x, 0, 0) = static_cast<std::uint16_t>(x < 4 ? 30000 : 30000 + step);
+        const FilterPlan p = make_unsharp(0.3, 1, 1.0, 0.05, Border{});
+        const ImageU16 got = cpu::apply_filter(p, src.view());
+        IMGPAR_CHECK_IMAGES_EQUAL(ref16::filter(src, p), got);
+    }
+}
