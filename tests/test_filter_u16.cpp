@@ -277,3 +277,16 @@ TEST_CASE("16-bit unsharp: the threshold in 16-bit levels, ceil(threshold x 6553
         IMGPAR_CHECK_IMAGES_EQUAL(ref16::filter(src, p), got);
     }
 }
+
+TEST_CASE("16-bit Gaussian and unsharp across the CPU's bands of rows (64, or 4r past radius 16), every channel count") {
+    for (int c = 1; c <= 4; ++c)
+        for (int h : {63, 64, 65, 129, 161, 250}) {
+            const ImageU16 src = random_u16(3, h, c, static_cast<unsigned>(h * 5 + c));
+            for (const Border& b : {parse_border("reflect"), parse_border("wrap"), parse_border("constant:3")})
+                for (const FilterPlan& p : {make_gaussian(1.5, 0, b), make_gaussian(6.0, 0, b), make_gaussian(1.0, 40, b),
+                                            make_unsharp(2.0, 0, 1.5, 0.01, b)}) {
+                    INFO(p.describe(), " | 3x", h, " ", channel_layout_name(c));
+                    IMGPAR_CHECK_IMAGES_EQUAL(ref16::filter(src, p), cpu::apply_filter(p, src.view()));
+                }
+        }
+}

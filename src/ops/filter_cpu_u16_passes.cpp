@@ -1,13 +1,15 @@
 // The 16-bit CPU filters' passes (the 16-bit contract in src/ops/filter.hpp):
 // each filters the lanes of a Source and hands every output row, as lane
 // values, to a sink (src/ops/filter_cpu_u16.cpp turns them into samples).
-// Plain integer loops, parallel over bands of rows; the widths are the
-// contract's (uint32 Gaussian sums on Deep lanes, 64 bits elsewhere).
+// Integer loops over whole rows, parallel over bands of rows (the Deep
+// Gaussian's multiply-adds vectorised, src/ops/simd/mac_rows16.hpp); the
+// widths are the contract's (uint32 Gaussian sums on Deep lanes, 64 bits
+// elsewhere), so every grouping gives the same sums.
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "src/ops/filter_cpu_u16_detail.hpp"
