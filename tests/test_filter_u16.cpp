@@ -290,3 +290,23 @@ TEST_CASE("16-bit Gaussian and unsharp across the CPU's bands of rows (64, or 4r
                 }
         }
 }
+
+TEST_CASE("16-bit filters on strided views: a window of a larger image, into a window of another, as a packed copy") {
+    for (int c = 1; c <= 4; ++c) {
+        const ImageU16 big = random_u16(41, 23, c, 77u + static_cast<unsigned>(c));
+        const ConstViewU16 window = big.view().sub(3, 2, 29, 17);  // stride > row bytes
+        const ImageU16 packed = ImageU16::copy_of(window);
+        for (const FilterPlan& p : plans_u16(parse_border("reflect101"))) {
+            ImageU16 canvas(37, 20, p.output_channels(c));
+            canvas.fill(0xBEEF);
+            const ViewU16 out = canvas.view().sub(5, 1, 29, 17);
+            cpu::apply_filter(p, window, out);
+            INFO(p.describe(), " ", channel_layout_name(c));
+            IMGPAR_CHECK_IMAGES_EQUAL(cpu::apply_filter(p, packed.view()), ImageU16::copy_of(out));
+            // Outside the window the canvas is untouched.
+            CHECK(canvas.at(4, 1, 0) == 0xBEEF);
+            CHECK(canvas.at(34, 18, 0) == 0xBEEF);
+            CHECK(canvas.at(5, 0, 0) == 0xBEEF);
+        }
+    }
+}
