@@ -358,6 +358,10 @@ const char* launch_gaussian(const FilterPlan& plan, Args16 a, cudaStream_t strea
     for (std::size_t i = 0; i < t.size(); ++i) taps.t[i] = t[i];
     if (const char* fused = launch_gaussian_fused<C, K>(plan.kind == FilterKind::Unsharp, a, taps, stream, dev))
         return fused;
+    // The two passes' H (u16_scratch_bytes reserves none for radii the fused
+    // kernel takes, which it does on every device of compute capability 8.0+).
+    if (a.tmp_bytes < static_cast<std::size_t>(a.width) * a.height * S::L * sizeof(typename S::Lane))
+        throw device_error("filter", "the workspace is smaller than the 16-bit Gaussian's two passes need");
     const int r = a.radius;
     const std::size_t row_smem = static_cast<std::size_t>(kRowThreads + 2 * r) * S::L * sizeof(typename S::Lane);
     allow_dynamic_smem(reinterpret_cast<const void*>(&g16_rows<C, K>), row_smem);
@@ -488,7 +492,7 @@ std::size_t u16_scratch_bytes(const FilterPlan& plan, int width, int height, int
     const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
     switch (plan.kind) {
         case FilterKind::Gaussian:
-        case FilterKind::Unsharp: return pixels * lanes * lane_bytes;
+        case FilterKind::Unsharp: return plan.radius <= kFusedMaxRadius ? 0 : pixels * lanes * lane_bytes;
         case FilterKind::Box: return pixels * lanes * lane_bytes * 2;  // uint32 / uint64 column sums
         default: return 0;
     }
@@ -513,6 +517,7 @@ const char* launch_u16(const FilterPlan& plan, const ConstDeviceViewU16& src, co
         for (int l = 0; l < lane_count16(kind, src.channels); ++l) a.outside[l] = lane16(kind, px, src.channels, l);
     }
     a.tmp = scratch;
+    a.tmp_bytes = scratch_bytes;
     a.radius = plan.radius;
     a.amount_q8 = plan.amount_q8;
     a.level = threshold_level16(plan.threshold);

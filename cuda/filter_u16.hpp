@@ -16,7 +16,8 @@ namespace imgpar::cuda::filter_detail {
 
 // The lanes a plan filters on a 16-bit image of `channels` channels.
 LaneKind16 lane_kind_u16(const FilterPlan& plan, int channels);
-// Scratch the 16-bit kernels need: Gaussian H lanes, box column sums.
+// Scratch the 16-bit kernels need: the Gaussian's H lanes past the fused
+// kernel's radii (cuda/filter_u16_kernels.cuh), box column sums.
 std::size_t u16_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
 // Launches the plan's kernels on `stream`; returns the name of what runs.
 const char* launch_u16(const FilterPlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst, void* scratch,

@@ -46,6 +46,7 @@ struct Args16 {
     BorderMode mode;
     std::uint32_t outside[4];  // lanes of a constant-border pixel
     void* tmp;                 // scratch lanes, width * lanes per row, packed
+    std::size_t tmp_bytes;     // its size
     int radius;
     int tile_h;      // Gaussian columns, custom/edges tiles: output rows per block
     int chunk_rows;  // box vertical pass
