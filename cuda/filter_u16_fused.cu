@@ -24,6 +24,38 @@ namespace imgpar::cuda::filter_detail::u16k {
 namespace {
 
 constexpr int kFusedThreads = kTileX * kTileThreadsY;
+// Outputs a thread computes along a line (4 pixels of a row in the rows
+// step, 4 rows of a column in the columns step): the kRun + 2r values a run
+// reads are loaded from shared memory once each and feed every output of the
+// run that reads them, (kRun + 2r) / (kRun (2r + 1)) loads per multiply-add,
+// about a quarter, instead of one (shared-memory loads, not multiply-adds,
+// bound the one-output version).
+constexpr int kRun = 4;
+
+// sum[q][l] = sum_i T[i] * line[(q + i) * stride + l] for the run's outputs
+// q in [0, kRun): `line` is the first value output 0 reads, `stride` the
+// elements from one position of the line to the next.
+template <int L, typename Lane, typename Acc>
+__device__ __forceinline__ void run_sums(const Lane* line, int stride, int r, const Taps16& taps, Acc (&sum)[kRun][L]) {
+#pragma unroll
+    for (int q = 0; q < kRun; ++q)
+#pragma unroll
+        for (int l = 0; l < L; ++l) sum[q][l] = 0;
+    for (int j = 0; j < 2 * r + kRun; ++j) {
+        Lane v[L];
+#pragma unroll
+        for (int l = 0; l < L; ++l) v[l] = line[j * stride + l];
+#pragma unroll
+        for (int q = 0; q < kRun; ++q) {
+            const int i = j - q;  // the tap value j meets in output q
+            if (i < 0 || i > 2 * r) continue;
+            // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
+            const Acc t = static_cast<Acc>(static_cast<std::uint32_t>(taps.t[i]));
+#pragma unroll
+            for (int l = 0; l < L; ++l) sum[q][l] += t * v[l];
+        }
+    }
+}
 
 template <int C, int K, bool Unsharp>
 __global__ void __launch_bounds__(kFusedThreads)
@@ -31,50 +63,51 @@ __global__ void __launch_bounds__(kFusedThreads)
     using S = Spec<C, K>;
     using Lane = typename S::Lane;
     using Acc = typename S::Acc;
+    constexpr int L = S::L;
     extern __shared__ __align__(16) unsigned char smem_raw[];
+    // th is a multiple of kRun (64, 32, 16 or 8), so no run leaves the tile.
     const int r = a.radius, th = a.tile_h, rows = th + 2 * r, cols = kTileX + 2 * r;
     Lane* src = reinterpret_cast<Lane*>(smem_raw);  // rows x cols pixels of lanes
-    Lane* mid = src + rows * cols * S::L;           // rows x kTileX pixels of H
+    Lane* mid = src + rows * cols * L;              // rows x kTileX pixels of H
     const int tid = threadIdx.y * kTileX + threadIdx.x;
     const int x0 = blockIdx.x * kTileX, x = x0 + threadIdx.x;
     for (int y0 = blockIdx.y * th; y0 < a.height; y0 += gridDim.y * th) {
         for (int e = tid; e < rows * cols; e += kFusedThreads) {
             const int rr = e / cols, cc = e - rr * cols;
-            Lane v[S::L];
+            Lane v[L];
             fetch<C, K>(a, x0 - r + cc, y0 - r + rr, v);
 #pragma unroll
-            for (int l = 0; l < S::L; ++l) src[e * S::L + l] = v[l];
+            for (int l = 0; l < L; ++l) src[e * L + l] = v[l];
         }
         __syncthreads();
-        // H of every staged row, the tile's 32 columns.
-        for (int e = tid; e < rows * kTileX; e += kFusedThreads) {
-            const int rr = e / kTileX, cx = e - rr * kTileX;
-            const Lane* p = src + (rr * cols + cx) * S::L;
-            Acc sum[S::L] = {};
-            for (int i = 0; i <= 2 * r; ++i) {
-                // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
-                const Acc t = static_cast<Acc>(static_cast<std::uint32_t>(taps.t[i]));
+        // H of every staged row, the tile's 32 columns, kRun columns a thread.
+        constexpr int runs_per_row = kTileX / kRun;
+        for (int e = tid; e < rows * runs_per_row; e += kFusedThreads) {
+            const int rr = e / runs_per_row, cx0 = (e - rr * runs_per_row) * kRun;
+            Acc sum[kRun][L];
+            run_sums<L, Lane, Acc>(src + (rr * cols + cx0) * L, L, r, taps, sum);
 #pragma unroll
-                for (int l = 0; l < S::L; ++l) sum[l] += t * p[i * S::L + l];
-            }
+            for (int q = 0; q < kRun; ++q)
 #pragma unroll
-            for (int l = 0; l < S::L; ++l) mid[e * S::L + l] = static_cast<Lane>(S::round(sum[l]));
+                for (int l = 0; l < L; ++l)
+                    mid[(rr * kTileX + cx0 + q) * L + l] = static_cast<Lane>(S::round(sum[q][l]));
         }
         __syncthreads();
-        if (x < a.width)
-            for (int yo = threadIdx.y; yo < th && y0 + yo < a.height; yo += kTileThreadsY) {
-                const Lane* col = mid + (yo * kTileX + threadIdx.x) * S::L;
-                Acc sum[S::L] = {};
-                for (int j = 0; j <= 2 * r; ++j) {
-                    const Acc t = static_cast<Acc>(static_cast<std::uint32_t>(taps.t[j]));
+        // The columns, kRun rows a thread: output rows yo0 .. yo0 + kRun - 1
+        // read H rows yo0 .. yo0 + kRun - 1 + 2r of the tile.
+        for (int yo0 = threadIdx.y * kRun; yo0 < th; yo0 += kTileThreadsY * kRun) {
+            if (x >= a.width || y0 + yo0 >= a.height) continue;
+            Acc sum[kRun][L];
+            run_sums<L, Lane, Acc>(mid + (yo0 * kTileX + threadIdx.x) * L, kTileX * L, r, taps, sum);
 #pragma unroll
-                    for (int l = 0; l < S::L; ++l) sum[l] += t * col[j * kTileX * S::L + l];
-                }
-                std::uint32_t v[S::L];
+            for (int q = 0; q < kRun; ++q) {
+                if (y0 + yo0 + q >= a.height) break;
+                std::uint32_t v[L];
 #pragma unroll
-                for (int l = 0; l < S::L; ++l) v[l] = S::round(sum[l]);
-                store<C, K, Unsharp>(a, x, y0 + yo, v);
+                for (int l = 0; l < L; ++l) v[l] = S::round(sum[q][l]);
+                store<C, K, Unsharp>(a, x, y0 + yo0 + q, v);
             }
+        }
         __syncthreads();
     }
 }
@@ -92,7 +125,8 @@ const char* launch_gaussian_fused(bool unsharp, Args16 a, const Taps16& taps, cu
         return rows * static_cast<std::size_t>(2 * kTileX + 2 * r) * S::L * sizeof(typename S::Lane);
     };
     // 64 rows a tile (32 for the wide lanes, so two blocks share an SM), fewer
-    // for short images or where shared memory is short.
+    // for short images or where shared memory is short; always a multiple of
+    // kRun.
     a.tile_h = S::wide ? 32 : 64;
     while (a.tile_h > 8 && (smem(a.tile_h) > static_cast<std::size_t>(dev.max_smem_optin) || a.tile_h >= 2 * a.height))
         a.tile_h /= 2;
