@@ -7,7 +7,7 @@
 //  - Gaussian and unsharp: radii up to 16 in one fused kernel over tiles
 //    (cuda/filter_u16_fused.cu); larger ones in two passes through a scratch
 //    image of lanes (uint16 H for images without alpha, uint32 for the premultiplied
-//    lanes): rows, a block per 128-pixel row segment staged with its border
+//    lanes): rows, a block per 512-pixel row segment staged with its border
 //    in shared memory; columns, a block per 32-pixel x tile_h tile whose
 //    2r rows of halo are staged in shared memory, with the epilogue (unsharp,
 //    unpremultiply);
@@ -43,36 +43,37 @@ using namespace u16k;
 // --- Gaussian and unsharp -------------------------------------------------------
 
 // H = round(sum_i T[i] lane(x + i - r, y)) into the scratch, a block per
-// 128-pixel segment of a row; the segment and its border in shared memory.
+// kRowPixels-pixel segment of a row, kRun pixels a thread; the segment and
+// its border in shared memory.
+constexpr int kRowPixels = kRowThreads * kRun;
 template <int C, int K>
 __global__ void __launch_bounds__(kRowThreads)
     g16_rows(const __grid_constant__ Args16 a, const __grid_constant__ Taps16 taps) {
     using S = Spec<C, K>;
     using Lane = typename S::Lane;
+    constexpr int L = S::L;
     extern __shared__ __align__(16) unsigned char smem_raw[];
     Lane* s = reinterpret_cast<Lane*>(smem_raw);
-    const int r = a.radius, n = kRowThreads + 2 * r;
-    const int x0 = blockIdx.x * kRowThreads, x = x0 + threadIdx.x;
+    const int r = a.radius, n = kRowPixels + 2 * r;
+    const int x0 = blockIdx.x * kRowPixels, xr = x0 + threadIdx.x * kRun;  // the thread's run
     Lane* tmp = static_cast<Lane*>(a.tmp);
     for (int y = blockIdx.y; y < a.height; y += gridDim.y) {
         for (int i = threadIdx.x; i < n; i += kRowThreads) {
-            Lane v[S::L];
+            Lane v[L];
             fetch<C, K>(a, x0 - r + i, y, v);
 #pragma unroll
-            for (int l = 0; l < S::L; ++l) s[i * S::L + l] = v[l];
+            for (int l = 0; l < L; ++l) s[i * L + l] = v[l];
         }
         __syncthreads();
-        if (x < a.width) {
-            typename S::Acc sum[S::L] = {};
-            for (int i = 0; i <= 2 * r; ++i) {
-                // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
-                const typename S::Acc t = static_cast<typename S::Acc>(static_cast<std::uint32_t>(taps.t[i]));
+        if (xr < a.width) {
+            typename S::Acc sum[kRun][L];
+            run_sums<L, Lane, typename S::Acc>(s + threadIdx.x * kRun * L, L, r, taps, sum);
+            Lane* o = tmp + (static_cast<std::size_t>(y) * a.width + xr) * L;
 #pragma unroll
-                for (int l = 0; l < S::L; ++l) sum[l] += t * s[(threadIdx.x + i) * S::L + l];
-            }
-            Lane* o = tmp + (static_cast<std::size_t>(y) * a.width + x) * S::L;
+            for (int q = 0; q < kRun; ++q)
+                if (xr + q < a.width)
 #pragma unroll
-            for (int l = 0; l < S::L; ++l) o[l] = static_cast<Lane>(S::round(sum[l]));
+                    for (int l = 0; l < L; ++l) o[q * L + l] = static_cast<Lane>(S::round(sum[q][l]));
         }
         __syncthreads();
     }
@@ -106,21 +107,20 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY)
             s[e] = v;
         }
         __syncthreads();
-        if (x < a.width)
-            for (int yo = threadIdx.y; yo < th && y0 + yo < a.height; yo += kTileThreadsY) {
-                typename S::Acc sum[S::L] = {};
-                const Lane* col = s + yo * row_lanes + threadIdx.x * S::L;
-                for (int j = 0; j <= 2 * r; ++j) {
-                    // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
-                    const typename S::Acc t = static_cast<typename S::Acc>(static_cast<std::uint32_t>(taps.t[j]));
+        // kRun output rows a thread (th is a multiple of kRun: no run leaves the tile).
+        for (int yo0 = threadIdx.y * kRun; yo0 < th; yo0 += kTileThreadsY * kRun) {
+            if (x >= a.width || y0 + yo0 >= a.height) continue;
+            typename S::Acc sum[kRun][S::L];
+            run_sums<S::L, Lane, typename S::Acc>(s + yo0 * row_lanes + threadIdx.x * S::L, row_lanes, r, taps, sum);
 #pragma unroll
-                    for (int l = 0; l < S::L; ++l) sum[l] += t * col[j * row_lanes + l];
-                }
+            for (int q = 0; q < kRun; ++q) {
+                if (y0 + yo0 + q >= a.height) break;
                 std::uint32_t v[S::L];
 #pragma unroll
-                for (int l = 0; l < S::L; ++l) v[l] = S::round(sum[l]);
-                store<C, K, Unsharp>(a, x, y0 + yo, v);
+                for (int l = 0; l < S::L; ++l) v[l] = S::round(sum[q][l]);
+                store<C, K, Unsharp>(a, x, y0 + yo0 + q, v);
             }
+        }
         __syncthreads();
     }
 }
@@ -363,9 +363,9 @@ const char* launch_gaussian(const FilterPlan& plan, Args16 a, cudaStream_t strea
     if (a.tmp_bytes < static_cast<std::size_t>(a.width) * a.height * S::L * sizeof(typename S::Lane))
         throw device_error("filter", "the workspace is smaller than the 16-bit Gaussian's two passes need");
     const int r = a.radius;
-    const std::size_t row_smem = static_cast<std::size_t>(kRowThreads + 2 * r) * S::L * sizeof(typename S::Lane);
+    const std::size_t row_smem = static_cast<std::size_t>(kRowPixels + 2 * r) * S::L * sizeof(typename S::Lane);
     allow_dynamic_smem(reinterpret_cast<const void*>(&g16_rows<C, K>), row_smem);
-    g16_rows<C, K><<<dim3(static_cast<unsigned>(ceil_div(a.width, kRowThreads)), grid_rows(a.height)), kRowThreads,
+    g16_rows<C, K><<<dim3(static_cast<unsigned>(ceil_div(a.width, kRowPixels)), grid_rows(a.height)), kRowThreads,
                      row_smem, stream>>>(a, taps);
     IMGPAR_CUDA_CHECK_LAUNCH("g16_rows");
     const auto col_smem = [&](int th) {

@@ -24,39 +24,6 @@ namespace imgpar::cuda::filter_detail::u16k {
 namespace {
 
 constexpr int kFusedThreads = kTileX * kTileThreadsY;
-// Outputs a thread computes along a line (4 pixels of a row in the rows
-// step, 4 rows of a column in the columns step): the kRun + 2r values a run
-// reads are loaded from shared memory once each and feed every output of the
-// run that reads them, (kRun + 2r) / (kRun (2r + 1)) loads per multiply-add,
-// about a quarter, instead of one (shared-memory loads, not multiply-adds,
-// bound the one-output version).
-constexpr int kRun = 4;
-
-// sum[q][l] = sum_i T[i] * line[(q + i) * stride + l] for the run's outputs
-// q in [0, kRun): `line` is the first value output 0 reads, `stride` the
-// elements from one position of the line to the next.
-template <int L, typename Lane, typename Acc>
-__device__ __forceinline__ void run_sums(const Lane* line, int stride, int r, const Taps16& taps, Acc (&sum)[kRun][L]) {
-#pragma unroll
-    for (int q = 0; q < kRun; ++q)
-#pragma unroll
-        for (int l = 0; l < L; ++l) sum[q][l] = 0;
-    for (int j = 0; j < 2 * r + kRun; ++j) {
-        Lane v[L];
-#pragma unroll
-        for (int l = 0; l < L; ++l) v[l] = line[j * stride + l];
-#pragma unroll
-        for (int q = 0; q < kRun; ++q) {
-            const int i = j - q;  // the tap value j meets in output q
-            if (i < 0 || i > 2 * r) continue;
-            // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
-            const Acc t = static_cast<Acc>(static_cast<std::uint32_t>(taps.t[i]));
-#pragma unroll
-            for (int l = 0; l < L; ++l) sum[q][l] += t * v[l];
-        }
-    }
-}
-
 template <int C, int K, bool Unsharp>
 __global__ void __launch_bounds__(kFusedThreads)
     g16_fused(const __grid_constant__ Args16 a, const __grid_constant__ Taps16 taps) {

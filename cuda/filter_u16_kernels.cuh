@@ -23,11 +23,12 @@ constexpr int kMaxTaps16 = 2 * kMaxGaussianRadius + 1;
 constexpr int kMaxCoeffs16 = kMaxKernelSide * kMaxKernelSide;
 
 // Launch policy (reasoning; to be measured with the 16-bit benchmark rows):
-// Gaussian rows: 128 threads over a 128-pixel segment (the 2r halo is read
-// once per segment); columns: 32 x 8 threads over 32 pixels x tile_h rows,
-// tile_h the largest of 128, 64, 32 whose halo'd tile fits the shared memory
-// (a taller tile re-reads the 2r halo rows less); box: as the 8-bit box;
-// 2-D: 32 x 8 threads, each 4 rows of a 32 x 32 output tile.
+// Gaussian rows (two passes): 128 threads over a 512-pixel segment, kRun
+// pixels each (the 2r halo is read once per segment); columns: 32 x 8 threads
+// over 32 pixels x tile_h rows, kRun rows a run, tile_h the largest of 128,
+// 64, 32 whose halo'd tile fits the shared memory (a taller tile re-reads the
+// 2r halo rows less); box: as the 8-bit box; 2-D: 32 x 8 threads, each 4 rows
+// of a 32 x 32 output tile.
 constexpr int kRowThreads = 128;
 constexpr int kTileX = 32;
 constexpr int kTileThreadsY = 8;
@@ -148,6 +149,39 @@ __device__ __forceinline__ void store(const Args16& a, int x, int y, const std::
             o[l] = static_cast<std::uint16_t>(unpremultiply_kept16(p, al));
         }
         o[S::L] = static_cast<std::uint16_t>(al);
+    }
+}
+
+// Outputs a thread of the Gaussians computes along a line (4 pixels of a
+// row in a rows step, 4 rows of a column in a columns step): the kRun + 2r
+// values a run reads are loaded from shared memory once each and feed every
+// output of the run that reads them, (kRun + 2r) / (kRun (2r + 1)) loads per
+// multiply-add, about a quarter, instead of one (shared-memory loads, not
+// multiply-adds, bound the one-output version).
+constexpr int kRun = 4;
+
+// sum[q][l] = sum_i T[i] * line[(q + i) * stride + l] for the run's outputs
+// q in [0, kRun): `line` is the first value output 0 reads, `stride` the
+// elements from one position of the line to the next.
+template <int L, typename Lane, typename Acc>
+__device__ __forceinline__ void run_sums(const Lane* line, int stride, int r, const Taps16& taps, Acc (&sum)[kRun][L]) {
+#pragma unroll
+    for (int q = 0; q < kRun; ++q)
+#pragma unroll
+        for (int l = 0; l < L; ++l) sum[q][l] = 0;
+    for (int j = 0; j < 2 * r + kRun; ++j) {
+        Lane v[L];
+#pragma unroll
+        for (int l = 0; l < L; ++l) v[l] = line[j * stride + l];
+#pragma unroll
+        for (int q = 0; q < kRun; ++q) {
+            const int i = j - q;  // the tap value j meets in output q
+            if (i < 0 || i > 2 * r) continue;
+            // Zero-extended, so the multiply is 32 x 32 bits (IMAD.WIDE.U32 for uint64 sums).
+            const Acc t = static_cast<Acc>(static_cast<std::uint32_t>(taps.t[i]));
+#pragma unroll
+            for (int l = 0; l < L; ++l) sum[q][l] += t * v[l];
+        }
     }
 }
 
