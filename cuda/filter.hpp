@@ -58,6 +58,8 @@ namespace filter_detail {
 void reserve_scratch(FilterWorkspace& ws, const FilterPlan& plan, int width, int height, int channels);
 // Zeroes a new ticket counter in the order of `stream` (apply_filter).
 void zero_tickets(FilterWorkspace& ws, cudaStream_t stream);
+// Grows ws to at least `bytes` of scratch (the 16-bit apply_filter).
+void reserve_scratch_bytes(FilterWorkspace& ws, std::size_t bytes);
 }  // namespace filter_detail
 
 class FilterWorkspace {
@@ -88,6 +90,7 @@ public:
 private:
     friend void filter_detail::reserve_scratch(FilterWorkspace&, const FilterPlan&, int, int, int);
     friend void filter_detail::zero_tickets(FilterWorkspace&, cudaStream_t);
+    friend void filter_detail::reserve_scratch_bytes(FilterWorkspace&, std::size_t);
     DeviceBuffer<std::uint8_t> scratch_;
     DeviceBuffer<unsigned long long> tickets_;
     bool tickets_zeroed_ = false;
@@ -101,6 +104,11 @@ private:
 // are checked before any GPU work (imgpar::Error, usage). Asynchronous on
 // `stream`. Returns the name of the kernel that runs.
 const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
+                         FilterWorkspace& ws, cudaStream_t stream);
+// 16-bit images (the 16-bit contract of src/ops/filter.hpp): the integer
+// kernels of cuda/filter_u16.cu, whatever paths are set; pitches in bytes, at
+// least width * channels * 2. Checks and asynchrony as above.
+const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,
                          FilterWorkspace& ws, cudaStream_t stream);
 
 // Whether the current device can compute this Gaussian/unsharp plan with the

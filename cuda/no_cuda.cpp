@@ -86,6 +86,7 @@ std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, C
 
 // --- one line per entry point of src/ops/*.hpp -------------------------------
 void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
+void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU16, DeviceViewU16, std::string*) { unavailable(); }
 void resize(Session&, const ResizePlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
 Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailable(); }
 ImageStats stats(Session&, ConstDeviceViewU8, const ConstDeviceViewU8*, std::string*) { unavailable(); }

@@ -67,6 +67,45 @@
 //   exact in 32-bit integers and in float:
 //   S = sum coeffs[j*kw+i] * s(...),  out = custom_output(S, denominator, offset)
 //   with denominator = scale * 2^frac_bits (src/ops/filter_math.hpp).
+//
+// 16-BIT CONTRACT (u16 samples, 0..65535; src/ops/filter_u16_math.hpp)
+// --------------------------------------------------------------------
+// The same rules written for 16 bits; a 16-bit image gives a 16-bit image.
+// Levels given in 8-bit terms map to 16 bits by x 257 (255 -> 65535): the
+// constant border's V reads 257 V, a custom kernel's offset is 257 * offset.
+//
+// Gaussian: 16-bit taps T, 2r+1 of them summing exactly to 65536, made from
+//   sigma and radius as the 12-bit ones are (gaussian_taps16). Why 16 bits:
+//   12-bit taps would quantise the kernel's shape to 1/4096, ~16 levels of a
+//   16-bit sample; 16 bits is the most that keeps every sum in uint32:
+//     H(x,y) = (sum_i T[i] s(x+i-r, y) + 32768) >> 16   in 0..65535
+//     out    = (sum_j T[j] H(x, y+j-r) + 32768) >> 16
+//   (sum <= 65535 * 65536 + 32768 < 2^32; a constant-border row's H is 257 V
+//   itself). Error bound: against float64 arithmetic with the same taps,
+//   |out - exact| <= 1 level (H is within 1/2, the taps' weights sum to 1, the
+//   last rounding adds 1/2); against the ideal sampled Gaussian g (float64,
+//   normalised), add 65535 * sum_i |T[i] / 65536 - g[i]| per pass
+//   (tests/test_filter_u16.cpp checks both).
+// Box: S in 64 bits (<= 65535 * 2001^2), out = (S + n/2) / n.
+// Unsharp: the 16-bit Gaussian b; d = x - b, threshold level
+//   L16 = ceil(threshold * 65535); out = 2|d| < L16 ? x
+//   : clamp(x + floor_div(amount_q8 * d + 128, 256), 0, 65535).
+// Edges: the 8-bit operators; |gx|,|gy| <= 16 * 65535, gx^2 + gy^2 in 64 bits;
+//   sobel min(65535, round(sqrt(m) / 4)), scharr / 16, laplacian min(65535, |L|),
+//   ties up; gray: luma601 with the 8-bit weights, (77r + 150g + 29b + 128) >> 8.
+// Custom: S = sum coeffs * s in 64 bits (|S| < 2^32), out =
+//   min(65535, max(0, round half away of S / denominator + 257 * offset)).
+// Alpha (gray+alpha, RGBA): the 8-bit rules on exact 32-bit lanes
+//   P = c * a and A = 65535 * a (0..65535^2), every sum in 64 bits:
+//   Gaussian, Box, Custom filter P and A (Gaussian rounding as above, in
+//   uint64; custom offset 65535 * 257 * offset, clipped to 0..65535^2), then
+//     a' = round(A' / 65535) = (A' + 32767) / 65535,
+//     c' = a' == 0 ? 0 : min(65535, round(65535 * P' / A')), ties up.
+//   Unsharp, Edges: P only; alpha copied; c' = min(65535, round(P' / a)) (0
+//   where a is 0). Unsharp: threshold 65535 * L16 against 2|d|, result
+//   clamped to 0..65535^2. Edges: gx^2 + gy^2 in 128 bits, magnitudes clipped
+//   at 65535^2; gray: luma601 of the P lanes in 64 bits.
+//   A constant border pixel has every channel 257 V: lanes (257 V)^2, 65535 * 257 V.
 #pragma once
 
 #include <cstdint>
@@ -88,6 +127,7 @@ EdgeOperator parse_edge_operator(const std::string& name);  // throws usage
 
 // Limits, validated when a plan is made.
 constexpr int kGaussianTapSum = 4096;  // 12-bit taps per pass
+constexpr int kGaussianTapSum16 = 1 << 16;  // 16-bit images' taps per pass
 constexpr double kMaxSigma = 50.0;
 constexpr int kMaxGaussianRadius = 150;
 constexpr int kMaxBoxRadius = 1000;
@@ -177,6 +217,9 @@ FilterPlan make_custom(const KernelMatrix& kernel, const CustomKernelOptions& op
 // The Gaussian's 2r+1 fixed-point taps (exposed for tests): symmetric,
 // non-negative, summing exactly to 4096.
 std::vector<std::int32_t> gaussian_taps(double sigma, int radius);
+// The 16-bit images' taps of a Gaussian or unsharp plan (its sigma and
+// radius): symmetric, non-negative, summing exactly to 65536.
+std::vector<std::int32_t> gaussian_taps16(const FilterPlan& plan);
 
 // The one validator of a plan: throws imgpar::Error (usage) unless every
 // field is consistent (what make_* produce always is). Both backends run it
@@ -193,6 +236,10 @@ ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src);
 // How the CPU computes this plan on an image of `channels` channels, for -v
 // and --json ("separable passes, ...").
 std::string filter_kernel_name(const FilterPlan& plan, int channels);
+// 16-bit images, per the 16-bit contract (src/ops/filter_cpu_u16.cpp).
+void apply_filter(const FilterPlan& plan, ConstViewU16 src, ViewU16 dst);
+ImageU16 apply_filter(const FilterPlan& plan, ConstViewU16 src);
+std::string filter_kernel_name_u16(const FilterPlan& plan, int channels);
 }  // namespace cpu
 
 namespace gpu {
@@ -204,6 +251,9 @@ class Session;
 // given, receives the name of the kernel that runs. Throws imgpar::Error
 // (usage) on a bad plan or shape, before any GPU work.
 void apply_filter(Session& session, const FilterPlan& plan, ConstDeviceViewU8 src, DeviceViewU8 dst,
+                  std::string* kernel = nullptr);
+// 16-bit images, with cpu::apply_filter's (16-bit) samples.
+void apply_filter(Session& session, const FilterPlan& plan, ConstDeviceViewU16 src, DeviceViewU16 dst,
                   std::string* kernel = nullptr);
 }  // namespace gpu
 

@@ -23,6 +23,15 @@ void FilterJob::run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceView
     gpu::apply_filter(session, plan_, src, dst, &notes.kernel);
 }
 
+ImageU16 FilterJob::run_cpu(ConstViewU16 src, RunNotes& notes) const {
+    notes.kernel = cpu::filter_kernel_name_u16(plan_, src.channels);
+    return cpu::apply_filter(plan_, src);
+}
+
+void FilterJob::run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const {
+    gpu::apply_filter(session, plan_, src, dst, &notes.kernel);
+}
+
 namespace {
 
 const char* const kFilterGroup = "Filter";

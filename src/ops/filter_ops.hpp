@@ -19,10 +19,14 @@ public:
     std::string describe() const override;
     JsonObject details() const override;
     ImageShape output_shape(const ImageShape& in) const override {
-        return {in.width, in.height, plan_.output_channels(in.channels), SampleType::U8};
+        return {in.width, in.height, plan_.output_channels(in.channels), in.type};
     }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override;
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override;
+    // 16-bit images: the 16-bit contract of src/ops/filter.hpp.
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override;
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override;
 
 private:
     FilterPlan plan_;

@@ -171,12 +171,14 @@ void check_plan(const FilterPlan& p) {
 }
 
 // Largest-remainder rounding of the sampled Gaussian to integers summing to
-// exactly kGaussianTapSum. Symmetry is kept by working on |i| only: a pair
+// exactly `sum` (kGaussianTapSum for 8-bit images, kGaussianTapSum16 for
+// 16-bit ones). Symmetry is kept by working on |i| only: a pair
 // +-i always moves by two units together, so an odd remainder can only go to
 // the centre. When the remainder is even the centre may still take two units
 // where its fractional part ranks high enough; without that, a wide kernel
 // whose centre and first pair share a floor could end with t[+-1] > t[0].
-std::vector<std::int32_t> gaussian_taps(double sigma, int radius) {
+namespace {
+std::vector<std::int32_t> gaussian_taps_summing(double sigma, int radius, std::int64_t sum) {
     check_sigma(sigma);
     const int r = std::max(radius, 0);
     std::vector<double> g(static_cast<std::size_t>(r) + 1);
@@ -192,13 +194,13 @@ std::vector<std::int32_t> gaussian_taps(double sigma, int radius) {
     std::vector<double> frac(static_cast<std::size_t>(r) + 1);
     std::int64_t used = 0;
     for (int k = 0; k <= r; ++k) {
-        double w = kGaussianTapSum * g[k] / total;
+        double w = static_cast<double>(sum) * g[k] / total;
         double f = std::floor(w);
         half[k] = static_cast<std::int32_t>(f);
         frac[k] = w - f;
         used += k == 0 ? half[k] : 2 * half[k];
     }
-    std::int64_t rem = kGaussianTapSum - used;
+    std::int64_t rem = sum - used;
     bool centre_done = false;
     if (rem % 2 != 0) {
         half[0] += 1;
@@ -223,6 +225,15 @@ std::vector<std::int32_t> gaussian_taps(double sigma, int radius) {
     std::vector<std::int32_t> taps(2 * static_cast<std::size_t>(r) + 1);
     for (int i = -r; i <= r; ++i) taps[static_cast<std::size_t>(i + r)] = half[static_cast<std::size_t>(std::abs(i))];
     return taps;
+}
+}  // namespace
+
+std::vector<std::int32_t> gaussian_taps(double sigma, int radius) {
+    return gaussian_taps_summing(sigma, radius, kGaussianTapSum);
+}
+
+std::vector<std::int32_t> gaussian_taps16(const FilterPlan& plan) {
+    return gaussian_taps_summing(plan.sigma, plan.radius, kGaussianTapSum16);
 }
 
 FilterPlan make_gaussian(double sigma, int radius, Border border) {
