@@ -88,10 +88,13 @@ std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, C
 void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
 void resize(Session&, const ResizePlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
 Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailable(); }
+Histogram16 histogram(Session&, ConstDeviceViewU16, bool, std::string*) { unavailable(); }
 ImageStats stats(Session&, ConstDeviceViewU8, const ConstDeviceViewU8*, std::string*) { unavailable(); }
+ImageStats stats(Session&, ConstDeviceViewU16, const ConstDeviceViewU8*, std::string*) { unavailable(); }
 void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }
 int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
 void integral(Session&, ConstDeviceViewU8, const SumTableView&, std::string*) { unavailable(); }
+void integral(Session&, ConstDeviceViewU16, const SumTableView&, std::string*) { unavailable(); }
 void adaptive_threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const AdaptiveSpec&, std::string*) {
     unavailable();
 }

@@ -3,6 +3,7 @@
 // src/ops/histogram.cpp, equalize.cpp, threshold.cpp and cuda/histogram*.cu.
 #include "src/ops/histogram_ops.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,7 +34,9 @@ class HistoJob final : public ReportJob {
 public:
     explicit HistoJob(const ParamValues& v) : channel_spec_(v.text("channel")) {
         report_.bins = v.int_value("bins");
-        check_histogram_bins(report_.bins);
+        // A power of two up to 65536 here; an 8-bit image also needs it to
+        // divide 256 (checked per file: the depth is the file's).
+        check_histogram_bins16(report_.bins);
         // An empty list is a mistake (a variable that was not set), not "all".
         if (channel_spec_.find_first_not_of(" \t") == std::string::npos)
             throw usage_error("--channel", "is empty (give all, or a comma-separated list of channels)");
@@ -41,7 +44,7 @@ public:
         report_.list_bins = v.flag("list") || v.given("bins");
         report_.ascii = v.flag("ascii") || !environment_is_utf8();
         parse_plot_size(v.text("plot-size"), plot_);
-        plot_.bins = report_.bins;
+        plot_.bins = std::min(report_.bins, kHistogramValues);
         plot_.log_scale = v.flag("log");
         check_plot_options(plot_);
         if (v.given("plot")) {
@@ -70,26 +73,60 @@ public:
 
     std::string run_cpu(const ReportSource& source, ConstViewU8 image, ReportFormat format,
                         RunNotes& notes) const override {
+        check_bins_u8(source.file);
         notes.kernel = cpu::histogram_kernel_name();
         return render(source, cpu::histogram(image, true), image.width, image.height, format, notes);
     }
     std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU8 image,
                         ReportFormat format, RunNotes& notes) const override {
+        check_bins_u8(source.file);
         const Histogram h = gpu::histogram(session, image, true, &notes.kernel);
         return render(source, h, image.width, image.height, format, notes);
     }
 
+    // 16-bit images: exact 65,536-value counts, reported in report_.bins bins.
+    bool takes_u16() const override { return true; }
+    std::string run_cpu(const ReportSource& source, ConstViewU16 image, ReportFormat format,
+                        RunNotes& notes) const override {
+        notes.kernel = cpu::histogram_kernel_name() + ", 65536 values";
+        return render(source, cpu::histogram(image, true), image.width, image.height, format, notes);
+    }
+    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU16 image,
+                        ReportFormat format, RunNotes& notes) const override {
+        const Histogram16 h = gpu::histogram(session, image, true, &notes.kernel);
+        return render(source, h, image.width, image.height, format, notes);
+    }
+
 private:
-    std::string render(const ReportSource& source, const Histogram& h, int width, int height, ReportFormat format,
+    void check_bins_u8(const std::string& file) const {
+        if (kHistogramValues % report_.bins != 0)
+            throw input_error(file, "--bins " + std::to_string(report_.bins) +
+                                        ": an 8-bit image has 256 values; use a power of two up to 256");
+    }
+
+    // The plot is of 256 values: a 16-bit histogram is drawn by its top 8
+    // bits (bins of 256 values).
+    static Histogram plot_counts(const Histogram& h) { return h; }
+    static Histogram plot_counts(const Histogram16& h) {
+        Histogram out = h.layout();
+        for (int p = 0; p < h.planes(); ++p) {
+            const std::uint64_t* c = h.plane(p);
+            for (int v = 0; v < kHistogramValues16; ++v) out.counts[static_cast<std::size_t>(p)][static_cast<std::size_t>(v >> 8)] += c[v];
+        }
+        return out;
+    }
+
+    template <typename H>
+    std::string render(const ReportSource& source, const H& h, int width, int height, ReportFormat format,
                        RunNotes& notes) const {
         HistogramReportOptions report = report_;
-        report.planes = planes_of(source.file, h);
+        report.planes = planes_of(source.file, layout_of(h));
         HistogramSource src{source.file, width, height, source.backend, notes.kernel};
         src.extra = source.extra;
         if (plot_path_) {
             HistogramPlotOptions plot = plot_;
             plot.planes = report.planes;
-            const ImageU8 picture = plot_histogram(h, plot);
+            const ImageU8 picture = plot_histogram(plot_counts(h), plot);
             std::vector<std::string> warnings;
             save_image(*plot_path_, picture.view(), {}, warnings);
             for (const std::string& w : warnings) notes.warnings.push_back(*plot_path_ + ": " + w);
@@ -113,6 +150,9 @@ private:
             throw input_error(file, "--channel: " + e.reason());
         }
     }
+
+    static const Histogram& layout_of(const Histogram& h) { return h; }
+    static Histogram layout_of(const Histogram16& h) { return h.layout(); }
 
     std::string channel_spec_;
     HistogramReportOptions report_;
@@ -199,9 +239,11 @@ Operation histo_operation() {
     op.group = "Histogram";
     op.kind = OperationKind::ImagesToReport;
     op.params = {
-        ParamSpec::integer("bins", "N", "Number of equal bins over 0..255", 1, kHistogramValues)
+        ParamSpec::integer("bins", "N", "Number of equal bins over the image's values (0..255, or 0..65535)", 1,
+                           kHistogramValues16)
             .defaults("256")
-            .noting("N must divide 256"),
+            .noting("N must divide 256 for 8-bit images; a power of two up to 65536 for 16-bit ones (65536: every "
+                    "value)"),
         ParamSpec::text("channel", "LIST", "Planes to report",
                         "all, or a comma-separated list of gray, red, green, blue, alpha, luma (or r, g, b, a, l, or "
                         "plane indices)")
