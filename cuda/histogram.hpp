@@ -74,13 +74,21 @@ Histogram histogram(const ConstDeviceViewU8& image, bool with_luma, HistogramWor
 std::string histogram_kernel_name(int channels);
 
 // 16 bits (cuda/histogram16.cu): counts `planes` of `image` exactly into
-// d_counts (planes.count(channels) * 65536 counters, zeroed here).
+// d_counts (planes.count(channels) * 65536 counters, zeroed here; luma
+// alone is plane 0).
 // Asynchronous; allocates nothing.
 void histogram(const ConstDeviceViewU16& image, HistogramPlanes planes, unsigned long long* d_counts,
                cudaStream_t stream);
 // Counts every channel (+ luma when with_luma and colour), waits, and returns them.
 Histogram16 histogram(const ConstDeviceViewU16& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
 std::string histogram16_kernel_name();
+
+// 16-bit equalize and threshold (cuda/histogram_apply16.cu): the forms above
+// on u16 views, with the workspace's 16-bit counts and tables.
+void equalize(const ConstDeviceViewU16& src, const DeviceViewU16& dst, EqualizeMode mode, HistogramWorkspace& ws,
+              cudaStream_t stream);
+int threshold(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const ThresholdSpec& spec,
+              HistogramWorkspace& ws, cudaStream_t stream);
 // Throws imgpar::Error (usage, naming `what`) unless `v` is a valid 16-bit device image.
 void check_device_view16(const ConstDeviceViewU16& v, const char* what);
 

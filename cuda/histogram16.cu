@@ -38,7 +38,9 @@ __device__ __forceinline__ void warp_count(unsigned long long* plane, bool valid
 // block-uniform (x0 the same for every thread), so warps stay converged
 // for the match. Each thread reads one pixel's C samples; neighbouring
 // threads read neighbouring pixels (coalesced).
-template <int C, bool kLuma>
+// kChannels: the C channels' planes first; kLuma: then luma (colour only),
+// plane 0 when it is the only one.
+template <int C, bool kChannels, bool kLuma>
 __global__ void __launch_bounds__(kBlock16) histogram16_kernel(const unsigned char* __restrict__ data,
                                                                  std::size_t pitch, int width, int height,
                                                                  unsigned long long* __restrict__ out) {
@@ -50,10 +52,12 @@ __global__ void __launch_bounds__(kBlock16) histogram16_kernel(const unsigned ch
             unsigned s[C];
 #pragma unroll
             for (int c = 0; c < C; ++c) s[c] = valid ? __ldg(row + static_cast<std::size_t>(x) * C + c) : 0u;
+            if constexpr (kChannels) {
 #pragma unroll
-            for (int c = 0; c < C; ++c) warp_count(out + static_cast<std::size_t>(c) * kHistogramValues16, valid, s[c]);
+                for (int c = 0; c < C; ++c) warp_count(out + static_cast<std::size_t>(c) * kHistogramValues16, valid, s[c]);
+            }
             if constexpr (kLuma)
-                warp_count(out + static_cast<std::size_t>(C) * kHistogramValues16, valid,
+                warp_count(out + static_cast<std::size_t>(kChannels ? C : 0) * kHistogramValues16, valid,
                            static_cast<unsigned>(luma601(static_cast<int>(s[0]), static_cast<int>(s[1]), static_cast<int>(s[2]))));
         }
     }
@@ -71,9 +75,9 @@ dim3 grid16(int width, int height) {
     return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(std::min(gy, 65535)));
 }
 
-template <int C, bool kLuma>
+template <int C, bool kChannels, bool kLuma>
 void launch16(const ConstDeviceViewU16& image, unsigned long long* out, cudaStream_t stream) {
-    histogram16_kernel<C, kLuma><<<grid16(image.width, image.height), kBlock16, 0, stream>>>(
+    histogram16_kernel<C, kChannels, kLuma><<<grid16(image.width, image.height), kBlock16, 0, stream>>>(
         reinterpret_cast<const unsigned char*>(image.data), image.pitch, image.width, image.height, out);
     IMGPAR_CUDA_CHECK_LAUNCH("histogram16_kernel");
 }
@@ -102,15 +106,22 @@ void histogram(const ConstDeviceViewU16& image, HistogramPlanes planes, unsigned
                cudaStream_t stream) {
     check_device_view16(image, "histogram");
     if (!d_counts) throw usage_error("histogram", "no device buffer for the counts");
-    if (!planes.channels) throw usage_error("histogram", "the 16-bit histogram counts the channels (and luma)");
     const int P = planes.count(image.channels);
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(d_counts, 0, static_cast<std::size_t>(P) * kHistogramValues16 * sizeof(unsigned long long), stream));
     const bool luma = planes.luma && image.channels >= 3;
     switch (image.channels) {
-        case 1: launch16<1, false>(image, d_counts, stream); break;
-        case 2: launch16<2, false>(image, d_counts, stream); break;
-        case 3: luma ? launch16<3, true>(image, d_counts, stream) : launch16<3, false>(image, d_counts, stream); break;
-        default: luma ? launch16<4, true>(image, d_counts, stream) : launch16<4, false>(image, d_counts, stream); break;
+        case 1: launch16<1, true, false>(image, d_counts, stream); break;
+        case 2: launch16<2, true, false>(image, d_counts, stream); break;
+        case 3:
+            if (!planes.channels) launch16<3, false, true>(image, d_counts, stream);
+            else if (luma) launch16<3, true, true>(image, d_counts, stream);
+            else launch16<3, true, false>(image, d_counts, stream);
+            break;
+        default:
+            if (!planes.channels) launch16<4, false, true>(image, d_counts, stream);
+            else if (luma) launch16<4, true, true>(image, d_counts, stream);
+            else launch16<4, true, false>(image, d_counts, stream);
+            break;
     }
 }
 

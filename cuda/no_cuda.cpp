@@ -92,7 +92,9 @@ Histogram16 histogram(Session&, ConstDeviceViewU16, bool, std::string*) { unavai
 ImageStats stats(Session&, ConstDeviceViewU8, const ConstDeviceViewU8*, std::string*) { unavailable(); }
 ImageStats stats(Session&, ConstDeviceViewU16, const ConstDeviceViewU8*, std::string*) { unavailable(); }
 void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }
+void equalize(Session&, ConstDeviceViewU16, DeviceViewU16, EqualizeMode, std::string*) { unavailable(); }
 int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
+int threshold(Session&, ConstDeviceViewU16, DeviceViewU16, const ThresholdSpec&, std::string*) { unavailable(); }
 void integral(Session&, ConstDeviceViewU8, const SumTableView&, std::string*) { unavailable(); }
 void integral(Session&, ConstDeviceViewU16, const SumTableView&, std::string*) { unavailable(); }
 void adaptive_threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const AdaptiveSpec&, std::string*) {

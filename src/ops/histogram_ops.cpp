@@ -173,12 +173,22 @@ public:
         o.add("mode", equalize_mode_name(mode_));
         return o;
     }
-    ImageShape output_shape(const ImageShape& in) const override { return {in.width, in.height, in.channels, SampleType::U8}; }
+    // u16 in, u16 out.
+    ImageShape output_shape(const ImageShape& in) const override { return {in.width, in.height, in.channels, in.type}; }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
         notes.kernel = "histogram, lookup table and apply pass, " + threads_text();
         return cpu::equalize(src, mode_);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        gpu::equalize(session, src, dst, mode_, &notes.kernel);
+    }
+    // 16-bit images: 65,536 levels (src/ops/equalize.hpp, 16-BIT CONTRACT).
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = "16-bit histogram, 65536-entry lookup table and apply pass, " + threads_text();
+        return cpu::equalize(src, mode_);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         gpu::equalize(session, src, dst, mode_, &notes.kernel);
     }
 
@@ -199,8 +209,9 @@ public:
         o.add("method", spec_.otsu ? "otsu" : "value");
         return o;
     }
+    // u16 in, u16 out (0 / 65535).
     ImageShape output_shape(const ImageShape& in) const override {
-        return {in.width, in.height, threshold_output_channels(in.channels), SampleType::U8};
+        return {in.width, in.height, threshold_output_channels(in.channels), in.type};
     }
     // Measured: gray 2.0, RGB 1.9, RGBA 1.5 (the operation declares --adaptive's).
     std::optional<double> peak_images() const override { return 2.0; }
@@ -212,6 +223,19 @@ public:
         return std::move(r.image);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        record(gpu::threshold(session, src, dst, spec_, &notes.kernel), notes);
+    }
+    // 16-bit images: the level in 0..65535, Otsu over 65,536 values
+    // (src/ops/threshold.hpp, 16-BIT CONTRACT).
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = std::string(spec_.otsu ? "16-bit intensity histogram, Otsu's level, apply pass, " : "apply pass, ") +
+                       threads_text();
+        ImageU16 out(src.width, src.height, threshold_output_channels(src.channels));
+        record(cpu::threshold(src, out.view(), spec_), notes);
+        return out;
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         record(gpu::threshold(session, src, dst, spec_, &notes.kernel), notes);
     }
 
@@ -311,7 +335,10 @@ Operation threshold_operation() {
         "edge: dcb|abcd). Output is gray, or gray+alpha when the input has alpha (alpha copied).";
     op.group = "Threshold";
     op.params = {ParamSpec::flag("otsu", "Choose the level with Otsu's method"),
-                 ParamSpec::integer("value", "T", "Fixed level: samples above T become 255, the rest 0", 0, 255)};
+                 ParamSpec::integer("value", "T",
+                                    "Fixed level: samples above T become white (255, or 65535 for 16-bit images), the "
+                                    "rest 0; T is in the image's own scale: 0..255, or 0..65535 for 16-bit images",
+                                    0, 65535)};
     for (ParamSpec& p : adaptive_threshold_params()) op.params.push_back(std::move(p));
     op.examples = {{"otsu", {{"otsu", ""}}},
                    {"value=97", {{"value", "97"}}, false},
@@ -327,7 +354,7 @@ Operation threshold_operation() {
         if (otsu + value + adaptive != 1)
             throw usage_error("--otsu", "give exactly one of --otsu, --value T or --adaptive METHOD");
         if (adaptive) return adaptive_threshold_job(read_adaptive_spec(v));
-        return std::make_unique<ThresholdJob>(otsu ? threshold_otsu() : threshold_at(v.int_value("value")));
+        return std::make_unique<ThresholdJob>(otsu ? threshold_otsu() : threshold_at_any_depth(v.int_value("value")));
     };
     return op;
 }
