@@ -100,6 +100,9 @@ void integral(Session&, ConstDeviceViewU16, const SumTableView&, std::string*) {
 void adaptive_threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const AdaptiveSpec&, std::string*) {
     unavailable();
 }
+void adaptive_threshold(Session&, ConstDeviceViewU16, DeviceViewU16, const AdaptiveSpec&, std::string*) {
+    unavailable();
+}
 Comparison compare(Session&, ConstDeviceViewU8, ConstDeviceViewU8, const CompareOptions&, std::string*) {
     unavailable();
 }
