@@ -106,6 +106,9 @@ void adaptive_threshold(Session&, ConstDeviceViewU16, DeviceViewU16, const Adapt
 Comparison compare(Session&, ConstDeviceViewU8, ConstDeviceViewU8, const CompareOptions&, std::string*) {
     unavailable();
 }
+Comparison16 compare(Session&, ConstDeviceViewU16, ConstDeviceViewU16, const CompareOptions&, std::string*) {
+    unavailable();
+}
 void crop(Session&, ConstDeviceViewU8, DeviceViewU8, int, int, std::string*) { unavailable(); }
 void turn(Session&, ConstDeviceViewU8, DeviceViewU8, Turn, std::string*) { unavailable(); }
 void pad(Session&, ConstDeviceViewU8, DeviceViewU8, const PadSides&, BorderMode, const std::array<std::uint8_t, 4>&,
