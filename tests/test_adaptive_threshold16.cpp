@@ -75,7 +75,11 @@ TEST_CASE("adaptive threshold u16: every method, window, size and layout against
             for (AdaptiveMethod m : {AdaptiveMethod::Mean, AdaptiveMethod::Sauvola, AdaptiveMethod::Niblack})
                 for (int window : {1, 3, 5, 15, 31}) {
                     if (window > w || window > h) continue;
-                    CAPTURE(w, h, c, adaptive_method_name(m), window);
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(c);
+                    CAPTURE(adaptive_method_name(m));
+                    CAPTURE(window);
                     AdaptiveSpec spec;
                     spec.method = m;
                     spec.window = window;

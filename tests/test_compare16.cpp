@@ -61,7 +61,9 @@ Real direct_ssim_at16(const ImageU16& a, const ImageU16& b, int x, int y, int c)
 TEST_CASE("compare u16: exact sums, PSNR over 65535 and the difference image, odd sizes and every layout") {
     for (auto [w, h] : test::sizes16())
         for (int c = 1; c <= 4; ++c) {
-            CAPTURE(w, h, c);
+            CAPTURE(w);
+            CAPTURE(h);
+            CAPTURE(c);
             const ImageU16 a = test::random_image16(w, h, c, static_cast<unsigned>(w + h + c));
             const ImageU16 b = (w + h) % 2 ? noisy16(a, 3000, 5) : test::random_image16(w, h, c, 77);
             ImageU16 diff(w, h, c);
@@ -121,7 +123,9 @@ TEST_CASE("compare u16: PSNR by hand; identical images give infinity") {
 TEST_CASE("ssim u16: equals the 2-D definition with L = 65535, every channel count") {
     for (int c = 1; c <= 4; ++c)
         for (auto [w, h] : std::vector<std::pair<int, int>>{{11, 11}, {12, 17}, {29, 23}}) {
-            CAPTURE(c, w, h);
+            CAPTURE(c);
+            CAPTURE(w);
+            CAPTURE(h);
             const ImageU16 a = test::random_image16(w, h, c, static_cast<unsigned>(c + w));
             const ImageU16 b = noisy16(a, 5000, static_cast<unsigned>(h));
             const SsimResult r = cpu::ssim(a.view(), b.view());

@@ -80,7 +80,10 @@ TEST_CASE("equalize u16: the contract at odd sizes, every layout and both modes"
     for (auto [w, h] : test::sizes16())
         for (int c = 1; c <= 4; ++c)
             for (EqualizeMode mode : {EqualizeMode::Luma, EqualizeMode::Channels}) {
-                CAPTURE(w, h, c, equalize_mode_name(mode));
+                CAPTURE(w);
+                CAPTURE(h);
+                CAPTURE(c);
+                CAPTURE(equalize_mode_name(mode));
                 const ImageU16 img = test::random_image16(w, h, c, static_cast<unsigned>(w * 5 + h + c));
                 const ImageU16 got = cpu::equalize(img.view(), mode);
                 IMGPAR_CHECK_IMAGES_EQUAL(reference_equalize16(img, mode), got);
@@ -93,7 +96,8 @@ TEST_CASE("equalize u16: constant planes stay, few values spread to 0..65535, in
         IMGPAR_CHECK_IMAGES_EQUAL(flat, cpu::equalize(flat.view(), EqualizeMode::Channels));
         const ImageU16 few = test::few_values_image16(129, 65, c, 3);
         for (EqualizeMode mode : {EqualizeMode::Luma, EqualizeMode::Channels}) {
-            CAPTURE(c, equalize_mode_name(mode));
+            CAPTURE(c);
+            CAPTURE(equalize_mode_name(mode));
             const ImageU16 want = reference_equalize16(few, mode);
             IMGPAR_CHECK_IMAGES_EQUAL(want, cpu::equalize(few.view(), mode));
             ImageU16 in_place = ImageU16::copy_of(few.view());

@@ -106,7 +106,10 @@ TEST_CASE("histogram u16: plane statistics as numpy computes them") {
             const ImageU16 img = c % 2 ? test::random_image16(w, h, c, 3) : test::few_values_image16(w, h, c, 4);
             const Histogram16 hist = cpu::histogram(img.view());
             for (int p = 0; p < c; ++p) {
-                CAPTURE(c, w, h, p);
+                CAPTURE(c);
+                CAPTURE(w);
+                CAPTURE(h);
+                CAPTURE(p);
                 std::vector<int> values;
                 for (int y = 0; y < h; ++y)
                     for (int x = 0; x < w; ++x) values.push_back(img.at(x, y, p));

@@ -25,7 +25,11 @@ TEST_CASE("integral u16: every type that holds the bound, squares, channel count
                     const std::uint64_t bound = integral_bound(w, h, squared, 65535);
                     if (type == SumType::U32 && bound > std::numeric_limits<std::uint32_t>::max()) continue;
                     if (type == SumType::F64 && bound > (std::uint64_t{1} << 53)) continue;
-                    CAPTURE(w, h, c, sum_type_name(type), squared);
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(c);
+                    CAPTURE(sum_type_name(type));
+                    CAPTURE(squared);
                     const ImageU16 img = runs % 3 == 2 ? test::constant_image16(w, h, c, 65535)
                                                        : test::random_image16(w, h, c, static_cast<unsigned>(runs));
                     const test::HostTable t = test::cpu_table(img.view(), type, squared);

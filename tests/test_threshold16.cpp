@@ -78,7 +78,10 @@ TEST_CASE("threshold u16: fixed levels across 0..65535 at odd sizes and every la
     for (auto [w, h] : test::sizes16())
         for (int c = 1; c <= 4; ++c)
             for (int t : {0, 255, 257, 32767, 65534, 65535}) {
-                CAPTURE(w, h, c, t);
+                CAPTURE(w);
+                CAPTURE(h);
+                CAPTURE(c);
+                CAPTURE(t);
                 const ImageU16 img = test::random_image16(w, h, c, static_cast<unsigned>(w + h + c));
                 ImageU16 out(w, h, threshold_output_channels(c));
                 CHECK(cpu::threshold(img.view(), out.view(), threshold_at_any_depth(t)) == t);
@@ -98,7 +101,9 @@ TEST_CASE("threshold u16: levels are 0..65535; 8-bit images keep 0..255") {
 TEST_CASE("threshold u16: Otsu over 65,536 values") {
     for (int c = 1; c <= 4; ++c)
         for (auto [low, high] : std::vector<std::pair<int, int>>{{8000, 50000}, {20000, 26000}, {300, 65000}}) {
-            CAPTURE(c, low, high);
+            CAPTURE(c);
+            CAPTURE(low);
+            CAPTURE(high);
             const ImageU16 img = bimodal16(97, 61, c, low, high, static_cast<unsigned>(c + low));
             ImageU16 out(97, 61, threshold_output_channels(c));
             const int t = cpu::threshold(img.view(), out.view(), threshold_otsu());

@@ -48,7 +48,11 @@ TEST_CASE("GPU adaptive threshold u16: every method, window, size and layout") {
             for (AdaptiveMethod m : {AdaptiveMethod::Mean, AdaptiveMethod::Sauvola, AdaptiveMethod::Niblack})
                 for (int window : {1, 3, 15, 63}) {
                     if (window > w || window > h) continue;
-                    CAPTURE(w, h, c, adaptive_method_name(m), window);
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(c);
+                    CAPTURE(adaptive_method_name(m));
+                    CAPTURE(window);
                     AdaptiveSpec spec;
                     spec.method = m;
                     spec.window = window;

@@ -67,7 +67,11 @@ TEST_CASE("GPU integral u16: every type, squares, channel count and odd size giv
             for (SumType type : {SumType::U32, SumType::U64, SumType::F64})
                 for (bool squared : {false, true}) {
                     if (!holds(type, w, h, squared)) continue;
-                    CAPTURE(w, h, c, sum_type_name(type), squared);
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(c);
+                    CAPTURE(sum_type_name(type));
+                    CAPTURE(squared);
                     const ImageU16 img = runs % 3 == 2 ? test::constant_image16(w, h, c, 65535)
                                                        : test::random_image16(w, h, c, static_cast<unsigned>(runs));
                     check16(img, type, squared, ws);
@@ -81,7 +85,10 @@ TEST_CASE("GPU integral u16: tall and wide images, and the session's entry point
     for (auto [w, h] : std::vector<std::pair<int, int>>{{3, 4099}, {4099, 3}, {257, 1025}, {1920, 1080}})
         for (int c : {1, 3})
             for (bool squared : {false, true}) {
-                CAPTURE(w, h, c, squared);
+                CAPTURE(w);
+                CAPTURE(h);
+                CAPTURE(c);
+                CAPTURE(squared);
                 check16(test::random_image16(w, h, c, static_cast<unsigned>(w * h)), SumType::U64, squared, ws);
             }
     const ImageU16 img = test::random_image16(641, 479, 4, 12);
