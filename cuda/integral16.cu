@@ -217,6 +217,9 @@ void integral(const ConstDeviceViewU16& src, const SumTableView& t, IntegralWork
         throw usage_error("integral", "a u32 table cannot hold this 16-bit image's sums");
     if (t.type == SumType::F64 && bound > (std::uint64_t{1} << 53))
         throw usage_error("integral", "an f64 table cannot hold this 16-bit image's sums exactly");
+    if (chunks_of(src.height) > 65535)
+        throw usage_error("integral", "16-bit images taller than " + std::to_string(65535 * kChunkRows) +
+                                          " rows are not supported on the GPU");
     auto* scratch = static_cast<unsigned long long*>(
         ws.reserve(integral16_workspace_bytes(src.width, src.height, src.channels), stream));
     switch (t.type) {
