@@ -86,7 +86,8 @@ Histogram16 histogram(ConstViewU16 image, bool with_luma) {
     // plane costs little beside the counting; at most 2^31 pixels, so no
     // 32-bit counter overflows.
     const int grain = std::max(1, (1 << 18) / std::max(1, image.width));
-    const int max_rows = static_cast<int>(std::max<std::size_t>(1, (std::size_t{1} << 31) / static_cast<std::size_t>(image.width)));
+    const int max_rows = static_cast<int>(std::clamp<std::size_t>((std::size_t{1} << 31) / static_cast<std::size_t>(image.width), 1,
+                                                                  static_cast<std::size_t>(image.height)));
     parallel_for(image.height, std::min(grain, max_rows), [&](int y0, int y1) {
         Counters16 local(counters);
         for (int y = y0; y < y1; y += max_rows) {

@@ -133,8 +133,6 @@ std::string text_of(const HistogramSource& src, const Counted& h, const Histogra
     return out;
 }
 
-std::string histogram_csv_header() { return "file,channel,bin,low,high,count\n"; }
-
 std::string csv_of(const HistogramSource& src, const Counted& h, const HistogramReportOptions& opt) {
     check_bins(h, opt.bins);
     std::string out;
@@ -190,6 +188,8 @@ std::string json_of(const HistogramSource& src, const Counted& h, const Histogra
 }
 
 }  // namespace
+
+std::string histogram_csv_header() { return "file,channel,bin,low,high,count\n"; }
 
 std::string histogram_text(const HistogramSource& src, const Histogram& h, const HistogramReportOptions& opt) {
     return text_of(src, Counted(h), opt);
