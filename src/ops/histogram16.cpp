@@ -44,8 +44,8 @@ bool Histogram16::operator==(const Histogram16& o) const {
 void check_histogram_bins16(int bins) {
     if (bins < 1 || bins > kHistogramValues16 || (bins & (bins - 1)) != 0)
         throw usage_error("--bins", std::to_string(bins) +
-                                        " is not a power of two from 1 to 65536 (16-bit images: bin = value >> "
-                                        "(16 - log2 N); 65536 counts every value)");
+                                        " is not allowed: use a power of two, 1 to 256 for 8-bit images (N must divide "
+                                        "256), 1 to 65536 for 16-bit ones (65536 counts every value)");
 }
 
 namespace cpu {
