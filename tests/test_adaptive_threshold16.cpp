@@ -13,7 +13,7 @@
 #include "src/error.hpp"
 #include "src/ops/adaptive_threshold.hpp"
 #include "src/ops/threshold.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -85,8 +85,8 @@ TEST_CASE("adaptive threshold u16: every method, window, size and layout against
                     spec.window = window;
                     spec.offset = runs % 2 ? 7.5 : -200.0;
                     spec.k = m == AdaptiveMethod::Niblack ? -0.3 : 0.25;
-                    const ImageU16 img = runs % 3 == 0 ? test::few_values_image16(w, h, c, static_cast<unsigned>(runs))
-                                                       : test::random_image16(w, h, c, static_cast<unsigned>(runs));
+                    const ImageU16 img = runs % 3 == 0 ? test::few_values16(w, h, c, static_cast<unsigned>(runs))
+                                                       : test::random_runs_image16(w, h, c, static_cast<unsigned>(runs));
                     IMGPAR_CHECK_IMAGES_EQUAL(brute_adaptive16(img, spec), run16(img, spec));
                     ++runs;
                 }

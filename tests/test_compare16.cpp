@@ -16,7 +16,7 @@
 #include "src/error.hpp"
 #include "src/ops/compare.hpp"
 #include "src/ops/ssim.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -59,13 +59,13 @@ Real direct_ssim_at16(const ImageU16& a, const ImageU16& b, int x, int y, int c)
 }  // namespace
 
 TEST_CASE("compare u16: exact sums, PSNR over 65535 and the difference image, odd sizes and every layout") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c) {
             CAPTURE(w);
             CAPTURE(h);
             CAPTURE(c);
-            const ImageU16 a = test::random_image16(w, h, c, static_cast<unsigned>(w + h + c));
-            const ImageU16 b = (w + h) % 2 ? noisy16(a, 3000, 5) : test::random_image16(w, h, c, 77);
+            const ImageU16 a = test::random_runs_image16(w, h, c, static_cast<unsigned>(w + h + c));
+            const ImageU16 b = (w + h) % 2 ? noisy16(a, 3000, 5) : test::random_runs_image16(w, h, c, 77);
             ImageU16 diff(w, h, c);
             const ViewU16 dv = diff.view();
             const DifferenceSums s = cpu::difference_sums(a.view(), b.view(), &dv);
@@ -126,7 +126,7 @@ TEST_CASE("ssim u16: equals the 2-D definition with L = 65535, every channel cou
             CAPTURE(c);
             CAPTURE(w);
             CAPTURE(h);
-            const ImageU16 a = test::random_image16(w, h, c, static_cast<unsigned>(c + w));
+            const ImageU16 a = test::random_runs_image16(w, h, c, static_cast<unsigned>(c + w));
             const ImageU16 b = noisy16(a, 5000, static_cast<unsigned>(h));
             const SsimResult r = cpu::ssim(a.view(), b.view());
             REQUIRE(r.defined);
@@ -141,12 +141,12 @@ TEST_CASE("ssim u16: equals the 2-D definition with L = 65535, every channel cou
             }
             CHECK(std::fabs(static_cast<Real>(r.mean) - mean) < 1e-10L);
         }
-    const ImageU16 a = test::random_image16(20, 20, 3, 1);
+    const ImageU16 a = test::random_runs_image16(20, 20, 3, 1);
     CHECK(cpu::ssim(a.view(), a.view()).mean == 1.0);
 }
 
 TEST_CASE("compare u16: the map, the diff image, and what is refused") {
-    const ImageU16 a = test::random_image16(40, 30, 2, 3), b = noisy16(a, 100, 4);
+    const ImageU16 a = test::random_runs_image16(40, 30, 2, 3), b = noisy16(a, 100, 4);
     CompareOptions o;
     o.diff = true;
     o.ssim_map = true;
@@ -156,9 +156,9 @@ TEST_CASE("compare u16: the map, the diff image, and what is refused") {
     CHECK(r.ssim_map.channels() == 2);
     o.ssim_downsample = 2;
     CHECK_THROWS_AS(cpu::compare(a.view(), b.view(), o), Error);
-    const ImageU16 small = test::random_image16(10, 30, 1, 3);
+    const ImageU16 small = test::random_runs_image16(10, 30, 1, 3);
     CompareOptions plain;
     CHECK(!cpu::compare(small.view(), small.view(), plain).ssim.defined);
-    const ImageU16 other = test::random_image16(41, 30, 2, 3);
+    const ImageU16 other = test::random_runs_image16(41, 30, 2, 3);
     CHECK_THROWS_AS(cpu::difference_sums(a.view(), other.view()), Error);
 }

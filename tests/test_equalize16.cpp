@@ -11,7 +11,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/equalize.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -77,14 +77,14 @@ ImageU16 reference_equalize16(const ImageU16& img, EqualizeMode mode) {
 }  // namespace
 
 TEST_CASE("equalize u16: the contract at odd sizes, every layout and both modes") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c)
             for (EqualizeMode mode : {EqualizeMode::Luma, EqualizeMode::Channels}) {
                 CAPTURE(w);
                 CAPTURE(h);
                 CAPTURE(c);
                 CAPTURE(equalize_mode_name(mode));
-                const ImageU16 img = test::random_image16(w, h, c, static_cast<unsigned>(w * 5 + h + c));
+                const ImageU16 img = test::random_runs_image16(w, h, c, static_cast<unsigned>(w * 5 + h + c));
                 const ImageU16 got = cpu::equalize(img.view(), mode);
                 IMGPAR_CHECK_IMAGES_EQUAL(reference_equalize16(img, mode), got);
             }
@@ -92,9 +92,9 @@ TEST_CASE("equalize u16: the contract at odd sizes, every layout and both modes"
 
 TEST_CASE("equalize u16: constant planes stay, few values spread to 0..65535, in place") {
     for (int c = 1; c <= 4; ++c) {
-        const ImageU16 flat = test::constant_image16(33, 31, c, 4097);
+        const ImageU16 flat = test::flat_image16(33, 31, c, 4097);
         IMGPAR_CHECK_IMAGES_EQUAL(flat, cpu::equalize(flat.view(), EqualizeMode::Channels));
-        const ImageU16 few = test::few_values_image16(129, 65, c, 3);
+        const ImageU16 few = test::few_values16(129, 65, c, 3);
         for (EqualizeMode mode : {EqualizeMode::Luma, EqualizeMode::Channels}) {
             CAPTURE(c);
             CAPTURE(equalize_mode_name(mode));
@@ -116,7 +116,7 @@ TEST_CASE("equalize u16: constant planes stay, few values spread to 0..65535, in
 }
 
 TEST_CASE("equalize u16: a shape mismatch is refused") {
-    const ImageU16 img = test::random_image16(5, 4, 3);
+    const ImageU16 img = test::random_runs_image16(5, 4, 3);
     ImageU16 wrong(5, 4, 1);
     CHECK_THROWS_AS(cpu::equalize(img.view(), wrong.view()), Error);
 }

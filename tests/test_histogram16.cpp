@@ -15,7 +15,7 @@
 #include "src/ops/histogram.hpp"
 #include "src/report/histogram_report.hpp"
 #include "tests/support/json_check.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -61,15 +61,15 @@ void check_counts16(const ImageU16& img, const std::string& label) {
 }  // namespace
 
 TEST_CASE("histogram u16: exact counts of every plane at odd sizes and every layout") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c) {
             const std::string label = std::to_string(w) + "x" + std::to_string(h) + " c=" + std::to_string(c);
-            check_counts16(test::random_image16(w, h, c, static_cast<unsigned>(w * 31 + h + c)), label + " random");
+            check_counts16(test::random_runs_image16(w, h, c, static_cast<unsigned>(w * 31 + h + c)), label + " random");
         }
     for (int c = 1; c <= 4; ++c) {
-        check_counts16(test::few_values_image16(301, 77, c, 5), "few values c=" + std::to_string(c));
+        check_counts16(test::few_values16(301, 77, c, 5), "few values c=" + std::to_string(c));
         for (std::uint16_t v : {std::uint16_t{0}, std::uint16_t{1}, std::uint16_t{4097}, std::uint16_t{65535}})
-            check_counts16(test::constant_image16(129, 65, c, v), "constant " + std::to_string(v));
+            check_counts16(test::flat_image16(129, 65, c, v), "constant " + std::to_string(v));
     }
 }
 
@@ -89,7 +89,7 @@ TEST_CASE("histogram u16: --bins are powers of two to 65536, bin = v >> (16 - lo
     for (int bins = 1; bins <= 65536; bins *= 2) CHECK_NOTHROW(check_histogram_bins16(bins));
     for (int bad : {0, -1, 3, 100, 65535, 131072}) CHECK_THROWS_AS(check_histogram_bins16(bad), Error);
 
-    const ImageU16 img = test::random_image16(97, 211, 1, 9);
+    const ImageU16 img = test::random_runs_image16(97, 211, 1, 9);
     const Histogram16 h = cpu::histogram(img.view());
     for (int log2 = 0; log2 <= 16; ++log2) {
         const int bins = 1 << log2;
@@ -103,7 +103,7 @@ TEST_CASE("histogram u16: --bins are powers of two to 65536, bin = v >> (16 - lo
 TEST_CASE("histogram u16: plane statistics as numpy computes them") {
     for (int c = 1; c <= 4; ++c)
         for (auto [w, h] : std::vector<std::pair<int, int>>{{1, 1}, {2, 1}, {17, 31}, {255, 257}}) {
-            const ImageU16 img = c % 2 ? test::random_image16(w, h, c, 3) : test::few_values_image16(w, h, c, 4);
+            const ImageU16 img = c % 2 ? test::random_runs_image16(w, h, c, 3) : test::few_values16(w, h, c, 4);
             const Histogram16 hist = cpu::histogram(img.view());
             for (int p = 0; p < c; ++p) {
                 CAPTURE(c);

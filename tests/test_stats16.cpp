@@ -14,7 +14,7 @@
 #include "src/ops/stats.hpp"
 #include "src/report/stats_report.hpp"
 #include "tests/support/json_check.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -66,21 +66,21 @@ void check_stats16(const ImageU16& img, const std::string& label, const ImageU8*
 }  // namespace
 
 TEST_CASE("stats u16: exact accumulators at odd sizes and every layout, masked or not") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c) {
             const std::string label = std::to_string(w) + "x" + std::to_string(h) + " c=" + std::to_string(c);
-            const ImageU16 img = test::random_image16(w, h, c, static_cast<unsigned>(w + 7 * h + c));
+            const ImageU16 img = test::random_runs_image16(w, h, c, static_cast<unsigned>(w + 7 * h + c));
             check_stats16(img, label);
             const ImageU8 mask = random_mask16(w, h, 50, static_cast<unsigned>(w * h + c));
             check_stats16(img, label + " masked", &mask);
         }
     for (int c = 1; c <= 4; ++c) {
-        check_stats16(test::few_values_image16(301, 77, c, 2), "few values (ties far apart)");
+        check_stats16(test::few_values16(301, 77, c, 2), "few values (ties far apart)");
         for (std::uint16_t v : {std::uint16_t{0}, std::uint16_t{300}, std::uint16_t{65535}})
-            check_stats16(test::constant_image16(65, 63, c, v), "constant " + std::to_string(v));
+            check_stats16(test::flat_image16(65, 63, c, v), "constant " + std::to_string(v));
         const ImageU8 none(17, 5, 1);  // selects nothing
         const ConstViewU8 nv = none.view();
-        const ImageStats s = cpu::stats(test::random_image16(17, 5, c).view(), &nv);
+        const ImageStats s = cpu::stats(test::random_runs_image16(17, 5, c).view(), &nv);
         CHECK(s.selected == 0);
         CHECK(!s.channel[0].has_extremes());
     }
@@ -107,7 +107,7 @@ TEST_CASE("stats u16: the 'all' row keeps 16-bit extremes above 256") {
 
 TEST_CASE("stats u16: mean and deviation equal numpy's float64 figures") {
     for (int c = 1; c <= 4; ++c) {
-        const ImageU16 img = test::random_image16(255, 257, c, 11);
+        const ImageU16 img = test::random_runs_image16(255, 257, c, 11);
         const ImageStats s = cpu::stats(img.view());
         for (int ch = 0; ch < c; ++ch) {
             // np.mean: float64 sums of integers below 2^53 are exact, then one division.

@@ -12,7 +12,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/threshold.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -75,14 +75,14 @@ ImageU16 bimodal16(int w, int h, int c, int low, int high, unsigned seed) {
 }  // namespace
 
 TEST_CASE("threshold u16: fixed levels across 0..65535 at odd sizes and every layout") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c)
             for (int t : {0, 255, 257, 32767, 65534, 65535}) {
                 CAPTURE(w);
                 CAPTURE(h);
                 CAPTURE(c);
                 CAPTURE(t);
-                const ImageU16 img = test::random_image16(w, h, c, static_cast<unsigned>(w + h + c));
+                const ImageU16 img = test::random_runs_image16(w, h, c, static_cast<unsigned>(w + h + c));
                 ImageU16 out(w, h, threshold_output_channels(c));
                 CHECK(cpu::threshold(img.view(), out.view(), threshold_at_any_depth(t)) == t);
                 IMGPAR_CHECK_IMAGES_EQUAL(reference_threshold16(img, t), out);
@@ -111,12 +111,12 @@ TEST_CASE("threshold u16: Otsu over 65,536 values") {
             IMGPAR_CHECK_IMAGES_EQUAL(reference_threshold16(img, t), out);
         }
     // One value: no split, T = that value, all 0.
-    const ImageU16 flat = test::constant_image16(9, 7, 1, 40000);
+    const ImageU16 flat = test::flat_image16(9, 7, 1, 40000);
     ImageU16 out(9, 7, 1);
     CHECK(cpu::threshold(flat.view(), out.view(), threshold_otsu()) == 40000);
     CHECK(*std::max_element(out.data(), out.data() + out.sample_count()) == 0);
     // Two values: the lower one.
-    const ImageU16 few = test::few_values_image16(1, 2, 1, 1);
+    const ImageU16 few = test::few_values16(1, 2, 1, 1);
     ImageU16 out2(1, 2, 1);
     const int t2 = cpu::threshold(few.view(), out2.view(), threshold_otsu());
     CHECK(t2 == std::min(few.at(0, 0, 0), few.at(0, 1, 0)));

@@ -11,7 +11,7 @@
 #include "src/ops/threshold.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/gpu_u16_support.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -43,7 +43,7 @@ void check16(const ImageU16& img, const AdaptiveSpec& spec, bool unaligned) {
 
 TEST_CASE("GPU adaptive threshold u16: every method, window, size and layout") {
     int runs = 0;
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c)
             for (AdaptiveMethod m : {AdaptiveMethod::Mean, AdaptiveMethod::Sauvola, AdaptiveMethod::Niblack})
                 for (int window : {1, 3, 15, 63}) {
@@ -58,8 +58,8 @@ TEST_CASE("GPU adaptive threshold u16: every method, window, size and layout") {
                     spec.window = window;
                     spec.offset = runs % 2 ? 7.5 : -200.0;
                     spec.k = m == AdaptiveMethod::Niblack ? -0.3 : 0.25;
-                    const ImageU16 img = runs % 3 == 0 ? test::few_values_image16(w, h, c, static_cast<unsigned>(runs))
-                                                       : test::random_image16(w, h, c, static_cast<unsigned>(runs));
+                    const ImageU16 img = runs % 3 == 0 ? test::few_values16(w, h, c, static_cast<unsigned>(runs))
+                                                       : test::random_runs_image16(w, h, c, static_cast<unsigned>(runs));
                     check16(img, spec, runs % 5 == 0);
                     ++runs;
                 }
@@ -70,8 +70,8 @@ TEST_CASE("GPU adaptive threshold u16: a wide window on a larger image") {
     AdaptiveSpec spec;
     spec.method = AdaptiveMethod::Sauvola;
     spec.window = 301;
-    check16(test::random_image16(1021, 769, 1, 3), spec, false);
+    check16(test::random_runs_image16(1021, 769, 1, 3), spec, false);
     spec.method = AdaptiveMethod::Mean;
     spec.offset = 1000;
-    check16(test::random_image16(769, 1021, 3, 4), spec, false);
+    check16(test::random_runs_image16(769, 1021, 3, 4), spec, false);
 }

@@ -13,7 +13,7 @@
 #include "src/ops/compare.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/gpu_u16_support.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -61,10 +61,10 @@ void check16(const ImageU16& a, const ImageU16& b, bool unaligned, const std::st
 
 TEST_CASE("GPU compare u16: odd sizes and every layout") {
     int runs = 0;
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c) {
-            const ImageU16 a = test::random_image16(w, h, c, static_cast<unsigned>(w * 3 + h + c));
-            const ImageU16 b = runs % 2 ? noisy16(a, 2000, 9) : test::random_image16(w, h, c, 99);
+            const ImageU16 a = test::random_runs_image16(w, h, c, static_cast<unsigned>(w * 3 + h + c));
+            const ImageU16 b = runs % 2 ? noisy16(a, 2000, 9) : test::random_runs_image16(w, h, c, 99);
             check16(a, b, runs % 4 == 3, std::to_string(w) + "x" + std::to_string(h) + " c=" + std::to_string(c));
             ++runs;
         }
@@ -72,10 +72,10 @@ TEST_CASE("GPU compare u16: odd sizes and every layout") {
 
 TEST_CASE("GPU compare u16: identical, constant and larger pairs") {
     for (int c = 1; c <= 4; ++c) {
-        const ImageU16 a = test::random_image16(257, 131, c, 1);
+        const ImageU16 a = test::random_runs_image16(257, 131, c, 1);
         check16(a, a, false, "identical");
-        check16(test::constant_image16(64, 64, c, 0), test::constant_image16(64, 64, c, 65535), false, "black/white");
+        check16(test::flat_image16(64, 64, c, 0), test::flat_image16(64, 64, c, 65535), false, "black/white");
     }
-    const ImageU16 big = test::random_image16(1920, 1080, 3, 5);
+    const ImageU16 big = test::random_runs_image16(1920, 1080, 3, 5);
     check16(big, noisy16(big, 500, 6), false, "1920x1080 RGB");
 }

@@ -14,7 +14,7 @@
 #include "src/ops/threshold.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/gpu_u16_support.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -52,21 +52,21 @@ std::string label_of(int w, int h, int c) { return std::to_string(w) + "x" + std
 }  // namespace
 
 TEST_CASE("GPU histogram u16: odd sizes and every layout") {
-    for (auto [w, h] : test::sizes16())
-        for (int c = 1; c <= 4; ++c) check16(test::random_image16(w, h, c, static_cast<unsigned>(w + h * c)), label_of(w, h, c));
+    for (auto [w, h] : test::report_sizes16())
+        for (int c = 1; c <= 4; ++c) check16(test::random_runs_image16(w, h, c, static_cast<unsigned>(w + h * c)), label_of(w, h, c));
 }
 
 TEST_CASE("GPU histogram u16: constant images and few values") {
     for (int c = 1; c <= 4; ++c) {
         for (std::uint16_t v : {std::uint16_t{0}, std::uint16_t{257}, std::uint16_t{65535}})
-            check16(test::constant_image16(1031, 67, c, v), "constant " + std::to_string(v) + " " + label_of(1031, 67, c));
-        check16(test::few_values_image16(997, 101, c, 3), "few values " + label_of(997, 101, c));
+            check16(test::flat_image16(1031, 67, c, v), "constant " + std::to_string(v) + " " + label_of(1031, 67, c));
+        check16(test::few_values16(997, 101, c, 3), "few values " + label_of(997, 101, c));
     }
 }
 
 TEST_CASE("GPU histogram u16: a 16 MP image") {
-    check16(test::random_image16(4096, 4096, 1, 5), "4096x4096 gray");
-    check16(test::random_image16(2003, 1999, 3, 6), "2003x1999 RGB");
+    check16(test::random_runs_image16(4096, 4096, 1, 5), "4096x4096 gray");
+    check16(test::random_runs_image16(2003, 1999, 3, 6), "2003x1999 RGB");
 }
 
 // --- equalize and threshold -------------------------------------------------------
@@ -112,23 +112,23 @@ void check_threshold16(const ImageU16& img, const ThresholdSpec& spec, const std
 }  // namespace
 
 TEST_CASE("GPU equalize u16: odd sizes, every layout, both modes, in place") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c)
             for (EqualizeMode mode : {EqualizeMode::Luma, EqualizeMode::Channels})
-                check_equalize16(test::random_image16(w, h, c, static_cast<unsigned>(w + 3 * h + c)), mode, label_of(w, h, c));
+                check_equalize16(test::random_runs_image16(w, h, c, static_cast<unsigned>(w + 3 * h + c)), mode, label_of(w, h, c));
     for (int c = 1; c <= 4; ++c) {
-        check_equalize16(test::constant_image16(300, 7, c, 12345), EqualizeMode::Channels, "constant");
-        check_equalize16(test::few_values_image16(1023, 33, c, 2), EqualizeMode::Luma, "few values");
+        check_equalize16(test::flat_image16(300, 7, c, 12345), EqualizeMode::Channels, "constant");
+        check_equalize16(test::few_values16(1023, 33, c, 2), EqualizeMode::Luma, "few values");
     }
-    check_equalize16(test::random_image16(2048, 1536, 3, 4), EqualizeMode::Luma, "2048x1536 RGB");
+    check_equalize16(test::random_runs_image16(2048, 1536, 3, 4), EqualizeMode::Luma, "2048x1536 RGB");
 }
 
 TEST_CASE("GPU threshold u16: fixed levels and Otsu, odd sizes, every layout") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c) {
-            const ImageU16 img = test::random_image16(w, h, c, static_cast<unsigned>(7 * w + h + c));
+            const ImageU16 img = test::random_runs_image16(w, h, c, static_cast<unsigned>(7 * w + h + c));
             for (int t : {0, 257, 32767, 65535}) check_threshold16(img, threshold_at_any_depth(t), label_of(w, h, c));
             check_threshold16(img, threshold_otsu(), label_of(w, h, c));
         }
-    for (int c = 1; c <= 4; ++c) check_threshold16(test::few_values_image16(999, 77, c, 5), threshold_otsu(), "few values");
+    for (int c = 1; c <= 4; ++c) check_threshold16(test::few_values16(999, 77, c, 5), threshold_otsu(), "few values");
 }

@@ -16,7 +16,7 @@
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/gpu_u16_support.hpp"
 #include "tests/support/integral_reference.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -64,7 +64,7 @@ bool holds(SumType type, int w, int h, bool squared) {
 TEST_CASE("GPU integral u16: every type, squares, channel count and odd size gives the CPU's table") {
     cuda::IntegralWorkspace ws;
     int runs = 0;
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c)
             for (SumType type : {SumType::U32, SumType::U64, SumType::F64})
                 for (bool squared : {false, true}) {
@@ -74,8 +74,8 @@ TEST_CASE("GPU integral u16: every type, squares, channel count and odd size giv
                     CAPTURE(c);
                     CAPTURE(sum_type_name(type));
                     CAPTURE(squared);
-                    const ImageU16 img = runs % 3 == 2 ? test::constant_image16(w, h, c, 65535)
-                                                       : test::random_image16(w, h, c, static_cast<unsigned>(runs));
+                    const ImageU16 img = runs % 3 == 2 ? test::flat_image16(w, h, c, 65535)
+                                                       : test::random_runs_image16(w, h, c, static_cast<unsigned>(runs));
                     check16(img, type, squared, ws);
                     ++runs;
                 }
@@ -91,9 +91,9 @@ TEST_CASE("GPU integral u16: tall and wide images, and the session's entry point
                 CAPTURE(h);
                 CAPTURE(c);
                 CAPTURE(squared);
-                check16(test::random_image16(w, h, c, static_cast<unsigned>(w * h)), SumType::U64, squared, ws);
+                check16(test::random_runs_image16(w, h, c, static_cast<unsigned>(w * h)), SumType::U64, squared, ws);
             }
-    const ImageU16 img = test::random_image16(641, 479, 4, 12);
+    const ImageU16 img = test::random_runs_image16(641, 479, 4, 12);
     const test::HostTable want = test::cpu_table(img.view(), SumType::U64, true);
     gpu::Session& s = test::session();
     const DeviceViewU16 in = test::upload16(img);

@@ -11,7 +11,7 @@
 #include "src/ops/stats.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/gpu_u16_support.hpp"
-#include "tests/support/u16_images.hpp"
+#include "tests/support/report_images16.hpp"
 
 using namespace imgpar;
 
@@ -54,9 +54,9 @@ std::string label_of(int w, int h, int c) { return std::to_string(w) + "x" + std
 }  // namespace
 
 TEST_CASE("GPU stats u16: odd sizes and every layout, masked or not") {
-    for (auto [w, h] : test::sizes16())
+    for (auto [w, h] : test::report_sizes16())
         for (int c = 1; c <= 4; ++c) {
-            const ImageU16 img = test::random_image16(w, h, c, static_cast<unsigned>(3 * w + h + c));
+            const ImageU16 img = test::random_runs_image16(w, h, c, static_cast<unsigned>(3 * w + h + c));
             check16(img, label_of(w, h, c));
             const ImageU8 m = mask16(w, h, 40, static_cast<unsigned>(w * h + c));
             check16(img, label_of(w, h, c) + " masked", &m);
@@ -65,16 +65,16 @@ TEST_CASE("GPU stats u16: odd sizes and every layout, masked or not") {
 
 TEST_CASE("GPU stats u16: every tail length of a tile, constants, ties far apart, empty masks") {
     for (int c = 1; c <= 4; ++c) {
-        for (int w = 1; w <= 40; ++w) check16(test::random_image16(w, 3, c, static_cast<unsigned>(w)), label_of(w, 3, c));
+        for (int w = 1; w <= 40; ++w) check16(test::random_runs_image16(w, 3, c, static_cast<unsigned>(w)), label_of(w, 3, c));
         for (std::uint16_t v : {std::uint16_t{0}, std::uint16_t{256}, std::uint16_t{65535}})
-            check16(test::constant_image16(333, 71, c, v), "constant " + std::to_string(v));
-        check16(test::few_values_image16(1001, 203, c, 7), "few values");
+            check16(test::flat_image16(333, 71, c, v), "constant " + std::to_string(v));
+        check16(test::few_values16(1001, 203, c, 7), "few values");
         const ImageU8 none(129, 9, 1);
-        check16(test::random_image16(129, 9, c, 2), "nothing selected", &none);
+        check16(test::random_runs_image16(129, 9, c, 2), "nothing selected", &none);
     }
 }
 
 TEST_CASE("GPU stats u16: a 16 MP image") {
-    check16(test::random_image16(4096, 4096, 1, 8), "4096x4096 gray");
-    check16(test::random_image16(2001, 1999, 4, 9), "2001x1999 RGBA");
+    check16(test::random_runs_image16(4096, 4096, 1, 8), "4096x4096 gray");
+    check16(test::random_runs_image16(2001, 1999, 4, 9), "2001x1999 RGBA");
 }

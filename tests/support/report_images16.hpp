@@ -1,4 +1,4 @@
-// 16-bit test images: samples over the whole 0..65535 range, with 0 and
+// 16-bit test images for the report and threshold suites: samples over the whole 0..65535 range, with 0 and
 // 65535 always present and most values not multiples of 257 (so a value
 // widened from 8 bits is no stand-in), plus flat runs (equal neighbours,
 // which the GPU histogram merges) and the sizes the 16-bit suites sweep.
@@ -17,7 +17,7 @@ namespace imgpar::test {
 // Random samples from a fixed seed: uniform over 0..65535, except that
 // sample 0 is 0, the last sample is 65535, and about one pixel in eight
 // repeats its left neighbour.
-inline ImageU16 random_image16(int width, int height, int channels, unsigned seed = 1) {
+inline ImageU16 random_runs_image16(int width, int height, int channels, unsigned seed = 1) {
     ImageU16 img(width, height, channels);
     std::mt19937 rng(seed);
     for (int y = 0; y < height; ++y)
@@ -32,7 +32,7 @@ inline ImageU16 random_image16(int width, int height, int channels, unsigned see
 }
 
 // Every sample = value.
-inline ImageU16 constant_image16(int width, int height, int channels, std::uint16_t value) {
+inline ImageU16 flat_image16(int width, int height, int channels, std::uint16_t value) {
     ImageU16 img(width, height, channels);
     img.fill(value);
     return img;
@@ -40,7 +40,7 @@ inline ImageU16 constant_image16(int width, int height, int channels, std::uint1
 
 // A few values only (0, 1, 256, 257, 32767, 65534, 65535): ties for the
 // extremes, the mode and the median.
-inline ImageU16 few_values_image16(int width, int height, int channels, unsigned seed = 1) {
+inline ImageU16 few_values16(int width, int height, int channels, unsigned seed = 1) {
     static const std::uint16_t values[] = {0, 1, 256, 257, 32767, 65534, 65535};
     ImageU16 img(width, height, channels);
     std::mt19937 rng(seed);
@@ -49,7 +49,7 @@ inline ImageU16 few_values_image16(int width, int height, int channels, unsigned
 }
 
 // The awkward sizes (1x1, 1xN, Nx1, primes, tile sizes +-1) and a few wider ones.
-inline std::vector<std::pair<int, int>> sizes16() {
+inline std::vector<std::pair<int, int>> report_sizes16() {
     std::vector<std::pair<int, int>> sizes = awkward_sizes();
     for (std::pair<int, int> s : std::vector<std::pair<int, int>>{{255, 257}, {511, 3}, {3, 511}, {1021, 7}, {8, 1031}})
         sizes.push_back(s);
