@@ -84,6 +84,7 @@ AdaptiveKernel adaptive_threshold_kernel(const AdaptiveSpec& spec, int channels)
 struct AdaptiveWorkspace {
     DeviceBuffer<std::uint8_t> intensity;
     DeviceBuffer<unsigned long long> tables;
+    DeviceBuffer<std::uint16_t> intensity16;  // 16-bit images (cuda/adaptive16.cu)
 };
 
 // The device form; dst: src's size, threshold_output_channels channels.
@@ -92,5 +93,12 @@ struct AdaptiveWorkspace {
 // for its own choice (other values: the lab sweep, bench/lab/adaptive_sweep.cu).
 void adaptive_threshold(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const AdaptiveSpec& spec,
                         AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream, int band_rows = 0);
+
+// 16-bit images (cuda/adaptive16.cu): the intensity plane, its u64 tables
+// (cuda::integral on 16 bits), then a pass that decides each pixel from its
+// window's sums with adaptive_decision16 (the CPU's arithmetic, 128-bit
+// variance numerator). Allocates on first use (the workspace grows).
+void adaptive_threshold(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const AdaptiveSpec& spec,
+                        AdaptiveWorkspace& ws, IntegralWorkspace& integrals, cudaStream_t stream);
 
 }  // namespace imgpar::cuda

@@ -99,6 +99,13 @@ void ssim_shrink(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, int f, 
                  cudaStream_t stream);
 SsimSums ssim_sums_from(const unsigned long long* totals);
 
+// 16-bit images (cuda/compare16.cu, cuda/ssim.cu): the same forms and totals
+// layout; the difference image is u16, the SSIM's c1 and c2 those of L = 65535.
+void difference_sums(const ConstDeviceViewU16& a, const ConstDeviceViewU16& b, const DeviceViewU16* diff,
+                     unsigned long long* d_totals, cudaStream_t stream);
+void ssim(const ConstDeviceViewU16& a, const ConstDeviceViewU16& b, const DeviceViewU8* map, unsigned long long* d_totals,
+          cudaStream_t stream);
+
 // What ran, for -v and --json.
 std::string compare_kernel_name(const CompareOptions& options);
 

@@ -46,11 +46,19 @@ public:
     unsigned long long* counts() const { return counts_.get(); }   // 5 * 256 device counters
     std::uint8_t* luts() const { return luts_.get(); }             // 4 * 256 device bytes
     unsigned long long* host_counts() const { return host_.get(); }  // 5 * 256 pinned host counters
+    // 16-bit images: exact counts and lookup tables of 65,536 values.
+    void reserve16();
+    unsigned long long* counts16() const { return counts16_.get(); }      // 5 * 65536 device counters
+    std::uint16_t* luts16() const { return luts16_.get(); }               // 4 * 65536 device samples
+    unsigned long long* host_counts16() const { return host16_.get(); }  // 5 * 65536 pinned host counters
 
 private:
     DeviceBuffer<unsigned long long> counts_;
     DeviceBuffer<std::uint8_t> luts_;
     PinnedBuffer<unsigned long long> host_;
+    DeviceBuffer<unsigned long long> counts16_;
+    DeviceBuffer<std::uint16_t> luts16_;
+    PinnedBuffer<unsigned long long> host16_;
 };
 
 // --- Histogram -------------------------------------------------------------
@@ -64,6 +72,25 @@ void histogram(const ConstDeviceViewU8& image, HistogramPlanes planes, unsigned 
 Histogram histogram(const ConstDeviceViewU8& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
 // What the histogram of a `channels`-channel image runs, for reports.
 std::string histogram_kernel_name(int channels);
+
+// 16 bits (cuda/histogram16.cu): counts `planes` of `image` exactly into
+// d_counts (planes.count(channels) * 65536 counters, zeroed here; luma
+// alone is plane 0).
+// Asynchronous; allocates nothing.
+void histogram(const ConstDeviceViewU16& image, HistogramPlanes planes, unsigned long long* d_counts,
+               cudaStream_t stream);
+// Counts every channel (+ luma when with_luma and colour), waits, and returns them.
+Histogram16 histogram(const ConstDeviceViewU16& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
+std::string histogram16_kernel_name();
+
+// 16-bit equalize and threshold (cuda/histogram_apply16.cu): the forms above
+// on u16 views, with the workspace's 16-bit counts and tables.
+void equalize(const ConstDeviceViewU16& src, const DeviceViewU16& dst, EqualizeMode mode, HistogramWorkspace& ws,
+              cudaStream_t stream);
+int threshold(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const ThresholdSpec& spec,
+              HistogramWorkspace& ws, cudaStream_t stream);
+// Throws imgpar::Error (usage, naming `what`) unless `v` is a valid 16-bit device image.
+void check_device_view16(const ConstDeviceViewU16& v, const char* what);
 
 // --- Equalize --------------------------------------------------------------
 

@@ -80,4 +80,12 @@ void integral(const ConstDeviceViewU8& src, const SumTableView& table, IntegralW
 // What integral runs, for -v and --json.
 std::string integral_kernel_name(const SumTableView& table);
 
+// 16-bit images (cuda/integral16.cu): row scans, then column scans in
+// chunks, in 64-bit integers; the same table layout and checks (bounds of
+// 65535 per sample). Allocates nothing once `ws` holds
+// integral16_workspace_bytes.
+std::size_t integral16_workspace_bytes(int width, int height, int channels);
+void integral(const ConstDeviceViewU16& src, const SumTableView& table, IntegralWorkspace& ws, cudaStream_t stream);
+std::string integral16_kernel_name(const SumTableView& table);
+
 }  // namespace imgpar::cuda

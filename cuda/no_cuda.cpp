@@ -89,14 +89,25 @@ void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU8, DeviceViewU8, 
 void apply_filter(Session&, const FilterPlan&, ConstDeviceViewU16, DeviceViewU16, std::string*) { unavailable(); }
 void resize(Session&, const ResizePlan&, ConstDeviceViewU8, DeviceViewU8, std::string*) { unavailable(); }
 Histogram histogram(Session&, ConstDeviceViewU8, bool, std::string*) { unavailable(); }
+Histogram16 histogram(Session&, ConstDeviceViewU16, bool, std::string*) { unavailable(); }
 ImageStats stats(Session&, ConstDeviceViewU8, const ConstDeviceViewU8*, std::string*) { unavailable(); }
+ImageStats stats(Session&, ConstDeviceViewU16, const ConstDeviceViewU8*, std::string*) { unavailable(); }
 void equalize(Session&, ConstDeviceViewU8, DeviceViewU8, EqualizeMode, std::string*) { unavailable(); }
+void equalize(Session&, ConstDeviceViewU16, DeviceViewU16, EqualizeMode, std::string*) { unavailable(); }
 int threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const ThresholdSpec&, std::string*) { unavailable(); }
+int threshold(Session&, ConstDeviceViewU16, DeviceViewU16, const ThresholdSpec&, std::string*) { unavailable(); }
 void integral(Session&, ConstDeviceViewU8, const SumTableView&, std::string*) { unavailable(); }
+void integral(Session&, ConstDeviceViewU16, const SumTableView&, std::string*) { unavailable(); }
 void adaptive_threshold(Session&, ConstDeviceViewU8, DeviceViewU8, const AdaptiveSpec&, std::string*) {
     unavailable();
 }
+void adaptive_threshold(Session&, ConstDeviceViewU16, DeviceViewU16, const AdaptiveSpec&, std::string*) {
+    unavailable();
+}
 Comparison compare(Session&, ConstDeviceViewU8, ConstDeviceViewU8, const CompareOptions&, std::string*) {
+    unavailable();
+}
+Comparison16 compare(Session&, ConstDeviceViewU16, ConstDeviceViewU16, const CompareOptions&, std::string*) {
     unavailable();
 }
 void crop(Session&, ConstDeviceViewU8, DeviceViewU8, int, int, std::string*) { unavailable(); }

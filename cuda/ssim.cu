@@ -68,11 +68,14 @@ __device__ __forceinline__ int floor_div(int a, int b) {
     return (a % b != 0 && a < 0) ? q - 1 : q;
 }
 
-// T: std::uint8_t, read as int (the row pass's terms exact integers), or
-// double (ssim_pair_terms rounds each product and sum).
+// T: std::uint8_t, read as int (the row pass's terms exact integers),
+// std::uint16_t or double (ssim_pair_terms rounds each product and sum;
+// for 16-bit samples none is rounded).
 template <int C, typename T>
 __global__ void __launch_bounds__(kThreads) ssim_kernel(SsimArgs<T> g) {
-    using Sample = std::conditional_t<std::is_same_v<T, double>, double, int>;
+    // 16-bit samples through the double terms, as the CPU's (exact: their
+    // products and pair sums stay below 2^34).
+    using Sample = std::conditional_t<std::is_same_v<T, std::uint8_t>, int, double>;
     constexpr int kCols = staged_columns<C>();
     extern __shared__ double smem[];
     double* h = smem;  // [moment][row][sample]
@@ -327,6 +330,14 @@ void ssim(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, const DeviceVi
     check_ssim_shapes(a, b, map);
     run_ssim(ssim_args(a.data, a.pitch, b.data, b.pitch, a.width, a.height, a.channels, map, d_totals), a.channels,
              stream);
+}
+
+void ssim(const ConstDeviceViewU16& a, const ConstDeviceViewU16& b, const DeviceViewU8* map,
+          unsigned long long* d_totals, cudaStream_t stream) {
+    check_ssim_shapes(a, b, map);
+    SsimArgs<std::uint16_t> g = ssim_args(a.data, a.pitch, b.data, b.pitch, a.width, a.height, a.channels, map, d_totals);
+    g.taps = ssim_taps16();  // c1, c2 of L = 65535
+    run_ssim(g, a.channels, stream);
 }
 
 void ssim(const SsimPlanes<double>& a, const SsimPlanes<double>& b, const DeviceViewU8* map,

@@ -73,4 +73,9 @@ ImageStats stats_result(const ConstDeviceViewU8& image, bool masked, StatsWorksp
 // What runs, for -v and --json.
 std::string stats_kernel_name(int channels, bool masked);
 
+// 16-bit images (cuda/stats16.cu): the same forms, on the same workspace.
+void stats(const ConstDeviceViewU16& image, const ConstDeviceViewU8* mask, StatsWorkspace& ws, cudaStream_t stream);
+ImageStats stats_result(const ConstDeviceViewU16& image, bool masked, StatsWorkspace& ws, cudaStream_t stream);
+std::string stats16_kernel_name(int channels, bool masked);
+
 }  // namespace imgpar::cuda

@@ -183,4 +183,53 @@ IMGPAR_HD int adaptive_decision_fast(int v, unsigned long long sum, unsigned lon
     return adaptive_decision(v, sum, squares, p);
 }
 
+// --- 16 bits ---------------------------------------------------------------------
+
+// a * b as 128 bits (hi, lo): the same integers on the host and the device.
+IMGPAR_HD void mul_u64_wide(unsigned long long a, unsigned long long b, unsigned long long& hi, unsigned long long& lo) {
+#if defined(__CUDA_ARCH__)
+    hi = __umul64hi(a, b);
+    lo = a * b;
+#else
+    const unsigned __int128 p = static_cast<unsigned __int128>(a) * b;
+    hi = static_cast<unsigned long long>(p >> 64);
+    lo = static_cast<unsigned long long>(p);
+#endif
+}
+
+// adaptive_decision for 16-bit intensities (src/ops/adaptive_threshold.hpp,
+// 16-BIT CONTRACT): 65535 when v is above the level, else 0. A window's sum
+// of squares reaches n * 65535^2 (2^54 for n = 2047^2), so n * squares and
+// sum^2 need 128 bits: the variance's numerator is computed exactly as two
+// 64-bit words (hi, lo) and converted as hi * 2^64 + lo, each step rounded
+// on its own, the same on both backends. `r` is p.r (the caller passes the
+// 16-bit spec's). Every level is computed in double in the 8-bit order.
+IMGPAR_HD int adaptive_decision16(int v, unsigned long long sum, unsigned long long squares, const AdaptiveParams& p) {
+    const unsigned long long n = static_cast<unsigned long long>(p.n);
+    if (p.method == AdaptiveMethod::Mean) {
+        const long long mean = static_cast<long long>((2 * sum + n) / (2 * n));  // n odd: no tie
+        return v > mean - p.offset ? 65535 : 0;
+    }
+    const double m = static_cast<double>(sum) / static_cast<double>(n);
+    unsigned long long a_hi, a_lo, b_hi, b_lo;
+    mul_u64_wide(n, squares, a_hi, a_lo);
+    mul_u64_wide(sum, sum, b_hi, b_lo);
+    // n * squares >= sum^2 (Cauchy-Schwarz): the difference is >= 0.
+    const unsigned long long d_lo = a_lo - b_lo;
+    const unsigned long long d_hi = a_hi - b_hi - (a_lo < b_lo ? 1ull : 0ull);
+    if (d_hi == 0 && d_lo == 0) {
+        const double level = p.method == AdaptiveMethod::Niblack ? m : mul_rn(m, add_rn(1.0, -p.k));
+        return static_cast<double>(v) > level ? 65535 : 0;
+    }
+    const double spread = add_rn(mul_rn(static_cast<double>(d_hi), 18446744073709551616.0), static_cast<double>(d_lo));
+    const double variance = spread / (static_cast<double>(n) * static_cast<double>(n));
+    const double s = sqrt(variance > 0 ? variance : 0.0);
+    double level;
+    if (p.method == AdaptiveMethod::Niblack)
+        level = add_rn(m, -mul_rn(p.k, s));
+    else
+        level = mul_rn(m, add_rn(1.0, mul_rn(p.k, add_rn(s / p.r, -1.0))));
+    return static_cast<double>(v) > level ? 65535 : 0;
+}
+
 }  // namespace imgpar

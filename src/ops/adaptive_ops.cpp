@@ -25,8 +25,9 @@ public:
             o.add("k", spec_.k).add("r", spec_.r);
         return o;
     }
+    // u16 in, u16 out (0 / 65535).
     ImageShape output_shape(const ImageShape& in) const override {
-        return {in.width, in.height, threshold_output_channels(in.channels), SampleType::U8};
+        return {in.width, in.height, threshold_output_channels(in.channels), in.type};
     }
     // A window wider or taller than the image fails that file only.
     void check_input(const ImageShape& in, const std::string& file) const override {
@@ -43,6 +44,17 @@ public:
         return out;
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        gpu::adaptive_threshold(session, src, dst, spec_, &notes.kernel);
+    }
+    // 16-bit images (src/ops/adaptive_threshold.hpp, 16-BIT CONTRACT).
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = cpu::adaptive_threshold16_kernel_name();
+        ImageU16 out(src.width, src.height, threshold_output_channels(src.channels));
+        cpu::adaptive_threshold(src, out.view(), spec_);
+        return out;
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         gpu::adaptive_threshold(session, src, dst, spec_, &notes.kernel);
     }
 

@@ -21,6 +21,20 @@
 //   sample (reflect-101, numpy.pad's 'reflect', as scikit-image pads).
 // The levels of niblack and sauvola are computed in double precision in the
 // order of src/ops/adaptive_math.hpp, the same on both backends.
+//
+// 16-BIT CONTRACT (cpu::adaptive_threshold and gpu::adaptive_threshold on u16)
+// -----------------------------------------------------------------------------
+// Intensity v: the 16-bit gray sample or luma601 of the 16-bit samples
+// (0..65535). Window sums from u64 summed-area tables of v and v^2 (a
+// window's squares reach 2047^2 * 65535^2 < 2^54; the tables' entries,
+// below 2^60 for 2^28 pixels, only enter differences, exact modulo 2^64).
+// Output u16: 65535 above the level, else 0; alpha copied. Levels in the
+// 16-bit scale: mean's C (--offset) is in 16-bit units (the same number
+// compared with 16-bit samples, as threshold's --value); Sauvola's r is
+// 256 r (32768 by default: half the 16-bit range, as 128 is of 8 bits and
+// as scikit-image's default r is half the type's range). The variance's
+// numerator n * squares - sum^2 (up to 2^76) is exact in 128 bits
+// (adaptive_decision16). Border rules as for 8 bits.
 #pragma once
 
 #include <string>
@@ -58,11 +72,20 @@ namespace cpu {
 void adaptive_threshold(ConstViewU8 src, ViewU8 dst, const AdaptiveSpec& spec);
 // How the CPU computes it, for -v and --json.
 std::string adaptive_threshold_kernel_name();
+// The 16-bit form (see 16-BIT CONTRACT): dst u16.
+void adaptive_threshold(ConstViewU16 src, ViewU16 dst, const AdaptiveSpec& spec);
+std::string adaptive_threshold16_kernel_name();
 }  // namespace cpu
+
+// The parameters of the 16-bit decision: adaptive_params with Sauvola's r
+// scaled to 16 bits (256 r).
+AdaptiveParams adaptive_params16(const AdaptiveSpec& spec);
 
 namespace gpu {
 class Session;
 void adaptive_threshold(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const AdaptiveSpec& spec,
+                        std::string* kernel = nullptr);
+void adaptive_threshold(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const AdaptiveSpec& spec,
                         std::string* kernel = nullptr);
 }  // namespace gpu
 

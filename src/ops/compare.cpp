@@ -79,7 +79,8 @@ DifferenceMetrics difference_metrics(const DifferenceSums& sums, int channel) {
     m.mse = static_cast<double>(sum_sq) / n;
     m.rmse = std::sqrt(m.mse);
     // As scikit-image: 10 * log10(data_range ** 2 / mse).
-    m.psnr = sum_sq == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(255.0 * 255.0 / m.mse);
+    const double peak = static_cast<double>(sums.data_range);
+    m.psnr = sum_sq == 0 ? std::numeric_limits<double>::infinity() : 10.0 * std::log10(peak * peak / m.mse);
     return m;
 }
 

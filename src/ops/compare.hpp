@@ -20,6 +20,14 @@
 // These are scikit-image's mean_squared_error and peak_signal_noise_ratio
 // (data_range=255) over the same samples. The difference image holds |a - b|
 // per sample (same size and channels).
+//
+// 16-BIT CONTRACT (cpu::compare and gpu::compare on u16 pairs)
+// -------------------------------------------------------------
+// The same sums of |a - b| <= 65535: sum_abs exact in 64 bits below 2^48
+// samples, sum (a - b)^2 (each below 2^32) below 2^32 samples a channel;
+// DifferenceSums::data_range is 65535, so PSNR = 10 log10(65535^2 / MSE)
+// (scikit-image's data_range=65535). SSIM with L = 65535 (src/ops/ssim.hpp,
+// 16 BITS). The difference image is u16 |a - b|; the SSIM map stays 8-bit.
 #pragma once
 
 #include <array>
@@ -44,11 +52,13 @@ struct ChannelDifference {
 
 struct DifferenceSums {
     int channels = 0;
+    int data_range = 255;             // the samples' largest value: PSNR's peak (65535 for 16 bits)
     std::uint64_t pixels = 0;         // width x height
     std::uint64_t pixels_differ = 0;  // pixels with any channel different
     std::array<ChannelDifference, kMaxChannels> channel{};
     bool operator==(const DifferenceSums& o) const {
-        return channels == o.channels && pixels == o.pixels && pixels_differ == o.pixels_differ && channel == o.channel;
+        return channels == o.channels && data_range == o.data_range && pixels == o.pixels &&
+               pixels_differ == o.pixels_differ && channel == o.channel;
     }
     bool operator!=(const DifferenceSums& o) const { return !(*this == o); }
 };
@@ -120,6 +130,25 @@ class Session;
 // device; waits for the results. `kernel`, when given, names what ran.
 Comparison compare(Session& session, ConstDeviceViewU8 a, ConstDeviceViewU8 b, const CompareOptions& options,
                    std::string* kernel = nullptr);
+}  // namespace gpu
+
+// A comparison of 16-bit images (see 16-BIT CONTRACT).
+struct Comparison16 {
+    DifferenceSums sums;  // data_range 65535
+    SsimResult ssim;
+    ImageU16 diff;     // when asked
+    ImageU8 ssim_map;  // when asked
+};
+
+namespace cpu {
+DifferenceSums difference_sums(ConstViewU16 a, ConstViewU16 b, const ViewU16* diff = nullptr);
+// options.ssim_downsample must resolve to 1 (a usage error otherwise).
+Comparison16 compare(ConstViewU16 a, ConstViewU16 b, const CompareOptions& options);
+}  // namespace cpu
+
+namespace gpu {
+Comparison16 compare(Session& session, ConstDeviceViewU16 a, ConstDeviceViewU16 b, const CompareOptions& options,
+                     std::string* kernel = nullptr);
 }  // namespace gpu
 
 // Host images on the chosen backend: the CPU reference, or the GPU through

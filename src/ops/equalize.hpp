@@ -26,11 +26,22 @@
 // pixel counts in the histograms, whatever its alpha.
 // Output has the input's size and channel count. src and dst may be the
 // same image (in place).
+//
+// 16-BIT CONTRACT (cpu::equalize and gpu::equalize on u16)
+// ---------------------------------------------------------
+// 65,536 levels: the tables come from the exact 65,536-value histograms
+// (src/ops/histogram.hpp, 16-BIT CONTRACT),
+//   lut[v] = round((cdf(v) - cdf_min) * 65535 / (N - cdf_min))   ties upward,
+// in 64-bit integers (equalize_lut_value16: exact below 2^47 samples a
+// plane); below the smallest value present 0; a constant plane unchanged.
+// Luma mode: Y = luma601 of the 16-bit samples, c' = clamp(c + lut[Y] - Y)
+// to 0..65535. Alpha copied. Output u16, the input's shape.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "src/image.hpp"
 #include "src/ops/histogram.hpp"
@@ -48,7 +59,13 @@ using EqualizeLut = std::array<std::uint8_t, kHistogramValues>;
 // The table of one plane (see CONTRACT).
 EqualizeLut equalize_lut(const HistogramCounts& counts);
 
+// The 65,536-entry table of one 16-bit plane's counts (see 16-BIT CONTRACT).
+std::vector<std::uint16_t> equalize_lut16(const std::uint64_t* counts);
+
 namespace cpu {
+// The 16-bit forms (see 16-BIT CONTRACT); dst may alias src.
+void equalize(ConstViewU16 src, ViewU16 dst, EqualizeMode mode = EqualizeMode::Luma);
+ImageU16 equalize(ConstViewU16 src, EqualizeMode mode = EqualizeMode::Luma);
 // Equalizes src into dst (same shape; may alias src). Multithreaded.
 // Throws imgpar::Error (usage) on a shape mismatch.
 void equalize(ConstViewU8 src, ViewU8 dst, EqualizeMode mode = EqualizeMode::Luma);
@@ -61,6 +78,8 @@ class Session;
 // tables and the apply pass all on the device, asynchronous on the session's
 // stream. dst has src's shape and may be src.
 void equalize(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, EqualizeMode mode,
+              std::string* kernel = nullptr);
+void equalize(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, EqualizeMode mode,
               std::string* kernel = nullptr);
 }  // namespace gpu
 

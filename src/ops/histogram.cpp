@@ -139,9 +139,15 @@ void check_histogram_bins(int bins) {
 
 std::vector<std::uint64_t> rebin(const HistogramCounts& counts, int bins) {
     check_histogram_bins(bins);
-    const int width = kHistogramValues / bins;
+    return rebin(counts.data(), kHistogramValues, bins);
+}
+
+std::vector<std::uint64_t> rebin(const std::uint64_t* counts, int values, int bins) {
+    if (bins < 1 || bins > values || values % bins != 0)
+        throw usage_error("--bins", std::to_string(bins) + " does not divide the " + std::to_string(values) + " values evenly");
+    const int width = values / bins;
     std::vector<std::uint64_t> out(static_cast<std::size_t>(bins), 0);
-    for (int v = 0; v < kHistogramValues; ++v) out[static_cast<std::size_t>(v / width)] += counts[static_cast<std::size_t>(v)];
+    for (int v = 0; v < values; ++v) out[static_cast<std::size_t>(v / width)] += counts[v];
     return out;
 }
 
@@ -151,26 +157,29 @@ std::uint64_t total_count(const HistogramCounts& counts) {
     return n;
 }
 
-PlaneStats plane_stats(const HistogramCounts& h) {
+PlaneStats plane_stats(const HistogramCounts& h) { return plane_stats(h.data(), kHistogramValues); }
+
+PlaneStats plane_stats(const std::uint64_t* h, int values) {
     PlaneStats s;
-    s.count = total_count(h);
+    for (int v = 0; v < values; ++v) s.count += h[v];
     if (s.count == 0) {
         s.mean = NAN;
         s.stddev = NAN;
         return s;
     }
-    // Exact sums: sum v*h < 2^8 * 2^64 would overflow only past 2^56 samples,
-    // sum v^2*h past 2^48; the variance numerator needs 128 bits.
-    std::uint64_t s1 = 0, s2 = 0, best = 0, cum = 0;
+    // Exact sums: sum v*h < 2^16 * N fits 64 bits below 2^48 samples; sum
+    // v^2*h (2^32 * N) and the variance numerator need 128 bits.
+    std::uint64_t s1 = 0, best = 0, cum = 0;
+    unsigned __int128 s2 = 0;
     bool median_found = false;
     s.min = -1;
-    for (int v = 0; v < kHistogramValues; ++v) {
-        const std::uint64_t c = h[static_cast<std::size_t>(v)];
+    for (int v = 0; v < values; ++v) {
+        const std::uint64_t c = h[v];
         if (c == 0) continue;
         if (s.min < 0) s.min = v;
         s.max = v;
         s1 += c * static_cast<std::uint64_t>(v);
-        s2 += c * static_cast<std::uint64_t>(v) * static_cast<std::uint64_t>(v);
+        s2 += static_cast<unsigned __int128>(c) * (static_cast<std::uint64_t>(v) * static_cast<std::uint64_t>(v));
         if (c > best) {
             best = c;
             s.mode = v;

@@ -26,6 +26,24 @@
 //
 // Equalization and thresholding, built on these counts, are declared in
 // src/ops/equalize.hpp and src/ops/threshold.hpp.
+//
+// 16-BIT CONTRACT (Histogram16, cpu::histogram and gpu::histogram on u16)
+// -------------------------------------------------------------------------
+// Always counted exactly: 65,536 64-bit counters per plane (what numpy's
+// np.bincount(plane, minlength=65536) gives), so the statistics above are of
+// values, not of bins, whatever --bins is. Planes as for 8 bits; the luma
+// plane counts luma601 of the 16-bit samples, (77 R + 150 G + 29 B + 128) >> 8,
+// which stays in 0..65535 (77 + 150 + 29 = 256) and in 32-bit ints (at most
+// 256 * 65535 + 128 < 2^25).
+//
+// Bins: `bins` is a power of two from 1 to 65536 (check_histogram_bins16);
+// bin i covers [i * 65536/bins, (i+1) * 65536/bins - 1], so a sample v is in
+// bin v >> (16 - log2 bins): np.histogram(plane, bins, range=(0, 65536)).
+// 65536 bins is the exact mode.
+//
+// Statistics (plane_stats on 65,536 values) as above; the sums are exact:
+// sum v*h fits 64 bits below 2^48 samples, sum v^2*h and the variance
+// numerator are kept in 128 bits.
 #pragma once
 
 #include <array>
@@ -102,10 +120,48 @@ PlaneStats plane_stats(const HistogramCounts& counts);
 // Sum of counts (the number of samples).
 std::uint64_t total_count(const HistogramCounts& counts);
 
+// --- 16 bits -------------------------------------------------------------------
+
+constexpr int kHistogramValues16 = 65536;
+
+// Exact counts of a 16-bit image (see 16-BIT CONTRACT): planes() * 65536
+// counters, plane after plane.
+struct Histogram16 {
+    int channels = 0;
+    bool luma = false;
+    std::uint64_t pixels = 0;
+    std::vector<std::uint64_t> counts;  // planes() * kHistogramValues16
+
+    int planes() const { return channels + (luma ? 1 : 0); }
+    int luma_plane() const { return luma ? channels : -1; }
+    // The plane's 65536 counters; throws imgpar::Error (usage) when p is not a plane.
+    const std::uint64_t* plane(int p) const;
+    std::uint64_t* plane(int p) { return counts.data() + static_cast<std::size_t>(p) * kHistogramValues16; }
+    std::string plane_name(int p) const;
+    // Gray for 1-2 channel images, luma for colour images (which must have been counted).
+    const std::uint64_t* intensity() const;
+    // A Histogram without counts but with this one's planes: what
+    // select_histogram_planes needs.
+    Histogram layout() const;
+
+    bool operator==(const Histogram16& o) const;
+    bool operator!=(const Histogram16& o) const { return !(*this == o); }
+};
+
+// Throws imgpar::Error (usage) unless bins is a power of two from 1 to 65536.
+void check_histogram_bins16(int bins);
+// Counts of `values` (256 or 65536) values merged into `bins` equal bins;
+// bins must divide values.
+std::vector<std::uint64_t> rebin(const std::uint64_t* counts, int values, int bins);
+// Statistics of a plane of `values` (256 or 65536) counters.
+PlaneStats plane_stats(const std::uint64_t* counts, int values);
+
 namespace cpu {
 // Counts every channel of `image` (and the luma plane when with_luma and the
 // image has 3-4 channels). Multithreaded over rows.
 Histogram histogram(ConstViewU8 image, bool with_luma = true);
+// The 16-bit counts (see 16-BIT CONTRACT). Multithreaded over rows.
+Histogram16 histogram(ConstViewU16 image, bool with_luma = true);
 }  // namespace cpu
 
 namespace cpu {
@@ -119,6 +175,8 @@ class Session;
 // `image` (device memory); waits for them. `kernel`, if given, receives the
 // name of the kernel that ran.
 Histogram histogram(Session& session, ConstDeviceViewU8 image, bool with_luma, std::string* kernel = nullptr);
+// cpu::histogram's 16-bit counts on the GPU.
+Histogram16 histogram(Session& session, ConstDeviceViewU16 image, bool with_luma, std::string* kernel = nullptr);
 }  // namespace gpu
 
 }  // namespace imgpar

@@ -3,6 +3,7 @@
 // src/ops/histogram.cpp, equalize.cpp, threshold.cpp and cuda/histogram*.cu.
 #include "src/ops/histogram_ops.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,7 +34,9 @@ class HistoJob final : public ReportJob {
 public:
     explicit HistoJob(const ParamValues& v) : channel_spec_(v.text("channel")) {
         report_.bins = v.int_value("bins");
-        check_histogram_bins(report_.bins);
+        // A power of two up to 65536 here; an 8-bit image also needs it to
+        // divide 256 (checked per file: the depth is the file's).
+        check_histogram_bins16(report_.bins);
         // An empty list is a mistake (a variable that was not set), not "all".
         if (channel_spec_.find_first_not_of(" \t") == std::string::npos)
             throw usage_error("--channel", "is empty (give all, or a comma-separated list of channels)");
@@ -41,7 +44,7 @@ public:
         report_.list_bins = v.flag("list") || v.given("bins");
         report_.ascii = v.flag("ascii") || !environment_is_utf8();
         parse_plot_size(v.text("plot-size"), plot_);
-        plot_.bins = report_.bins;
+        plot_.bins = std::min(report_.bins, kHistogramValues);
         plot_.log_scale = v.flag("log");
         check_plot_options(plot_);
         if (v.given("plot")) {
@@ -70,26 +73,60 @@ public:
 
     std::string run_cpu(const ReportSource& source, ConstViewU8 image, ReportFormat format,
                         RunNotes& notes) const override {
+        check_bins_u8(source.file);
         notes.kernel = cpu::histogram_kernel_name();
         return render(source, cpu::histogram(image, true), image.width, image.height, format, notes);
     }
     std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU8 image,
                         ReportFormat format, RunNotes& notes) const override {
+        check_bins_u8(source.file);
         const Histogram h = gpu::histogram(session, image, true, &notes.kernel);
         return render(source, h, image.width, image.height, format, notes);
     }
 
+    // 16-bit images: exact 65,536-value counts, reported in report_.bins bins.
+    bool takes_u16() const override { return true; }
+    std::string run_cpu(const ReportSource& source, ConstViewU16 image, ReportFormat format,
+                        RunNotes& notes) const override {
+        notes.kernel = cpu::histogram_kernel_name() + ", 65536 values";
+        return render(source, cpu::histogram(image, true), image.width, image.height, format, notes);
+    }
+    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU16 image,
+                        ReportFormat format, RunNotes& notes) const override {
+        const Histogram16 h = gpu::histogram(session, image, true, &notes.kernel);
+        return render(source, h, image.width, image.height, format, notes);
+    }
+
 private:
-    std::string render(const ReportSource& source, const Histogram& h, int width, int height, ReportFormat format,
+    void check_bins_u8(const std::string& file) const {
+        if (kHistogramValues % report_.bins != 0)
+            throw input_error(file, "--bins " + std::to_string(report_.bins) +
+                                        ": an 8-bit image has 256 values; use a power of two up to 256");
+    }
+
+    // The plot is of 256 values: a 16-bit histogram is drawn by its top 8
+    // bits (bins of 256 values).
+    static Histogram plot_counts(const Histogram& h) { return h; }
+    static Histogram plot_counts(const Histogram16& h) {
+        Histogram out = h.layout();
+        for (int p = 0; p < h.planes(); ++p) {
+            const std::uint64_t* c = h.plane(p);
+            for (int v = 0; v < kHistogramValues16; ++v) out.counts[static_cast<std::size_t>(p)][static_cast<std::size_t>(v >> 8)] += c[v];
+        }
+        return out;
+    }
+
+    template <typename H>
+    std::string render(const ReportSource& source, const H& h, int width, int height, ReportFormat format,
                        RunNotes& notes) const {
         HistogramReportOptions report = report_;
-        report.planes = planes_of(source.file, h);
+        report.planes = planes_of(source.file, layout_of(h));
         HistogramSource src{source.file, width, height, source.backend, notes.kernel};
         src.extra = source.extra;
         if (plot_path_) {
             HistogramPlotOptions plot = plot_;
             plot.planes = report.planes;
-            const ImageU8 picture = plot_histogram(h, plot);
+            const ImageU8 picture = plot_histogram(plot_counts(h), plot);
             std::vector<std::string> warnings;
             save_image(*plot_path_, picture.view(), {}, warnings);
             for (const std::string& w : warnings) notes.warnings.push_back(*plot_path_ + ": " + w);
@@ -114,6 +151,9 @@ private:
         }
     }
 
+    static const Histogram& layout_of(const Histogram& h) { return h; }
+    static Histogram layout_of(const Histogram16& h) { return h.layout(); }
+
     std::string channel_spec_;
     HistogramReportOptions report_;
     std::optional<std::string> plot_path_;
@@ -133,12 +173,22 @@ public:
         o.add("mode", equalize_mode_name(mode_));
         return o;
     }
-    ImageShape output_shape(const ImageShape& in) const override { return {in.width, in.height, in.channels, SampleType::U8}; }
+    // u16 in, u16 out.
+    ImageShape output_shape(const ImageShape& in) const override { return {in.width, in.height, in.channels, in.type}; }
     ImageU8 run_cpu(ConstViewU8 src, RunNotes& notes) const override {
         notes.kernel = "histogram, lookup table and apply pass, " + threads_text();
         return cpu::equalize(src, mode_);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        gpu::equalize(session, src, dst, mode_, &notes.kernel);
+    }
+    // 16-bit images: 65,536 levels (src/ops/equalize.hpp, 16-BIT CONTRACT).
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = "16-bit histogram, 65536-entry lookup table and apply pass, " + threads_text();
+        return cpu::equalize(src, mode_);
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         gpu::equalize(session, src, dst, mode_, &notes.kernel);
     }
 
@@ -159,8 +209,9 @@ public:
         o.add("method", spec_.otsu ? "otsu" : "value");
         return o;
     }
+    // u16 in, u16 out (0 / 65535).
     ImageShape output_shape(const ImageShape& in) const override {
-        return {in.width, in.height, threshold_output_channels(in.channels), SampleType::U8};
+        return {in.width, in.height, threshold_output_channels(in.channels), in.type};
     }
     // Measured: gray 2.0, RGB 1.9, RGBA 1.5 (the operation declares --adaptive's).
     std::optional<double> peak_images() const override { return 2.0; }
@@ -172,6 +223,19 @@ public:
         return std::move(r.image);
     }
     void run_gpu(gpu::Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, RunNotes& notes) const override {
+        record(gpu::threshold(session, src, dst, spec_, &notes.kernel), notes);
+    }
+    // 16-bit images: the level in 0..65535, Otsu over 65,536 values
+    // (src/ops/threshold.hpp, 16-BIT CONTRACT).
+    bool takes_u16() const override { return true; }
+    ImageU16 run_cpu(ConstViewU16 src, RunNotes& notes) const override {
+        notes.kernel = std::string(spec_.otsu ? "16-bit intensity histogram, Otsu's level, apply pass, " : "apply pass, ") +
+                       threads_text();
+        ImageU16 out(src.width, src.height, threshold_output_channels(src.channels));
+        record(cpu::threshold(src, out.view(), spec_), notes);
+        return out;
+    }
+    void run_gpu(gpu::Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, RunNotes& notes) const override {
         record(gpu::threshold(session, src, dst, spec_, &notes.kernel), notes);
     }
 
@@ -199,9 +263,11 @@ Operation histo_operation() {
     op.group = "Histogram";
     op.kind = OperationKind::ImagesToReport;
     op.params = {
-        ParamSpec::integer("bins", "N", "Number of equal bins over 0..255", 1, kHistogramValues)
+        ParamSpec::integer("bins", "N", "Number of equal bins over the image's values (0..255, or 0..65535)", 1,
+                           kHistogramValues16)
             .defaults("256")
-            .noting("N must divide 256"),
+            .noting("N must divide 256 for 8-bit images; a power of two up to 65536 for 16-bit ones (65536: every "
+                    "value)"),
         ParamSpec::text("channel", "LIST", "Planes to report",
                         "all, or a comma-separated list of gray, red, green, blue, alpha, luma (or r, g, b, a, l, or "
                         "plane indices)")
@@ -269,7 +335,10 @@ Operation threshold_operation() {
         "edge: dcb|abcd). Output is gray, or gray+alpha when the input has alpha (alpha copied).";
     op.group = "Threshold";
     op.params = {ParamSpec::flag("otsu", "Choose the level with Otsu's method"),
-                 ParamSpec::integer("value", "T", "Fixed level: samples above T become 255, the rest 0", 0, 255)};
+                 ParamSpec::integer("value", "T",
+                                    "Fixed level: samples above T become white (255, or 65535 for 16-bit images), the "
+                                    "rest 0; T is in the image's own scale: 0..255, or 0..65535 for 16-bit images",
+                                    0, 65535)};
     for (ParamSpec& p : adaptive_threshold_params()) op.params.push_back(std::move(p));
     op.examples = {{"otsu", {{"otsu", ""}}},
                    {"value=97", {{"value", "97"}}, false},
@@ -285,7 +354,7 @@ Operation threshold_operation() {
         if (otsu + value + adaptive != 1)
             throw usage_error("--otsu", "give exactly one of --otsu, --value T or --adaptive METHOD");
         if (adaptive) return adaptive_threshold_job(read_adaptive_spec(v));
-        return std::make_unique<ThresholdJob>(otsu ? threshold_otsu() : threshold_at(v.int_value("value")));
+        return std::make_unique<ThresholdJob>(otsu ? threshold_otsu() : threshold_at_any_depth(v.int_value("value")));
     };
     return op;
 }

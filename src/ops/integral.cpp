@@ -36,18 +36,24 @@ std::optional<SumType> parse_sum_type(const std::string& text) {
     throw usage_error("--dtype", "'" + text + "' is not a table type (allowed: auto, u32, u64, f64)");
 }
 
-std::uint64_t integral_bound(int width, int height, bool squared) {
-    const std::uint64_t top = squared ? 255u * 255u : 255u;
+std::uint64_t integral_bound(int width, int height, bool squared, int max_value) {
+    const std::uint64_t m = static_cast<std::uint64_t>(max_value);
+    const std::uint64_t top = squared ? m * m : m;
     return top * static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height);
 }
 
-SumType integral_type(const IntegralSpec& spec, int width, int height, const std::string& file) {
-    const bool fits32 = integral_bound(width, height, spec.squared) <= std::numeric_limits<std::uint32_t>::max();
+SumType integral_type(const IntegralSpec& spec, int width, int height, const std::string& file, int max_value) {
+    const std::uint64_t bound = integral_bound(width, height, spec.squared, max_value);
+    const bool fits32 = bound <= std::numeric_limits<std::uint32_t>::max();
     if (!spec.type) return fits32 ? SumType::U32 : SumType::U64;
+    if (*spec.type == SumType::F64 && max_value > 255 && bound > (std::uint64_t{1} << 53))
+        throw input_error(file, std::to_string(width) + "x" + std::to_string(height) + " (16-bit): its " +
+                                    (spec.squared ? "squares" : "sums") + " can reach " + std::to_string(bound) +
+                                    ", more than f64 holds exactly (2^53); use --dtype u64 or auto");
     if (*spec.type == SumType::U32 && !fits32)
         throw input_error(file, std::to_string(width) + "x" + std::to_string(height) + ": its " +
                                     (spec.squared ? "squares" : "sums") + " can reach " +
-                                    std::to_string(integral_bound(width, height, spec.squared)) +
+                                    std::to_string(bound) +
                                     ", more than u32 holds (4294967295); use --dtype u64, f64 or auto");
     return *spec.type;
 }

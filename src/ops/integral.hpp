@@ -19,6 +19,17 @@
 // bytes.
 // With squares, the table holds two planes of (H + 1) rows, the sums first,
 // both in the one type (the one the squares need).
+//
+// 16-BIT CONTRACT (cpu::integral and gpu::integral on u16)
+// ---------------------------------------------------------
+// The same tables of samples 0..65535: bounds 65535 W H for sums and
+// 65535^2 W H for squares (integral_bound with max_value 65535). auto gives
+// u32 only while the bound fits 32 bits (sums of at most 65537 pixels) and
+// u64 otherwise: u64 holds 65535^2 * 2^32, beyond any image imgpar reads
+// (2^28 pixels by default). f64 is exact only while the bound is at most
+// 2^53 (sums of 2^37 pixels, squares of 2^21): a larger image asking for
+// f64 is refused (imgpar::Error, input) rather than rounded. Every partial
+// sum is computed in 64-bit integers on both backends and converted once.
 #pragma once
 
 #include <cstddef>
@@ -46,12 +57,15 @@ std::optional<SumType> parse_sum_type(const std::string& text);
 
 // The largest entry a table of a width x height image can hold: 255 W H, or
 // 255^2 W H with squares.
-std::uint64_t integral_bound(int width, int height, bool squared);
+// max_value: the samples' largest, 255 or 65535 (16 bits).
+std::uint64_t integral_bound(int width, int height, bool squared, int max_value = 255);
 
 // The type a table of that image gets: spec.type, or u32 when the bound fits
 // in 32 bits and u64 otherwise. Throws imgpar::Error (input, naming `file`)
 // when spec.type is u32 and the bound does not fit.
-SumType integral_type(const IntegralSpec& spec, int width, int height, const std::string& file);
+// For 16-bit samples (max_value 65535) an f64 table must also hold the
+// bound exactly (at most 2^53), or the same error names it.
+SumType integral_type(const IntegralSpec& spec, int width, int height, const std::string& file, int max_value = 255);
 
 // Where a table is, on the host or on the device: `planes` (1, or 2 with
 // squares) planes of `height` rows (H + 1) of width * channels samples
@@ -79,6 +93,9 @@ namespace cpu {
 void integral(ConstViewU8 src, const SumTableView& table);
 // How the CPU computes the table of `src`, for -v and --json.
 std::string integral_kernel_name(ConstViewU8 src);
+// The table of a 16-bit image (see 16-BIT CONTRACT).
+void integral(ConstViewU16 src, const SumTableView& table);
+std::string integral_kernel_name(ConstViewU16 src);
 }  // namespace cpu
 
 namespace gpu {
@@ -87,6 +104,7 @@ class Session;
 // columns are scanned on the device (cuda/integral.cu). Asynchronous on the
 // session's stream; `kernel` (when given) names what ran.
 void integral(Session& session, ConstDeviceViewU8 src, const SumTableView& table, std::string* kernel = nullptr);
+void integral(Session& session, ConstDeviceViewU16 src, const SumTableView& table, std::string* kernel = nullptr);
 }  // namespace gpu
 
 }  // namespace imgpar

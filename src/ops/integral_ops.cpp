@@ -62,7 +62,32 @@ public:
     }
 
     NpyFile run_cpu(ConstViewU8 src, const std::string& file, RunNotes& notes) const override {
-        const SumType type = integral_type(spec_, src.width, src.height, file);
+        return cpu_table(src, file, notes);
+    }
+    NpyFile run_gpu(gpu::Session& session, ConstDeviceViewU8 src, const std::string& file,
+                    RunNotes& notes) const override {
+        return gpu_table(session, src, file, notes);
+    }
+
+    // 16-bit images: the same tables of samples 0..65535 (bounds of 65535).
+    bool takes_u16() const override { return true; }
+    NpyFile run_cpu(ConstViewU16 src, const std::string& file, RunNotes& notes) const override {
+        return cpu_table(src, file, notes);
+    }
+    NpyFile run_gpu(gpu::Session& session, ConstDeviceViewU16 src, const std::string& file,
+                    RunNotes& notes) const override {
+        return gpu_table(session, src, file, notes);
+    }
+
+private:
+    template <typename T>
+    static constexpr int max_sample() {
+        return sizeof(T) == 1 ? 255 : 65535;
+    }
+
+    template <typename T>
+    NpyFile cpu_table(ImageView<const T> src, const std::string& file, RunNotes& notes) const {
+        const SumType type = integral_type(spec_, src.width, src.height, file, max_sample<T>());
         SumTableView table = sum_table_view(nullptr, type, src.width, src.height, src.channels, spec_.squared);
         NpyFile out(npy_type(type), table_shape(table));
         table.data = out.data();
@@ -74,9 +99,9 @@ public:
 
     // The table computed into the session's Aux slot (the image may be in
     // Input or Output), then down into the file's samples (packed rows).
-    NpyFile run_gpu(gpu::Session& session, ConstDeviceViewU8 src, const std::string& file,
-                    RunNotes& notes) const override {
-        const SumType type = integral_type(spec_, src.width, src.height, file);
+    template <typename T>
+    NpyFile gpu_table(gpu::Session& session, DeviceView<const T> src, const std::string& file, RunNotes& notes) const {
+        const SumType type = integral_type(spec_, src.width, src.height, file, max_sample<T>());
         SumTableView table = sum_table_view(nullptr, type, src.width, src.height, src.channels, spec_.squared);
         NpyFile out(npy_type(type), table_shape(table));
         table.data = out.data();
@@ -97,7 +122,6 @@ public:
         return out;
     }
 
-private:
     static void describe_table(const SumTableView& table, SumType type, RunNotes& notes) {
         JsonArray shape;
         for (std::size_t d : table_shape(table)) shape.push(static_cast<long long>(d));

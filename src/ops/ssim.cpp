@@ -31,7 +31,10 @@ __extension__ typedef __int128 Int128;  // GCC's and Clang's 128-bit integer
 // out[m * n + s] (n = W * C). T: std::uint8_t (read as int) or double.
 template <typename T>
 void filter_row(const SsimPlanes<T>& a, const SsimPlanes<T>& b, int y, const SsimTaps& t, double* out) {
-    using Sample = std::conditional_t<std::is_same_v<T, double>, double, int>;
+    // 8-bit samples as int (exact integer terms); 16-bit ones and doubles
+    // through the double terms (16-bit products and sums stay below 2^34:
+    // exact as well).
+    using Sample = std::conditional_t<std::is_same_v<T, std::uint8_t>, int, double>;
     const int w = a.width, ch = a.channels;
     const std::size_t n = static_cast<std::size_t>(w) * ch;
     const T* ra = a.data + static_cast<std::size_t>(y) * a.row_samples;
@@ -87,6 +90,16 @@ const SsimTaps& ssim_taps() {
     return taps;
 }
 
+const SsimTaps& ssim_taps16() {
+    static const SsimTaps taps = [] {
+        SsimTaps t = ssim_taps();
+        t.c1 = (kSsimK1 * kSsimDataRange16) * (kSsimK1 * kSsimDataRange16);
+        t.c2 = (kSsimK2 * kSsimDataRange16) * (kSsimK2 * kSsimDataRange16);
+        return t;
+    }();
+    return taps;
+}
+
 bool ssim_fits(int width, int height) { return width >= kSsimWindow && height >= kSsimWindow; }
 
 int ssim_downsample_factor(int request, int width, int height) {
@@ -121,8 +134,7 @@ namespace {
 
 // SSIM of two images of one shape (ssim_fits), the map into `map` when given.
 template <typename T>
-SsimSums ssim_sums(const SsimPlanes<T>& a, const SsimPlanes<T>& b, const ViewU8* map) {
-    const SsimTaps& t = ssim_taps();
+SsimSums ssim_sums(const SsimPlanes<T>& a, const SsimPlanes<T>& b, const ViewU8* map, const SsimTaps& t = ssim_taps()) {
     const int w = a.width, h = a.height, ch = a.channels;
     const std::size_t n = static_cast<std::size_t>(w) * ch;
     SsimSums sums;
@@ -231,6 +243,22 @@ SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map, int downsample)
         sums = ssim_sums(SsimPlanes<double>{sa.data(), w, h, ch, n}, SsimPlanes<double>{sb.data(), w, h, ch, n}, map);
     }
     return ssim_from_sums(sums, w, h, ch, downsample);
+}
+
+SsimResult ssim(ConstViewU16 a, ConstViewU16 b, const ViewU8* map, int downsample) {
+    if (!same_shape(a, b)) throw usage_error("ssim", "the two images differ in size or channel count");
+    if (downsample != 1)
+        throw usage_error("--ssim-downsample", "16-bit images are compared at full size only (use 1, or compare "
+                                               "their 8-bit reductions)");
+    const int w = a.width, h = a.height, ch = a.channels;
+    if (map && (map->width != w || map->height != h || map->channels != ch))
+        throw usage_error("ssim", "the map's shape differs from the images'");
+    if (!ssim_fits(w, h))
+        throw usage_error("ssim", std::to_string(w) + "x" + std::to_string(h) + " is smaller than the 11x11 window");
+    const SsimSums sums = ssim_sums(SsimPlanes<std::uint16_t>{a.data, w, h, ch, a.stride / sizeof(std::uint16_t)},
+                                    SsimPlanes<std::uint16_t>{b.data, w, h, ch, b.stride / sizeof(std::uint16_t)}, map,
+                                    ssim_taps16());
+    return ssim_from_sums(sums, w, h, ch, 1);
 }
 
 }  // namespace cpu

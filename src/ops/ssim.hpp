@@ -39,6 +39,13 @@
 // max(1, round(min(W, H) / 256)), is "auto": f = 17 for 7680x4320. f = 1 is
 // SSIM as above, bit for bit.
 //
+// 16 BITS: the same definition with data_range = 65535 (c1 = (0.01 * 65535)^2,
+// c2 = (0.03 * 65535)^2, ssim_taps16), the samples entering the moments as
+// doubles (every 16-bit product and pair sum is exact in double, so the
+// terms are the integers the 8-bit path's int terms are). Full size only:
+// --ssim-downsample above 1 is refused for 16-bit images for now. The map
+// stays 8-bit (it holds S, not samples).
+//
 // The SSIM map (a diagnostic image) holds every pixel's S, border included
 // (there the window reads the reflected image), as 8 bits: round(255 S),
 // negative S as 0 (ssim_map_value). Downsampled, it is the shrunk images'
@@ -58,6 +65,8 @@ namespace imgpar {
 // gaussian_filter does: exp(-x^2 / (2 sigma^2)) over x = -5..5, divided by
 // their sum).
 const SsimTaps& ssim_taps();
+// The same taps with c1, c2 of 16-bit images (data_range 65535).
+const SsimTaps& ssim_taps16();
 
 // Both sides at least the window's 11 pixels.
 bool ssim_fits(int width, int height);
@@ -110,6 +119,8 @@ namespace cpu {
 // over rows. Throws imgpar::Error (usage) on a shape mismatch or an image
 // too small.
 SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map = nullptr, int downsample = 1);
+// The 16-bit form (16 BITS above); downsample must be 1.
+SsimResult ssim(ConstViewU16 a, ConstViewU16 b, const ViewU8* map = nullptr, int downsample = 1);
 // `image` shrunk by f >= 2 (DOWNSAMPLING): ceil(W / f) x ceil(H / f) samples,
 // channels interleaved, rows packed. Multithreaded over rows.
 std::vector<double> ssim_shrink(ConstViewU8 image, int f);

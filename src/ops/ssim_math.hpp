@@ -26,6 +26,7 @@ constexpr double kSsimSigma = 1.5;
 constexpr double kSsimK1 = 0.01;
 constexpr double kSsimK2 = 0.03;
 constexpr double kSsimDataRange = 255;
+constexpr double kSsimDataRange16 = 65535;  // 16-bit images (src/ops/ssim.hpp, 16 BITS)
 // Per-pixel values are summed as integers in units of 2^-52 (exact, so in
 // any order; a double near 1 has that resolution): each value q, |q| <= 2^52
 // (|SSIM| <= 1), is split into q = hi 2^26 + lo with 0 <= lo < 2^26, and the

@@ -17,6 +17,13 @@ namespace imgpar {
 // --- Accumulators ----------------------------------------------------------------
 
 void ChannelSums::add(const ChannelSums& o) {
+    // An empty part has no extremes (its 256 / -1 are no values: a 16-bit
+    // minimum may be above 256); the first part with samples brings its own.
+    if (o.count == 0) return;
+    if (count == 0) {
+        *this = o;
+        return;
+    }
     count += o.count;
     sum += o.sum;
     sum_squares += o.sum_squares;
@@ -51,7 +58,7 @@ ChannelSums ImageStats::combined(const std::vector<int>& list) const {
 
 bool ImageStats::operator==(const ImageStats& o) const {
     if (width != o.width || height != o.height || channels != o.channels || masked != o.masked ||
-        selected != o.selected)
+        type != o.type || selected != o.selected)
         return false;
     for (int c = 0; c < channels; ++c)
         if (channel[static_cast<std::size_t>(c)] != o.channel[static_cast<std::size_t>(c)]) return false;

@@ -28,6 +28,17 @@
 // The overall figures of several channels (the "all" row) combine their
 // accumulators: the counts and sums add up, min and max are the extremes of
 // the channels', at the first pixel in row-major order that has one.
+//
+// 16-BIT CONTRACT (cpu::stats and gpu::stats on u16)
+// ---------------------------------------------------
+// The same accumulators and derivation, of samples 0..65535 (type U16):
+// sum exact in 64 bits (65535 * N < 2^64 below 2^48 samples), sum_squares
+// exact in 64 bits below 2^32 samples per channel (65535^2 * 2^32 < 2^64):
+// a channel of more samples is refused (imgpar::Error, input), far past
+// what imgpar loads (2^28 pixels by default). mean = sum / count is
+// numpy's np.mean of the channel (float64 sums of integers below 2^53 are
+// exact); stddev is np.std's (ddof 0) up to its float64 rounding. min and
+// max are values 0..65535 at the first pixel in row-major order.
 #pragma once
 
 #include <array>
@@ -47,7 +58,7 @@ struct ChannelSums {
     std::uint64_t sum = 0;
     std::uint64_t sum_squares = 0;
     std::uint64_t nonzero = 0;
-    int min = 256;  // 256 / -1 until a sample is counted
+    int min = 256;  // 256 / -1 until a sample is counted (16 bits too: add() looks at counts)
     int max = -1;
     std::uint64_t min_index = kNoPixel;  // y * width + x of the first pixel with `min`
     std::uint64_t max_index = kNoPixel;
@@ -65,6 +76,7 @@ struct ImageStats {
     int height = 0;
     int channels = 0;
     bool masked = false;
+    SampleType type = SampleType::U8;  // U8 or U16: the range of min and max
     std::uint64_t selected = 0;  // pixels counted: width * height, or the mask's non-zero pixels
     std::array<ChannelSums, kMaxChannels> channel{};
 
@@ -106,6 +118,8 @@ namespace cpu {
 // (if given: one channel, the image's width and height) is non-zero. Row
 // chunks on the CPU thread pool, combined exactly.
 ImageStats stats(ConstViewU8 image, const ConstViewU8* mask = nullptr);
+// The 16-bit statistics (see 16-BIT CONTRACT); the mask is the same 8-bit plane.
+ImageStats stats(ConstViewU16 image, const ConstViewU8* mask = nullptr);
 // How the CPU computes them, for -v and --json.
 std::string stats_kernel_name();
 }  // namespace cpu
@@ -116,6 +130,8 @@ class Session;
 // `image` (device memory) and `mask` (if given, device memory, one channel);
 // waits for them. `kernel`, if given, receives the name of what ran.
 ImageStats stats(Session& session, ConstDeviceViewU8 image, const ConstDeviceViewU8* mask,
+                 std::string* kernel = nullptr);
+ImageStats stats(Session& session, ConstDeviceViewU16 image, const ConstDeviceViewU8* mask,
                  std::string* kernel = nullptr);
 }  // namespace gpu
 

@@ -67,6 +67,26 @@ public:
         return render(source, gpu::stats(session, image, &cm, &notes.kernel), channels, format, notes);
     }
 
+    // 16-bit images: the same report, of values 0..65535.
+    bool takes_u16() const override { return true; }
+    std::string run_cpu(const ReportSource& source, ConstViewU16 image, ReportFormat format,
+                        RunNotes& notes) const override {
+        const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
+        const std::vector<int> channels = channels_of(source.file, image.channels);
+        notes.kernel = cpu::stats_kernel_name();
+        return render(source, cpu::stats(image, mask ? &*mask : nullptr), channels, format, notes);
+    }
+    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU16 image,
+                        ReportFormat format, RunNotes& notes) const override {
+        const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
+        const std::vector<int> channels = channels_of(source.file, image.channels);
+        if (!mask) return render(source, gpu::stats(session, image, nullptr, &notes.kernel), channels, format, notes);
+        const DeviceViewU8 m = session.image<std::uint8_t>(gpu::Session::Slot::Aux, mask->width, mask->height, 1);
+        session.upload(*mask, m);
+        const ConstDeviceViewU8 cm = m;
+        return render(source, gpu::stats(session, image, &cm, &notes.kernel), channels, format, notes);
+    }
+
 private:
     std::string mask_name() const { return *mask_path_ == "-" ? std::string("<stdin>") : *mask_path_; }
 

@@ -19,18 +19,29 @@ ThresholdSpec threshold_at(int value) {
     return s;
 }
 
+ThresholdSpec threshold_at_any_depth(int value) {
+    if (value < 0 || value > 65535)
+        throw usage_error("--value", std::to_string(value) +
+                                         " is outside 0..65535 (0..255 for 8-bit images; pixels above the value become white)");
+    ThresholdSpec s;
+    s.value = value;
+    return s;
+}
+
 ThresholdSpec threshold_otsu() {
     ThresholdSpec s;
     s.otsu = true;
     return s;
 }
 
-int otsu_threshold(const HistogramCounts& h) {
+int otsu_threshold(const HistogramCounts& h) { return otsu_threshold(h.data(), kHistogramValues); }
+
+int otsu_threshold(const std::uint64_t* h, int values) {
     using i128 = __int128;
     std::uint64_t n = 0, s = 0;
     int first = -1;
-    for (int v = 0; v < kHistogramValues; ++v) {
-        const std::uint64_t c = h[static_cast<std::size_t>(v)];
+    for (int v = 0; v < values; ++v) {
+        const std::uint64_t c = h[v];
         n += c;
         s += c * static_cast<std::uint64_t>(v);
         if (c != 0 && first < 0) first = v;
@@ -39,8 +50,8 @@ int otsu_threshold(const HistogramCounts& h) {
     std::uint64_t n0 = 0, s0 = 0;
     long double best = -1.0L;
     int best_t = first;  // no split possible: a single value v gives T = v
-    for (int t = 0; t < kHistogramValues - 1; ++t) {
-        const std::uint64_t c = h[static_cast<std::size_t>(t)];
+    for (int t = 0; t < values - 1; ++t) {
+        const std::uint64_t c = h[t];
         n0 += c;
         s0 += c * static_cast<std::uint64_t>(t);
         const std::uint64_t n1 = n - n0;

@@ -46,7 +46,7 @@ struct HistogramSource {
 };
 
 struct HistogramReportOptions {
-    int bins = 256;            // must divide 256 (check_histogram_bins)
+    int bins = 256;            // must divide 256 (check_histogram_bins); 16 bits: a power of two to 65536
     std::vector<int> planes;   // plane indices to report (select_histogram_planes); empty: all
     bool list_bins = false;    // text: also print every bin's count
     bool ascii = false;        // text: ASCII bars
@@ -57,7 +57,17 @@ std::string histogram_csv_header();
 std::string histogram_csv_rows(const HistogramSource& src, const Histogram& h, const HistogramReportOptions& opt);
 std::string histogram_json(const HistogramSource& src, const Histogram& h, const HistogramReportOptions& opt);
 
+// The same reports of a 16-bit histogram: bins (a power of two up to 65536,
+// check_histogram_bins16) and their low/high over 0..65535, min and max
+// columns one wider, the layout followed by "u16" in the text header, and
+// "sample_type":"u16" after "layout" in JSON (bin_width = 65536 / bins).
+std::string histogram_text(const HistogramSource& src, const Histogram16& h, const HistogramReportOptions& opt);
+std::string histogram_csv_rows(const HistogramSource& src, const Histogram16& h, const HistogramReportOptions& opt);
+std::string histogram_json(const HistogramSource& src, const Histogram16& h, const HistogramReportOptions& opt);
+
 // The compact bar of one plane: `columns` (dividing 256) characters.
 std::string histogram_bar(const HistogramCounts& counts, int columns, bool ascii);
+// The bar of `values` (256 or 65536) counters.
+std::string histogram_bar(const std::uint64_t* counts, int values, int columns, bool ascii);
 
 }  // namespace imgpar

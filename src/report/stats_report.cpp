@@ -57,7 +57,7 @@ std::string header_line(const StatsSource& src, const ImageStats& st) {
     const std::uint64_t pixels = static_cast<std::uint64_t>(st.width) * static_cast<std::uint64_t>(st.height);
     std::string out = src.file.empty() ? std::string("(image)") : escape_control(src.file);
     out += ": " + std::to_string(st.width) + "x" + std::to_string(st.height) + " " + channel_layout_name(st.channels) +
-           ", " + std::to_string(pixels) + " pixels";
+           (st.type == SampleType::U16 ? " u16" : "") + ", " + std::to_string(pixels) + " pixels";
     if (st.masked)
         out += ", mask " + (src.mask.empty() ? std::string("(mask)") : src.mask) + ": " + std::to_string(st.selected) +
                " of " + std::to_string(pixels) + " pixels";
@@ -70,14 +70,16 @@ std::string header_line(const StatsSource& src, const ImageStats& st) {
 std::string stats_text(const StatsSource& src, const ImageStats& st, const StatsChannels& channels) {
     const std::vector<StatsRow> rows = report_rows(st, channels);
     std::string out = header_line(src, st);
-    out += "  " + pad_right("channel", 8) + pad_left("count", 12) + pad_left("min", 5) + "  " + pad_right("at (x, y)", 14) +
-           pad_left("max", 4) + "  " + pad_right("at (x, y)", 14) + pad_left("sum", 14) + pad_left("sum of squares", 18) +
+    // 16-bit values need two more columns for min and max.
+    const std::size_t wide = st.type == SampleType::U16 ? 2 : 0;
+    out += "  " + pad_right("channel", 8) + pad_left("count", 12) + pad_left("min", 5 + wide) + "  " + pad_right("at (x, y)", 14) +
+           pad_left("max", 4 + wide) + "  " + pad_right("at (x, y)", 14) + pad_left("sum", 14) + pad_left("sum of squares", 18) +
            pad_left("mean", 10) + pad_left("stddev(pop)", 13) + pad_left("non-zero", 12) + "\n";
     for (const StatsRow& r : rows) {
         const bool e = r.sums.has_extremes();
         out += "  " + pad_right(r.name, 8) + pad_left(std::to_string(r.sums.count), 12) +
-               pad_left(e ? std::to_string(r.sums.min) : "-", 5) + "  " + pad_right(e ? at(r.min_x, r.min_y) : "-", 14) +
-               pad_left(e ? std::to_string(r.sums.max) : "-", 4) + "  " + pad_right(e ? at(r.max_x, r.max_y) : "-", 14) +
+               pad_left(e ? std::to_string(r.sums.min) : "-", 5 + wide) + "  " + pad_right(e ? at(r.min_x, r.min_y) : "-", 14) +
+               pad_left(e ? std::to_string(r.sums.max) : "-", 4 + wide) + "  " + pad_right(e ? at(r.max_x, r.max_y) : "-", 14) +
                pad_left(std::to_string(r.sums.sum), 14) + pad_left(std::to_string(r.sums.sum_squares), 18) +
                pad_left(r.moments.empty ? "-" : fixed(r.moments.mean), 10) +
                pad_left(r.moments.empty ? "-" : fixed(r.moments.stddev), 13) + pad_left(std::to_string(r.sums.nonzero), 12) +
@@ -114,6 +116,8 @@ std::string stats_json(const StatsSource& src, const ImageStats& st, const Stats
     o.add("height", st.height);
     o.add("channels", st.channels);
     o.add("layout", channel_layout_name(st.channels));
+    // 16-bit reports say so; 8-bit ones keep their members as they were.
+    if (st.type == SampleType::U16) o.add("sample_type", "u16");
     o.add("pixels", static_cast<unsigned long long>(st.width) * static_cast<unsigned long long>(st.height));
     if (st.masked)
         o.add("mask", src.mask);

@@ -20,13 +20,14 @@ namespace imgpar::test {
 
 // Entries of a table of `src` ((H+1) x (W+1) x C, row-major), of the samples
 // or of their squares.
-inline std::vector<std::uint64_t> reference_integral(ConstViewU8 src, bool squares) {
+template <typename T>
+std::vector<std::uint64_t> reference_integral_of(ImageView<const T> src, bool squares) {
     const int W = src.width, H = src.height, C = src.channels;
     const std::size_t row = static_cast<std::size_t>(W + 1) * C;
     std::vector<std::uint64_t> column(static_cast<std::size_t>(W) * C, 0);
     std::vector<std::uint64_t> table(row * (H + 1), 0);
     for (int Y = 1; Y <= H; ++Y) {
-        const std::uint8_t* in = src.row(Y - 1);
+        const T* in = src.row(Y - 1);
         for (std::size_t i = 0; i < column.size(); ++i) column[i] += squares ? std::uint64_t{in[i]} * in[i] : in[i];
         for (int c = 0; c < C; ++c) {
             std::uint64_t sum = 0;
@@ -37,6 +38,12 @@ inline std::vector<std::uint64_t> reference_integral(ConstViewU8 src, bool squar
         }
     }
     return table;
+}
+inline std::vector<std::uint64_t> reference_integral(ConstViewU8 src, bool squares) {
+    return reference_integral_of(src, squares);
+}
+inline std::vector<std::uint64_t> reference_integral(ConstViewU16 src, bool squares) {
+    return reference_integral_of(src, squares);
 }
 
 // An entry of a host table, as an integer (a double holds it exactly).
@@ -68,8 +75,13 @@ inline HostTable host_table(int width, int height, int channels, SumType type, b
     return t;
 }
 
-// cpu::integral of `src`.
+// cpu::integral of `src` (8 or 16 bits).
 inline HostTable cpu_table(ConstViewU8 src, SumType type, bool squared) {
+    HostTable t = host_table(src.width, src.height, src.channels, type, squared);
+    cpu::integral(src, t.view);
+    return t;
+}
+inline HostTable cpu_table(ConstViewU16 src, SumType type, bool squared) {
     HostTable t = host_table(src.width, src.height, src.channels, type, squared);
     cpu::integral(src, t.view);
     return t;
@@ -77,7 +89,8 @@ inline HostTable cpu_table(ConstViewU8 src, SumType type, bool squared) {
 
 // Checks every entry of every plane of `t` against the reference of `src`;
 // returns the number of differing entries (0 on success).
-inline std::size_t check_table_against_reference(ConstViewU8 src, const SumTableView& t) {
+template <typename T>
+std::size_t check_table_against_reference_of(ImageView<const T> src, const SumTableView& t) {
     std::size_t bad = 0;
     for (int p = 0; p < t.planes; ++p) {
         const std::vector<std::uint64_t> want = reference_integral(src, p == 1);
@@ -93,6 +106,12 @@ inline std::size_t check_table_against_reference(ConstViewU8 src, const SumTable
         }
     }
     return bad;
+}
+inline std::size_t check_table_against_reference(ConstViewU8 src, const SumTableView& t) {
+    return check_table_against_reference_of(src, t);
+}
+inline std::size_t check_table_against_reference(ConstViewU16 src, const SumTableView& t) {
+    return check_table_against_reference_of(src, t);
 }
 
 // Calls check(image, type, squared) for every size of `sizes` (test images:
