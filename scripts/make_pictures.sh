@@ -18,6 +18,7 @@
 #   photo.jpg        chelsea.jpg again
 #   scan.png         a printed page under a shadow, drawn here (samples/ has no scan)
 #   scans/           page-1.png: scan.png again
+#   scan16.png, .tif scan.png blurred at 16 bits (every bit in use)
 #   expected/        chelsea.png and rocket.png, decoded from photos/
 #   actual/          chelsea.png the same, rocket.png through a JPEG of quality 40
 #   examples/        the repository's examples/
@@ -175,6 +176,9 @@ crop_to() {
     page 184 240 "$work/page.bmp"
     im chain 'grayscale | blur 0x0.6' "$work/page.bmp" scan.png
     cp scan.png scans/page-1.png
+    im convert scan.png "$work/wide.png" --depth 16
+    im blur "$work/wide.png" scan16.png 0x0.8
+    im convert scan16.png scan16.tif
     im convert photos/chelsea.jpg expected/chelsea.png
     im convert photos/rocket.jpg expected/rocket.png
     cp expected/chelsea.png actual/

@@ -12,7 +12,7 @@
 #include "src/io/png_codec.hpp"
 #include "src/io/sample_depth.hpp"
 #include "src/io/save.hpp"
-#include "tests/support/test_images16.hpp"
+#include "tests/support/u16_images.hpp"
 
 using namespace imgpar;
 

@@ -151,8 +151,11 @@ std::string compare_kernel_name(const CompareOptions& options) {
 
 }  // namespace cpu
 
-Comparison compare_images(const BackendChoice& backend, ConstViewU8 a, ConstViewU8 b, const CompareOptions& asked,
-                          std::string* kernel) {
+namespace {
+
+template <typename T>
+auto compare_on(const BackendChoice& backend, ImageView<const T> a, ImageView<const T> b, const CompareOptions& asked,
+                std::string* kernel) {
     // "auto" resolved for these images, so that the kernels' names say whether they shrink.
     CompareOptions options = asked;
     options.ssim_downsample = ssim_downsample_factor(asked.ssim_downsample, a.width, a.height);
@@ -162,11 +165,23 @@ Comparison compare_images(const BackendChoice& backend, ConstViewU8 a, ConstView
     }
     if (!same_shape(a, b)) throw usage_error("compare", "the two images differ in size or channel count");
     gpu::Session& s = *backend.session;
-    const DeviceViewU8 da = s.image<std::uint8_t>(gpu::Session::Slot::Input, a.width, a.height, a.channels);
-    const DeviceViewU8 db = s.image<std::uint8_t>(gpu::Session::Slot::Output, b.width, b.height, b.channels);
+    const DeviceView<T> da = s.image<T>(gpu::Session::Slot::Input, a.width, a.height, a.channels);
+    const DeviceView<T> db = s.image<T>(gpu::Session::Slot::Output, b.width, b.height, b.channels);
     s.upload(a, da);
     s.upload(b, db);
-    return gpu::compare(s, da, db, options, kernel);
+    return gpu::compare(s, DeviceView<const T>(da), DeviceView<const T>(db), options, kernel);
+}
+
+}  // namespace
+
+Comparison compare_images(const BackendChoice& backend, ConstViewU8 a, ConstViewU8 b, const CompareOptions& asked,
+                          std::string* kernel) {
+    return compare_on(backend, a, b, asked, kernel);
+}
+
+Comparison16 compare_images(const BackendChoice& backend, ConstViewU16 a, ConstViewU16 b, const CompareOptions& asked,
+                            std::string* kernel) {
+    return compare_on(backend, a, b, asked, kernel);
 }
 
 }  // namespace imgpar

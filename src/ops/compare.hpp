@@ -155,5 +155,8 @@ Comparison16 compare(Session& session, ConstDeviceViewU16 a, ConstDeviceViewU16 
 // the session's device images (a in its Input slot, b in its Output slot).
 Comparison compare_images(const BackendChoice& backend, ConstViewU8 a, ConstViewU8 b, const CompareOptions& options,
                           std::string* kernel = nullptr);
+// The same for 16-bit pairs (options.ssim_downsample must resolve to 1).
+Comparison16 compare_images(const BackendChoice& backend, ConstViewU16 a, ConstViewU16 b, const CompareOptions& options,
+                            std::string* kernel = nullptr);
 
 }  // namespace imgpar

@@ -23,17 +23,37 @@ namespace {
 struct PairState {
     std::optional<SourceFile> source;
     ImageU8 b;
+    ImageU16 b16;  // B, when it loaded at 16 bits
     double read_ms = 0;
-    Comparison result;
+    Comparison result;  // its diff empty for a 16-bit pair, whose difference image is diff16
+    ImageU16 diff16;
     std::string kernel;
 };
+
+// An 8-bit image widened exactly (v * 257), to be compared with a 16-bit one.
+ImageU16 widened(ConstViewU8 image) {
+    ImageU16 out(image.width, image.height, image.channels);
+    for (int y = 0; y < image.height; ++y) {
+        const std::uint8_t* src = image.row(y);
+        std::uint16_t* dst = out.row(y);
+        for (std::size_t i = 0; i < image.row_samples(); ++i) dst[i] = static_cast<std::uint16_t>(src[i] * 257u);
+    }
+    return out;
+}
 
 PairState& state_of(FileRun& file) { return *std::static_pointer_cast<PairState>(file.extra); }
 
 }  // namespace
 
 CompareSink::CompareSink(std::vector<ComparePair> pairs, CompareSettings settings, const Diagnostics& diag)
-    : pairs_(std::move(pairs)), settings_(std::move(settings)), diag_(diag) {}
+    : pairs_(std::move(pairs)), settings_(std::move(settings)), diag_(diag) {
+    settings_.load.keep_16_bits = takes_u16();
+}
+
+bool CompareSink::takes_u16() const {
+    // 16-bit SSIM is computed at full size only (src/ops/ssim.hpp).
+    return !settings_.options.ssim || settings_.options.ssim_downsample == 1;
+}
 
 std::vector<BatchItem> CompareSink::items() const {
     std::vector<BatchItem> items;
@@ -112,6 +132,7 @@ void CompareSink::prepare(FileRun& file, WorkerContext& ctx) const {
     state.source.reset();  // B's file goes before A is decoded
     for (const std::string& w : decoded.warnings) diag_.warning(b + ": " + w);
     state.b = std::move(decoded.image);
+    state.b16 = std::move(decoded.image16);
     state.read_ms += ms_since(t0);
 }
 
@@ -150,7 +171,36 @@ double CompareSink::peak_bytes(const FileRun& file) const {
 
 void CompareSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const {
     PairState& state = state_of(file);
-    state.result = compare_images(backend, image.view(), state.b.view(), settings_.options, &state.kernel);
+    if (state.b16.empty()) {
+        state.result = compare_images(backend, image.view(), state.b.view(), settings_.options, &state.kernel);
+        return;
+    }
+    warn_mixed_depths(file);  // B is 16-bit: A is compared widened
+    compare_16(file, widened(image.view()), backend);
+}
+
+void CompareSink::take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const {
+    PairState& state = state_of(file);
+    if (state.b16.empty()) {  // an 8-bit B beside a 16-bit A
+        warn_mixed_depths(file);
+        state.b16 = widened(state.b.view());
+        state.b = ImageU8();
+    }
+    compare_16(file, std::move(image), backend);
+}
+
+void CompareSink::warn_mixed_depths(const FileRun& file) const {
+    diag_.warning(pair_name(file.index) +
+                  ": one image is 8-bit and the other 16-bit: the 8-bit one is compared widened (v x 257)");
+}
+
+void CompareSink::compare_16(FileRun& file, ImageU16 a, const BackendChoice& backend) const {
+    PairState& state = state_of(file);
+    Comparison16 c = compare_images(backend, a.view(), state.b16.view(), settings_.options, &state.kernel);
+    state.result.sums = c.sums;
+    state.result.ssim = c.ssim;
+    state.result.ssim_map = std::move(c.ssim_map);
+    state.diff16 = std::move(c.diff);
 }
 
 std::string CompareSink::complete(FileRun& file) const {
@@ -174,7 +224,10 @@ std::string CompareSink::complete(FileRun& file) const {
                                       std::pair<const std::string&, const ImageU8&>{p.ssim_map, state.result.ssim_map}}) {
         if (path.empty()) continue;
         std::vector<std::string> warnings;
-        save_image(path, image.view(), SaveOptions{}, warnings);
+        if (&path == &p.diff && !state.diff16.empty())
+            save_image(path, state.diff16.view(), SaveOptions{}, warnings);
+        else
+            save_image(path, image.view(), SaveOptions{}, warnings);
         for (const std::string& w : warnings) diag_.warning(path + ": " + w);
     }
     src.diff = p.diff;

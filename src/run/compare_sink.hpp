@@ -63,6 +63,10 @@ public:
     // Decodes B.
     void prepare(FileRun& file, WorkerContext& ctx) const override;
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
+    // 16-bit pairs: compared at 16 bits where SSIM is not downsampled (with
+    // --no-ssim, or --ssim-downsample 1); otherwise both load as 8 bits.
+    bool takes_u16() const override;
+    void take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const override;
     std::string complete(FileRun& file) const override;
     std::string failed(std::size_t index, const BatchItem& item, const Error& error) const override;
 
@@ -75,6 +79,10 @@ private:
     std::string ssim_absence(int width, int height) const;
 
     std::vector<ComparePair> pairs_;
+    void warn_mixed_depths(const FileRun& file) const;
+    // A 16-bit pair: A against B's 16-bit samples.
+    void compare_16(FileRun& file, ImageU16 a, const BackendChoice& backend) const;
+
     CompareSettings settings_;
     const Diagnostics& diag_;
     mutable std::atomic<std::size_t> violated_{0};

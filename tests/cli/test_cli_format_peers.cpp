@@ -21,7 +21,7 @@
 #include "tests/support/load_checks.hpp"
 #include "tests/support/python_peer.hpp"
 #include "tests/support/test_images.hpp"
-#include "tests/support/test_images16.hpp"
+#include "tests/support/u16_images.hpp"
 
 using namespace imgpar;
 using test::TempDir;

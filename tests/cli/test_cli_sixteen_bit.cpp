@@ -12,7 +12,7 @@
 #include "src/io/save.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/json_check.hpp"
-#include "tests/support/test_images16.hpp"
+#include "tests/support/u16_images.hpp"
 
 using namespace imgpar;
 using test::has;

@@ -13,7 +13,7 @@
 #include "src/op/operation.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/operation_support.hpp"
-#include "tests/support/test_images16.hpp"
+#include "tests/support/u16_images.hpp"
 
 using namespace imgpar;
 

@@ -9,6 +9,7 @@
 #include <random>
 
 #include "src/image.hpp"
+#include "tests/support/test_images.hpp"
 
 namespace imgpar::test {
 
@@ -59,6 +60,37 @@ inline ImageU16 layout_image16(int width, int height, int channels, unsigned see
             img.at(x, y, channels - 1) =
                 static_cast<std::uint16_t>(band == 0 ? 0 : band == 1 ? 65535 : band == 2 ? any(rng) : tiny(rng));
         }
+    return img;
+}
+
+// A photo-like 8-bit image widened, with noise in the low byte: smooth areas,
+// edges and every bit in use (alpha layouts: alpha_image's regions, widened,
+// their exact 0 and 65535 kept).
+inline ImageU16 photo_like_image16(int width, int height, int channels, unsigned seed = 1) {
+    const ImageU8 base = layout_image(width, height, channels, seed);
+    ImageU16 img(width, height, channels);
+    std::mt19937 rng(seed + 1000);
+    std::uniform_int_distribution<int> low(0, 256);
+    for (std::size_t i = 0; i < img.sample_count(); ++i) {
+        const int v = base.data()[i] * 257;
+        const bool alpha = has_alpha(channels) && i % static_cast<std::size_t>(channels) == static_cast<std::size_t>(channels - 1);
+        const bool extreme = v == 0 || v == 65535;
+        img.data()[i] = static_cast<std::uint16_t>(alpha && extreme ? v : v == 65535 ? v - low(rng) : v + low(rng) / 2);
+    }
+    return img;
+}
+
+// Every sample = value.
+inline ImageU16 constant_image16(int width, int height, int channels, int value) {
+    ImageU16 img(width, height, channels);
+    img.fill(static_cast<std::uint16_t>(value));
+    return img;
+}
+
+// An 8-bit image widened exactly (v * 257).
+inline ImageU16 widened(const ImageU8& src) {
+    ImageU16 img(src.width(), src.height(), src.channels());
+    for (std::size_t i = 0; i < img.sample_count(); ++i) img.data()[i] = static_cast<std::uint16_t>(src.data()[i] * 257);
     return img;
 }
 
