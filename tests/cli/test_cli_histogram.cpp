@@ -59,7 +59,8 @@ TEST_CASE("cli histo: CSV rows per bin, JSON Lines that parse and sum to the pix
     for (const char* bins : {"0", "3", "100", "131072"}) {
         r = run_imgpar({"histo", "--bins", bins, test::sample_path("camera.png")});
         CHECK_MESSAGE(r.exit_code == 2, bins);
-        CHECK(has(r.err, "256"));
+        CHECK(has(r.err, "--bins: "));
+        CHECK(has(r.err, "65536"));
     }
     // 512 bins suit 16-bit images only: an 8-bit file given them fails alone, saying why.
     r = run_imgpar({"histo", "--bins", "512", test::sample_path("camera.png")});
