@@ -90,12 +90,15 @@ DifferenceSums difference_sums_from(const unsigned long long* totals, int width,
 void ssim(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, const DeviceViewU8* map, unsigned long long* d_totals,
           cudaStream_t stream);
 // The same over shrunk images (device memory, as ssim_shrink writes them).
+// `sixteen_bit`: the planes are shrunk 16-bit images (SSIM's constants of L = 65535).
 void ssim(const SsimPlanes<double>& a, const SsimPlanes<double>& b, const DeviceViewU8* map,
-          unsigned long long* d_totals, cudaStream_t stream);
+          unsigned long long* d_totals, cudaStream_t stream, bool sixteen_bit = false);
 // a and b (same shape) shrunk by f (2 .. kSsimMaxDownsample) into out_a and
 // out_b: ssim_shrunk_side(W, f) * C samples a row, rows packed, as
 // cpu::ssim_shrink gives them. Asynchronous.
 void ssim_shrink(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, int f, double* out_a, double* out_b,
+                 cudaStream_t stream);
+void ssim_shrink(const ConstDeviceViewU16& a, const ConstDeviceViewU16& b, int f, double* out_a, double* out_b,
                  cudaStream_t stream);
 SsimSums ssim_sums_from(const unsigned long long* totals);
 

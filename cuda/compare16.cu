@@ -141,8 +141,6 @@ Comparison16 compare(Session& session, ConstDeviceViewU16 a, ConstDeviceViewU16 
     cuda::CompareWorkspace& ws = session.impl().compare;
     ws.reserve();
     const SsimPlan plan = ssim_plan(options, a.width, a.height);
-    if (plan.downsample != 1 && (options.ssim || options.ssim_map))
-        throw usage_error("--ssim-downsample", "16-bit images are compared at full size only (use 1)");
     if (options.ssim_map && !plan.fits)
         throw usage_error("--ssim-map", std::to_string(a.width) + "x" + std::to_string(a.height) + " " + plan.shortfall());
     const bool with_ssim = (options.ssim || options.ssim_map) && plan.fits;
@@ -156,7 +154,17 @@ Comparison16 compare(Session& session, ConstDeviceViewU16 a, ConstDeviceViewU16 
     if (options.ssim_map) map = ws.image(1, plan.width, plan.height, a.channels, stream);
     cuda::difference_sums(a, b, options.diff ? &diff : nullptr, ws.totals(), stream);
     unsigned long long* ssim_totals = ws.totals() + cuda::kDifferenceTotals;
-    if (with_ssim) cuda::ssim(a, b, options.ssim_map ? &map : nullptr, ssim_totals, stream);
+    const DeviceViewU8* map_out = options.ssim_map ? &map : nullptr;
+    if (with_ssim && plan.downsample == 1) cuda::ssim(a, b, map_out, ssim_totals, stream);
+    if (with_ssim && plan.downsample > 1) {
+        const std::size_t row = static_cast<std::size_t>(plan.width) * a.channels;
+        const std::size_t count = row * static_cast<std::size_t>(plan.height);
+        double* shrunk = ws.shrunk(2 * count, stream);
+        cuda::ssim_shrink(a, b, plan.downsample, shrunk, shrunk + count, stream);
+        cuda::ssim(SsimPlanes<double>{shrunk, plan.width, plan.height, a.channels, row},
+                   SsimPlanes<double>{shrunk + count, plan.width, plan.height, a.channels, row}, map_out, ssim_totals,
+                   stream, true);
+    }
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(ws.host_totals(), ws.totals(),
                                       (cuda::kDifferenceTotals + cuda::kSsimTotals) * sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, stream));
@@ -174,9 +182,10 @@ Comparison16 compare(Session& session, ConstDeviceViewU16 a, ConstDeviceViewU16 
     r.sums.data_range = 65535;
     if (with_ssim)
         r.ssim = ssim_from_sums(cuda::ssim_sums_from(ws.host_totals() + cuda::kDifferenceTotals), plan.width,
-                                plan.height, a.channels, 1);
+                                plan.height, a.channels, plan.downsample);
     if (kernel)
         *kernel = std::string("16-bit difference sums (a pixel a thread, 64-bit sums)") +
+                  (with_ssim && plan.downsample > 1 ? ", shrink_kernel (f x f integer sums)" : "") +
                   (with_ssim ? ", SSIM of 16-bit samples (11x11 Gaussian moments, L = 65535)" : "");
     return r;
 }

@@ -211,10 +211,11 @@ constexpr int kShrinkSpan = 2048;
 constexpr int kShrinkMaxSpan = 4 * kSsimMaxDownsample;
 constexpr int kChunks = kShrinkSpan / kShrinkThreads;  // bytes of a pass a thread sums
 
+template <typename T>
 struct ShrinkArgs {
-    const std::uint8_t* a;
+    const T* a;
     std::size_t a_pitch;
-    const std::uint8_t* b;
+    const T* b;
     std::size_t b_pitch;
     double* out_a;
     double* out_b;
@@ -223,7 +224,10 @@ struct ShrinkArgs {
     int block_pixels;  // output pixels a block covers
 };
 
-__global__ void __launch_bounds__(kShrinkThreads) shrink_kernel(ShrinkArgs g) {
+// T: 8- or 16-bit samples (a column's f samples stay below 2^31; an output's
+// f x f sum of 16-bit samples does not, and is summed in 64 bits).
+template <typename T>
+__global__ void __launch_bounds__(kShrinkThreads) shrink_kernel(ShrinkArgs<T> g) {
     __shared__ int column_a[kShrinkMaxSpan], column_b[kShrinkMaxSpan];
     const int ch = g.channels, f = g.f, before = (f - 1) / 2;
     const int x0 = blockIdx.x * g.block_pixels, x1 = min(x0 + g.block_pixels, g.out_width);
@@ -248,8 +252,8 @@ __global__ void __launch_bounds__(kShrinkThreads) shrink_kernel(ShrinkArgs g) {
             int acc_a[kChunks] = {}, acc_b[kChunks] = {};
             for (int dy = 0; dy < f; ++dy) {
                 const int sy = ssim_reflect(y * f + dy - before, g.height);
-                const std::uint8_t* ra = row_of(g.a, g.a_pitch, sy) + static_cast<std::size_t>(p0) * ch + base;
-                const std::uint8_t* rb = row_of(g.b, g.b_pitch, sy) + static_cast<std::size_t>(p0) * ch + base;
+                const T* ra = row_of(g.a, g.a_pitch, sy) + static_cast<std::size_t>(p0) * ch + base;
+                const T* rb = row_of(g.b, g.b_pitch, sy) + static_cast<std::size_t>(p0) * ch + base;
 #pragma unroll
                 for (int k = 0; k < kChunks; ++k) {
                     const int i = min(static_cast<int>(threadIdx.x) + k * kShrinkThreads, last);
@@ -269,7 +273,7 @@ __global__ void __launch_bounds__(kShrinkThreads) shrink_kernel(ShrinkArgs g) {
         __syncthreads();
         for (int o = threadIdx.x; o < outputs; o += kShrinkThreads) {
             const int x = x0 + o / ch, c = o % ch;
-            int sum_a = 0, sum_b = 0;
+            long long sum_a = 0, sum_b = 0;
             for (int dx = 0; dx < f; ++dx) {
                 const int at = (ssim_reflect(x * f + dx - before, g.width) - p0) * ch + c;
                 sum_a += column_a[at];
@@ -341,20 +345,24 @@ void ssim(const ConstDeviceViewU16& a, const ConstDeviceViewU16& b, const Device
 }
 
 void ssim(const SsimPlanes<double>& a, const SsimPlanes<double>& b, const DeviceViewU8* map,
-          unsigned long long* d_totals, cudaStream_t stream) {
+          unsigned long long* d_totals, cudaStream_t stream, bool sixteen_bit) {
     check_ssim_shapes(a, b, map);
-    run_ssim(ssim_args(a.data, a.row_samples * sizeof(double), b.data, b.row_samples * sizeof(double), a.width,
-                       a.height, a.channels, map, d_totals),
-             a.channels, stream);
+    SsimArgs<double> g = ssim_args(a.data, a.row_samples * sizeof(double), b.data, b.row_samples * sizeof(double),
+                                   a.width, a.height, a.channels, map, d_totals);
+    if (sixteen_bit) g.taps = ssim_taps16();  // shrunk 16-bit images: c1, c2 of L = 65535
+    run_ssim(g, a.channels, stream);
 }
 
-void ssim_shrink(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, int f, double* out_a, double* out_b,
-                 cudaStream_t stream) {
+namespace {
+
+template <typename T>
+void shrink(const DeviceView<const T>& a, const DeviceView<const T>& b, int f, double* out_a, double* out_b,
+            cudaStream_t stream) {
     check_image_shape(a.width, a.height, a.channels);
     if (a.width != b.width || a.height != b.height || a.channels != b.channels)
         throw usage_error("ssim", "the device images differ in shape");
     if (f < 2 || f > kSsimMaxDownsample) throw usage_error("ssim", "a shrink factor outside 2.." + std::to_string(kSsimMaxDownsample));
-    ShrinkArgs g{};
+    ShrinkArgs<T> g{};
     g.a = a.data, g.a_pitch = a.pitch, g.b = b.data, g.b_pitch = b.pitch;
     g.out_a = out_a, g.out_b = out_b;
     g.width = a.width, g.height = a.height, g.channels = a.channels, g.f = f;
@@ -362,8 +370,20 @@ void ssim_shrink(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, int f, 
     g.out_height = ssim_shrunk_side(a.height, f);
     g.block_pixels = std::max(1, kShrinkSpan / (f * a.channels));
     const dim3 grid((g.out_width + g.block_pixels - 1) / g.block_pixels, std::min(g.out_height, 65535));
-    shrink_kernel<<<grid, kShrinkThreads, 0, stream>>>(g);
+    shrink_kernel<T><<<grid, kShrinkThreads, 0, stream>>>(g);
     IMGPAR_CUDA_CHECK_LAUNCH("shrink_kernel");
+}
+
+}  // namespace
+
+void ssim_shrink(const ConstDeviceViewU8& a, const ConstDeviceViewU8& b, int f, double* out_a, double* out_b,
+                 cudaStream_t stream) {
+    shrink(a, b, f, out_a, out_b, stream);
+}
+
+void ssim_shrink(const ConstDeviceViewU16& a, const ConstDeviceViewU16& b, int f, double* out_a, double* out_b,
+                 cudaStream_t stream) {
+    shrink(a, b, f, out_a, out_b, stream);
 }
 
 SsimSums ssim_sums_from(const unsigned long long* totals) {

@@ -154,11 +154,39 @@ TEST_CASE("compare u16: the map, the diff image, and what is refused") {
     CHECK(r.ssim.defined);
     CHECK(r.diff.width() == 40);
     CHECK(r.ssim_map.channels() == 2);
-    o.ssim_downsample = 2;
+    o.ssim_downsample = kSsimMaxDownsample + 1;
     CHECK_THROWS_AS(cpu::compare(a.view(), b.view(), o), Error);
     const ImageU16 small = test::random_runs_image16(10, 30, 1, 3);
     CompareOptions plain;
     CHECK(!cpu::compare(small.view(), small.view(), plain).ssim.defined);
     const ImageU16 other = test::random_runs_image16(41, 30, 2, 3);
     CHECK_THROWS_AS(cpu::difference_sums(a.view(), other.view()), Error);
+}
+
+TEST_CASE("ssim u16 downsampled: an image of f x f blocks shrinks to its blocks, whose SSIM it then is") {
+    for (int f : {2, 3}) {
+        for (int c = 1; c <= 4; ++c) {
+            CAPTURE(f);
+            CAPTURE(c);
+            const ImageU16 small_a = test::random_runs_image16(23, 19, c, static_cast<unsigned>(f * 5 + c));
+            const ImageU16 small_b = noisy16(small_a, 4000, static_cast<unsigned>(c));
+            // Blocks aligned with the shrink's windows: they start (f - 1) / 2 before each output pixel.
+            const auto blown_up = [f](const ImageU16& s) {
+                const int before = (f - 1) / 2;
+                ImageU16 big(s.width() * f, s.height() * f, s.channels());
+                for (int y = 0; y < big.height(); ++y)
+                    for (int x = 0; x < big.width(); ++x)
+                        for (int k = 0; k < s.channels(); ++k)
+                            big.at(x, y, k) = s.at(std::min(s.width() - 1, (x + before) / f),
+                                                   std::min(s.height() - 1, (y + before) / f), k);
+                return big;
+            };
+            const ImageU16 a = blown_up(small_a), b = blown_up(small_b);
+            const SsimResult shrunk = cpu::ssim(a.view(), b.view(), nullptr, f);
+            const SsimResult direct = cpu::ssim(small_a.view(), small_b.view());
+            REQUIRE(shrunk.defined);
+            CHECK(shrunk.mean == direct.mean);
+            for (int k = 0; k < c; ++k) CHECK(shrunk.channel[k] == direct.channel[k]);
+        }
+    }
 }

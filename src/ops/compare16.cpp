@@ -69,14 +69,12 @@ Comparison16 compare(ConstViewU16 a, ConstViewU16 b, const CompareOptions& optio
     const ViewU16 diff_view = r.diff.view();
     r.sums = difference_sums(a, b, options.diff ? &diff_view : nullptr);
     const SsimPlan plan = ssim_plan(options, a.width, a.height);
-    if (plan.downsample != 1 && (options.ssim || options.ssim_map))
-        throw usage_error("--ssim-downsample", "16-bit images are compared at full size only (use 1)");
     if (options.ssim_map && !plan.fits)
         throw usage_error("--ssim-map", std::to_string(a.width) + "x" + std::to_string(a.height) + " " + plan.shortfall());
     if ((options.ssim || options.ssim_map) && plan.fits) {
         if (options.ssim_map) r.ssim_map = ImageU8(plan.width, plan.height, a.channels);
         const ViewU8 map_view = r.ssim_map.view();
-        r.ssim = ssim(a, b, options.ssim_map ? &map_view : nullptr, 1);
+        r.ssim = ssim(a, b, options.ssim_map ? &map_view : nullptr, plan.downsample);
     }
     return r;
 }

@@ -197,20 +197,23 @@ SsimSums ssim_sums(const SsimPlanes<T>& a, const SsimPlanes<T>& b, const ViewU8*
 
 }  // namespace
 
-std::vector<double> ssim_shrink(ConstViewU8 image, int f) {
+namespace {
+
+template <typename T>
+std::vector<double> shrink(ImageView<const T> image, int f) {
     const int w = image.width, h = image.height, ch = image.channels;
     const int out_w = ssim_shrunk_side(w, f), out_h = ssim_shrunk_side(h, f), before = (f - 1) / 2;
     const std::size_t n = static_cast<std::size_t>(out_w) * ch;
     std::vector<double> out(n * static_cast<std::size_t>(out_h));
     parallel_for(out_h, 1, [&](int y0, int y1) {
-        std::vector<int> sums(n);
+        std::vector<long long> sums(n);  // 16-bit: up to 65535 f^2, past 2^31
         for (int y = y0; y < y1; ++y) {
             std::fill(sums.begin(), sums.end(), 0);
             for (int dy = 0; dy < f; ++dy) {
-                const std::uint8_t* row = image.row(ssim_reflect(y * f + dy - before, h));
+                const T* row = image.row(ssim_reflect(y * f + dy - before, h));
                 for (int x = 0; x < out_w; ++x)
                     for (int dx = 0; dx < f; ++dx) {
-                        const std::uint8_t* px = row + static_cast<std::size_t>(ssim_reflect(x * f + dx - before, w)) * ch;
+                        const T* px = row + static_cast<std::size_t>(ssim_reflect(x * f + dx - before, w)) * ch;
                         for (int c = 0; c < ch; ++c) sums[static_cast<std::size_t>(x) * ch + c] += px[c];
                     }
             }
@@ -220,6 +223,11 @@ std::vector<double> ssim_shrink(ConstViewU8 image, int f) {
     });
     return out;
 }
+
+}  // namespace
+
+std::vector<double> ssim_shrink(ConstViewU8 image, int f) { return shrink(image, f); }
+std::vector<double> ssim_shrink(ConstViewU16 image, int f) { return shrink(image, f); }
 
 SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map, int downsample) {
     if (!same_shape(a, b)) throw usage_error("ssim", "the two images differ in size or channel count");
@@ -247,18 +255,27 @@ SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map, int downsample)
 
 SsimResult ssim(ConstViewU16 a, ConstViewU16 b, const ViewU8* map, int downsample) {
     if (!same_shape(a, b)) throw usage_error("ssim", "the two images differ in size or channel count");
-    if (downsample != 1)
-        throw usage_error("--ssim-downsample", "16-bit images are compared at full size only (use 1, or compare "
-                                               "their 8-bit reductions)");
-    const int w = a.width, h = a.height, ch = a.channels;
+    if (downsample < 1 || downsample > kSsimMaxDownsample)
+        throw usage_error("ssim", "the downsampling factor " + std::to_string(downsample) + " is outside 1.." +
+                                      std::to_string(kSsimMaxDownsample));
+    const int w = ssim_shrunk_side(a.width, downsample), h = ssim_shrunk_side(a.height, downsample), ch = a.channels;
     if (map && (map->width != w || map->height != h || map->channels != ch))
-        throw usage_error("ssim", "the map's shape differs from the images'");
+        throw usage_error("ssim", "the map's shape differs from the (shrunk) images'");
     if (!ssim_fits(w, h))
-        throw usage_error("ssim", std::to_string(w) + "x" + std::to_string(h) + " is smaller than the 11x11 window");
-    const SsimSums sums = ssim_sums(SsimPlanes<std::uint16_t>{a.data, w, h, ch, a.stride / sizeof(std::uint16_t)},
-                                    SsimPlanes<std::uint16_t>{b.data, w, h, ch, b.stride / sizeof(std::uint16_t)}, map,
-                                    ssim_taps16());
-    return ssim_from_sums(sums, w, h, ch, 1);
+        throw usage_error("ssim", std::to_string(w) + "x" + std::to_string(h) + (downsample > 1 ? " (shrunk)" : "") +
+                                      " is smaller than the 11x11 window");
+    SsimSums sums;
+    if (downsample == 1) {
+        sums = ssim_sums(SsimPlanes<std::uint16_t>{a.data, w, h, ch, a.stride / sizeof(std::uint16_t)},
+                         SsimPlanes<std::uint16_t>{b.data, w, h, ch, b.stride / sizeof(std::uint16_t)}, map,
+                         ssim_taps16());
+    } else {
+        const std::vector<double> sa = ssim_shrink(a, downsample), sb = ssim_shrink(b, downsample);
+        const std::size_t n = static_cast<std::size_t>(w) * ch;
+        sums = ssim_sums(SsimPlanes<double>{sa.data(), w, h, ch, n}, SsimPlanes<double>{sb.data(), w, h, ch, n}, map,
+                         ssim_taps16());
+    }
+    return ssim_from_sums(sums, w, h, ch, downsample);
 }
 
 }  // namespace cpu

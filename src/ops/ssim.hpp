@@ -42,9 +42,10 @@
 // 16 BITS: the same definition with data_range = 65535 (c1 = (0.01 * 65535)^2,
 // c2 = (0.03 * 65535)^2, ssim_taps16), the samples entering the moments as
 // doubles (every 16-bit product and pair sum is exact in double, so the
-// terms are the integers the 8-bit path's int terms are). Full size only:
-// --ssim-downsample above 1 is refused for 16-bit images for now. The map
-// stays 8-bit (it holds S, not samples).
+// terms are the integers the 8-bit path's int terms are). Downsampled, the
+// shrunk samples are the f x f sums (64-bit: up to 65535 f^2) divided by f^2
+// and rounded once, as for 8 bits, and S is computed on them with the 16-bit
+// constants. The map stays 8-bit (it holds S, not samples).
 //
 // The SSIM map (a diagnostic image) holds every pixel's S, border included
 // (there the window reads the reflected image), as 8 bits: round(255 S),
@@ -119,11 +120,12 @@ namespace cpu {
 // over rows. Throws imgpar::Error (usage) on a shape mismatch or an image
 // too small.
 SsimResult ssim(ConstViewU8 a, ConstViewU8 b, const ViewU8* map = nullptr, int downsample = 1);
-// The 16-bit form (16 BITS above); downsample must be 1.
+// The 16-bit form (16 BITS above).
 SsimResult ssim(ConstViewU16 a, ConstViewU16 b, const ViewU8* map = nullptr, int downsample = 1);
 // `image` shrunk by f >= 2 (DOWNSAMPLING): ceil(W / f) x ceil(H / f) samples,
 // channels interleaved, rows packed. Multithreaded over rows.
 std::vector<double> ssim_shrink(ConstViewU8 image, int f);
+std::vector<double> ssim_shrink(ConstViewU16 image, int f);
 }  // namespace cpu
 
 }  // namespace imgpar

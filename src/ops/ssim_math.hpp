@@ -111,7 +111,10 @@ IMGPAR_HD void ssim_centre_terms(double a, double b, double out[5]) {
 
 // A sample of an image shrunk by f (--ssim-downsample): the exact integer sum
 // of the f x f samples it stands for, divided by f^2 and rounded once.
-IMGPAR_HD double ssim_shrunk_value(int sum, int f) { return div_rn(ssim_exact_double(sum), ssim_exact_double(f * f)); }
+// (16-bit samples: sums up to 65535 x 1024^2 < 2^37, exact in a double.)
+IMGPAR_HD double ssim_shrunk_value(long long sum, int f) {
+    return div_rn(static_cast<double>(sum), static_cast<double>(static_cast<long long>(f) * f));
+}
 
 // One pixel's SSIM from its window's weighted moments (means ux, uy; mean
 // squares uxx, uyy; mean product uxy), with population covariance and in

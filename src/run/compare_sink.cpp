@@ -47,13 +47,9 @@ PairState& state_of(FileRun& file) { return *std::static_pointer_cast<PairState>
 
 CompareSink::CompareSink(std::vector<ComparePair> pairs, CompareSettings settings, const Diagnostics& diag)
     : pairs_(std::move(pairs)), settings_(std::move(settings)), diag_(diag) {
-    settings_.load.keep_16_bits = takes_u16();
+    settings_.load.keep_16_bits = true;  // B as A: 16-bit files at 16 bits
 }
 
-bool CompareSink::takes_u16() const {
-    // 16-bit SSIM is computed at full size only (src/ops/ssim.hpp).
-    return !settings_.options.ssim || settings_.options.ssim_downsample == 1;
-}
 
 std::vector<BatchItem> CompareSink::items() const {
     std::vector<BatchItem> items;

@@ -63,9 +63,8 @@ public:
     // Decodes B.
     void prepare(FileRun& file, WorkerContext& ctx) const override;
     void take_host(FileRun& file, ImageU8 image, const BackendChoice& backend) const override;
-    // 16-bit pairs: compared at 16 bits where SSIM is not downsampled (with
-    // --no-ssim, or --ssim-downsample 1); otherwise both load as 8 bits.
-    bool takes_u16() const override;
+    // 16-bit pairs: compared at 16 bits (an 8-bit side widened, v x 257).
+    bool takes_u16() const override { return true; }
     void take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const override;
     std::string complete(FileRun& file) const override;
     std::string failed(std::size_t index, const BatchItem& item, const Error& error) const override;

@@ -31,11 +31,13 @@ ImageU16 noisy16(const ImageU16& a, int amount, unsigned seed) {
 
 bool same_bits(double x, double y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
-void check16(const ImageU16& a, const ImageU16& b, bool unaligned, const std::string& label) {
+void check16(const ImageU16& a, const ImageU16& b, bool unaligned, const std::string& label, int downsample = 1) {
     CAPTURE(label);
+    CAPTURE(downsample);
     CompareOptions o;
     o.diff = true;
-    o.ssim_map = ssim_fits(a.width(), a.height());
+    o.ssim_downsample = downsample;
+    o.ssim_map = ssim_plan(o, a.width(), a.height()).fits;
     const Comparison16 want = cpu::compare(a.view(), b.view(), o);
     gpu::Session& s = test::session();
     Comparison16 got;
@@ -78,4 +80,15 @@ TEST_CASE("GPU compare u16: identical, constant and larger pairs") {
     }
     const ImageU16 big = test::random_runs_image16(1920, 1080, 3, 5);
     check16(big, noisy16(big, 500, 6), false, "1920x1080 RGB");
+}
+
+TEST_CASE("GPU compare u16: --ssim-downsample (2, 3, 7 and auto) shrinks as the CPU does") {
+    for (int c = 1; c <= 4; ++c)
+        for (int f : {2, 3, 7, kSsimAutoDownsample}) {
+            const ImageU16 a = test::random_runs_image16(301, 187, c, static_cast<unsigned>(c * 10 + f));
+            check16(a, noisy16(a, 3000, static_cast<unsigned>(f)), c == 3, "301x187 c=" + std::to_string(c), f);
+        }
+    // An output's f x f sum of 16-bit samples passes 2^31 from f = 182 on.
+    const ImageU16 white = test::flat_image16(2100, 2100, 1, 65535);
+    check16(white, noisy16(white, 40000, 3), false, "2100x2100 gray, f = 190", 190);
 }
