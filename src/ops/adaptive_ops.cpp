@@ -33,6 +33,7 @@ public:
     void check_input(const ImageShape& in, const std::string& file) const override {
         try {
             check_adaptive_window(spec_, in.width, in.height);
+            check_adaptive_depth(spec_, in.type);
         } catch (const Error& e) {
             throw input_error(file, e.what());
         }
@@ -77,7 +78,10 @@ std::vector<ParamSpec> adaptive_threshold_params() {
                 .defaults("0.2")
                 .abbreviated("k")  // one letter: also -k, the form --help shows it in
                 .only_with({"adaptive"}),
-            ParamSpec::real("offset", "C", "mean: the level is the window's mean minus C", -255, 255)
+            ParamSpec::real("offset", "C",
+                            "mean: the level is the window's mean minus C, in the image's own scale (-255 to 255 for "
+                            "8-bit images, -65535 to 65535 for 16-bit ones)",
+                            -65535, 65535)
                 .defaults("0")
                 .only_with({"adaptive"})};
 }

@@ -1,5 +1,7 @@
 #include "src/ops/adaptive_threshold.hpp"
 
+#include "src/report/json.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -37,8 +39,14 @@ void check_adaptive_spec(const AdaptiveSpec& s) {
                                       "on each pixel (allowed: an odd W from 1 to " +
                                           std::to_string(kMaxAdaptiveWindow) + ", at most the image's width and height)");
     if (!std::isfinite(s.k) || s.k < -10 || s.k > 10) throw usage_error("--k", "must be from -10 to 10");
-    if (!std::isfinite(s.offset) || s.offset < -255 || s.offset > 255)
-        throw usage_error("--offset", "must be from -255 to 255");
+    if (!std::isfinite(s.offset) || s.offset < -65535 || s.offset > 65535)
+        throw usage_error("--offset", "must be from -65535 to 65535 (-255 to 255 for 8-bit images)");
+}
+
+void check_adaptive_depth(const AdaptiveSpec& s, SampleType type) {
+    if (type == SampleType::U8 && (s.offset < -255 || s.offset > 255))
+        throw usage_error("--offset", json_number(s.offset) +
+                                          " is beyond -255..255, the range of 8-bit images (16-bit ones take -65535..65535)");
 }
 
 void check_adaptive_window(const AdaptiveSpec& s, int width, int height) {

@@ -59,8 +59,10 @@ AdaptiveMethod parse_adaptive_method(const std::string& text);
 const char* adaptive_method_name(AdaptiveMethod m);
 
 // Usage errors naming --window (zero, even, above kMaxAdaptiveWindow), --k,
-// --offset.
+// --offset (-65535..65535: 16-bit images take the whole range).
 void check_adaptive_spec(const AdaptiveSpec& spec);
+// A usage error naming --offset when C is beyond -255..255 for an 8-bit image.
+void check_adaptive_depth(const AdaptiveSpec& spec, SampleType type);
 // A usage error naming --window when the window is larger than the image.
 void check_adaptive_window(const AdaptiveSpec& spec, int width, int height);
 
