@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <utility>
+#include <vector>
 
 #include "src/io/load.hpp"
 #include "src/io/sample_depth.hpp"
@@ -108,4 +110,48 @@ TEST_CASE("cli 16-bit: a JPEG or WebP output is reduced with a warning; --depth 
     CHECK(has(r.err, "d.jpg"));
     CHECK(has(r.err, "JPEG holds 8 bits per sample; --depth 16 suits PNG and TIFF outputs"));
     CHECK_FALSE(std::filesystem::exists(dir.file("d.jpg")));
+}
+
+TEST_CASE("cli 16-bit: a chain keeps 16 bits and equals its stages run one by one through 16-bit PNGs") {
+    TempDir dir;
+    const std::string in = dir.file("in.png");
+    save16(in, test::photo_like_image16(97, 61, 4, 12));
+    auto r = run_imgpar({"chain", "resize 50% | blur 0x1.5 | sharpen | flop", in, dir.file("chain.png")});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    for (const auto& [op, args] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"resize", {"50%"}}, {"blur", {"0x1.5"}}, {"sharpen", {}}, {"flop", {}}}) {
+        const std::string from = dir.file("step.png");
+        if (op == "resize") std::filesystem::copy_file(in, from, std::filesystem::copy_options::overwrite_existing);
+        std::vector<std::string> cmd = {op, from, dir.file("next.png")};
+        cmd.insert(cmd.end(), args.begin(), args.end());
+        r = run_imgpar(cmd);
+        REQUIRE(r.exit_code == 0);
+        std::filesystem::rename(dir.file("next.png"), from);
+    }
+    const LoadedImage chained = load16(dir.file("chain.png")), stepped = load16(dir.file("step.png"));
+    REQUIRE(chained.sixteen());
+    REQUIRE(stepped.sixteen());
+    CHECK(chained.image16.width() == 49);
+    IMGPAR_CHECK_IMAGES_EQUAL(stepped.image16, chained.image16);
+}
+
+TEST_CASE("cli 16-bit: compare measures 16-bit pairs on the 16-bit scale; an 8-bit side is widened with a warning") {
+    TempDir dir;
+    const ImageU16 a = test::photo_like_image16(120, 90, 3, 3);
+    ImageU16 b = ImageU16::copy_of(a.view());
+    b.data()[0] = static_cast<std::uint16_t>(b.data()[0] ^ 1);  // one sample one level apart: invisible in 8 bits
+    save16(dir.file("a.png"), a);
+    save16(dir.file("b.png"), b);
+    auto r = run_imgpar({"compare", dir.file("a.png"), dir.file("b.png"), "--json", "--diff", dir.file("d.png")});
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.empty());
+    CHECK(has(r.out, "\"max_abs\":1"));
+    CHECK(load16(dir.file("d.png")).header.bit_depth == 16);
+    // The same pair reduced to 8 bits would be identical; against an 8-bit copy, a's samples are widened.
+    std::vector<std::string> warnings;
+    save_image(dir.file("a8.png"), reduce_to_8_bits(a.view()).view(), SaveOptions{}, warnings);
+    r = run_imgpar({"compare", dir.file("a8.png"), dir.file("b.png")});
+    REQUIRE(r.exit_code == 0);
+    CHECK(has(r.err, "one image is 8-bit and the other 16-bit: the 8-bit one is compared widened"));
 }
