@@ -1,4 +1,5 @@
 #include "bench/npp_peers16.hpp"
+#include "bench/npp_resize_peer.hpp"
 #include "bench/npp_support.hpp"
 
 #include <algorithm>
@@ -75,23 +76,13 @@ NppFilterRun time_npp_resize16(Context& ctx, const std::string& filter, const Co
                                const DeviceViewU16& dst) {
     NppFilterRun r;
     if (!gray_or_rgb(src.channels, r)) return r;
-    const bool shrink = dst.width < src.width && dst.height < src.height;
-    const std::string f = filter == "auto" ? (shrink ? "lanczos3" : "bicubic") : filter;
-    int mode = NPPI_INTER_LANCZOS;
-    const char* mode_name = "LANCZOS";
-    if (f == "area") {
-        if (!shrink) {
-            r.note = "NPP's super-sampling shrinks only";
-            return r;
-        }
-        mode = NPPI_INTER_SUPER, mode_name = "SUPER";
-    } else if (f == "bicubic") {
-        mode = NPPI_INTER_CUBIC, mode_name = "CUBIC";
-    } else if (f == "bilinear") {
-        mode = NPPI_INTER_LINEAR, mode_name = "LINEAR";
-    } else if (f == "nearest") {
-        mode = NPPI_INTER_NN, mode_name = "NN";
+    const NppResizeMode m = npp_resize_mode(filter, dst.width < src.width && dst.height < src.height);
+    if (!m.available) {
+        r.note = m.note;
+        return r;
     }
+    const int mode = m.mode;
+    const char* mode_name = m.name;
     const NppStreamContext nctx = npp_stream_context(ctx.stream());
     const NppiSize in{src.width, src.height}, out{dst.width, dst.height};
     const NppiRect in_roi{0, 0, src.width, src.height}, out_roi{0, 0, dst.width, dst.height};
@@ -105,8 +96,7 @@ NppFilterRun time_npp_resize16(Context& ctx, const std::string& filter, const Co
     check_npp(call(), r.name);
     r.timing = ctx.time([&](cudaStream_t) { check_npp(call(), r.name); });
     r.available = true;
-    if (f == "bilinear" || f == "bicubic" || f == "lanczos3")
-        r.note = "NPP's kernel is point-sampled when shrinking (not widened by the factor)";
+    r.note = m.note;
     return r;
 }
 

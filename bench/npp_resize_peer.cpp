@@ -16,23 +16,13 @@ NppFilterRun time_npp_resize(Context& ctx, const std::string& filter, const Cons
         r.note = "NPP's resize is timed for gray and RGB only";
         return r;
     }
-    const bool shrink = dst.width < src.width && dst.height < src.height;
-    const std::string f = filter == "auto" ? (shrink ? "lanczos3" : "bicubic") : filter;
-    int mode = NPPI_INTER_LANCZOS;
-    const char* mode_name = "LANCZOS";
-    if (f == "area") {
-        if (!shrink) {
-            r.note = "NPP's super-sampling shrinks only";
-            return r;
-        }
-        mode = NPPI_INTER_SUPER, mode_name = "SUPER";
-    } else if (f == "bicubic") {
-        mode = NPPI_INTER_CUBIC, mode_name = "CUBIC";
-    } else if (f == "bilinear") {
-        mode = NPPI_INTER_LINEAR, mode_name = "LINEAR";
-    } else if (f == "nearest") {
-        mode = NPPI_INTER_NN, mode_name = "NN";
+    const NppResizeMode m = npp_resize_mode(filter, dst.width < src.width && dst.height < src.height);
+    if (!m.available) {
+        r.note = m.note;
+        return r;
     }
+    const int mode = m.mode;
+    const char* mode_name = m.name;
     const NppStreamContext nctx = npp_stream_context(ctx.stream());
     const NppiSize in{src.width, src.height}, out{dst.width, dst.height};
     const NppiRect in_roi{0, 0, src.width, src.height}, out_roi{0, 0, dst.width, dst.height};
@@ -45,9 +35,31 @@ NppFilterRun time_npp_resize(Context& ctx, const std::string& filter, const Cons
     check_npp(call(), r.name);
     r.timing = ctx.time([&](cudaStream_t) { check_npp(call(), r.name); });
     r.available = true;
-    if (f == "bilinear" || f == "bicubic" || f == "lanczos3")
-        r.note = "NPP's kernel is point-sampled when shrinking (not widened by the factor)";
+    r.note = m.note;
     return r;
+}
+
+NppResizeMode npp_resize_mode(const std::string& filter, bool shrink) {
+    NppResizeMode m;
+    const std::string f = filter == "auto" ? (shrink ? "lanczos3" : "bicubic") : filter;
+    m.mode = NPPI_INTER_LANCZOS, m.name = "LANCZOS";
+    if (f == "area") {
+        if (!shrink) {
+            m.note = "NPP's super-sampling shrinks only";
+            return m;
+        }
+        m.mode = NPPI_INTER_SUPER, m.name = "SUPER";
+    } else if (f == "bicubic") {
+        m.mode = NPPI_INTER_CUBIC, m.name = "CUBIC";
+    } else if (f == "bilinear") {
+        m.mode = NPPI_INTER_LINEAR, m.name = "LINEAR";
+    } else if (f == "nearest") {
+        m.mode = NPPI_INTER_NN, m.name = "NN";
+    }
+    if (f == "bilinear" || f == "bicubic" || f == "lanczos3")
+        m.note = "NPP's kernel is point-sampled when shrinking (not widened by the factor)";
+    m.available = true;
+    return m;
 }
 
 #else
@@ -56,6 +68,12 @@ NppFilterRun time_npp_resize(Context&, const std::string&, const ConstDeviceView
     NppFilterRun r;
     r.note = "built without NPP";
     return r;
+}
+
+NppResizeMode npp_resize_mode(const std::string&, bool) {
+    NppResizeMode m;
+    m.note = "built without NPP";
+    return m;
 }
 
 #endif

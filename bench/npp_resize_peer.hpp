@@ -21,4 +21,15 @@ namespace imgpar::bench {
 NppFilterRun time_npp_resize(Context& ctx, const std::string& filter, const ConstDeviceViewU8& src,
                              const DeviceViewU8& dst);
 
+// NPP's interpolation mode for imgpar's filter (auto: lanczos3 shrinking,
+// bicubic otherwise), for 8- and 16-bit peers alike. `available` false, with
+// the reason in `note`, where NPP has none (super-sampling enlarges nothing).
+struct NppResizeMode {
+    bool available = false;
+    int mode = 0;
+    const char* name = "";
+    std::string note;
+};
+NppResizeMode npp_resize_mode(const std::string& filter, bool shrink);
+
 }  // namespace imgpar::bench
