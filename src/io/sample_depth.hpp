@@ -21,6 +21,10 @@ constexpr std::uint8_t reduce_sample_16_to_8(std::uint16_t v) {
 // Every sample of `image` reduced by reduce_sample_16_to_8.
 ImageU8 reduce_to_8_bits(ImageView<const std::uint16_t> image);
 
+// Every sample of `image` widened exactly, v * 257 (0..255 onto 0..65535;
+// reduce_to_8_bits gives the image back).
+ImageU16 widen_to_16_bits(ImageView<const std::uint8_t> image);
+
 // "16-bit PNG reduced to 8 bits per sample (rounded to nearest)": the one
 // warning a file of `bits` (> 8) per sample gets when it loads.
 std::string depth_reduced_warning(int bits, const char* format_label);

@@ -160,13 +160,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
                                        std::vector<std::string>& warnings) {
     check_image_shape(img.width, img.height, img.channels);
     if (options.depth == 16 && format_holds_16_bits(format)) {
-        // Widened exactly: v * 257 maps 0..255 onto 0..65535, and reduces back to v.
-        ImageU16 wide(img.width, img.height, img.channels);
-        for (int y = 0; y < img.height; ++y) {
-            const std::uint8_t* src = img.row(y);
-            std::uint16_t* dst = wide.row(y);
-            for (std::size_t i = 0; i < img.row_samples(); ++i) dst[i] = static_cast<std::uint16_t>(src[i] * 257u);
-        }
+        const ImageU16 wide = widen_to_16_bits(img);
         return encode_image(wide.view(), format, options, warnings);
     }
     if (options.metadata) note_metadata_left_out(*options.metadata, format, warnings);

@@ -18,14 +18,15 @@ std::string shape_text(ConstViewU8 v) {
     return std::to_string(v.width) + "x" + std::to_string(v.height) + " " + channel_layout_name(v.channels);
 }
 
-// The sums of rows [y0, y1).
-DifferenceSums sum_rows(ConstViewU8 a, ConstViewU8 b, const ViewU8* diff, int y0, int y1) {
+// The sums of rows [y0, y1), of 8- or 16-bit samples (d^2 up to 2^32 for 16 bits).
+template <typename T>
+DifferenceSums sum_rows(ImageView<const T> a, ImageView<const T> b, const ImageView<T>* diff, int y0, int y1) {
     DifferenceSums s;
     const int ch = a.channels;
     for (int y = y0; y < y1; ++y) {
-        const std::uint8_t* ra = a.row(y);
-        const std::uint8_t* rb = b.row(y);
-        std::uint8_t* rd = diff ? diff->row(y) : nullptr;
+        const T* ra = a.row(y);
+        const T* rb = b.row(y);
+        T* rd = diff ? diff->row(y) : nullptr;
         for (int x = 0; x < a.width; ++x) {
             bool any = false;
             for (int c = 0; c < ch; ++c) {
@@ -35,9 +36,9 @@ DifferenceSums sum_rows(ConstViewU8 a, ConstViewU8 b, const ViewU8* diff, int y0
                 if (d > cd.max_abs) cd.max_abs = d;
                 cd.differ += d != 0;
                 cd.sum_abs += static_cast<std::uint64_t>(d);
-                cd.sum_sq += static_cast<std::uint64_t>(d * d);
+                cd.sum_sq += static_cast<std::uint64_t>(d) * static_cast<std::uint64_t>(d);
                 any = any || d != 0;
-                if (rd) rd[i] = static_cast<std::uint8_t>(d);
+                if (rd) rd[i] = static_cast<T>(d);
             }
             s.pixels_differ += any;
         }
@@ -111,11 +112,15 @@ std::string SsimPlan::shortfall() const {
 
 namespace cpu {
 
-DifferenceSums difference_sums(ConstViewU8 a, ConstViewU8 b, const ViewU8* diff) {
+namespace {
+
+template <typename T>
+DifferenceSums sums_of(ImageView<const T> a, ImageView<const T> b, const ImageView<T>* diff) {
     if (!same_shape(a, b)) throw usage_error("compare", "the two images differ in size or channel count");
     if (diff && !same_shape(a, *diff)) throw usage_error("compare", "the difference image's shape differs");
     DifferenceSums total;
     total.channels = a.channels;
+    total.data_range = sizeof(T) == 2 ? 65535 : 255;
     total.pixels = static_cast<std::uint64_t>(a.width) * static_cast<std::uint64_t>(a.height);
     std::mutex mutex;
     parallel_for(a.height, 64, [&](int y0, int y1) {
@@ -125,6 +130,11 @@ DifferenceSums difference_sums(ConstViewU8 a, ConstViewU8 b, const ViewU8* diff)
     });
     return total;
 }
+
+}  // namespace
+
+DifferenceSums difference_sums(ConstViewU8 a, ConstViewU8 b, const ViewU8* diff) { return sums_of(a, b, diff); }
+DifferenceSums difference_sums(ConstViewU16 a, ConstViewU16 b, const ViewU16* diff) { return sums_of(a, b, diff); }
 
 Comparison compare(ConstViewU8 a, ConstViewU8 b, const CompareOptions& options) {
     Comparison r;

@@ -7,6 +7,7 @@
 
 #include "src/io/encode_memory.hpp"
 #include "src/io/file_bytes.hpp"
+#include "src/io/sample_depth.hpp"
 #include "src/io/save.hpp"
 #include "src/ops/ssim_math.hpp"
 #include "src/parallel.hpp"
@@ -29,17 +30,6 @@ struct PairState {
     ImageU16 diff16;
     std::string kernel;
 };
-
-// An 8-bit image widened exactly (v * 257), to be compared with a 16-bit one.
-ImageU16 widened(ConstViewU8 image) {
-    ImageU16 out(image.width, image.height, image.channels);
-    for (int y = 0; y < image.height; ++y) {
-        const std::uint8_t* src = image.row(y);
-        std::uint16_t* dst = out.row(y);
-        for (std::size_t i = 0; i < image.row_samples(); ++i) dst[i] = static_cast<std::uint16_t>(src[i] * 257u);
-    }
-    return out;
-}
 
 PairState& state_of(FileRun& file) { return *std::static_pointer_cast<PairState>(file.extra); }
 
@@ -172,14 +162,14 @@ void CompareSink::take_host(FileRun& file, ImageU8 image, const BackendChoice& b
         return;
     }
     warn_mixed_depths(file);  // B is 16-bit: A is compared widened
-    compare_16(file, widened(image.view()), backend);
+    compare_16(file, widen_to_16_bits(image.view()), backend);
 }
 
 void CompareSink::take_host(FileRun& file, ImageU16 image, const BackendChoice& backend) const {
     PairState& state = state_of(file);
     if (state.b16.empty()) {  // an 8-bit B beside a 16-bit A
         warn_mixed_depths(file);
-        state.b16 = widened(state.b.view());
+        state.b16 = widen_to_16_bits(state.b.view());
         state.b = ImageU8();
     }
     compare_16(file, std::move(image), backend);
