@@ -14,6 +14,7 @@
 #include "bench/bench.hpp"
 #include "bench/histogram_support.hpp"
 #include "bench/npp_histogram_peer.hpp"
+#include "bench/npp_peers16.hpp"
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_image.hpp"
@@ -89,7 +90,53 @@ void histogram_cases(Context& ctx) {
     }
 }
 
+// The same images widened to 16 bits with noise in the low byte (as the
+// operations-u16 rows), counted exactly (65,536 values a plane): the kernel
+// alone, as the 8-bit rows above, and NPP's 16u histogram of 256 even
+// levels (gray; NPP counts fewer bins, so it has less to write).
+void histogram16_cases(Context& ctx) {
+    cudaStream_t s = ctx.stream();
+    cuda::HistogramWorkspace ws;
+    ws.reserve16();
+    for (const Shape& shape : kShapes) {
+        const ImageU8& base = host_image(shape);
+        ImageU16 img(shape.w, shape.h, shape.c);
+        std::uint32_t noise = 12345;
+        for (std::size_t i = 0; i < img.sample_count(); ++i) {
+            noise = noise * 1664525u + 1013904223u;
+            const int v = base.data()[i];
+            img.data()[i] = static_cast<std::uint16_t>(v * 257 - (v && !shape.constant ? (noise >> 16) % 257 : 0));
+        }
+        const Histogram16 ref = cpu::histogram(img.view(), false);
+        cuda::DeviceImageU16 d = cuda::DeviceImageU16::from_host(img.cview(), s);
+        const std::size_t bytes = img.sample_count() * 2;
+        cuda::HistogramPlanes planes;
+        const Timing t = ctx.time([&](cudaStream_t st) { cuda::histogram(d.view(), planes, ws.counts16(), ws, st); }, 3, 30);
+        const auto got = download_counts(ws.counts16(), static_cast<std::size_t>(shape.c) * kHistogramValues16, s);
+        bool same = got.size() == ref.counts.size();
+        for (std::size_t i = 0; same && i < got.size(); ++i) same = got[i] == ref.counts[i];
+        Row r;
+        r.group = "histogram u16";
+        r.name = std::string("histogram u16, 65536 exact counts, ") + (shape.c == 1 ? "gray" : "3 channels");
+        r.image = shape.label;
+        r.bytes = static_cast<double>(bytes);
+        r.gpu = t;
+        r.copy_ms = ctx.copy_ms(bytes);
+        if (ctx.options().cpu) r.cpu_ms = Context::time_host_ms([&] { cpu::histogram(img.view(), false); });
+        r.note = (same ? "counts = CPU; " : "COUNTS DIFFER; ") + cuda::histogram16_kernel_name();
+        if (shape.c == 1) {
+            const NppFilterRun npp = time_npp_histogram16(ctx, 256, ConstDeviceViewU16(d.view()));
+            if (npp.available) {
+                r.peer = npp.name;
+                r.peer_ms = npp.timing.median_ms;
+            }
+        }
+        ctx.add(r);
+    }
+}
+
 IMGPAR_BENCH(2, "histogram", histogram_cases);
+IMGPAR_BENCH(2, "histogram-u16", histogram16_cases);
 
 }  // namespace
 }  // namespace imgpar::bench

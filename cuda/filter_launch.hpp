@@ -83,6 +83,12 @@ const GaussianTuning* half_mma_tuning(const FilterPlan& plan, int channels, cons
 // compute capability >= 8.0.
 bool tensor_core_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 void launch_separable_tensor_core(const FilterCall& call, const DeviceLimits& dev);
+// The same ring on 16-bit gray and RGB images (cuda/filter_separable_mma16.cuh):
+// launches and returns the kernel's name, or returns nullptr, launching
+// nothing, where it does not take the plan (other channel counts, a tap of
+// 2^16, a device without the shared memory).
+const char* launch_separable_tensor_core16(const FilterPlan& plan, const ConstDeviceViewU16& src,
+                                           const DeviceViewU16& dst, cudaStream_t stream, const DeviceLimits& dev);
 
 // --- Box ---
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);

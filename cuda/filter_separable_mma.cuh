@@ -370,8 +370,36 @@ __device__ __noinline__ void store_rows(const SepMmaArgs& a, const std::uint8_t*
 
 // --- the kernel ---------------------------------------------------------------
 
+// The steps of the kernel for 8-bit samples; the 16-bit ones are
+// Steps16 (cuda/filter_separable_mma16.cuh).
 template <int C, int NJ, int TP>
+struct Steps8 {
+    using Batch = StageBatch<C>;
+    static __device__ __forceinline__ void issue(const SepMmaArgs& a, Batch& b, int yb, int xb, int nq) {
+        stage_issue<C>(a, b, yb, xb, nq);
+    }
+    static __device__ __forceinline__ void complete(const SepMmaArgs& a, const Batch& b, std::uint8_t* stage, int yb,
+                                                    int xb, int nq) {
+        stage_complete<C>(a, b, stage, yb, xb, nq);
+    }
+    static __device__ __forceinline__ void horizontal(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
+                                                      const std::uint8_t* stage, std::uint8_t* lo, std::uint8_t* hi,
+                                                      int slot) {
+        horizontal_pass<C, NJ, TP>(a, afr, stage, lo, hi, slot);
+    }
+    static __device__ __forceinline__ void vertical(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
+                                                    const std::uint8_t* lo, const std::uint8_t* hi, std::uint8_t* out,
+                                                    int slot) {
+        vertical_pass<C, NJ, TP>(a, afr, lo, hi, out, slot);
+    }
+    static __device__ __forceinline__ void store(const SepMmaArgs& a, const std::uint8_t* out, int x0, int ys, int y1) {
+        store_rows<C>(a, out, x0, ys, y1);
+    }
+};
+
+template <int C, int NJ, int TP, template <int, int, int> class Steps = Steps8>
 __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_constant__ SepMmaArgs a) {
+    using S = Steps<C, NJ, TP>;
     extern __shared__ __align__(16) std::uint8_t smem[];
     std::uint8_t* const tab_lo = smem;
     std::uint8_t* const tab_hi = smem + a.off_tab_hi;
@@ -428,15 +456,15 @@ __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_co
     int h_done = 0;  // ring rows computed; ring row u holds H of image row y0 - r + u
     int h_slot = 0;  // h_done % ring
     int v_slot = 0;  // (ys - y0) % ring
-    StageBatch<C> batch;
+    typename S::Batch batch;
 
     // Warm-up: the ring rows the first output step needs (u < 2r + 16).
     while (h_done < 2 * r + kStep) {
         const int yb = y0 - r + h_done;
-        stage_issue<C>(a, batch, yb, xb, nq);
-        stage_complete<C>(a, batch, stage, yb, xb, nq);
+        S::issue(a, batch, yb, xb, nq);
+        S::complete(a, batch, stage, yb, xb, nq);
         __syncthreads();
-        horizontal_pass<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
+        S::horizontal(a, afr, stage, ring_lo, ring_hi, h_slot);
         __syncthreads();
         h_done += kStep;
         h_slot += kStep;
@@ -450,12 +478,12 @@ __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_co
     for (int ys = y0; ys < y1; ys += kStep) {
         const bool next = ys + kStep < y1;  // a next step exists and needs one more group
         const int yb = y0 - r + h_done;
-        if (next) stage_issue<C>(a, batch, yb, xb, nq);
-        vertical_pass<C, NJ, TP>(a, afr, ring_lo, ring_hi, out, v_slot);
-        if (next) stage_complete<C>(a, batch, stage, yb, xb, nq);
+        if (next) S::issue(a, batch, yb, xb, nq);
+        S::vertical(a, afr, ring_lo, ring_hi, out, v_slot);
+        if (next) S::complete(a, batch, stage, yb, xb, nq);
         __syncthreads();
-        if (next) horizontal_pass<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
-        store_rows<C>(a, out, x0, ys, y1);
+        if (next) S::horizontal(a, afr, stage, ring_lo, ring_hi, h_slot);
+        S::store(a, out, x0, ys, y1);
         __syncthreads();
         if (next) {
             h_done += kStep;

@@ -353,6 +353,11 @@ unsigned grid_rows(int rows) { return static_cast<unsigned>(std::min(std::max(ro
 template <int C, int K>
 const char* launch_gaussian(const FilterPlan& plan, Args16 a, cudaStream_t stream, const DeviceLimits& dev) {
     using S = Spec<C, K>;
+    if constexpr (K == static_cast<int>(LaneKind16::Samples)) {
+        const ConstDeviceViewU16 src{a.src, a.width, a.height, C, a.src_pitch};
+        const DeviceViewU16 dst{a.dst, a.width, a.height, C, a.dst_pitch};
+        if (const char* ring = launch_separable_tensor_core16(plan, src, dst, stream, dev)) return ring;
+    }
     Taps16 taps{};
     const std::vector<std::int32_t> t = gaussian_taps16(plan);
     for (std::size_t i = 0; i < t.size(); ++i) taps.t[i] = t[i];

@@ -51,6 +51,8 @@ public:
     unsigned long long* counts16() const { return counts16_.get(); }      // 5 * 65536 device counters
     std::uint16_t* luts16() const { return luts16_.get(); }               // 4 * 65536 device samples
     unsigned long long* host_counts16() const { return host16_.get(); }  // 5 * 65536 pinned host counters
+    // A block's 65,536 16-bit counters, one slot a block of the privatized count.
+    std::uint16_t* partials16() const { return partials16_.get(); }
 
 private:
     DeviceBuffer<unsigned long long> counts_;
@@ -59,6 +61,7 @@ private:
     DeviceBuffer<unsigned long long> counts16_;
     DeviceBuffer<std::uint16_t> luts16_;
     PinnedBuffer<unsigned long long> host16_;
+    DeviceBuffer<std::uint16_t> partials16_;
 };
 
 // --- Histogram -------------------------------------------------------------
@@ -75,10 +78,10 @@ std::string histogram_kernel_name(int channels);
 
 // 16 bits (cuda/histogram16.cu): counts `planes` of `image` exactly into
 // d_counts (planes.count(channels) * 65536 counters, zeroed here; luma
-// alone is plane 0).
-// Asynchronous; allocates nothing.
+// alone is plane 0), with `ws`'s partial counters.
+// Asynchronous; allocates nothing once `ws` is reserve16()d.
 void histogram(const ConstDeviceViewU16& image, HistogramPlanes planes, unsigned long long* d_counts,
-               cudaStream_t stream);
+               HistogramWorkspace& ws, cudaStream_t stream);
 // Counts every channel (+ luma when with_luma and colour), waits, and returns them.
 Histogram16 histogram(const ConstDeviceViewU16& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream);
 std::string histogram16_kernel_name();

@@ -1,14 +1,22 @@
 // GPU histogram of 16-bit images: the exact 65,536-value counts of
 // cpu::histogram(ConstViewU16) (src/ops/histogram.hpp, 16-BIT CONTRACT).
 //
-// 65,536 32-bit counters per plane (256 KiB) do not fit a block's shared
-// memory, so the 8-bit path's privatized sub-histograms do not carry over.
-// Each sample goes to the 64-bit global counters with one atomic, after the
-// warp has merged equal samples (__match_any_sync: the lanes holding one
-// value add once, their count): flat areas and constant images then cost an
-// atomic per distinct value per warp instead of 32 same-address atomics,
-// and photos (neighbours mostly different in 16 bits) spread their atomics
-// over L2.
+// Privatized (the default, on devices with 128 KiB of shared memory a
+// block): a block counts one plane of its share of the rows into 65,536
+// 16-bit counters in shared memory, two to a 32-bit word, then writes them
+// to its own slot of a partial table; a second kernel adds the slots of each
+// plane into the 64-bit counts. A counter is updated by compare-and-swap of
+// its word, so a count reaching 65,536 never carries into its neighbour: the
+// thread whose addition wraps it adds the 65,536 to the global count itself
+// (exact for any number of samples a block sees). A warp first merges equal
+// samples (__match_any_sync: one update per distinct value, adding their
+// number), so a flat image costs one update per warp, not 32 competing ones.
+// The planes of one block group read the same rows at about the same time
+// (block b counts plane b % P), so an RGB image is read from memory about
+// once, its other planes hitting L2.
+//
+// Global atomics (devices with less shared memory): each sample goes to the
+// 64-bit global counters, one atomic per distinct value of a warp.
 #include <algorithm>
 #include <string>
 
@@ -23,10 +31,100 @@ namespace imgpar::cuda {
 namespace {
 
 constexpr int kBlock16 = 256;
+constexpr int kPrivateThreads = 1024;
+constexpr int kPrivateItems = 4;  // pixels a thread reads per step, for loads in flight
+constexpr std::size_t kPrivateSmem = kHistogramValues16 * sizeof(std::uint16_t);  // 128 KiB
+
+// The sample of plane `p` of a pixel: a channel, or luma (p == C, or plane 0
+// without channels).
+template <int C, bool kChannels>
+__device__ __forceinline__ unsigned plane_sample(const std::uint16_t* px, int p) {
+    if constexpr (C >= 3) {
+        if (!kChannels || p == C)
+            return static_cast<unsigned>(luma601(__ldg(px), __ldg(px + 1), __ldg(px + 2)));
+    }
+    return __ldg(px + p);
+}
+
+// --- privatized --------------------------------------------------------------
+
+// Adds n to 16-bit counter v of `words`; a wrap past 65,535 goes to the
+// global count.
+__device__ __forceinline__ void add_private(unsigned* words, unsigned v, unsigned n, unsigned long long* global) {
+    unsigned* w = words + (v >> 1);
+    const unsigned shift = (v & 1u) * 16u;
+    unsigned old = *reinterpret_cast<volatile unsigned*>(w), assumed, sum;
+    do {
+        assumed = old;
+        sum = ((assumed >> shift) & 0xFFFFu) + n;
+        const unsigned next = (assumed & ~(0xFFFFu << shift)) | ((sum & 0xFFFFu) << shift);
+        old = atomicCAS(w, assumed, next);
+    } while (old != assumed);
+    if (sum > 0xFFFFu) atomicAdd(global + v, static_cast<unsigned long long>(sum & ~0xFFFFu));
+}
+
+// Every lane of the warp calls it (the match is over the full warp).
+__device__ __forceinline__ void warp_add_private(unsigned* words, bool valid, unsigned v, unsigned long long* global) {
+    const unsigned key = valid ? v : 0x10000u;
+    const unsigned peers = __match_any_sync(0xffffffffu, key);
+    const int lane = static_cast<int>(threadIdx.x & 31u);
+    if (valid && lane == __ffs(peers) - 1) add_private(words, v, static_cast<unsigned>(__popc(peers)), global);
+}
+
+// Block b counts plane b % P over rows b / P, b / P + groups, ...; its
+// counters go to partial slot b.
+template <int C, bool kChannels>
+__global__ void __launch_bounds__(kPrivateThreads) histogram16_private_kernel(
+    const unsigned char* __restrict__ data, std::size_t pitch, int width, int height, int planes,
+    unsigned long long* __restrict__ out, std::uint16_t* __restrict__ partial) {
+    extern __shared__ unsigned words[];  // 32,768 words: counters 2v, 2v+1
+    for (int i = static_cast<int>(threadIdx.x); i < kHistogramValues16 / 2; i += kPrivateThreads) words[i] = 0u;
+    __syncthreads();
+    const int p = static_cast<int>(blockIdx.x) % planes;
+    const int groups = static_cast<int>(gridDim.x) / planes;
+    unsigned long long* global = out + static_cast<std::size_t>(p) * kHistogramValues16;
+    for (int y = static_cast<int>(blockIdx.x) / planes; y < height; y += groups) {
+        const std::uint16_t* row = reinterpret_cast<const std::uint16_t*>(data + static_cast<std::size_t>(y) * pitch);
+        // x0 is block-uniform, so warps stay converged for the match.
+        for (int x0 = 0; x0 < width; x0 += kPrivateThreads * kPrivateItems) {
+            unsigned s[kPrivateItems];
+            bool valid[kPrivateItems];
+#pragma unroll
+            for (int k = 0; k < kPrivateItems; ++k) {
+                const int x = x0 + k * kPrivateThreads + static_cast<int>(threadIdx.x);
+                valid[k] = x < width;
+                s[k] = valid[k] ? plane_sample<C, kChannels>(row + static_cast<std::size_t>(x) * C, p) : 0u;
+            }
+#pragma unroll
+            for (int k = 0; k < kPrivateItems; ++k) warp_add_private(words, valid[k], s[k], global);
+        }
+    }
+    __syncthreads();
+    unsigned* slot = reinterpret_cast<unsigned*>(partial + static_cast<std::size_t>(blockIdx.x) * kHistogramValues16);
+    for (int i = static_cast<int>(threadIdx.x); i < kHistogramValues16 / 2; i += kPrivateThreads) slot[i] = words[i];
+}
+
+// out[p][v] += the partial counters of plane p's blocks (slots p, p + P, ...).
+__global__ void __launch_bounds__(256) histogram16_gather_kernel(const std::uint16_t* __restrict__ partial, int planes,
+                                                                 int blocks, unsigned long long* __restrict__ out) {
+    const int p = static_cast<int>(blockIdx.y);
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);  // word: values 2i, 2i + 1
+    if (i >= kHistogramValues16 / 2) return;
+    unsigned lo = 0, hi = 0;
+    for (int b = p; b < blocks; b += planes) {
+        const unsigned w = __ldg(reinterpret_cast<const unsigned*>(partial + static_cast<std::size_t>(b) * kHistogramValues16) + i);
+        lo += w & 0xFFFFu;
+        hi += w >> 16;
+    }
+    unsigned long long* o = out + static_cast<std::size_t>(p) * kHistogramValues16 + 2 * i;
+    o[0] += lo;
+    o[1] += hi;
+}
+
+// --- global atomics ------------------------------------------------------------
 
 // Adds one to plane[v] for every lane with `valid`, one atomic per distinct
-// value of the warp. Every lane of the warp must call it (the match is over
-// the full warp); invalid lanes take a key no sample has.
+// value of the warp. Every lane of the warp must call it.
 __device__ __forceinline__ void warp_count(unsigned long long* plane, bool valid, unsigned v) {
     const unsigned key = valid ? v : 0x10000u;
     const unsigned peers = __match_any_sync(0xffffffffu, key);
@@ -34,10 +132,7 @@ __device__ __forceinline__ void warp_count(unsigned long long* plane, bool valid
     if (valid && lane == __ffs(peers) - 1) atomicAdd(plane + v, static_cast<unsigned long long>(__popc(peers)));
 }
 
-// Rows stride over gridDim.y, pixels over the x blocks; the x loop is
-// block-uniform (x0 the same for every thread), so warps stay converged
-// for the match. Each thread reads one pixel's C samples; neighbouring
-// threads read neighbouring pixels (coalesced).
+// Rows stride over gridDim.y, pixels over the x blocks (block-uniform x0).
 // kChannels: the C channels' planes first; kLuma: then luma (colour only),
 // plane 0 when it is the only one.
 template <int C, bool kChannels, bool kLuma>
@@ -63,23 +158,69 @@ __global__ void __launch_bounds__(kBlock16) histogram16_kernel(const unsigned ch
     }
 }
 
+struct Device16 {
+    int sms = 1;
+    int smem_optin = 0;
+};
+
+Device16 device16() {
+    int device = 0;
+    Device16 d;
+    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
+    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&d.sms, cudaDevAttrMultiProcessorCount, device));
+    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&d.smem_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    d.sms = std::max(1, d.sms);
+    return d;
+}
+
+bool takes_private(const Device16& d) { return static_cast<std::size_t>(d.smem_optin) >= kPrivateSmem; }
+
 // Enough blocks to fill the device a few times over, spread over rows so a
 // 1xN or Nx1 image still gets many.
-dim3 grid16(int width, int height) {
-    int device = 0, sms = 0;
-    IMGPAR_CUDA_CHECK(cudaGetDevice(&device));
-    IMGPAR_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const int target = std::max(1, sms) * 8;
+dim3 grid16(int width, int height, int sms) {
+    const int target = sms * 8;
     const int gx = std::min((width + kBlock16 - 1) / kBlock16, target);
     const int gy = std::min(height, std::max(1, target / gx));
     return dim3(static_cast<unsigned>(gx), static_cast<unsigned>(std::min(gy, 65535)));
 }
 
 template <int C, bool kChannels, bool kLuma>
-void launch16(const ConstDeviceViewU16& image, unsigned long long* out, cudaStream_t stream) {
-    histogram16_kernel<C, kChannels, kLuma><<<grid16(image.width, image.height), kBlock16, 0, stream>>>(
+void launch_global(const ConstDeviceViewU16& image, unsigned long long* out, int sms, cudaStream_t stream) {
+    histogram16_kernel<C, kChannels, kLuma><<<grid16(image.width, image.height, sms), kBlock16, 0, stream>>>(
         reinterpret_cast<const unsigned char*>(image.data), image.pitch, image.width, image.height, out);
     IMGPAR_CUDA_CHECK_LAUNCH("histogram16_kernel");
+}
+
+// Blocks a plane: one block an SM in all (the 128 KiB counters leave room
+// for one), fewer for small images (each block clears and writes 128 KiB).
+int private_groups(const ConstDeviceViewU16& image, int planes, int sms) {
+    const long long pixels = static_cast<long long>(image.width) * image.height;
+    const long long by_size = std::max(1LL, pixels / kHistogramValues16);
+    return static_cast<int>(std::min<long long>({by_size, std::max(1, sms / planes), image.height}));
+}
+
+template <int C, bool kChannels>
+void launch_private(const ConstDeviceViewU16& image, int planes, unsigned long long* out, std::uint16_t* partial,
+                    int groups, cudaStream_t stream) {
+    const auto kernel = histogram16_private_kernel<C, kChannels>;
+    IMGPAR_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kPrivateSmem)));
+    const int blocks = groups * planes;
+    kernel<<<blocks, kPrivateThreads, kPrivateSmem, stream>>>(reinterpret_cast<const unsigned char*>(image.data),
+                                                              image.pitch, image.width, image.height, planes, out, partial);
+    IMGPAR_CUDA_CHECK_LAUNCH("histogram16_private_kernel");
+    const dim3 grid((kHistogramValues16 / 2 + 255) / 256, static_cast<unsigned>(planes));
+    histogram16_gather_kernel<<<grid, 256, 0, stream>>>(partial, planes, blocks, out);
+    IMGPAR_CUDA_CHECK_LAUNCH("histogram16_gather_kernel");
+}
+
+template <int C>
+void launch_private_layout(const ConstDeviceViewU16& image, HistogramPlanes planes, int P, unsigned long long* out,
+                           std::uint16_t* partial, int groups, cudaStream_t stream) {
+    if (planes.channels)
+        launch_private<C, true>(image, P, out, partial, groups, stream);
+    else
+        launch_private<C, false>(image, P, out, partial, groups, stream);
 }
 
 }  // namespace
@@ -92,39 +233,56 @@ void check_device_view16(const ConstDeviceViewU16& v, const char* what) {
 }
 
 std::string histogram16_kernel_name() {
+    if (takes_private(device16()))
+        return "privatized 16-bit counters in shared memory (65536 values, a plane a block), partials gathered";
     return "warp-merged global atomics, 65536 values per plane, all planes in one pass";
 }
 
 void HistogramWorkspace::reserve16() {
     counts16_.reserve(static_cast<std::size_t>(kMaxHistogramPlanes) * kHistogramValues16);
     luts16_.reserve(static_cast<std::size_t>(kMaxChannels) * kHistogramValues16);
+    // One partial slot a block: at most one block an SM per plane group.
+    const Device16 d = device16();
+    if (takes_private(d))
+        partials16_.reserve(static_cast<std::size_t>(std::max(d.sms, kMaxHistogramPlanes)) * kHistogramValues16);
     if (!host16_.get())
         host16_ = PinnedBuffer<unsigned long long>(static_cast<std::size_t>(kMaxHistogramPlanes) * kHistogramValues16);
 }
 
 void histogram(const ConstDeviceViewU16& image, HistogramPlanes planes, unsigned long long* d_counts,
-               cudaStream_t stream) {
+               HistogramWorkspace& ws, cudaStream_t stream) {
     check_device_view16(image, "histogram");
     if (!d_counts) throw usage_error("histogram", "no device buffer for the counts");
     const int P = planes.count(image.channels);
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(d_counts, 0, static_cast<std::size_t>(P) * kHistogramValues16 * sizeof(unsigned long long), stream));
+    const Device16 d = device16();
+    if (takes_private(d)) {
+        ws.reserve16();
+        const int groups = private_groups(image, P, d.sms);
+        switch (image.channels) {
+            case 1: launch_private_layout<1>(image, planes, P, d_counts, ws.partials16(), groups, stream); break;
+            case 2: launch_private_layout<2>(image, planes, P, d_counts, ws.partials16(), groups, stream); break;
+            case 3: launch_private_layout<3>(image, planes, P, d_counts, ws.partials16(), groups, stream); break;
+            default: launch_private_layout<4>(image, planes, P, d_counts, ws.partials16(), groups, stream); break;
+        }
+        return;
+    }
     const bool luma = planes.luma && image.channels >= 3;
     switch (image.channels) {
-        case 1: launch16<1, true, false>(image, d_counts, stream); break;
-        case 2: launch16<2, true, false>(image, d_counts, stream); break;
+        case 1: launch_global<1, true, false>(image, d_counts, d.sms, stream); break;
+        case 2: launch_global<2, true, false>(image, d_counts, d.sms, stream); break;
         case 3:
-            if (!planes.channels) launch16<3, false, true>(image, d_counts, stream);
-            else if (luma) launch16<3, true, true>(image, d_counts, stream);
-            else launch16<3, true, false>(image, d_counts, stream);
+            if (!planes.channels) launch_global<3, false, true>(image, d_counts, d.sms, stream);
+            else if (luma) launch_global<3, true, true>(image, d_counts, d.sms, stream);
+            else launch_global<3, true, false>(image, d_counts, d.sms, stream);
             break;
         default:
-            if (!planes.channels) launch16<4, false, true>(image, d_counts, stream);
-            else if (luma) launch16<4, true, true>(image, d_counts, stream);
-            else launch16<4, true, false>(image, d_counts, stream);
+            if (!planes.channels) launch_global<4, false, true>(image, d_counts, d.sms, stream);
+            else if (luma) launch_global<4, true, true>(image, d_counts, d.sms, stream);
+            else launch_global<4, true, false>(image, d_counts, d.sms, stream);
             break;
     }
 }
-
 Histogram16 histogram(const ConstDeviceViewU16& image, bool with_luma, HistogramWorkspace& ws, cudaStream_t stream) {
     check_device_view16(image, "histogram");
     ws.reserve16();
@@ -132,7 +290,7 @@ Histogram16 histogram(const ConstDeviceViewU16& image, bool with_luma, Histogram
     planes.channels = true;
     planes.luma = with_luma && image.channels >= 3;
     const int P = planes.count(image.channels);
-    histogram(image, planes, ws.counts16(), stream);
+    histogram(image, planes, ws.counts16(), ws, stream);
     const std::size_t n = static_cast<std::size_t>(P) * kHistogramValues16;
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(ws.host_counts16(), ws.counts16(), n * sizeof(unsigned long long),
                                       cudaMemcpyDeviceToHost, stream));

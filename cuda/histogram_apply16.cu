@@ -166,7 +166,7 @@ void equalize(const ConstDeviceViewU16& src, const DeviceViewU16& dst, EqualizeM
     planes.luma = luma_mode;
     // Tables for the colour channels only (alpha is copied).
     const int tables = luma_mode ? 1 : (has_alpha(C) ? C - 1 : C);
-    histogram(src, planes, ws.counts16(), stream);
+    histogram(src, planes, ws.counts16(), ws, stream);
     equalize_lut16_kernel<<<tables, kLutThreads, 0, stream>>>(ws.counts16(), ws.luts16());
     IMGPAR_CUDA_CHECK_LAUNCH("equalize_lut16_kernel");
     const Apply16 a = apply16(src, dst);
@@ -199,7 +199,7 @@ int threshold(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const Thr
         HistogramPlanes planes;  // the intensity plane comes first
         planes.channels = C < 3;
         planes.luma = C >= 3;
-        histogram(src, planes, ws.counts16(), stream);
+        histogram(src, planes, ws.counts16(), ws, stream);
         IMGPAR_CUDA_CHECK(cudaMemcpyAsync(ws.host_counts16(), ws.counts16(), kHistogramValues16 * sizeof(unsigned long long),
                                           cudaMemcpyDeviceToHost, stream));
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));

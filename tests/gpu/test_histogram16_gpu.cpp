@@ -64,6 +64,19 @@ TEST_CASE("GPU histogram u16: constant images and few values") {
     }
 }
 
+// A block's 16-bit counters wrap many times over (each block sees far more
+// than 65,535 samples of one value), and two values share every counter word
+// (2k and 2k + 1 side by side), so the wrap and the word's two halves are
+// both exercised.
+TEST_CASE("GPU histogram u16: counters that wrap, values sharing a word") {
+    check16(test::flat_image16(4096, 4096, 1, 40001), "constant 4096x4096 gray");
+    check16(test::flat_image16(2048, 1024, 3, 65535), "constant 2048x1024 RGB");
+    ImageU16 pairs(3001, 2003, 1);
+    for (int y = 0; y < pairs.height(); ++y)
+        for (int x = 0; x < pairs.width(); ++x) pairs.view().row(y)[x] = static_cast<std::uint16_t>(1000 + ((x + y) & 1));
+    check16(pairs, "two neighbouring values 3001x2003 gray");
+}
+
 TEST_CASE("GPU histogram u16: a 16 MP image") {
     check16(test::random_runs_image16(4096, 4096, 1, 5), "4096x4096 gray");
     check16(test::random_runs_image16(2003, 1999, 3, 6), "2003x1999 RGB");
