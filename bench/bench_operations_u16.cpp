@@ -18,6 +18,7 @@
 #include "bench/photo_like.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_image.hpp"
+#include "cuda/filter.hpp"
 #include "src/op/operation.hpp"
 #include "src/ops/filter_ops.hpp"
 
@@ -99,9 +100,21 @@ void time_image_example(Context& ctx, const ImageShape& s, const Operation& op, 
     }
     if (op.name == "resize" || op.name == "thumbnail")
         peer(r, time_npp_resize16(ctx, value_of(e, "filter", "auto"), in, dst));
-    if (const auto* filter = dynamic_cast<const FilterJob*>(&job); filter && ctx.options().npp_filters)
-        peer(r, time_npp_filter16(ctx, filter->plan(), in, dst));
+    const auto* filter = dynamic_cast<const FilterJob*>(&job);
+    if (filter && ctx.options().npp_filters) peer(r, time_npp_filter16(ctx, filter->plan(), in, dst));
     ctx.add(r);
+    // The Gaussian's other 16-bit path, for the choice between them (same samples).
+    if (filter && (filter->plan().kind == FilterKind::Gaussian || filter->plan().kind == FilterKind::Unsharp)) {
+        cuda::FilterWorkspace ws;
+        ws.set_separable_path(cuda::SeparablePath::Integer);
+        const char* kernel = cuda::apply_filter(filter->plan(), in, dst, ws, ctx.stream());
+        Row alt = row_of(s, op, e, static_cast<double>(out.bytes()));
+        alt.name += " (integer path)";
+        alt.gpu = ctx.time([&](cudaStream_t st) { cuda::apply_filter(filter->plan(), in, dst, ws, st); });
+        alt.copy_ms = r.copy_ms;
+        alt.note = kernel;
+        ctx.add(alt);
+    }
 }
 
 void time_report_example(Context& ctx, const ImageShape& s, const Operation& op, const Example& e, const ReportJob& job) {

@@ -39,7 +39,10 @@ namespace imgpar::cuda {
 //            the one general fallback (3-5x slower).
 // Auto takes the first of these the device and plan allow. imgpar's GPU
 // kernels need compute capability 8.0 (gpu_status refuses older GPUs).
-enum class SeparablePath { Auto, HalfMma, ByteMma };
+// 16-bit images have two: ByteMma (the same ring, samples and taps as two
+// byte planes; gray and RGB) and Integer (integer kernels on the CUDA cores,
+// fused tiles or two passes; every image, and 16 bits only).
+enum class SeparablePath { Auto, HalfMma, ByteMma, Integer };
 
 // How custom kernels are computed; both give identical bytes.
 //   HalfMma  FP16 tensor cores, one Toeplitz product per kernel row (compute
@@ -105,8 +108,9 @@ private:
 // `stream`. Returns the name of the kernel that runs.
 const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
                          FilterWorkspace& ws, cudaStream_t stream);
-// 16-bit images (the 16-bit contract of src/ops/filter.hpp): the integer
-// kernels of cuda/filter_u16.cu, whatever paths are set; pitches in bytes, at
+// 16-bit images (the 16-bit contract of src/ops/filter.hpp): the kernels of
+// cuda/filter_u16.cu, the Gaussian and unsharp of gray and RGB images on the
+// tensor-core ring unless the separable path is Integer; pitches in bytes, at
 // least width * channels * 2. Checks and asynchrony as above.
 const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,
                          FilterWorkspace& ws, cudaStream_t stream);

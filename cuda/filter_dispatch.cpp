@@ -70,6 +70,9 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
         case SeparablePath::Auto:
             if (fd::half_mma_supported(plan, channels, dev)) return fd::SeparableImpl::HalfMma;
             [[fallthrough]];
+        case SeparablePath::Integer:
+            throw device_error(kSubject, "the integer CUDA-core Gaussian is for 16-bit images; 8-bit ones run on "
+                                         "the tensor cores");
         case SeparablePath::ByteMma:
         default:
             // The general fallback: every plan fits it (it narrows its strips
@@ -246,6 +249,8 @@ bool separable_path_available(const FilterPlan& plan, int channels, SeparablePat
             return fd::half_mma_supported(plan, channels, dev);
         case SeparablePath::ByteMma:
             return fd::tensor_core_supported(plan, channels, dev);
+        case SeparablePath::Integer:
+            return false;  // 16-bit images only
         default:
             return true;
     }

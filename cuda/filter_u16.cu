@@ -351,13 +351,19 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY) edges16_tiles(const __
 unsigned grid_rows(int rows) { return static_cast<unsigned>(std::min(std::max(rows, 1), 65535)); }
 
 template <int C, int K>
-const char* launch_gaussian(const FilterPlan& plan, Args16 a, cudaStream_t stream, const DeviceLimits& dev) {
+const char* launch_gaussian(const FilterPlan& plan, Args16 a, cudaStream_t stream, const DeviceLimits& dev,
+                            SeparablePath path) {
     using S = Spec<C, K>;
     if constexpr (K == static_cast<int>(LaneKind16::Samples)) {
-        const ConstDeviceViewU16 src{a.src, a.width, a.height, C, a.src_pitch};
-        const DeviceViewU16 dst{a.dst, a.width, a.height, C, a.dst_pitch};
-        if (const char* ring = launch_separable_tensor_core16(plan, src, dst, stream, dev)) return ring;
+        if (path != SeparablePath::Integer) {
+            const ConstDeviceViewU16 src{a.src, a.width, a.height, C, a.src_pitch};
+            const DeviceViewU16 dst{a.dst, a.width, a.height, C, a.dst_pitch};
+            if (const char* ring = launch_separable_tensor_core16(plan, src, dst, stream, dev)) return ring;
+        }
     }
+    if (path == SeparablePath::ByteMma)
+        throw device_error("filter", "the 16-bit tensor-core ring takes gray and RGB images with taps below 2^16 "
+                                     "on a device with the shared memory");
     Taps16 taps{};
     const std::vector<std::int32_t> t = gaussian_taps16(plan);
     for (std::size_t i = 0; i < t.size(); ++i) taps.t[i] = t[i];
@@ -464,10 +470,11 @@ const char* launch_edges(Args16 a, cudaStream_t stream, const DeviceLimits& dev)
 
 // The plan's pass for an image of C channels whose lanes are of kind K.
 template <int C, int K>
-const char* launch_kind(const FilterPlan& plan, const Args16& a, cudaStream_t stream, const DeviceLimits& dev) {
+const char* launch_kind(const FilterPlan& plan, const Args16& a, cudaStream_t stream, const DeviceLimits& dev,
+                        SeparablePath path) {
     switch (plan.kind) {
         case FilterKind::Gaussian:
-        case FilterKind::Unsharp: return launch_gaussian<C, K>(plan, a, stream, dev);
+        case FilterKind::Unsharp: return launch_gaussian<C, K>(plan, a, stream, dev, path);
         case FilterKind::Box: return launch_box<C, K>(a, stream, dev);
         case FilterKind::Custom: return launch_custom<C, K>(plan, a, stream, dev);
         case FilterKind::Edges: return launch_edges<C, K>(a, stream, dev);
@@ -504,7 +511,7 @@ std::size_t u16_scratch_bytes(const FilterPlan& plan, int width, int height, int
 }
 
 const char* launch_u16(const FilterPlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst, void* scratch,
-                       std::size_t scratch_bytes, cudaStream_t stream, const DeviceLimits& dev) {
+                       std::size_t scratch_bytes, cudaStream_t stream, const DeviceLimits& dev, SeparablePath path) {
     if (scratch_bytes < u16_scratch_bytes(plan, src.width, src.height, src.channels))
         throw device_error("filter", "the workspace is smaller than the 16-bit kernels need");
     const LaneKind16 kind = lane_kind_u16(plan, src.channels);
@@ -536,17 +543,17 @@ const char* launch_u16(const FilterPlan& plan, const ConstDeviceViewU16& src, co
     a.offset = (wide ? 65535.0 * 257.0 : 257.0) * plan.offset;
     a.top = wide ? kWideTop16 : static_cast<std::uint64_t>(kTop16);
     switch (src.channels) {
-        case 1: return launch_kind<1, kSamples>(plan, a, stream, dev);
+        case 1: return launch_kind<1, kSamples>(plan, a, stream, dev, path);
         case 2:
-            return kind == LaneKind16::WithAlpha ? launch_kind<2, kWithAlpha>(plan, a, stream, dev)
-                                                 : launch_kind<2, kColours>(plan, a, stream, dev);
+            return kind == LaneKind16::WithAlpha ? launch_kind<2, kWithAlpha>(plan, a, stream, dev, path)
+                                                 : launch_kind<2, kColours>(plan, a, stream, dev, path);
         case 3:
             return kind == LaneKind16::Luma ? launch_edges<3, kLuma>(a, stream, dev)
-                                            : launch_kind<3, kSamples>(plan, a, stream, dev);
+                                            : launch_kind<3, kSamples>(plan, a, stream, dev, path);
         default:
-            if (kind == LaneKind16::WithAlpha) return launch_kind<4, kWithAlpha>(plan, a, stream, dev);
+            if (kind == LaneKind16::WithAlpha) return launch_kind<4, kWithAlpha>(plan, a, stream, dev, path);
             if (kind == LaneKind16::WideLuma) return launch_edges<4, kWideLuma>(a, stream, dev);
-            return launch_kind<4, kColours>(plan, a, stream, dev);
+            return launch_kind<4, kColours>(plan, a, stream, dev, path);
     }
 }
 

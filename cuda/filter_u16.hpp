@@ -7,6 +7,7 @@
 
 #include <cstddef>
 
+#include "cuda/filter.hpp"
 #include "cuda/filter_launch.hpp"
 #include "src/image.hpp"
 #include "src/ops/filter.hpp"
@@ -20,7 +21,8 @@ LaneKind16 lane_kind_u16(const FilterPlan& plan, int channels);
 // kernel's radii (cuda/filter_u16_kernels.cuh), box column sums.
 std::size_t u16_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
 // Launches the plan's kernels on `stream`; returns the name of what runs.
+// `path` picks the Gaussian's kernels (SeparablePath in cuda/filter.hpp).
 const char* launch_u16(const FilterPlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst, void* scratch,
-                       std::size_t scratch_bytes, cudaStream_t stream, const DeviceLimits& dev);
+                       std::size_t scratch_bytes, cudaStream_t stream, const DeviceLimits& dev, SeparablePath path);
 
 }  // namespace imgpar::cuda::filter_detail

@@ -108,20 +108,28 @@ ChannelMoments stats_moments(const ChannelSums& s) {
 
 // --- Masks and channel selections ------------------------------------------------
 
-ImageU8 mask_plane(ConstViewU8 mask_image) {
+namespace {
+
+template <typename T>
+ImageU8 mask_plane_of(ImageView<const T> mask_image) {
     check_image_shape(mask_image.width, mask_image.height, mask_image.channels);
     ImageU8 plane(mask_image.width, mask_image.height, 1);
     for (int y = 0; y < mask_image.height; ++y) {
-        const std::uint8_t* p = mask_image.row(y);
+        const T* p = mask_image.row(y);
         std::uint8_t* out = plane.row(y);
         for (int x = 0; x < mask_image.width; ++x, p += mask_image.channels) {
-            std::uint8_t any = 0;
-            for (int c = 0; c < mask_image.channels; ++c) any |= p[c];
+            T any = 0;
+            for (int c = 0; c < mask_image.channels; ++c) any = static_cast<T>(any | p[c]);
             out[x] = any != 0 ? 1 : 0;
         }
     }
     return plane;
 }
+
+}  // namespace
+
+ImageU8 mask_plane(ConstViewU8 mask_image) { return mask_plane_of(mask_image); }
+ImageU8 mask_plane(ConstViewU16 mask_image) { return mask_plane_of(mask_image); }
 
 namespace {
 

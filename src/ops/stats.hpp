@@ -102,6 +102,9 @@ ChannelMoments stats_moments(const ChannelSums& sums);
 // The mask plane of a mask image: 1 where any of its channels is non-zero,
 // 0 elsewhere (gray: the gray value; with alpha, alpha counts as a channel).
 ImageU8 mask_plane(ConstViewU8 mask_image);
+// A 16-bit mask image is read as it is stored: a sample of 1..65535 selects
+// (reduced to 8 bits first, samples up to 128 would round to 0 and not).
+ImageU8 mask_plane(ConstViewU16 mask_image);
 
 // --channel for stats: "all" or a comma-separated list of channel names
 // (gray, red, green, blue, alpha, r, g, b, a) or indices 0-3. Throws

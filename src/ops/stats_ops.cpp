@@ -38,8 +38,9 @@ public:
         if (!mask_path_) return;
         LoadOptions one = load;
         one.images = 2;  // the mask image and the plane made of it
+        one.keep_16_bits = true;
         LoadedImage m = load_image(*mask_path_, one);
-        mask_ = mask_plane(m.image.view());
+        mask_ = m.sixteen() ? mask_plane(m.image16.cview()) : mask_plane(m.image.cview());
     }
 
     std::string csv_header() const override { return stats_csv_header(); }

@@ -200,6 +200,24 @@ TEST_CASE("cli stats --mask: counts the selected pixels; a mask of another size 
     CHECK(test::json_members(lines(r.out).at(0))["mask"] == "\"<stdin>\"");
 }
 
+TEST_CASE("cli stats --mask: a 16-bit mask selects every non-zero sample, small ones too") {
+    TempDir dir;
+    // Samples 1..128 of a 16-bit mask round to 0 in 8 bits: they must still select.
+    ImageU16 mask(16, 8, 1);
+    int selected = 0;
+    for (int y = 0; y < 8; ++y)
+        for (int x = 0; x < 16; ++x) {
+            const bool on = (x + 3 * y) % 5 == 0;
+            mask.view().row(y)[x] = static_cast<std::uint16_t>(on ? 1 + (x * 7 + y) % 128 : 0);
+            selected += on ? 1 : 0;
+        }
+    test::save_image_file(dir.file("mask16.png"), mask);
+    test::save_image_file(dir.file("gray.png"), ImageU8(16, 8, 1));
+    const auto r = run_imgpar({"stats", "--json", "--mask", dir.file("mask16.png"), dir.file("gray.png")});
+    REQUIRE(r.exit_code == 0);
+    CHECK(test::json_members(lines(r.out).at(0))["selected_pixels"] == std::to_string(selected));
+}
+
 TEST_CASE("cli stats --mask: an empty selection prints absent values (null, '-', empty), never NaN") {
     TempDir dir;
     // A black image as the mask: no pixel is selected.

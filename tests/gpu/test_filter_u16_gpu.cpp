@@ -91,7 +91,19 @@ public:
         upload(d_src_, src_);
     }
 
+    // Gaussians and unsharp run twice: the default path (the tensor-core
+    // ring on gray and RGB) and the integer kernels.
     void check(const FilterPlan& plan, const std::string& what) {
+        const bool separable = plan.kind == FilterKind::Gaussian || plan.kind == FilterKind::Unsharp;
+        check_path(plan, what, cuda::SeparablePath::Auto);
+        if (separable) check_path(plan, what, cuda::SeparablePath::Integer);
+    }
+
+    int checked = 0;
+
+private:
+    void check_path(const FilterPlan& plan, const std::string& what, cuda::SeparablePath path) {
+        ws_.set_separable_path(path);
         const int oc = plan.output_channels(src_.channels());
         Dev16& dst = oc == src_.channels() ? same_ : gray_;
         if (dst.ref.data == nullptr) dst = make_dev16(src_.width(), src_.height(), oc, layout_);
@@ -103,13 +115,11 @@ public:
         const ImageU16 expect = cpu::apply_filter(plan, src_.view());
         INFO(what, " | ", plan.describe(), " | ", src_.width(), "x", src_.height(), " ",
              std::string(channel_layout_name(src_.channels())), " u16 | ", layout_name(layout_), " | ", kernel);
+        INFO((path == cuda::SeparablePath::Integer ? "integer path" : "default path"));
         IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
         ++checked;
     }
 
-    int checked = 0;
-
-private:
     const ImageU16& src_;
     Layout16 layout_;
     Dev16 d_src_, same_, gray_;

@@ -150,6 +150,7 @@ public:
         switch (path) {
             case SeparablePath::HalfMma: return "fp16 mma";
             case SeparablePath::ByteMma: return "u8 mma";
+            case SeparablePath::Integer: return "integer";
             default: return "auto";
         }
     }

@@ -125,6 +125,11 @@ void save_image_file(const std::string& path, const ImageU8& image) {
     save_image(path, image.view(), SaveOptions{}, warnings);
 }
 
+void save_image_file(const std::string& path, const ImageU16& image) {
+    std::vector<std::string> warnings;
+    save_image(path, image.cview(), SaveOptions{}, warnings);
+}
+
 std::string first_byte_difference(const std::vector<std::uint8_t>& expected, const std::vector<std::uint8_t>& actual) {
     std::size_t i = 0;
     while (i < expected.size() && i < actual.size() && expected[i] == actual[i]) ++i;

@@ -50,6 +50,8 @@ private:
 void write_bytes(const std::string& path, const std::string& bytes);
 // `image` saved to `path` in the format its extension names, default options.
 void save_image_file(const std::string& path, const ImageU8& image);
+// The same for a 16-bit image (PNG and TIFF keep the 16 bits).
+void save_image_file(const std::string& path, const ImageU16& image);
 std::string read_bytes(const std::string& path);
 
 // For a failed byte comparison: both sizes and the first differing offset.
