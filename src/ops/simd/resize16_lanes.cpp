@@ -1,0 +1,158 @@
+// src/ops/simd/resize16_lanes.hpp, compiled once per instruction set Highway
+// targets (foreach_target.h re-includes this file), the best one chosen at
+// run time. Without Highway, the same integers in plain loops.
+#include "src/ops/simd/resize16_lanes.hpp"
+
+#include <algorithm>
+
+#include "src/ops/resize_math.hpp"
+
+// Compiled once, though foreach_target.h includes this file again per target.
+#ifndef IMGPAR_SIMD_RESIZE16_LANES_PLAIN
+#define IMGPAR_SIMD_RESIZE16_LANES_PLAIN
+namespace imgpar::simd {
+namespace {
+
+// The plain loops, in 64-bit integers: the vector code's tails and the
+// whole of a build without Highway.
+void columns_from(const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t s0, std::size_t n,
+                  int shift, std::int32_t* out) {
+    for (std::size_t s = s0; s < n; ++s) {
+        std::int64_t sum = shift ? std::int64_t{1} << (shift - 1) : 0;
+        for (int t = 0; t < taps; ++t) sum += static_cast<std::int64_t>(w[t]) * rows[t][s];
+        out[s] = static_cast<std::int32_t>(floor_shift<std::int64_t>(sum, shift));
+    }
+}
+
+void rows_from(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t s0,
+               std::size_t n, const ExactDivider& divider, std::uint16_t* out) {
+    for (std::size_t s = s0; s < n; ++s) {
+        std::int64_t sum = 0;
+        for (int t = 0; t < taps; ++t) sum += static_cast<std::int64_t>(w[t]) * first[t * stride + s];
+        out[s] = static_cast<std::uint16_t>(resize_output(sum, divider, 65535));
+    }
+}
+
+}  // namespace
+}  // namespace imgpar::simd
+#endif  // IMGPAR_SIMD_RESIZE16_LANES_PLAIN
+
+#if IMGPAR_HAVE_HWY
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "src/ops/simd/resize16_lanes.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace imgpar::simd::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// The sums of [s0, s0 + len) (len a multiple of the lanes) into acc, tap by
+// tap over a block short enough to stay in L1, so each tap streams one row.
+template <class DF>
+HWY_INLINE void block_sums(DF df, const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t s0,
+                           std::size_t len, double* HWY_RESTRICT acc) {
+    const hn::Rebind<std::int32_t, DF> di32;
+    const hn::Rebind<std::uint16_t, DF> du16;
+    const std::size_t lanes = hn::Lanes(df);
+    const auto load = [&](int t, std::size_t s) {
+        return hn::PromoteTo(df, hn::PromoteTo(di32, hn::LoadU(du16, rows[t] + s0 + s)));
+    };
+    const auto first = hn::Set(df, static_cast<double>(w[0]));
+    for (std::size_t s = 0; s < len; s += lanes) hn::Store(hn::Mul(first, load(0, s)), df, acc + s);
+    for (int t = 1; t < taps; ++t) {
+        const auto wt = hn::Set(df, static_cast<double>(w[t]));
+        for (std::size_t s = 0; s < len; s += lanes) hn::Store(hn::MulAdd(wt, load(t, s), hn::Load(df, acc + s)), df, acc + s);
+    }
+}
+
+void Columns16(const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t n, int shift,
+               std::int32_t* out) {
+    const hn::ScalableTag<double> df;
+    const hn::Rebind<std::int32_t, decltype(df)> di32;
+    const std::size_t lanes = hn::Lanes(df);
+    constexpr std::size_t kBlock = 1024;  // 8 KB of sums
+    HWY_ALIGN double acc[kBlock];
+    const std::size_t full = n / lanes * lanes;
+    const auto half = hn::Set(df, shift ? static_cast<double>(std::int64_t{1} << (shift - 1)) : 0.0);
+    const auto scale = hn::Set(df, 1.0 / static_cast<double>(std::int64_t{1} << shift));  // a power of two: exact
+    for (std::size_t s0 = 0; s0 < full; s0 += kBlock) {
+        const std::size_t len = std::min(kBlock, full - s0);
+        block_sums(df, w, taps, rows, s0, len, acc);
+        for (std::size_t s = 0; s < len; s += lanes)
+            hn::StoreU(hn::DemoteTo(di32, hn::Floor(hn::Mul(hn::Add(hn::Load(df, acc + s), half), scale))), di32,
+                       out + s0 + s);
+    }
+    columns_from(w, taps, rows, full, n, shift, out);
+}
+
+// clamp(round(sum / d), 0, 65535) of exact sums: the sum clamped to
+// [0, 65536 d] first (the result is the same: 0 at or below 0, 65535 from
+// 65535.5 d up), then q = floor(m / 2d) with m = 2 sum + d, estimated with
+// 1 / (2d) and corrected: q 2d and (q + 1) 2d stay below 2^53, so the
+// comparisons are exact.
+template <class DF>
+HWY_INLINE hn::Vec<DF> rounded(DF df, hn::Vec<DF> sum, double d) {
+    const auto two_d = hn::Set(df, 2 * d), one = hn::Set(df, 1.0);
+    const auto v = hn::Min(hn::Max(sum, hn::Zero(df)), hn::Set(df, 65536.0 * d));
+    const auto m = hn::Add(hn::Add(v, v), hn::Set(df, d));
+    auto q = hn::Floor(hn::Mul(m, hn::Set(df, 1.0 / (2 * d))));
+    q = hn::IfThenElse(hn::Gt(hn::Mul(q, two_d), m), hn::Sub(q, one), q);
+    q = hn::IfThenElse(hn::Le(hn::Mul(hn::Add(q, one), two_d), m), hn::Add(q, one), q);
+    return hn::Min(q, hn::Set(df, 65535.0));
+}
+
+void Rows16(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t n,
+            std::uint64_t d, std::uint16_t* out) {
+    const hn::ScalableTag<double> df;
+    const hn::Rebind<std::int32_t, decltype(df)> di32;
+    const hn::Rebind<std::uint16_t, decltype(df)> du16;
+    const std::size_t lanes = hn::Lanes(df);
+    const std::size_t full = n / lanes * lanes;
+    const double dd = static_cast<double>(d);
+    for (std::size_t s = 0; s < full; s += lanes) {
+        auto acc = hn::Zero(df);
+        for (int t = 0; t < taps; ++t)
+            acc = hn::MulAdd(hn::Set(df, static_cast<double>(w[t])),
+                             hn::PromoteTo(df, hn::LoadU(di32, first + t * stride + s)), acc);
+        hn::StoreU(hn::DemoteTo(du16, hn::DemoteTo(di32, rounded(df, acc, dd))), du16, out + s);
+    }
+    rows_from(w, taps, first, stride, full, n, ExactDivider::of(d), out);
+}
+
+}  // namespace imgpar::simd::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace imgpar::simd {
+
+HWY_EXPORT(Columns16);
+HWY_EXPORT(Rows16);
+
+void resize_columns16(const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t n, int shift,
+                      std::int32_t* out) {
+    HWY_DYNAMIC_DISPATCH(Columns16)(w, taps, rows, n, shift, out);
+}
+void resize_rows16(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t n,
+                   std::uint64_t d, std::uint16_t* out) {
+    HWY_DYNAMIC_DISPATCH(Rows16)(w, taps, first, stride, n, d, out);
+}
+
+}  // namespace imgpar::simd
+#endif  // HWY_ONCE
+
+#else  // no Highway: the same integers, one lane at a time
+
+namespace imgpar::simd {
+
+void resize_columns16(const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t n, int shift,
+                      std::int32_t* out) {
+    columns_from(w, taps, rows, 0, n, shift, out);
+}
+void resize_rows16(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t n,
+                   std::uint64_t d, std::uint16_t* out) {
+    rows_from(w, taps, first, stride, 0, n, ExactDivider::of(d), out);
+}
+
+}  // namespace imgpar::simd
+#endif
