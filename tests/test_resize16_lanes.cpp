@@ -123,8 +123,11 @@ TEST_CASE("16-bit resize lanes: the output rounding equals resize_output on 64-b
                 rows[i] = static_cast<std::int32_t>(a);
                 rows[n + i] = static_cast<std::int32_t>(sums[i] - a * (1 << 20));
             }
+            // One output pixel of n channels over a band of two input columns.
             std::vector<std::uint16_t> out(n);
-            simd::resize_rows16(w, 2, rows.data(), n, n, d, out.data());
+            std::uint16_t* const row[1] = {out.data()};
+            const std::int32_t start = 0;
+            simd::resize_band16(&start, w, 2, 2, 1, rows.data(), n, static_cast<int>(n), d, row);
             const ExactDivider div = ExactDivider::of(d);
             int wrong = 0;
             for (std::size_t i = 0; i < n; ++i) {

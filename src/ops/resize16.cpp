@@ -124,7 +124,7 @@ void transposed16(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, std::ui
     parallel_for(bands, 1, [&](int b0, int b1) {
         std::vector<std::int32_t> row(n), band(n * kBand);
         std::vector<const std::uint16_t*> taps(static_cast<std::size_t>(y.taps));
-        std::vector<std::uint16_t> out(static_cast<std::size_t>(kBand) * C);
+        std::vector<std::uint16_t*> out(static_cast<std::size_t>(kBand));
         for (int b = b0; b < b1; ++b) {
             const int k0 = b * kBand, k1 = std::min(y.count, k0 + kBand), rows = k1 - k0;
             const std::size_t column = static_cast<std::size_t>(rows) * C;  // one input column of the band
@@ -136,15 +136,10 @@ void transposed16(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, std::ui
                 std::int32_t* to = band.data() + static_cast<std::size_t>(k - k0) * C;
                 for (int i = 0; i < x.in; ++i, to += column)
                     for (int c = 0; c < C; ++c) to[c] = row[static_cast<std::size_t>(i) * C + c];
+                out[static_cast<std::size_t>(k - k0)] = dst.row(k);
             }
-            for (int j = 0; j < x.count; ++j) {
-                simd::resize_rows16(&x.weight[static_cast<std::size_t>(j) * x.taps], live_taps(x, j),
-                                    band.data() + static_cast<std::size_t>(x.start[static_cast<std::size_t>(j)]) * column,
-                                    column, column, divisor, out.data());
-                for (int r = 0; r < rows; ++r)
-                    std::copy_n(out.data() + static_cast<std::size_t>(r) * C, C,
-                                dst.row(k0 + r) + static_cast<std::size_t>(j) * C);
-            }
+            simd::resize_band16(x.start.data(), x.weight.data(), x.taps, x.in, x.count, band.data(), column, C, divisor,
+                                out.data());
         }
     });
 }

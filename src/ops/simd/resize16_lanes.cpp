@@ -4,6 +4,7 @@
 #include "src/ops/simd/resize16_lanes.hpp"
 
 #include <algorithm>
+#include <vector>
 
 #include "src/ops/resize_math.hpp"
 
@@ -24,12 +25,34 @@ void columns_from(const std::int32_t* w, int taps, const std::uint16_t* const* r
     }
 }
 
-void rows_from(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t s0,
-               std::size_t n, const ExactDivider& divider, std::uint16_t* out) {
-    for (std::size_t s = s0; s < n; ++s) {
+// Sums [s0, column) of one output pixel into rounded samples.
+void rows_from(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t column, std::size_t s0,
+               const ExactDivider& divider, std::uint16_t* out) {
+    for (std::size_t s = s0; s < column; ++s) {
         std::int64_t sum = 0;
-        for (int t = 0; t < taps; ++t) sum += static_cast<std::int64_t>(w[t]) * first[t * stride + s];
+        for (int t = 0; t < taps; ++t) sum += static_cast<std::int64_t>(w[t]) * first[t * column + s];
         out[s] = static_cast<std::uint16_t>(resize_output(sum, divider, 65535));
+    }
+}
+
+// Each output pixel's samples from `sums` (rounded, the band's order) to
+// their rows.
+void scatter(const std::uint16_t* sums, std::size_t column, int channels, std::size_t j, std::uint16_t* const* out) {
+    const std::size_t C = static_cast<std::size_t>(channels), rows = column / C;
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < C; ++c) out[r][j * C + c] = sums[r * C + c];
+}
+
+// The band's outputs with `make(first, w, live, sums)` rounding one output
+// pixel's column of sums.
+template <class Make>
+void band_from(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count,
+               const std::int32_t* band, std::size_t column, int channels, std::uint16_t* const* out, const Make& make) {
+    std::vector<std::uint16_t> sums(column);
+    for (int j = 0; j < count; ++j) {
+        const int first = start[j], live = std::min(taps, in - first);
+        make(band + static_cast<std::size_t>(first) * column, weight + static_cast<std::size_t>(j) * taps, live, sums.data());
+        scatter(sums.data(), column, channels, static_cast<std::size_t>(j), out);
     }
 }
 
@@ -102,22 +125,26 @@ HWY_INLINE hn::Vec<DF> rounded(DF df, hn::Vec<DF> sum, double d) {
     return hn::Min(q, hn::Set(df, 65535.0));
 }
 
-void Rows16(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t n,
-            std::uint64_t d, std::uint16_t* out) {
+void Band16(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count,
+            const std::int32_t* band, std::size_t column, int channels, std::uint64_t d, std::uint16_t* const* out) {
     const hn::ScalableTag<double> df;
     const hn::Rebind<std::int32_t, decltype(df)> di32;
     const hn::Rebind<std::uint16_t, decltype(df)> du16;
     const std::size_t lanes = hn::Lanes(df);
-    const std::size_t full = n / lanes * lanes;
+    const std::size_t full = column / lanes * lanes;
     const double dd = static_cast<double>(d);
-    for (std::size_t s = 0; s < full; s += lanes) {
-        auto acc = hn::Zero(df);
-        for (int t = 0; t < taps; ++t)
-            acc = hn::MulAdd(hn::Set(df, static_cast<double>(w[t])),
-                             hn::PromoteTo(df, hn::LoadU(di32, first + t * stride + s)), acc);
-        hn::StoreU(hn::DemoteTo(du16, hn::DemoteTo(di32, rounded(df, acc, dd))), du16, out + s);
-    }
-    rows_from(w, taps, first, stride, full, n, ExactDivider::of(d), out);
+    const ExactDivider divider = ExactDivider::of(d);
+    band_from(start, weight, taps, in, count, band, column, channels, out,
+              [&](const std::int32_t* first, const std::int32_t* w, int live, std::uint16_t* sums) {
+                  for (std::size_t s = 0; s < full; s += lanes) {
+                      auto acc = hn::Zero(df);
+                      for (int t = 0; t < live; ++t)
+                          acc = hn::MulAdd(hn::Set(df, static_cast<double>(w[t])),
+                                           hn::PromoteTo(df, hn::LoadU(di32, first + t * column + s)), acc);
+                      hn::StoreU(hn::DemoteTo(du16, hn::DemoteTo(di32, rounded(df, acc, dd))), du16, sums + s);
+                  }
+                  rows_from(w, live, first, column, full, divider, sums);
+              });
 }
 
 }  // namespace imgpar::simd::HWY_NAMESPACE
@@ -127,15 +154,16 @@ HWY_AFTER_NAMESPACE();
 namespace imgpar::simd {
 
 HWY_EXPORT(Columns16);
-HWY_EXPORT(Rows16);
+HWY_EXPORT(Band16);
 
 void resize_columns16(const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t n, int shift,
                       std::int32_t* out) {
     HWY_DYNAMIC_DISPATCH(Columns16)(w, taps, rows, n, shift, out);
 }
-void resize_rows16(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t n,
-                   std::uint64_t d, std::uint16_t* out) {
-    HWY_DYNAMIC_DISPATCH(Rows16)(w, taps, first, stride, n, d, out);
+void resize_band16(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count,
+                   const std::int32_t* band, std::size_t column, int channels, std::uint64_t d,
+                   std::uint16_t* const* out) {
+    HWY_DYNAMIC_DISPATCH(Band16)(start, weight, taps, in, count, band, column, channels, d, out);
 }
 
 }  // namespace imgpar::simd
@@ -149,9 +177,14 @@ void resize_columns16(const std::int32_t* w, int taps, const std::uint16_t* cons
                       std::int32_t* out) {
     columns_from(w, taps, rows, 0, n, shift, out);
 }
-void resize_rows16(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t n,
-                   std::uint64_t d, std::uint16_t* out) {
-    rows_from(w, taps, first, stride, 0, n, ExactDivider::of(d), out);
+void resize_band16(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count,
+                   const std::int32_t* band, std::size_t column, int channels, std::uint64_t d,
+                   std::uint16_t* const* out) {
+    const ExactDivider divider = ExactDivider::of(d);
+    band_from(start, weight, taps, in, count, band, column, channels, out,
+              [&](const std::int32_t* first, const std::int32_t* w, int live, std::uint16_t* sums) {
+                  rows_from(w, live, first, column, 0, divider, sums);
+              });
 }
 
 }  // namespace imgpar::simd

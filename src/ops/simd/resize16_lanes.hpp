@@ -29,12 +29,16 @@ namespace imgpar::simd {
 void resize_columns16(const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t n, int shift,
                       std::int32_t* out);
 
-// The second pass (along the rows) over a transposed band of intermediates
-// (row t of the band: one input column of every band row, as
-// src/ops/simd/resize_columns.hpp's resize_rows), each sum made an output
-// sample: out[s] = clamp(round(sum / d), 0, 65535), half up, 0 where the
-// sum is not positive, with sum = sum_t w[t] first[t stride + s], s < n.
-void resize_rows16(const std::int32_t* w, int taps, const std::int32_t* first, std::size_t stride, std::size_t n,
-                   std::uint64_t d, std::uint16_t* out);
+// The second pass (along the rows) of a band of output rows over the band's
+// intermediates transposed (row i of the band: input column i of every band
+// row, `column` = rows x channels samples, as src/ops/simd/resize_columns.hpp's
+// resize_rows), each sum made an output sample: for output pixel j < count,
+// with sum = sum over t < live of weight[j taps + t] band[(start[j] + t)
+// column + s] (live = min(taps, in - start[j])), out[s / channels][j channels
+// + s % channels] = clamp(round(sum / d), 0, 65535), half up, 0 where the sum
+// is not positive, for s < column.
+void resize_band16(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count,
+                   const std::int32_t* band, std::size_t column, int channels, std::uint64_t d,
+                   std::uint16_t* const* out);
 
 }  // namespace imgpar::simd
