@@ -70,43 +70,44 @@ HWY_BEFORE_NAMESPACE();
 namespace imgpar::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// The sums of [s0, s0 + len) (len a multiple of the lanes) into acc, tap by
-// tap over a block short enough to stay in L1, so each tap streams one row.
-template <class DF>
-HWY_INLINE void block_sums(DF df, const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t s0,
-                           std::size_t len, double* HWY_RESTRICT acc) {
-    const hn::Rebind<std::int32_t, DF> di32;
-    const hn::Rebind<std::uint16_t, DF> du16;
-    const std::size_t lanes = hn::Lanes(df);
-    const auto load = [&](int t, std::size_t s) {
-        return hn::PromoteTo(df, hn::PromoteTo(di32, hn::LoadU(du16, rows[t] + s0 + s)));
-    };
-    const auto first = hn::Set(df, static_cast<double>(w[0]));
-    for (std::size_t s = 0; s < len; s += lanes) hn::Store(hn::Mul(first, load(0, s)), df, acc + s);
-    for (int t = 1; t < taps; ++t) {
-        const auto wt = hn::Set(df, static_cast<double>(w[t]));
-        for (std::size_t s = 0; s < len; s += lanes) hn::Store(hn::MulAdd(wt, load(t, s), hn::Load(df, acc + s)), df, acc + s);
-    }
-}
-
+// Four vectors of sums at a time, every tap added in registers (the taps'
+// rows stream side by side; the 8-bit pass's sums in an L1 block cost a
+// load and a store a tap more), then rounded as first_pass_value16.
 void Columns16(const std::int32_t* w, int taps, const std::uint16_t* const* rows, std::size_t n, int shift,
                std::int32_t* out) {
     const hn::ScalableTag<double> df;
     const hn::Rebind<std::int32_t, decltype(df)> di32;
+    const hn::Rebind<std::uint16_t, decltype(df)> du16;
     const std::size_t lanes = hn::Lanes(df);
-    constexpr std::size_t kBlock = 1024;  // 8 KB of sums
-    HWY_ALIGN double acc[kBlock];
-    const std::size_t full = n / lanes * lanes;
     const auto half = hn::Set(df, shift ? static_cast<double>(std::int64_t{1} << (shift - 1)) : 0.0);
     const auto scale = hn::Set(df, 1.0 / static_cast<double>(std::int64_t{1} << shift));  // a power of two: exact
-    for (std::size_t s0 = 0; s0 < full; s0 += kBlock) {
-        const std::size_t len = std::min(kBlock, full - s0);
-        block_sums(df, w, taps, rows, s0, len, acc);
-        for (std::size_t s = 0; s < len; s += lanes)
-            hn::StoreU(hn::DemoteTo(di32, hn::Floor(hn::Mul(hn::Add(hn::Load(df, acc + s), half), scale))), di32,
-                       out + s0 + s);
+    const auto load = [&](int t, std::size_t s) {
+        return hn::PromoteTo(df, hn::PromoteTo(di32, hn::LoadU(du16, rows[t] + s)));
+    };
+    const auto store = [&](hn::Vec<decltype(df)> v, std::size_t s) {
+        hn::StoreU(hn::DemoteTo(di32, hn::Floor(hn::Mul(hn::Add(v, half), scale))), di32, out + s);
+    };
+    std::size_t s = 0;
+    for (; s + 4 * lanes <= n; s += 4 * lanes) {
+        auto a0 = hn::Zero(df), a1 = a0, a2 = a0, a3 = a0;
+        for (int t = 0; t < taps; ++t) {
+            const auto wt = hn::Set(df, static_cast<double>(w[t]));
+            a0 = hn::MulAdd(wt, load(t, s), a0);
+            a1 = hn::MulAdd(wt, load(t, s + lanes), a1);
+            a2 = hn::MulAdd(wt, load(t, s + 2 * lanes), a2);
+            a3 = hn::MulAdd(wt, load(t, s + 3 * lanes), a3);
+        }
+        store(a0, s);
+        store(a1, s + lanes);
+        store(a2, s + 2 * lanes);
+        store(a3, s + 3 * lanes);
     }
-    columns_from(w, taps, rows, full, n, shift, out);
+    for (; s + lanes <= n; s += lanes) {
+        auto a = hn::Zero(df);
+        for (int t = 0; t < taps; ++t) a = hn::MulAdd(hn::Set(df, static_cast<double>(w[t])), load(t, s), a);
+        store(a, s);
+    }
+    columns_from(w, taps, rows, s, n, shift, out);
 }
 
 // clamp(round(sum / d), 0, 65535) of exact sums: the sum clamped to
