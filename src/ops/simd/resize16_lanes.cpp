@@ -112,22 +112,29 @@ void Columns16(const std::int32_t* w, int taps, const std::uint16_t* const* rows
 
 // clamp(round(sum / d), 0, 65535) of exact sums: the sum clamped to
 // [0, 65536 d] first (the result is the same: 0 at or below 0, 65535 from
-// 65535.5 d up), then q = floor(m / 2d) with m = 2 sum + d, estimated with
-// 1 / (2d) and corrected: q 2d and (q + 1) 2d stay below 2^53, so the
-// comparisons are exact.
-template <class DF>
+// 65535.5 d up), then q = floor(m / 2d) with m = 2 sum + d. A power of two
+// d (every plan without area) is a multiply and a floor: floor((v + d / 2)
+// / d), exact. Any other d is estimated with 1 / (2d) and corrected: q 2d
+// and (q + 1) 2d stay below 2^53, so the comparisons are exact.
+template <bool kPowerOfTwo, class DF>
 HWY_INLINE hn::Vec<DF> rounded(DF df, hn::Vec<DF> sum, double d) {
-    const auto two_d = hn::Set(df, 2 * d), one = hn::Set(df, 1.0);
     const auto v = hn::Min(hn::Max(sum, hn::Zero(df)), hn::Set(df, 65536.0 * d));
-    const auto m = hn::Add(hn::Add(v, v), hn::Set(df, d));
-    auto q = hn::Floor(hn::Mul(m, hn::Set(df, 1.0 / (2 * d))));
-    q = hn::IfThenElse(hn::Gt(hn::Mul(q, two_d), m), hn::Sub(q, one), q);
-    q = hn::IfThenElse(hn::Le(hn::Mul(hn::Add(q, one), two_d), m), hn::Add(q, one), q);
-    return hn::Min(q, hn::Set(df, 65535.0));
+    if constexpr (kPowerOfTwo) {
+        const auto q = hn::Floor(hn::Mul(hn::Add(v, hn::Set(df, d / 2)), hn::Set(df, 1.0 / d)));
+        return hn::Min(q, hn::Set(df, 65535.0));
+    } else {
+        const auto two_d = hn::Set(df, 2 * d), one = hn::Set(df, 1.0);
+        const auto m = hn::Add(hn::Add(v, v), hn::Set(df, d));
+        auto q = hn::Floor(hn::Mul(m, hn::Set(df, 1.0 / (2 * d))));
+        q = hn::IfThenElse(hn::Gt(hn::Mul(q, two_d), m), hn::Sub(q, one), q);
+        q = hn::IfThenElse(hn::Le(hn::Mul(hn::Add(q, one), two_d), m), hn::Add(q, one), q);
+        return hn::Min(q, hn::Set(df, 65535.0));
+    }
 }
 
-void Band16(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count,
-            const std::int32_t* band, std::size_t column, int channels, std::uint64_t d, std::uint16_t* const* out) {
+template <bool kPowerOfTwo>
+void band(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count, const std::int32_t* band,
+          std::size_t column, int channels, std::uint64_t d, std::uint16_t* const* out) {
     const hn::ScalableTag<double> df;
     const hn::Rebind<std::int32_t, decltype(df)> di32;
     const hn::Rebind<std::uint16_t, decltype(df)> du16;
@@ -142,10 +149,19 @@ void Band16(const std::int32_t* start, const std::int32_t* weight, int taps, int
                       for (int t = 0; t < live; ++t)
                           acc = hn::MulAdd(hn::Set(df, static_cast<double>(w[t])),
                                            hn::PromoteTo(df, hn::LoadU(di32, first + t * column + s)), acc);
-                      hn::StoreU(hn::DemoteTo(du16, hn::DemoteTo(di32, rounded(df, acc, dd))), du16, sums + s);
+                      hn::StoreU(hn::DemoteTo(du16, hn::DemoteTo(di32, rounded<kPowerOfTwo>(df, acc, dd))), du16, sums + s);
                   }
                   rows_from(w, live, first, column, full, divider, sums);
               });
+}
+
+void Band16(const std::int32_t* start, const std::int32_t* weight, int taps, int in, int count,
+            const std::int32_t* band_samples, std::size_t column, int channels, std::uint64_t d,
+            std::uint16_t* const* out) {
+    if ((d & (d - 1)) == 0)
+        band<true>(start, weight, taps, in, count, band_samples, column, channels, d, out);
+    else
+        band<false>(start, weight, taps, in, count, band_samples, column, channels, d, out);
 }
 
 }  // namespace imgpar::simd::HWY_NAMESPACE
