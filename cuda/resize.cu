@@ -263,6 +263,12 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceV
         ExactDivider::of(axis_scale(ky, plan.y.sum, true, kResizeRowBits16) * axis_scale(kx, plan.x.sum, false));
     const std::string what = std::string(mid_bytes == 4 ? "32" : "64") + "-bit intermediate, 64-bit sums" +
                              (premultiply ? ", premultiplied" : "") + "; " + describe_resize(plan) + ")";
+    if (tiles && resize_blocks(plan, src, dst, stream)) {
+        if (kernel)
+            *kernel = "block means (area at whole factors " + std::to_string(plan.x.taps) + " x " +
+                      std::to_string(plan.y.taps) + ", 16-bit samples; " + describe_resize(plan) + ")";
+        return;
+    }
     if (tiles && resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream)) {
         if (kernel) *kernel = "output tiles, the intermediate in shared memory (16-bit samples, " + what;
         return;

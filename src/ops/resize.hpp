@@ -172,6 +172,7 @@ void resize_one_lane(const ResizePlan& plan, ConstViewU8 src, ViewU8 dst);
 std::string resize_kernel_name(const ResizePlan& plan, int channels);
 // 16-bit samples (src/ops/resize16.cpp); the plan made for U16.
 void resize(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst);
+void resize_one_lane(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst);  // the 16-bit general path only
 std::string resize_kernel_name16(const ResizePlan& plan, int channels);
 }  // namespace cpu
 

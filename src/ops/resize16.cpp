@@ -3,7 +3,10 @@
 // weights), their sums in 64 bits. A band of output rows at a time, down the
 // columns into an intermediate band as wide as the input (each tap row added
 // to a row of 64-bit sums, so the inner loop runs along a contiguous row),
-// then along the rows; multithreaded over bands.
+// then along the rows; multithreaded over bands. That is the reference
+// (resize_one_lane); cpu::resize takes area at whole factors as block means
+// (src/ops/resize_blocks.hpp) and plain samples through the same integers
+// in vector lanes (transposed16); premultiplied colour takes the reference.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -13,7 +16,10 @@
 
 #include "src/error.hpp"
 #include "src/ops/resize.hpp"
+#include "src/ops/resize_blocks.hpp"
 #include "src/ops/resize_math.hpp"
+#include "src/ops/simd/resize16_lanes.hpp"
+#include "src/ops/simd/targets.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar::cpu {
@@ -100,6 +106,44 @@ void bands16(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, const ExactD
     });
 }
 
+// The common case (no alpha; a filter, area or a copy down the columns,
+// its intermediates within 32 bits) with both passes vectorised
+// (src/ops/simd/resize16_lanes.hpp): each band of output rows is made down
+// the columns, then transposed (for each input column, its samples of the
+// band's rows side by side), so the pass along the rows also sums whole
+// contiguous runs with one weight a tap, as the 8-bit path does
+// (src/ops/resize.cpp). The integers are bands16's, so the samples are too.
+void transposed16(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, std::uint64_t divisor) {
+    const ResizeAxis& x = plan.x;
+    const ResizeAxis& y = plan.y;
+    const int C = src.channels;
+    constexpr int kBand = 16;  // as the 8-bit path
+    const std::size_t n = src.row_samples();
+    const int shift = axis_kind(y.filter) == AxisKind::Filter ? kResizeWeightBits16 - kResizeRowBits16 : 0;
+    const int bands = (y.count + kBand - 1) / kBand;
+    parallel_for(bands, 1, [&](int b0, int b1) {
+        std::vector<std::int32_t> row(n), band(n * kBand);
+        std::vector<const std::uint16_t*> taps(static_cast<std::size_t>(y.taps));
+        std::vector<std::uint16_t*> out(static_cast<std::size_t>(kBand));
+        for (int b = b0; b < b1; ++b) {
+            const int k0 = b * kBand, k1 = std::min(y.count, k0 + kBand), rows = k1 - k0;
+            const std::size_t column = static_cast<std::size_t>(rows) * C;  // one input column of the band
+            for (int k = k0; k < k1; ++k) {
+                const int start = y.start[static_cast<std::size_t>(k)], live = live_taps(y, k);
+                for (int t = 0; t < live; ++t) taps[static_cast<std::size_t>(t)] = src.row(start + t);
+                simd::resize_columns16(&y.weight[static_cast<std::size_t>(k) * y.taps], live, taps.data(), n, shift,
+                                       row.data());
+                std::int32_t* to = band.data() + static_cast<std::size_t>(k - k0) * C;
+                for (int i = 0; i < x.in; ++i, to += column)
+                    for (int c = 0; c < C; ++c) to[c] = row[static_cast<std::size_t>(i) * C + c];
+                out[static_cast<std::size_t>(k - k0)] = dst.row(k);
+            }
+            simd::resize_band16(x.start.data(), x.weight.data(), x.taps, x.in, x.count, band.data(), column, C, divisor,
+                                out.data());
+        }
+    });
+}
+
 template <int C>
 void resize16_c(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, const ExactDivider& divider, bool premultiply) {
     // 32-bit intermediates where they fit (a filter's or a copy's plain
@@ -113,9 +157,23 @@ void resize16_c(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, const Exa
     }
 }
 
-}  // namespace
+ExactDivider divider16(const ResizePlan& plan) {
+    return ExactDivider::of(axis_scale(axis_kind(plan.y.filter), plan.y.sum, true, kResizeRowBits16) *
+                            axis_scale(axis_kind(plan.x.filter), plan.x.sum, false));
+}
 
-void resize(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst) {
+// The vector passes take plain samples (no premultiplied alpha) where the
+// intermediates fit 32 bits (a filter's below 2^21; area's exact sums below
+// 2^31) and the divisor their exact rounding (below 2^35; check_resize_range
+// keeps it below 2^34).
+bool takes_vector_passes16(const ResizePlan& plan, int channels) {
+    const AxisKind ky = axis_kind(plan.y.filter), kx = axis_kind(plan.x.filter);
+    const bool premultiply = has_alpha(channels) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
+    const bool narrow = ky != AxisKind::Area || 65535.0 * static_cast<double>(plan.y.sum) < 2147483648.0;
+    return !premultiply && narrow && divider16(plan).d < (std::uint64_t{1} << 35);
+}
+
+void resize_any16(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst, bool vectorised) {
     const ResizeAxis& x = plan.x;
     const ResizeAxis& y = plan.y;
     const int C = src.channels;
@@ -123,10 +181,11 @@ void resize(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst) {
     if (src.width != x.in || src.height != y.in || dst.width != x.count || dst.height != y.count || dst.channels != C)
         throw usage_error("resize", "the images do not fit the plan");
     check_resize_range(plan, C);
+    if (vectorised && resize_takes_blocks(plan, C)) return resize_blocks(plan, src, dst);
     const AxisKind ky = axis_kind(y.filter), kx = axis_kind(x.filter);
     const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
-    const ExactDivider divider =
-        ExactDivider::of(axis_scale(ky, y.sum, true, kResizeRowBits16) * axis_scale(kx, x.sum, false));
+    const ExactDivider divider = divider16(plan);
+    if (vectorised && takes_vector_passes16(plan, C)) return transposed16(plan, src, dst, divider.d);
     switch (C) {
         case 1: resize16_c<1>(plan, src, dst, divider, premultiply); break;
         case 2: resize16_c<2>(plan, src, dst, divider, premultiply); break;
@@ -135,7 +194,21 @@ void resize(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst) {
     }
 }
 
+}  // namespace
+
+void resize(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst) { resize_any16(plan, src, dst, true); }
+
+void resize_one_lane(const ResizePlan& plan, ConstViewU16 src, ViewU16 dst) { resize_any16(plan, src, dst, false); }
+
 std::string resize_kernel_name16(const ResizePlan& plan, int channels) {
+    if (resize_takes_blocks(plan, channels))
+        return std::string("block means (area at whole factors, 16-bit samples; vectors: ") + simd::simd_target_name() +
+               "), " + std::to_string(cpu_thread_count()) + " thread" + (cpu_thread_count() == 1 ? "" : "s") + " (" +
+               describe_resize(plan) + ")";
+    if (takes_vector_passes16(plan, channels))
+        return std::string("separable, down the columns then along the rows, 16-bit samples, exact float64 lanes (vectors: ") +
+               simd::simd_target_name() + "), " + std::to_string(cpu_thread_count()) + " thread" +
+               (cpu_thread_count() == 1 ? "" : "s") + " (" + describe_resize(plan) + ")";
     return std::string("separable, down the columns then along the rows, 16-bit samples, 64-bit sums, ") +
            (has_alpha(channels) ? "premultiplied, " : "") + std::to_string(cpu_thread_count()) + " thread" +
            (cpu_thread_count() == 1 ? "" : "s") + " (" + describe_resize(plan) + ")";

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda/check.hpp"
 #include "cuda/device_image.hpp"
@@ -15,6 +17,7 @@
 #include "cuda/session.hpp"
 #include "src/op/operation.hpp"
 #include "src/ops/resize.hpp"
+#include "src/ops/resize_blocks.hpp"
 #include "tests/support/gpu_session.hpp"
 #include "tests/support/test_images.hpp"
 #include "tests/support/u16_images.hpp"
@@ -127,6 +130,69 @@ TEST_CASE("gpu 16-bit resize: area at whole factors and 8- and 16-bit plans of o
             IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
             cpu::resize(p8, img8.view(), want8.view());
             IMGPAR_CHECK_IMAGES_EQUAL(want8, got8);
+        }
+}
+
+TEST_CASE("gpu 16-bit resize: area at whole factors runs the block means, with the CPU's samples") {
+    // Factors square and not, 1 to 5 and larger (37 x 37: beyond 8-bit
+    // lanes), sizes with and without a remainder (extra: not whole blocks,
+    // the two-pass kernels), crops, every channel count (alpha: the general
+    // path), samples over 0..65535.
+    const std::pair<int, int> factors[] = {{1, 1}, {2, 2}, {2, 1}, {1, 2}, {3, 3}, {4, 4}, {5, 5}, {2, 3}, {5, 2}, {16, 16}, {37, 37}};
+    const std::pair<int, int> outputs[] = {{1, 1}, {1, 13}, {29, 1}, {67, 5}, {131, 7}};
+    int compared = 0;
+    for (const auto& [fx, fy] : factors)
+        for (const auto& [ow, oh] : outputs)
+            for (int c = 1; c <= 4; ++c)
+                for (const int extra : {0, 1}) {
+                    if (fx * fy > 256 && ow * oh > 40) continue;  // keep it quick
+                    const int iw = ow * fx + extra, ih = oh * fy + extra;
+                    const ImageU16 img = has_alpha(c) ? test::layout_image16(iw, ih, c, 5) : test::random_image16(iw, ih, c, 5);
+                    for (const bool crop : {false, true}) {
+                        const int cw = crop ? std::max(1, ow / 2) : ow, ch = crop ? std::max(1, oh / 3) : oh;
+                        const ResizePlan plan = resize_plan(ResizeFilter::Area, iw, ih,
+                                                            {ow, oh, crop ? (ow - cw) / 2 : 0, crop ? oh - ch : 0, cw, ch},
+                                                            SampleType::U16);
+                        ImageU16 want(cw, ch, c);
+                        cpu::resize(plan, img.view(), want.view());
+                        std::string kernel;
+                        const ImageU16 got = on_gpu16(plan, img, kernel);
+                        CAPTURE(fx);
+                        CAPTURE(fy);
+                        CAPTURE(ow);
+                        CAPTURE(oh);
+                        CAPTURE(c);
+                        CAPTURE(extra);
+                        CAPTURE(crop);
+                        CAPTURE(kernel);
+                        CHECK_SAME16(want, got);
+                        CHECK((kernel.find("block means") != std::string::npos) == cpu::resize_takes_blocks(plan, c));
+                        compared += kernel.find("block means") != std::string::npos;
+                    }
+                }
+    MESSAGE(compared, " 16-bit resizes through the block means");
+    CHECK(compared > 100);
+}
+
+TEST_CASE("gpu 16-bit resize: blocks at the 32-bit sums' bound and beyond it (64-bit sums)") {
+    for (const auto& [fx, fy] : std::vector<std::pair<int, int>>{{256, 256}, {257, 256}, {300, 300}, {1, 70000}})
+        for (int c : {1, 3}) {
+            const int ow = fy == 70000 ? 3 : 2, oh = 1, iw = ow * fx, ih = oh * fy;
+            const ResizePlan plan = resize_plan(ResizeFilter::Area, iw, ih, {ow, oh, 0, 0, ow, oh}, SampleType::U16);
+            ImageU16 full(iw, ih, c);
+            for (std::size_t i = 0; i < full.sample_count(); ++i) full.data()[i] = 65535;
+            for (const ImageU16& img : {full, test::random_image16(iw, ih, c, 9)}) {
+                ImageU16 want(ow, oh, c);
+                cpu::resize(plan, img.view(), want.view());
+                std::string kernel;
+                const ImageU16 got = on_gpu16(plan, img, kernel);
+                CAPTURE(fx);
+                CAPTURE(fy);
+                CAPTURE(c);
+                CAPTURE(kernel);
+                CHECK_SAME16(want, got);
+                CHECK(kernel.find("block means") == 0);
+            }
         }
 }
 
