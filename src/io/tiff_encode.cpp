@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "src/error.hpp"
+#include "src/huge_pages.hpp"
 #include "src/io/tiff_file.hpp"
 
 namespace imgpar {
@@ -53,6 +54,7 @@ std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions
     // incompressible pixels, take): the file is then never moved as it grows.
     out.reserve(row_bytes * static_cast<std::size_t>(img.height) + (std::size_t{1} << 16) +
                 (options.metadata ? options.metadata->icc.size() : 0));
+    advise_huge_pages(out.data(), out.capacity());
     // Past 4 GiB a classic TIFF's offsets overflow: BigTIFF (libtiff, libvips
     // and ImageMagick read it).
     const bool big = static_cast<double>(row_bytes) * img.height > 3.5 * (1ull << 30);
