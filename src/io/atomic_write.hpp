@@ -14,7 +14,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace imgpar {
 
@@ -24,5 +27,16 @@ namespace imgpar {
 // A replaced file keeps its permission bits (and its owner, where the
 // process may set it); a new one gets 0666 less the umask.
 void write_file_atomically(const std::string& path, const void* data, std::size_t size);
+
+// The same for an encoder that writes its file as it makes it (TIFF: strip
+// after strip, then the directory), so the file is never held in memory.
+// Where the output is replaced by a rename (a new file, or a regular file
+// with one link), `write_to` writes the whole file to the temporary file's
+// descriptor (it may seek; it throws imgpar::Error (output) naming `path`
+// on failure, and the temporary file is removed); the rest is as above.
+// Elsewhere (several links, a device, a pipe, "-") `encode` makes the bytes
+// in memory and they are written as write_file_atomically writes them.
+void write_file_streamed(const std::string& path, const std::function<void(int fd)>& write_to,
+                         const std::function<std::vector<std::uint8_t>()>& encode);
 
 }  // namespace imgpar
