@@ -25,6 +25,9 @@ cd "$work"
 timed() {
     local i
     for ((i = 0; i < repeats; i++)); do
+        # A fresh output each run: overwriting in place (vips) frees the old
+        # file's pages before writing, a rename (imgpar) after.
+        rm -f out.tif
         /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>"$work/time" || { echo "failed"; return; }
         tail -1 "$work/time"
     done | sort -n | awk '{w[NR] = $1; c[NR] = $2 + $3} END {
