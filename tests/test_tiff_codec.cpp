@@ -8,6 +8,7 @@
 #include <cmath>
 #include <csignal>
 
+#include "src/error.hpp"
 #include "src/io/load.hpp"
 #include "src/io/sample_depth.hpp"
 #include "src/io/save.hpp"
