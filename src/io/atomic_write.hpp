@@ -1,6 +1,7 @@
 // Writing outputs so that a failure never leaves a half-written file and never
-// destroys an existing one. The caller encodes the whole file first; then,
-// by what the name is (src/io/output_target.hpp):
+// destroys an existing one. The caller encodes the whole file first (or, with
+// write_file_streamed, writes it into the temporary file as it encodes);
+// then, by what the name is (src/io/output_target.hpp):
 // - a new file, or a regular file with one link: the bytes go to a temporary
 //   file beside it (".NAME.imgpar-XXXXXX", removed on Ctrl-C and the other
 //   stop signals: src/io/temp_file.hpp), flushed to disk and renamed over it;

@@ -28,9 +28,7 @@ tmsize_t read_proc(thandle_t h, void* buf, tmsize_t n) {
     return static_cast<tmsize_t>(take);
 }
 
-// libtiff writes strips in turn, then the directory, and seeks back only
-// to link it: the bytes past the end are appended (no zero-filling first),
-// the rest overwritten in place.
+// Writing to a file: all of it, or -1 with the errno kept for the message.
 tmsize_t write_fd(TiffFile* f, const void* buf, tmsize_t n) {
     const auto* p = static_cast<const std::uint8_t*>(buf);
     for (tmsize_t left = n; left > 0;) {
@@ -47,6 +45,9 @@ tmsize_t write_fd(TiffFile* f, const void* buf, tmsize_t n) {
     return n;
 }
 
+// libtiff writes strips in turn, then the directory, and seeks back only
+// to link it: the bytes past the end are appended (no zero-filling first),
+// the rest overwritten in place.
 tmsize_t write_proc(thandle_t h, void* buf, tmsize_t n) {
     TiffFile* f = file_of(h);
     if (f->fd >= 0 && n >= 0) return write_fd(f, buf, n);
