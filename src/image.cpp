@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "src/error.hpp"
+#include "src/huge_pages.hpp"
 
 namespace imgpar {
 
@@ -74,7 +75,12 @@ Image<T>::Image(int width, int height, int channels) {
     width_ = width;
     height_ = height;
     channels_ = channels;
-    samples_.assign(static_cast<std::size_t>(width) * height * channels, T{});
+    const std::size_t count = static_cast<std::size_t>(width) * height * channels;
+    // Allocated, advised, then filled: a large image's pages come huge
+    // (src/huge_pages.hpp).
+    samples_.reserve(count);
+    advise_huge_pages(samples_.data(), count * sizeof(T));
+    samples_.assign(count, T{});
 }
 
 template <typename T>

@@ -325,3 +325,66 @@ TEST_CASE("temporary files: a signal the process ignores stays ignored") {
     CHECK(WEXITSTATUS(status) == 0);
     CHECK(dir.entries().empty());  // removed by its destructor
 }
+
+TEST_CASE("streamed write: the writer fills the temporary file (seeking too), renamed over the target with its mode") {
+    TempDir dir;
+    int encoded = 0;
+    const auto in_memory = [&] {
+        ++encoded;
+        return std::vector<std::uint8_t>{'m', 'e', 'm'};
+    };
+    // Written out of order, as libtiff links its directory: the seek counts.
+    const auto writer = [](int fd) {
+        REQUIRE(::pwrite(fd, "world", 5, 6) == 5);
+        REQUIRE(::pwrite(fd, "hello ", 6, 0) == 6);
+    };
+    write_file_streamed(dir.file("s.tif"), writer, in_memory);
+    CHECK(test::read_bytes(dir.file("s.tif")) == "hello world");
+    ::chmod(dir.file("s.tif").c_str(), 0604);
+    write_file_streamed(dir.file("s.tif"), [](int fd) { REQUIRE(::write(fd, "again", 5) == 5); }, in_memory);
+    CHECK(test::read_bytes(dir.file("s.tif")) == "again");
+    CHECK((stat_of(dir.file("s.tif")).st_mode & 07777) == 0604);
+    CHECK(encoded == 0);
+    CHECK(dir.entries() == std::vector<std::string>{"s.tif"});
+}
+
+TEST_CASE("streamed write: a writer that fails leaves the existing file as it was and no temporary file") {
+    TempDir dir;
+    write_text(dir.file("keep.tif"), "old bytes");
+    const std::string e = error_of([&] {
+        write_file_streamed(
+            dir.file("keep.tif"),
+            [&](int fd) {
+                REQUIRE(::write(fd, "half", 4) == 4);
+                throw output_error(dir.file("keep.tif"), "write failed: No space left on device");
+            },
+            [] { return std::vector<std::uint8_t>(); });
+    });
+    CHECK(has(e, "No space left on device"));
+    CHECK(test::read_bytes(dir.file("keep.tif")) == "old bytes");
+    CHECK(dir.entries() == std::vector<std::string>{"keep.tif"});
+    // A new name that fails is not created.
+    (void)error_of([&] {
+        write_file_streamed(
+            dir.file("new.tif"), [&](int) { throw output_error(dir.file("new.tif"), "encoder failed"); },
+            [] { return std::vector<std::uint8_t>(); });
+    });
+    CHECK(dir.entries() == std::vector<std::string>{"keep.tif"});
+}
+
+TEST_CASE("streamed write: several hard links, a FIFO and a descriptor get the bytes made in memory") {
+    TempDir dir;
+    write_text(dir.file("a.tif"), "old");
+    fs::create_hard_link(dir.file("a.tif"), dir.file("b.tif"));
+    const auto never = [](int) { FAIL("a target not replaced by a rename was streamed"); };
+    write_file_streamed(dir.file("b.tif"), never, [] { return std::vector<std::uint8_t>{'n', 'e', 'w'}; });
+    CHECK(test::read_bytes(dir.file("a.tif")) == "new");
+    CHECK(stat_of(dir.file("a.tif")).st_nlink == 2);
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    ::fcntl(fds[0], F_SETFL, O_NONBLOCK);
+    write_file_streamed("/dev/fd/" + std::to_string(fds[1]), never, [] { return std::vector<std::uint8_t>{'p'}; });
+    CHECK(drain(fds[0]) == "p");
+    ::close(fds[0]);
+    ::close(fds[1]);
+}

@@ -3,8 +3,12 @@
 // in each layout imgpar reads decode to their samples.
 #include <doctest/doctest.h>
 
-#include <cmath>
+#include <sys/resource.h>
 
+#include <cmath>
+#include <csignal>
+
+#include "src/error.hpp"
 #include "src/io/load.hpp"
 #include "src/io/sample_depth.hpp"
 #include "src/io/save.hpp"
@@ -98,6 +102,85 @@ TEST_CASE("TIFF: 16-bit images round-trip exactly through the u16 decoder, and r
             CHECK(eight.header.bit_depth == 16);
             IMGPAR_CHECK_IMAGES_EQUAL(reduce_to_8_bits(img.view()), eight.image);
         }
+}
+
+TEST_CASE("TIFF: save_image writes strip by strip into the file the bytes tiff_encode makes, 8 and 16 bits") {
+    test::TempDir dir;
+    int files = 0;
+    // Sizes around the 64 KiB strip: one row, rows that fill strips exactly
+    // and not, more than one strip, a last strip of one row.
+    const std::vector<std::pair<int, int>> sizes = {{1, 1}, {5, 3}, {4096, 5}, {1000, 23}, {1365, 17}};
+    for (TiffCompression c : {TiffCompression::None, TiffCompression::Lzw, TiffCompression::Deflate})
+        for (int channels : {1, 2, 3, 4})
+            for (auto [w, h] : sizes) {
+                CAPTURE(tiff_compression_name(c));
+                CAPTURE(channels);
+                CAPTURE(w);
+                CAPTURE(h);
+                SaveOptions save;
+                save.tiff_compression = c;
+                TiffEncodeOptions o;
+                o.compression = c;
+                std::vector<std::string> warnings;
+                const std::string p8 = dir.file("s" + std::to_string(files++) + ".tif");
+                const ImageU8 img = test::photo_like_image(w, h, channels, static_cast<unsigned>(w + channels));
+                save_image(p8, img.view(), save, warnings);
+                CHECK(file_bytes(p8) == tiff_encode(img.view(), o));
+                IMGPAR_CHECK_IMAGES_EQUAL(img, decode_file(p8).image);
+                const std::string p16 = dir.file("s" + std::to_string(files++) + ".tif");
+                const ImageU16 wide = random16(w, h, channels, static_cast<unsigned>(h + channels));
+                save_image(p16, wide.view(), save, warnings);
+                CHECK(file_bytes(p16) == tiff_encode(wide.view(), o));
+                LoadOptions keep;
+                keep.keep_16_bits = true;
+                IMGPAR_CHECK_IMAGES_EQUAL(wide, decode_file(p16, keep).image16);
+                CHECK(warnings.empty());
+            }
+    // --depth 16 of an 8-bit image, and --depth 8 of a 16-bit one, convert
+    // first (in memory), as before.
+    const ImageU8 img = test::photo_like_image(300, 200, 3, 9);
+    SaveOptions deep;
+    deep.depth = 16;
+    std::vector<std::string> warnings;
+    save_image(dir.file("deep.tif"), img.view(), deep, warnings);
+    LoadOptions keep;
+    keep.keep_16_bits = true;
+    IMGPAR_CHECK_IMAGES_EQUAL(widen_to_16_bits(img.view()), decode_file(dir.file("deep.tif"), keep).image16);
+    SaveOptions shallow;
+    shallow.depth = 8;
+    save_image(dir.file("shallow.tif"), widen_to_16_bits(img.view()).view(), shallow, warnings);
+    IMGPAR_CHECK_IMAGES_EQUAL(img, decode_file(dir.file("shallow.tif")).image);
+    MESSAGE(files, " TIFF files streamed");
+}
+
+TEST_CASE("TIFF: a save that fails part way leaves the file it would replace, and no temporary file") {
+    test::TempDir dir;
+    const ImageU8 img = test::photo_like_image(600, 400, 3, 4);
+    std::vector<std::string> warnings;
+    save_image(dir.file("out.tif"), img.view(), {}, warnings);
+    const std::vector<std::uint8_t> before = file_bytes(dir.file("out.tif"));
+    // A file size limit below the TIFF's: a write fails midway (SIGXFSZ
+    // ignored, so write() says EFBIG).
+    struct rlimit old {};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    struct rlimit small = old;
+    small.rlim_cur = 100000;
+    auto* old_handler = std::signal(SIGXFSZ, SIG_IGN);
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    std::string error;
+    try {
+        SaveOptions none;
+        none.tiff_compression = TiffCompression::None;
+        save_image(dir.file("out.tif"), img.view(), none, warnings);
+    } catch (const Error& e) {
+        error = e.what();
+    }
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    std::signal(SIGXFSZ, old_handler);
+    CHECK(test::has(error, "out.tif"));
+    CHECK(test::has(error, "write failed: File too large"));
+    CHECK(file_bytes(dir.file("out.tif")) == before);
+    CHECK(dir.entries() == std::vector<std::string>{"out.tif"});
 }
 
 TEST_CASE("TIFF: strips, tiles and separate planes, each compression libtiff writes, decode to their samples") {

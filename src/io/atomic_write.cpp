@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <string>
 
 #include "src/error.hpp"
@@ -55,12 +56,14 @@ mode_t process_umask() {
 // the target's folder, which is flushed and renamed over it. An existing
 // file's permission bits, and its owner where the process may set it, carry
 // over.
-void replace_by_rename(const std::string& name, const OutputTarget& target, const std::uint8_t* bytes, std::size_t size) {
+// `fill` writes the whole file to the temporary file's descriptor; it throws
+// on failure, and the temporary file is then removed.
+void replace_by_rename(const std::string& name, const OutputTarget& target, const std::function<void(int fd)>& fill) {
     const bool existing = target.kind == OutputTarget::Kind::RegularFile;
     const std::string dir = parent_dir(target.path);
     TempFile tmp(temp_file_template(dir, base_name(target.path)));
     if (!tmp.ok()) throw output_error(name, "cannot create a file in '" + dir + "': " + error_text(tmp.error()));
-    if (const int err = write_all(tmp.fd(), bytes, size)) throw output_error(name, "write failed: " + error_text(err));
+    fill(tmp.fd());
     if (existing && (target.st.st_uid != ::geteuid() || target.st.st_gid != ::getegid()))
         if (::fchown(tmp.fd(), target.st.st_uid, target.st.st_gid) != 0)
             (void)!::fchown(tmp.fd(), static_cast<uid_t>(-1), target.st.st_gid);  // the group alone, if allowed
@@ -122,6 +125,10 @@ bool write_special(const std::string& name, const OutputTarget& target, const st
 
 void write_file_atomically(const std::string& path, const void* data, std::size_t size) {
     const auto* bytes = static_cast<const std::uint8_t*>(data);
+    const std::function<void(int)> write_bytes = [&](int fd) {
+        if (const int err = write_all(fd, bytes, size))
+            throw output_error(path == "-" ? "<stdout>" : path, "write failed: " + error_text(err));
+    };
     for (int attempt = 0;; ++attempt) {
         const OutputTarget target = resolve_output_target(path);
         const std::string name = path == "-" ? "<stdout>" : path;
@@ -136,11 +143,21 @@ void write_file_atomically(const std::string& path, const void* data, std::size_
                 continue;
             case OutputTarget::Kind::RegularFile:
                 if (target.st.st_nlink > 1) return write_in_place(name, target, bytes, size);
-                return replace_by_rename(name, target, bytes, size);
+                return replace_by_rename(name, target, write_bytes);
             case OutputTarget::Kind::NewFile:
-                return replace_by_rename(name, target, bytes, size);
+                return replace_by_rename(name, target, write_bytes);
         }
     }
+}
+
+void write_file_streamed(const std::string& path, const std::function<void(int fd)>& write_to,
+                         const std::function<std::vector<std::uint8_t>()>& encode) {
+    const OutputTarget target = resolve_output_target(path);
+    const bool renamed = target.kind == OutputTarget::Kind::NewFile ||
+                         (target.kind == OutputTarget::Kind::RegularFile && target.st.st_nlink == 1);
+    if (renamed) return replace_by_rename(path, target, write_to);
+    const std::vector<std::uint8_t> bytes = encode();
+    write_file_atomically(path, bytes.data(), bytes.size());
 }
 
 }  // namespace imgpar

@@ -9,6 +9,7 @@
 #include <new>
 
 #include "src/error.hpp"
+#include "src/huge_pages.hpp"
 #include "src/io/byte_size.hpp"
 
 namespace imgpar {
@@ -82,7 +83,10 @@ std::vector<std::uint8_t> read_bounded(const std::string& path, bool dash_is_std
         if (!f) throw input_error(name, std::string("cannot open: ") + std::strerror(errno));
     }
     try {
-        if (S_ISREG(st.st_mode)) bytes.reserve(static_cast<std::size_t>(st.st_size) + 1);
+        if (S_ISREG(st.st_mode)) {
+            bytes.reserve(static_cast<std::size_t>(st.st_size) + 1);
+            advise_huge_pages(bytes.data(), bytes.capacity());
+        }
         read_stream(f, name, bound, check_start, bytes);
     } catch (const std::bad_alloc&) {
         if (f != stdin) std::fclose(f);

@@ -120,6 +120,19 @@ void note_metadata_left_out(const ImageMetadata& m, ImageFormat format, std::vec
     for (const std::string& what : left_out) warnings.push_back("metadata not written: " + what);
 }
 
+namespace {
+
+TiffEncodeOptions tiff_options(const SaveOptions& options, std::vector<std::string>& warnings) {
+    TiffEncodeOptions tiff;
+    tiff.compression = options.tiff_compression;
+    tiff.metadata = options.metadata;
+    if (options.metadata && !tiff_keeps_whole_exif(options.metadata->exif))
+        warnings.push_back("TIFF output: of the EXIF block only the orientation is written (TIFF's Orientation tag)");
+    return tiff;
+}
+
+}  // namespace
+
 std::vector<std::uint8_t> encode_image(ConstViewU16 img, ImageFormat format, const SaveOptions& options,
                                        std::vector<std::string>& warnings) {
     check_image_shape(img.width, img.height, img.channels);
@@ -142,12 +155,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU16 img, ImageFormat format, con
         png.metadata = options.metadata;
         return png_encode(img, png);
     }
-    TiffEncodeOptions tiff;
-    tiff.compression = options.tiff_compression;
-    tiff.metadata = options.metadata;
-    if (options.metadata && !tiff_keeps_whole_exif(options.metadata->exif))
-        warnings.push_back("TIFF output: of the EXIF block only the orientation is written (TIFF's Orientation tag)");
-    return tiff_encode(img, tiff);
+    return tiff_encode(img, tiff_options(options, warnings));
 }
 
 void check_output_depth(const std::string& path, ImageFormat format, int depth) {
@@ -176,14 +184,7 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
             return png_encode(img, png);
         }
     }
-    if (format == ImageFormat::Tiff) {
-        TiffEncodeOptions tiff;
-        tiff.compression = options.tiff_compression;
-        tiff.metadata = options.metadata;
-        if (options.metadata && !tiff_keeps_whole_exif(options.metadata->exif))
-            warnings.push_back("TIFF output: of the EXIF block only the orientation is written (TIFF's Orientation tag)");
-        return tiff_encode(img, tiff);
-    }
+    if (format == ImageFormat::Tiff) return tiff_encode(img, tiff_options(options, warnings));
     if (img.stride > static_cast<std::size_t>(INT_MAX))
         throw usage_error("encode", "image rows are too long to encode");
     if (format == ImageFormat::Webp) {
@@ -243,6 +244,26 @@ void save_as(const std::string& path, ImageView<const T> image, const SaveOption
              std::vector<std::string>& warnings) {
     ImageFormat f = output_format(path, options.format);
     check_output_depth(path, f, options.depth);
+    // A TIFF of the image's own depth goes to the file strip by strip as
+    // libtiff makes it: an uncompressed 16 MP photo is 48-96 MB that need
+    // not be held, copied and written again.
+    const int own_depth = 8 * static_cast<int>(sizeof(T));
+    if (f == ImageFormat::Tiff && tiff_codec_available() && (options.depth == 0 || options.depth == own_depth)) {
+        check_image_shape(image.width, image.height, image.channels);
+        if (options.metadata) note_metadata_left_out(*options.metadata, f, warnings);
+        const TiffEncodeOptions tiff = tiff_options(options, warnings);
+        write_file_streamed(
+            path, [&](int fd) { tiff_encode_to_file(fd, path, image, tiff); },
+            [&] {
+                try {
+                    return tiff_encode(image, tiff);
+                } catch (const Error& e) {
+                    if (e.kind() == ErrorKind::Usage) throw;
+                    throw output_error(path, e.reason());
+                }
+            });
+        return;
+    }
     std::vector<std::uint8_t> bytes;
     try {
         bytes = encode_image(image, f, options, warnings);

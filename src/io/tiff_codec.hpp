@@ -119,6 +119,13 @@ struct TiffEncodeOptions {
 std::vector<std::uint8_t> tiff_encode(ConstViewU8 image, const TiffEncodeOptions& options);
 std::vector<std::uint8_t> tiff_encode(ConstViewU16 image, const TiffEncodeOptions& options);
 
+// The same file written to `fd` (open for writing, at its start, left open)
+// strip by strip as it is made, so the encoded file is never held in
+// memory. Throws imgpar::Error (output) naming `name` when libtiff or a
+// write fails (a full disk says so).
+void tiff_encode_to_file(int fd, const std::string& name, ConstViewU8 image, const TiffEncodeOptions& options);
+void tiff_encode_to_file(int fd, const std::string& name, ConstViewU16 image, const TiffEncodeOptions& options);
+
 // Whether an EXIF block holds nothing TIFF's writer leaves out: at most
 // the one entry of an orientation (as TiffHeaderInfo::exif is made).
 bool tiff_keeps_whole_exif(const std::vector<std::uint8_t>& exif);

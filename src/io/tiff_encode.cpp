@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "src/error.hpp"
+#include "src/huge_pages.hpp"
 #include "src/io/tiff_file.hpp"
 
 namespace imgpar {
@@ -44,19 +45,17 @@ void write_text_metadata(TIFF* t, const ImageMetadata& m, std::vector<std::uint8
     if (!m.comments.empty()) TIFFSetField(t, TIFFTAG_IMAGEDESCRIPTION, m.comments.front().text.c_str());
 }
 
+// Past 4 GiB a classic TIFF's offsets overflow: BigTIFF (libtiff, libvips
+// and ImageMagick read it).
 template <typename T>
-std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions& options) {
-    check_image_shape(img.width, img.height, img.channels);
-    std::vector<std::uint8_t> out;
+bool needs_big_tiff(ImageView<const T> img) {
+    return static_cast<double>(img.row_bytes()) * img.height > 3.5 * (1ull << 30);
+}
+
+// The page into `f`, which is open for writing.
+template <typename T>
+void encode(TiffFile& f, ImageView<const T> img, const TiffEncodeOptions& options) {
     const std::size_t row_bytes = img.row_bytes();
-    // Room for the samples as they are (what no compression, or
-    // incompressible pixels, take): the file is then never moved as it grows.
-    out.reserve(row_bytes * static_cast<std::size_t>(img.height) + (std::size_t{1} << 16) +
-                (options.metadata ? options.metadata->icc.size() : 0));
-    // Past 4 GiB a classic TIFF's offsets overflow: BigTIFF (libtiff, libvips
-    // and ImageMagick read it).
-    const bool big = static_cast<double>(row_bytes) * img.height > 3.5 * (1ull << 30);
-    TiffFile f("TIFF", out, big);
     TIFF* t = f.get();
     const std::uint32_t rows = static_cast<std::uint32_t>(
         std::clamp<std::size_t>(kStripBytes / std::max<std::size_t>(row_bytes, 1), 1, static_cast<std::size_t>(img.height)));
@@ -87,16 +86,49 @@ std::vector<std::uint8_t> encode(ImageView<const T> img, const TiffEncodeOptions
         const std::uint32_t n = std::min<std::uint32_t>(rows, static_cast<std::uint32_t>(img.height) - y0);
         for (std::uint32_t y = 0; y < n; ++y) std::memcpy(strip.data() + y * row_bytes, img.row(static_cast<int>(y0 + y)), row_bytes);
         if (TIFFWriteEncodedStrip(t, s, strip.data(), static_cast<tmsize_t>(n * row_bytes)) < 0)
-            throw output_error("TIFF", "libtiff failed to write strip " + std::to_string(s) + ": " + f.take_error("unknown error"));
+            throw output_error(f.name(), f.write_errno != 0
+                                             ? std::string("write failed: ") + std::strerror(f.write_errno)
+                                             : "libtiff failed to write strip " + std::to_string(s) + ": " +
+                                                   f.take_error("unknown error"));
     }
     f.close_for_write();
+}
+
+template <typename T>
+std::vector<std::uint8_t> encode_to_memory(ImageView<const T> img, const TiffEncodeOptions& options) {
+    check_image_shape(img.width, img.height, img.channels);
+    std::vector<std::uint8_t> out;
+    // Room for the samples as they are (what no compression, or
+    // incompressible pixels, take): the file is then never moved as it grows.
+    out.reserve(img.row_bytes() * static_cast<std::size_t>(img.height) + (std::size_t{1} << 16) +
+                (options.metadata ? options.metadata->icc.size() : 0));
+    advise_huge_pages(out.data(), out.capacity());
+    TiffFile f("TIFF", out, needs_big_tiff(img));
+    encode(f, img, options);
     return out;
+}
+
+template <typename T>
+void encode_to_file(int fd, const std::string& name, ImageView<const T> img, const TiffEncodeOptions& options) {
+    check_image_shape(img.width, img.height, img.channels);
+    TiffFile f(name, fd, needs_big_tiff(img));
+    encode(f, img, options);
 }
 
 }  // namespace
 
-std::vector<std::uint8_t> tiff_encode(ConstViewU8 image, const TiffEncodeOptions& options) { return encode(image, options); }
-std::vector<std::uint8_t> tiff_encode(ConstViewU16 image, const TiffEncodeOptions& options) { return encode(image, options); }
+std::vector<std::uint8_t> tiff_encode(ConstViewU8 image, const TiffEncodeOptions& options) {
+    return encode_to_memory(image, options);
+}
+std::vector<std::uint8_t> tiff_encode(ConstViewU16 image, const TiffEncodeOptions& options) {
+    return encode_to_memory(image, options);
+}
+void tiff_encode_to_file(int fd, const std::string& name, ConstViewU8 image, const TiffEncodeOptions& options) {
+    encode_to_file(fd, name, image, options);
+}
+void tiff_encode_to_file(int fd, const std::string& name, ConstViewU16 image, const TiffEncodeOptions& options) {
+    encode_to_file(fd, name, image, options);
+}
 
 }  // namespace imgpar
 

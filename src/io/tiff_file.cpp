@@ -2,7 +2,11 @@
 
 #if IMGPAR_HAVE_LIBTIFF
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -24,11 +28,29 @@ tmsize_t read_proc(thandle_t h, void* buf, tmsize_t n) {
     return static_cast<tmsize_t>(take);
 }
 
+// Writing to a file: all of it, or -1 with the errno kept for the message.
+tmsize_t write_fd(TiffFile* f, const void* buf, tmsize_t n) {
+    const auto* p = static_cast<const std::uint8_t*>(buf);
+    for (tmsize_t left = n; left > 0;) {
+        const ssize_t w = ::write(f->fd, p, static_cast<std::size_t>(left));
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) {
+            if (f->write_errno == 0) f->write_errno = w < 0 ? errno : EIO;
+            return -1;
+        }
+        p += w;
+        left -= w;
+    }
+    f->at += static_cast<std::uint64_t>(n);
+    return n;
+}
+
 // libtiff writes strips in turn, then the directory, and seeks back only
 // to link it: the bytes past the end are appended (no zero-filling first),
 // the rest overwritten in place.
 tmsize_t write_proc(thandle_t h, void* buf, tmsize_t n) {
     TiffFile* f = file_of(h);
+    if (f->fd >= 0 && n >= 0) return write_fd(f, buf, n);
     if (!f->out || n < 0) return -1;
     std::vector<std::uint8_t>& out = *f->out;
     const auto* p = static_cast<const std::uint8_t*>(buf);
@@ -42,6 +64,12 @@ tmsize_t write_proc(thandle_t h, void* buf, tmsize_t n) {
 
 toff_t seek_proc(thandle_t h, toff_t off, int whence) {
     TiffFile* f = file_of(h);
+    if (f->fd >= 0) {
+        const off_t at = ::lseek(f->fd, static_cast<off_t>(off), whence);
+        if (at < 0) return static_cast<toff_t>(-1);
+        f->at = static_cast<std::uint64_t>(at);
+        return f->at;
+    }
     const std::uint64_t size = f->out ? f->out->size() : f->size;
     std::uint64_t base = whence == SEEK_CUR ? f->at : whence == SEEK_END ? size : 0;
     // libtiff seeks with unsigned offsets; a "negative" one wraps, which
@@ -54,6 +82,10 @@ int close_proc(thandle_t) { return 0; }
 
 toff_t size_proc(thandle_t h) {
     TiffFile* f = file_of(h);
+    if (f->fd >= 0) {
+        struct stat st {};
+        return ::fstat(f->fd, &st) == 0 ? static_cast<toff_t>(st.st_size) : 0;
+    }
     return f->out ? f->out->size() : f->size;
 }
 
@@ -104,6 +136,12 @@ TiffFile::TiffFile(const std::string& name, std::vector<std::uint8_t>& buffer, b
     if (!tif_) throw output_error(name, "libtiff could not start the file (" + take_error("unknown error") + ")");
 }
 
+TiffFile::TiffFile(const std::string& name, int file, bool big) : name_(name) {
+    fd = file;
+    open(big ? "w8" : "w", 0);
+    if (!tif_) throw output_error(name, "libtiff could not start the file (" + take_error("unknown error") + ")");
+}
+
 void TiffFile::open(const char* mode, std::uint64_t max_alloc) {
     TIFFOpenOptions* options = TIFFOpenOptionsAlloc();
     if (!options) return;
@@ -125,6 +163,7 @@ void TiffFile::close_for_write() {
     tif_ = nullptr;
     const bool flushed = TIFFFlush(t) == 1;
     TIFFClose(t);
+    if (write_errno != 0) throw output_error(name_, std::string("write failed: ") + std::strerror(write_errno));
     if (!flushed || !error_.empty()) throw output_error(name_, "libtiff failed to write: " + take_error("flush failed"));
 }
 

@@ -1,5 +1,5 @@
-// libtiff over a file held in memory (reading) or a growing buffer
-// (writing), with its messages caught per open file: libtiff's default
+// libtiff over a file held in memory (reading), or a growing buffer or an
+// open file (writing), with its messages caught per open file: libtiff's default
 // handlers print to stderr from any thread, and its errors carry no file
 // name. Here errors and warnings are collected on the open file, so the
 // codec can throw or warn naming the file (libtiff 4.5's per-file
@@ -26,6 +26,9 @@ public:
     // Writes into `out` (which must outlive this), as BigTIFF when `big`;
     // close_for_write() finishes it.
     TiffFile(const std::string& name, std::vector<std::uint8_t>& out, bool big);
+    // Writes into the open file `fd` (from its start; left open), as
+    // BigTIFF when `big`: the strips go to the file as they are made.
+    TiffFile(const std::string& name, int fd, bool big);
     ~TiffFile();
     TiffFile(const TiffFile&) = delete;
     TiffFile& operator=(const TiffFile&) = delete;
@@ -48,6 +51,8 @@ public:
     // Memory I/O state (the client procedures' handle).
     const std::uint8_t* in = nullptr;
     std::vector<std::uint8_t>* out = nullptr;
+    int fd = -1;
+    int write_errno = 0;  // the first failed write's errno (writing to fd)
     std::uint64_t size = 0;
     std::uint64_t at = 0;
 

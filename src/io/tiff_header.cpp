@@ -183,6 +183,12 @@ std::vector<std::uint8_t> tiff_encode(ConstViewU8, const TiffEncodeOptions&) {
 std::vector<std::uint8_t> tiff_encode(ConstViewU16, const TiffEncodeOptions&) {
     throw output_error("TIFF", "this build has no TIFF encoder (imgpar was built without libtiff)");
 }
+void tiff_encode_to_file(int, const std::string& name, ConstViewU8, const TiffEncodeOptions&) {
+    throw output_error(name, "this build has no TIFF encoder (imgpar was built without libtiff)");
+}
+void tiff_encode_to_file(int, const std::string& name, ConstViewU16, const TiffEncodeOptions&) {
+    throw output_error(name, "this build has no TIFF encoder (imgpar was built without libtiff)");
+}
 
 #endif
 
