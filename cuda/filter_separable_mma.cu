@@ -79,12 +79,12 @@ int instantiated_nj16(int nj) {
 template <int C>
 KernelFn kernel_for16(int nj) {
     switch (nj) {
-        case 1: return &separable_mma_kernel<C, 1, 2, Steps16>;
-        case 2: return &separable_mma_kernel<C, 2, 2, Steps16>;
-        case 3: return &separable_mma_kernel<C, 3, 2, Steps16>;
-        case 4: return &separable_mma_kernel<C, 4, 2, Steps16>;
-        case 6: return &separable_mma_kernel<C, 6, 2, Steps16>;
-        case 10: return &separable_mma_kernel<C, 10, 2, Steps16>;
+        case 1: return &separable_mma_kernel<C, 1, 2, 2>;
+        case 2: return &separable_mma_kernel<C, 2, 2, 2>;
+        case 3: return &separable_mma_kernel<C, 3, 2, 2>;
+        case 4: return &separable_mma_kernel<C, 4, 2, 2>;
+        case 6: return &separable_mma_kernel<C, 6, 2, 2>;
+        case 10: return &separable_mma_kernel<C, 10, 2, 2>;
         default: return nullptr;
     }
 }

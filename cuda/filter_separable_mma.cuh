@@ -111,27 +111,29 @@ constexpr int kBatch = SeparableMmaPolicy::kBatch;
 constexpr int kRowThreads = kThreads / 16;  // threads per staged row
 static_assert(kRowThreads == 16, "staging maps 256 threads onto 16 rows");
 
-template <int C>
+// P: bytes a sample (1; 2 for the 16-bit steps of
+// cuda/filter_separable_mma16.cuh, whose items are 2C plane words).
+template <int C, int P = 1>
 struct StageBatch {
-    std::uint32_t raw[kBatch][C + 1];  // aligned source words covering each item's 4*C bytes
-    unsigned fast = 0;                 // bit k: item k is read as words (inside the image, aligned source)
+    std::uint32_t raw[kBatch][P * C + 1];  // aligned source words covering each item's 4PC bytes
+    unsigned fast = 0;                     // bit k: item k is read as words (inside the image, aligned source)
 };
 
 // Whether pixels x..x+3 of image row yy (-1: constant row) can be read as
 // aligned words that all lie inside the row.
-template <int C>
+template <int C, int P = 1>
 __device__ __forceinline__ bool word_path(const SepMmaArgs& a, int yy, int x) {
     const int W = a.src.width;
-    return yy >= 0 && a.src_words && x >= 0 && x + 4 <= W && (((x * C + 4 * C - 1) | 3) < W * C);
+    return yy >= 0 && a.src_words && x >= 0 && x + 4 <= W && (((P * x * C + 4 * P * C - 1) | 3) < P * W * C);
 }
 
-template <int C>
-__device__ __forceinline__ void load_words(const SepMmaArgs& a, int yy, int x, std::uint32_t (&raw)[C + 1]) {
-    const int b0 = x * C;
+template <int C, int P = 1>
+__device__ __forceinline__ void load_words(const SepMmaArgs& a, int yy, int x, std::uint32_t (&raw)[P * C + 1]) {
+    const int b0 = P * x * C;
     const std::uint32_t* p = reinterpret_cast<const std::uint32_t*>(row_ptr(a.src, yy)) + (b0 >> 2);
 #pragma unroll
-    for (int k = 0; k < C; ++k) raw[k] = __ldg(p + k);
-    raw[C] = (b0 & 3) ? __ldg(p + C) : 0u;
+    for (int k = 0; k < P * C; ++k) raw[k] = __ldg(p + k);
+    raw[P * C] = (b0 & 3) ? __ldg(p + P * C) : 0u;
 }
 
 // Plane words of pixels x..x+3 of image row y read pixel by pixel with the
@@ -148,37 +150,60 @@ __device__ __noinline__ uint4 stage_item_edge(const SepMmaArgs& a, int x, int y)
     return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-// Finishes one item (pixels xb + 4q .. +3 of staged row `row`, image row y):
-// plane words from the loaded words (or, at the image edges, pixel by pixel
-// with the border rule), stored.
+// The plane words of one 8-bit item from its loaded words (or, at the image
+// edges, pixel by pixel with the border rule).
 template <int C>
-__device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* stage, int row, int y, int xb, int q,
-                                           bool fast, const std::uint32_t (&raw)[C + 1]) {
-    const int x = xb + 4 * q;
-    std::uint32_t w[4];
+__device__ __forceinline__ void item_planes(const SepMmaArgs& a, int x, int y, bool fast,
+                                            const std::uint32_t (&raw)[C + 1], std::uint32_t (&w)[C]) {
     if (fast) {
         const unsigned sh = static_cast<unsigned>((x * C) & 3) * 8u;
         std::uint32_t u[C];
 #pragma unroll
         for (int k = 0; k < C; ++k) u[k] = __funnelshift_r(raw[k], raw[k + 1], sh);
-        deinterleave<C>(u, w);
+        std::uint32_t d[4];
+        deinterleave<C>(u, d);
+#pragma unroll
+        for (int c = 0; c < C; ++c) w[c] = d[c];
     } else {
         const uint4 e = stage_item_edge<C>(a, x, y);
-        w[0] = e.x;
-        w[1] = e.y;
-        w[2] = e.z;
-        w[3] = e.w;
+        const std::uint32_t d[4] = {e.x, e.y, e.z, e.w};
+#pragma unroll
+        for (int c = 0; c < C; ++c) w[c] = d[c];
     }
+}
+
+// The plane words of an item of P-byte samples: item_planes (8 bits) or
+// item_planes16 (cuda/filter_separable_mma16.cuh).
+template <int C>
+__device__ __forceinline__ void item_planes16(const SepMmaArgs& a, int x, int y, bool fast,
+                                              const std::uint32_t (&raw)[2 * C + 1], std::uint32_t (&w)[2 * C]);
+template <int C, int P>
+__device__ __forceinline__ void item_planes_of(const SepMmaArgs& a, int x, int y, bool fast,
+                                               const std::uint32_t (&raw)[P * C + 1], std::uint32_t (&w)[P * C]) {
+    if constexpr (P == 1)
+        item_planes<C>(a, x, y, fast, raw, w);
+    else
+        item_planes16<C>(a, x, y, fast, raw, w);
+}
+
+// Finishes one item (pixels xb + 4q .. +3 of staged row `row`, image row y):
+// its P C plane words, stored.
+template <int C, int P>
+__device__ __forceinline__ void stage_item(const SepMmaArgs& a, std::uint8_t* stage, int row, int y, int xb, int q,
+                                           bool fast, const std::uint32_t (&raw)[P * C + 1]) {
+    const int x = xb + 4 * q;
+    std::uint32_t w[P * C];
+    item_planes_of<C, P>(a, x, y, fast, raw, w);
     std::uint8_t* p = stage + row * a.stage_stride + 4 * q;
 #pragma unroll
-    for (int c = 0; c < C; ++c) store_u32_shared(p + c * kStep * a.stage_stride, w[c]);
+    for (int c = 0; c < P * C; ++c) store_u32_shared(p + c * kStep * a.stage_stride, w[c]);
 }
 
 // Issues the global loads of this thread's first kBatch items of the group
 // whose first image row is yb (staged position 0 is image column xb; nq items
 // per row).
-template <int C>
-__device__ __forceinline__ void stage_issue(const SepMmaArgs& a, StageBatch<C>& b, int yb, int xb, int nq) {
+template <int C, int P>
+__device__ __forceinline__ void stage_issue(const SepMmaArgs& a, StageBatch<C, P>& b, int yb, int xb, int nq) {
     const int row = static_cast<int>(threadIdx.x) / kRowThreads;
     const int yy = border_index(yb + row, a.src.height, a.border.mode);
     b.fast = 0;
@@ -186,32 +211,32 @@ __device__ __forceinline__ void stage_issue(const SepMmaArgs& a, StageBatch<C>& 
     for (int k = 0; k < kBatch; ++k) {
         const int q = static_cast<int>(threadIdx.x) % kRowThreads + k * kRowThreads;
         const int x = xb + 4 * q;
-        if (q < nq && word_path<C>(a, yy, x)) {
+        if (q < nq && word_path<C, P>(a, yy, x)) {
             b.fast |= 1u << k;
-            load_words<C>(a, yy, x, b.raw[k]);
+            load_words<C, P>(a, yy, x, b.raw[k]);
         }
     }
 }
 
 // Completes the issued items, then stages this thread's remaining items.
-template <int C>
-__device__ __forceinline__ void stage_complete(const SepMmaArgs& a, const StageBatch<C>& b, std::uint8_t* stage, int yb,
-                                               int xb, int nq) {
+template <int C, int P>
+__device__ __forceinline__ void stage_complete(const SepMmaArgs& a, const StageBatch<C, P>& b, std::uint8_t* stage,
+                                               int yb, int xb, int nq) {
     const int row = static_cast<int>(threadIdx.x) / kRowThreads;
     const int y = yb + row;
 #pragma unroll
     for (int k = 0; k < kBatch; ++k) {
         const int q = static_cast<int>(threadIdx.x) % kRowThreads + k * kRowThreads;
-        if (q < nq) stage_item<C>(a, stage, row, y, xb, q, (b.fast >> k) & 1u, b.raw[k]);
+        if (q < nq) stage_item<C, P>(a, stage, row, y, xb, q, (b.fast >> k) & 1u, b.raw[k]);
     }
     if (nq > kBatch * kRowThreads) {
         const int yy = border_index(y, a.src.height, a.border.mode);
         for (int q = static_cast<int>(threadIdx.x) % kRowThreads + kBatch * kRowThreads; q < nq; q += kRowThreads) {
             const int x = xb + 4 * q;
-            std::uint32_t raw[C + 1];
-            const bool fast = word_path<C>(a, yy, x);
-            if (fast) load_words<C>(a, yy, x, raw);
-            stage_item<C>(a, stage, row, y, xb, q, fast, raw);
+            std::uint32_t raw[P * C + 1];
+            const bool fast = word_path<C, P>(a, yy, x);
+            if (fast) load_words<C, P>(a, yy, x, raw);
+            stage_item<C, P>(a, stage, row, y, xb, q, fast, raw);
         }
     }
 }
@@ -370,36 +395,23 @@ __device__ __noinline__ void store_rows(const SepMmaArgs& a, const std::uint8_t*
 
 // --- the kernel ---------------------------------------------------------------
 
-// The steps of the kernel for 8-bit samples; the 16-bit ones are
-// Steps16 (cuda/filter_separable_mma16.cuh).
+// The 16-bit steps (P = 2) are declared here, defined in
+// cuda/filter_separable_mma16.cuh, which a translation unit instantiating
+// P = 2 includes.
 template <int C, int NJ, int TP>
-struct Steps8 {
-    using Batch = StageBatch<C>;
-    static __device__ __forceinline__ void issue(const SepMmaArgs& a, Batch& b, int yb, int xb, int nq) {
-        stage_issue<C>(a, b, yb, xb, nq);
-    }
-    static __device__ __forceinline__ void complete(const SepMmaArgs& a, const Batch& b, std::uint8_t* stage, int yb,
-                                                    int xb, int nq) {
-        stage_complete<C>(a, b, stage, yb, xb, nq);
-    }
-    static __device__ __forceinline__ void horizontal(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
-                                                      const std::uint8_t* stage, std::uint8_t* lo, std::uint8_t* hi,
-                                                      int slot) {
-        horizontal_pass<C, NJ, TP>(a, afr, stage, lo, hi, slot);
-    }
-    static __device__ __forceinline__ void vertical(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
-                                                    const std::uint8_t* lo, const std::uint8_t* hi, std::uint8_t* out,
-                                                    int slot) {
-        vertical_pass<C, NJ, TP>(a, afr, lo, hi, out, slot);
-    }
-    static __device__ __forceinline__ void store(const SepMmaArgs& a, const std::uint8_t* out, int x0, int ys, int y1) {
-        store_rows<C>(a, out, x0, ys, y1);
-    }
-};
+__device__ __forceinline__ void horizontal_pass16(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
+                                                  const std::uint8_t* stage, std::uint8_t* ring_lo,
+                                                  std::uint8_t* ring_hi, int h_slot);
+template <int C, int NJ, int TP>
+__device__ __forceinline__ void vertical_pass16(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
+                                                const std::uint8_t* ring_lo, const std::uint8_t* ring_hi,
+                                                std::uint8_t* out, int v_slot);
+template <int C>
+__device__ __noinline__ void store_rows16(const SepMmaArgs& a, const std::uint8_t* out, int x0, int ys, int y1);
 
-template <int C, int NJ, int TP, template <int, int, int> class Steps = Steps8>
+// P: bytes a sample (1 or 2).
+template <int C, int NJ, int TP, int P = 1>
 __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_constant__ SepMmaArgs a) {
-    using S = Steps<C, NJ, TP>;
     extern __shared__ __align__(16) std::uint8_t smem[];
     std::uint8_t* const tab_lo = smem;
     std::uint8_t* const tab_hi = smem + a.off_tab_hi;
@@ -456,15 +468,18 @@ __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_co
     int h_done = 0;  // ring rows computed; ring row u holds H of image row y0 - r + u
     int h_slot = 0;  // h_done % ring
     int v_slot = 0;  // (ys - y0) % ring
-    typename S::Batch batch;
+    StageBatch<C, P> batch;
 
     // Warm-up: the ring rows the first output step needs (u < 2r + 16).
     while (h_done < 2 * r + kStep) {
         const int yb = y0 - r + h_done;
-        S::issue(a, batch, yb, xb, nq);
-        S::complete(a, batch, stage, yb, xb, nq);
+        stage_issue<C, P>(a, batch, yb, xb, nq);
+        stage_complete<C, P>(a, batch, stage, yb, xb, nq);
         __syncthreads();
-        S::horizontal(a, afr, stage, ring_lo, ring_hi, h_slot);
+        if constexpr (P == 1)
+            horizontal_pass<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
+        else
+            horizontal_pass16<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
         __syncthreads();
         h_done += kStep;
         h_slot += kStep;
@@ -478,12 +493,23 @@ __global__ void __launch_bounds__(kThreads) separable_mma_kernel(const __grid_co
     for (int ys = y0; ys < y1; ys += kStep) {
         const bool next = ys + kStep < y1;  // a next step exists and needs one more group
         const int yb = y0 - r + h_done;
-        if (next) S::issue(a, batch, yb, xb, nq);
-        S::vertical(a, afr, ring_lo, ring_hi, out, v_slot);
-        if (next) S::complete(a, batch, stage, yb, xb, nq);
+        if (next) stage_issue<C, P>(a, batch, yb, xb, nq);
+        if constexpr (P == 1)
+            vertical_pass<C, NJ, TP>(a, afr, ring_lo, ring_hi, out, v_slot);
+        else
+            vertical_pass16<C, NJ, TP>(a, afr, ring_lo, ring_hi, out, v_slot);
+        if (next) stage_complete<C, P>(a, batch, stage, yb, xb, nq);
         __syncthreads();
-        if (next) S::horizontal(a, afr, stage, ring_lo, ring_hi, h_slot);
-        S::store(a, out, x0, ys, y1);
+        if (next) {
+            if constexpr (P == 1)
+                horizontal_pass<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
+            else
+                horizontal_pass16<C, NJ, TP>(a, afr, stage, ring_lo, ring_hi, h_slot);
+        }
+        if constexpr (P == 1)
+            store_rows<C>(a, out, x0, ys, y1);
+        else
+            store_rows16<C>(a, out, x0, ys, y1);
         __syncthreads();
         if (next) {
             h_done += kStep;

@@ -11,38 +11,16 @@
 // goes into the ring as its two byte planes, as the 8-bit kernel's 11-bit H
 // does, so the vertical pass is the 8-bit one with the 16-bit rounding.
 //
-// Staging: a work item is 4 pixels of one staged row, read as the aligned
-// words covering its 8C bytes and split into 2C plane words (channel c: low
-// bytes in plane 2c, high bytes in plane 2c + 1).
+// Staging (the shared code of cuda/filter_separable_mma.cuh with P = 2): a
+// work item is 4 pixels of one staged row, read as the aligned words covering
+// its 8C bytes and split into 2C plane words (channel c: low bytes in plane
+// 2c, high bytes in plane 2c + 1).
 #pragma once
 
 #include "cuda/filter_separable_mma.cuh"
 #include "src/ops/filter_u16_math.hpp"
 
 namespace imgpar::cuda::filter_detail::ring {
-
-template <int C>
-struct StageBatch16 {
-    std::uint32_t raw[kBatch][2 * C + 1];  // aligned source words covering each item's 8C bytes
-    unsigned fast = 0;                     // bit k: item k is read as words
-};
-
-// Whether pixels x..x+3 of image row yy (-1: constant row) can be read as
-// aligned words that all lie inside the row.
-template <int C>
-__device__ __forceinline__ bool word_path16(const SepMmaArgs& a, int yy, int x) {
-    const int W = a.src.width;
-    return yy >= 0 && a.src_words && x >= 0 && x + 4 <= W && (((2 * x * C + 8 * C - 1) | 3) < 2 * W * C);
-}
-
-template <int C>
-__device__ __forceinline__ void load_words16(const SepMmaArgs& a, int yy, int x, std::uint32_t (&raw)[2 * C + 1]) {
-    const int b0 = 2 * x * C;
-    const std::uint32_t* p = reinterpret_cast<const std::uint32_t*>(row_ptr(a.src, yy)) + (b0 >> 2);
-#pragma unroll
-    for (int k = 0; k < 2 * C; ++k) raw[k] = __ldg(p + k);
-    raw[2 * C] = (b0 & 3) ? __ldg(p + 2 * C) : 0u;
-}
 
 // The plane words of 4 pixels' samples s[k][c] (16 bits each).
 template <int C>
@@ -72,69 +50,28 @@ __device__ __noinline__ void stage_item16_edge(const SepMmaArgs& a, int x, int y
     split_planes16<C>(s, w);
 }
 
+// The plane words of one item from its loaded words (P = 2 of the staging in
+// cuda/filter_separable_mma.cuh), or at the image edges pixel by pixel.
 template <int C>
-__device__ __forceinline__ void stage_item16(const SepMmaArgs& a, std::uint8_t* stage, int row, int y, int xb, int q,
-                                             bool fast, const std::uint32_t (&raw)[2 * C + 1]) {
-    const int x = xb + 4 * q;
-    std::uint32_t w[2 * C];
-    if (fast) {
-        const unsigned sh = static_cast<unsigned>((2 * x * C) & 3) * 8u;  // 0 or 16
-        std::uint32_t u[2 * C];
-#pragma unroll
-        for (int k = 0; k < 2 * C; ++k) u[k] = __funnelshift_r(raw[k], raw[k + 1], sh);
-        unsigned s[4][C];
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-#pragma unroll
-            for (int c = 0; c < C; ++c) {
-                const int i = k * C + c;
-                s[k][c] = (u[i >> 1] >> ((i & 1) * 16)) & 0xFFFFu;
-            }
-        split_planes16<C>(s, w);
-    } else {
+__device__ __forceinline__ void item_planes16(const SepMmaArgs& a, int x, int y, bool fast,
+                                              const std::uint32_t (&raw)[2 * C + 1], std::uint32_t (&w)[2 * C]) {
+    if (!fast) {
         stage_item16_edge<C>(a, x, y, w);
+        return;
     }
-    std::uint8_t* p = stage + row * a.stage_stride + 4 * q;
+    const unsigned sh = static_cast<unsigned>((2 * x * C) & 3) * 8u;  // 0 or 16
+    std::uint32_t u[2 * C];
 #pragma unroll
-    for (int c = 0; c < 2 * C; ++c) store_u32_shared(p + c * kStep * a.stage_stride, w[c]);
-}
-
-template <int C>
-__device__ __forceinline__ void stage_issue16(const SepMmaArgs& a, StageBatch16<C>& b, int yb, int xb, int nq) {
-    const int row = static_cast<int>(threadIdx.x) / kRowThreads;
-    const int yy = border_index(yb + row, a.src.height, a.border.mode);
-    b.fast = 0;
+    for (int k = 0; k < 2 * C; ++k) u[k] = __funnelshift_r(raw[k], raw[k + 1], sh);
+    unsigned s[4][C];
 #pragma unroll
-    for (int k = 0; k < kBatch; ++k) {
-        const int q = static_cast<int>(threadIdx.x) % kRowThreads + k * kRowThreads;
-        const int x = xb + 4 * q;
-        if (q < nq && word_path16<C>(a, yy, x)) {
-            b.fast |= 1u << k;
-            load_words16<C>(a, yy, x, b.raw[k]);
+    for (int k = 0; k < 4; ++k)
+#pragma unroll
+        for (int c = 0; c < C; ++c) {
+            const int i = k * C + c;
+            s[k][c] = (u[i >> 1] >> ((i & 1) * 16)) & 0xFFFFu;
         }
-    }
-}
-
-template <int C>
-__device__ __forceinline__ void stage_complete16(const SepMmaArgs& a, const StageBatch16<C>& b, std::uint8_t* stage,
-                                                 int yb, int xb, int nq) {
-    const int row = static_cast<int>(threadIdx.x) / kRowThreads;
-    const int y = yb + row;
-#pragma unroll
-    for (int k = 0; k < kBatch; ++k) {
-        const int q = static_cast<int>(threadIdx.x) % kRowThreads + k * kRowThreads;
-        if (q < nq) stage_item16<C>(a, stage, row, y, xb, q, (b.fast >> k) & 1u, b.raw[k]);
-    }
-    if (nq > kBatch * kRowThreads) {
-        const int yy = border_index(y, a.src.height, a.border.mode);
-        for (int q = static_cast<int>(threadIdx.x) % kRowThreads + kBatch * kRowThreads; q < nq; q += kRowThreads) {
-            const int x = xb + 4 * q;
-            std::uint32_t raw[2 * C + 1];
-            const bool fast = word_path16<C>(a, yy, x);
-            if (fast) load_words16<C>(a, yy, x, raw);
-            stage_item16<C>(a, stage, row, y, xb, q, fast, raw);
-        }
-    }
+    split_planes16<C>(s, w);
 }
 
 // The four byte products of one chunk, added into lo / mid / top.
@@ -298,31 +235,3 @@ __device__ __noinline__ void store_rows16(const SepMmaArgs& a, const std::uint8_
 
 }  // namespace imgpar::cuda::filter_detail::ring
 
-namespace imgpar::cuda::filter_detail::ring {
-
-template <int C, int NJ, int TP>
-struct Steps16 {
-    using Batch = StageBatch16<C>;
-    static __device__ __forceinline__ void issue(const SepMmaArgs& a, Batch& b, int yb, int xb, int nq) {
-        stage_issue16<C>(a, b, yb, xb, nq);
-    }
-    static __device__ __forceinline__ void complete(const SepMmaArgs& a, const Batch& b, std::uint8_t* stage, int yb,
-                                                    int xb, int nq) {
-        stage_complete16<C>(a, b, stage, yb, xb, nq);
-    }
-    static __device__ __forceinline__ void horizontal(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
-                                                      const std::uint8_t* stage, std::uint8_t* lo, std::uint8_t* hi,
-                                                      int slot) {
-        horizontal_pass16<C, NJ, TP>(a, afr, stage, lo, hi, slot);
-    }
-    static __device__ __forceinline__ void vertical(const SepMmaArgs& a, const Frags<NJ, TP>& afr,
-                                                    const std::uint8_t* lo, const std::uint8_t* hi, std::uint8_t* out,
-                                                    int slot) {
-        vertical_pass16<C, NJ, TP>(a, afr, lo, hi, out, slot);
-    }
-    static __device__ __forceinline__ void store(const SepMmaArgs& a, const std::uint8_t* out, int x0, int ys, int y1) {
-        store_rows16<C>(a, out, x0, ys, y1);
-    }
-};
-
-}  // namespace imgpar::cuda::filter_detail::ring
