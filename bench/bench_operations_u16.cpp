@@ -103,13 +103,15 @@ void time_image_example(Context& ctx, const ImageShape& s, const Operation& op, 
     const auto* filter = dynamic_cast<const FilterJob*>(&job);
     if (filter && ctx.options().npp_filters) peer(r, time_npp_filter16(ctx, filter->plan(), in, dst));
     ctx.add(r);
-    // The Gaussian's other 16-bit path, for the choice between them (same samples).
-    if (filter && (filter->plan().kind == FilterKind::Gaussian || filter->plan().kind == FilterKind::Unsharp)) {
+    // The Gaussian's other 16-bit path, for the choice between them (same
+    // samples; gray and RGB only).
+    if (filter && (filter->plan().kind == FilterKind::Gaussian || filter->plan().kind == FilterKind::Unsharp) &&
+        s.c % 2 == 1) {
         cuda::FilterWorkspace ws;
-        ws.set_separable_path(cuda::SeparablePath::Integer);
+        ws.set_separable_path(cuda::SeparablePath::ByteMma);
         const char* kernel = cuda::apply_filter(filter->plan(), in, dst, ws, ctx.stream());
         Row alt = row_of(s, op, e, static_cast<double>(out.bytes()));
-        alt.name += " (integer path)";
+        alt.name += " (tensor-core ring)";
         alt.gpu = ctx.time([&](cudaStream_t st) { cuda::apply_filter(filter->plan(), in, dst, ws, st); });
         alt.copy_ms = r.copy_ms;
         alt.note = kernel;

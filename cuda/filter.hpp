@@ -41,7 +41,7 @@ namespace imgpar::cuda {
 // kernels need compute capability 8.0 (gpu_status refuses older GPUs).
 // 16-bit images have two: ByteMma (the same ring, samples and taps as two
 // byte planes; gray and RGB) and Integer (integer kernels on the CUDA cores,
-// fused tiles or two passes; every image, and 16 bits only).
+// fused tiles or two passes; every image, and 16 bits only; what Auto runs).
 enum class SeparablePath { Auto, HalfMma, ByteMma, Integer };
 
 // How custom kernels are computed; both give identical bytes.
@@ -109,9 +109,10 @@ private:
 const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
                          FilterWorkspace& ws, cudaStream_t stream);
 // 16-bit images (the 16-bit contract of src/ops/filter.hpp): the kernels of
-// cuda/filter_u16.cu, the Gaussian and unsharp of gray and RGB images on the
-// tensor-core ring unless the separable path is Integer; pitches in bytes, at
-// least width * channels * 2. Checks and asynchrony as above.
+// cuda/filter_u16.cu; the Gaussian and unsharp of gray and RGB images on the
+// tensor-core ring when the separable path is ByteMma, on the integer kernels
+// otherwise (Auto, Integer); pitches in bytes, at least width * channels * 2.
+// Checks and asynchrony as above.
 const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,
                          FilterWorkspace& ws, cudaStream_t stream);
 

@@ -62,6 +62,9 @@ void validate_images(const FilterPlan& plan, const ConstDeviceViewU8& src, const
 fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, SeparablePath path,
                                    const fd::DeviceLimits& dev) {
     switch (path) {
+        case SeparablePath::Integer:
+            throw device_error(kSubject, "the integer CUDA-core Gaussian is for 16-bit images; 8-bit ones run on "
+                                         "the tensor cores");
         case SeparablePath::HalfMma:
             if (!fd::half_mma_supported(plan, channels, dev))
                 throw device_error(kSubject, "the register-chained tensor-core Gaussian needs a radius up to 64 (after "
@@ -70,9 +73,6 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
         case SeparablePath::Auto:
             if (fd::half_mma_supported(plan, channels, dev)) return fd::SeparableImpl::HalfMma;
             [[fallthrough]];
-        case SeparablePath::Integer:
-            throw device_error(kSubject, "the integer CUDA-core Gaussian is for 16-bit images; 8-bit ones run on "
-                                         "the tensor cores");
         case SeparablePath::ByteMma:
         default:
             // The general fallback: every plan fits it (it narrows its strips
