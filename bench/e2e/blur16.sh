@@ -19,18 +19,9 @@ here=$(dirname "$(realpath "$0")")
 python=${PYTHON:-python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=timing.sh
+source "$here/timing.sh"
 cd "$work"
-
-timed() {
-    local i
-    for ((i = 0; i < repeats; i++)); do
-        rm -f out.*
-        /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>"$work/time" || { echo "failed"; return; }
-        tail -1 "$work/time"
-    done | sort -n | awk '{w[NR] = $1; c[NR] = $2 + $3} END {
-        n = NR; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t }
-        printf "%.3f / %.3f", c[int((n + 1) / 2)], w[int((n + 1) / 2)] }'
-}
 
 vips colourspace "$png" in16.png rgb16
 vips copy in16.png "in16.tif[compression=lzw]"
@@ -46,8 +37,8 @@ for job in "16-bit PNG:in16.png:out.png:" "16-bit TIFF, LZW:in16.tif:out.tif:[co
     row="| $label |"
     extra=()
     [[ $out == *.tif ]] && extra=(--compression lzw)
-    for b in "${imgpars[@]}"; do row+=" $(timed "$b" blur "$in" "$out" --sigma 2 "${extra[@]}") |"; done
-    row+=" $(timed vips gaussblur "$in" "$out$vopts" 2) |"
-    row+=" $(timed "$python" "$here/opencv_blur.py" "$in" "$out") |"
+    for b in "${imgpars[@]}"; do row+=" $(cpu_wall_median "$b" blur "$in" "$out" --sigma 2 "${extra[@]}") |"; done
+    row+=" $(cpu_wall_median vips gaussblur "$in" "$out$vopts" 2) |"
+    row+=" $(cpu_wall_median "$python" "$here/opencv_blur.py" "$in" "$out") |"
     echo "$row"
 done

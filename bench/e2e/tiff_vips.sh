@@ -17,23 +17,12 @@ repeats=${2:-5}
 shift 2
 imgpars=()
 for b in "$@"; do imgpars+=("$(realpath "$b")"); done
+here=$(dirname "$(realpath "$0")")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# shellcheck source=timing.sh
+source "$here/timing.sh"
 cd "$work"
-
-# "wall cpu" medians of $repeats runs of "$@".
-timed() {
-    local i
-    for ((i = 0; i < repeats; i++)); do
-        # A fresh output each run: overwriting in place (vips) frees the old
-        # file's pages before writing, a rename (imgpar) after.
-        rm -f out.tif
-        /usr/bin/time -f "%e %U %S" "$@" >/dev/null 2>"$work/time" || { echo "failed"; return; }
-        tail -1 "$work/time"
-    done | sort -n | awk '{w[NR] = $1; c[NR] = $2 + $3} END {
-        n = NR; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t }
-        printf "%.3f / %.3f", c[int((n + 1) / 2)], w[int((n + 1) / 2)] }'
-}
 
 vips copy "$photo" rgb8.v
 vips colourspace rgb8.v rgb16.v rgb16
@@ -49,12 +38,12 @@ echo "$rule---:|"
 for depth in 8 16; do
     for c in none lzw deflate; do
         row="| decode $depth-bit $c |"
-        for b in "${imgpars[@]}"; do row+=" $(timed "$b" convert "p${depth}_$c.tif" out.tif --compression none) |"; done
-        echo "$row $(timed vips copy "p${depth}_$c.tif" out.tif) |"
+        for b in "${imgpars[@]}"; do row+=" $(cpu_wall_median "$b" convert "p${depth}_$c.tif" out.tif --compression none) |"; done
+        echo "$row $(cpu_wall_median vips copy "p${depth}_$c.tif" out.tif) |"
     done
     for c in none lzw deflate; do
         row="| encode $depth-bit $c |"
-        for b in "${imgpars[@]}"; do row+=" $(timed "$b" convert "p${depth}_none.tif" out.tif --compression "$c") |"; done
-        echo "$row $(timed vips copy "p${depth}_none.tif" "out.tif[compression=$c]") |"
+        for b in "${imgpars[@]}"; do row+=" $(cpu_wall_median "$b" convert "p${depth}_none.tif" out.tif --compression "$c") |"; done
+        echo "$row $(cpu_wall_median vips copy "p${depth}_none.tif" "out.tif[compression=$c]") |"
     done
 done
