@@ -100,13 +100,8 @@ void histogram16_cases(Context& ctx) {
     ws.reserve16();
     for (const Shape& shape : kShapes) {
         const ImageU8& base = host_image(shape);
-        ImageU16 img(shape.w, shape.h, shape.c);
-        std::uint32_t noise = 12345;
-        for (std::size_t i = 0; i < img.sample_count(); ++i) {
-            noise = noise * 1664525u + 1013904223u;
-            const int v = base.data()[i];
-            img.data()[i] = static_cast<std::uint16_t>(v * 257 - (v && !shape.constant ? (noise >> 16) % 257 : 0));
-        }
+        ImageU16 img = widen_with_noise(base, 12345);
+        if (shape.constant) img.fill(static_cast<std::uint16_t>(base.data()[0] * 257));
         const Histogram16 ref = cpu::histogram(img.view(), false);
         cuda::DeviceImageU16 d = cuda::DeviceImageU16::from_host(img.cview(), s);
         const std::size_t bytes = img.sample_count() * 2;

@@ -72,15 +72,7 @@ ImageU8 case_image<std::uint8_t>(const Case& k) {
 }
 template <>
 ImageU16 case_image<std::uint16_t>(const Case& k) {
-    const ImageU8 base = make_photo_like(k.w, k.h, k.c, 3);
-    ImageU16 img(k.w, k.h, k.c);
-    std::uint32_t noise = 777;
-    for (std::size_t i = 0; i < img.sample_count(); ++i) {
-        noise = noise * 1664525u + 1013904223u;
-        const int v = base.data()[i];
-        img.data()[i] = static_cast<std::uint16_t>(v * 257 - (v ? (noise >> 16) % 257 : 0));
-    }
-    return img;
+    return widen_with_noise(make_photo_like(k.w, k.h, k.c, 3), 777);
 }
 
 template <typename T>

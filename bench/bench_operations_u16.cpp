@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <tuple>
 
@@ -36,10 +35,7 @@ Source16& source16(Context& ctx, const ImageShape& s) {
     if (it == cache.end()) {
         const ImageU8 base = make_photo_like(s.w, s.h, s.c, 5);
         Source16 src;
-        src.host = ImageU16(s.w, s.h, s.c);
-        std::mt19937 rng(7);
-        for (std::size_t i = 0; i < src.host.sample_count(); ++i)
-            src.host.data()[i] = static_cast<std::uint16_t>(base.data()[i] * 257 - (base.data()[i] ? rng() % 257 : 0));
+        src.host = widen_with_noise(base, 7);
         src.device = cuda::DeviceImageU16::from_host(src.host.cview(), ctx.stream());
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
         it = cache.emplace(s.label, std::move(src)).first;

@@ -24,4 +24,14 @@ ImageU8 make_photo_like(int width, int height, int channels, unsigned seed) {
     return img;
 }
 
+ImageU16 widen_with_noise(const ImageU8& image, unsigned seed) {
+    ImageU16 out(image.width(), image.height(), image.channels());
+    std::mt19937 rng(seed);
+    for (std::size_t i = 0; i < out.sample_count(); ++i) {
+        const int v = image.data()[i];
+        out.data()[i] = static_cast<std::uint16_t>(v * 257 - (v ? rng() % 257 : 0));
+    }
+    return out;
+}
+
 }  // namespace imgpar::bench

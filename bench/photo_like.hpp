@@ -10,4 +10,9 @@ namespace imgpar::bench {
 // so timings are not taken on zeros or constants.
 ImageU8 make_photo_like(int width, int height, int channels, unsigned seed = 1);
 
+// The 16-bit rows' images: an 8-bit image widened to 16 bits (v * 257) with
+// noise in the low byte (seeded), so they are not 8-bit images in disguise;
+// a sample of 0 stays 0.
+ImageU16 widen_with_noise(const ImageU8& image, unsigned seed);
+
 }  // namespace imgpar::bench
