@@ -5,12 +5,15 @@
 // block): a block counts one plane of its share of the rows into 65,536
 // 16-bit counters in shared memory, two to a 32-bit word, then writes them
 // to its own slot of a partial table; a second kernel adds the slots of each
-// plane into the 64-bit counts. A counter is updated by compare-and-swap of
-// its word, so a count reaching 65,536 never carries into its neighbour: the
-// thread whose addition wraps it adds the 65,536 to the global count itself
-// (exact for any number of samples a block sees). A warp first merges equal
-// samples (__match_any_sync: one update per distinct value, adding their
-// number), so a flat image costs one update per warp, not 32 competing ones.
+// plane into the 64-bit counts. A counter is updated by a plain atomicAdd on
+// its word (one shared-memory round trip, no compare-and-swap retries), and
+// the value it returns says exactly what the addition did: a low counter
+// that wraps past 65,535 carries one into its high neighbour, a high counter
+// that wraps carries out of the word. The thread that saw the wrap settles
+// it in the 64-bit global counts, which are exact modulo 2^64 whatever the
+// order: 65,536 to the counter that wrapped, and minus one to the high
+// neighbour a carry went into (src/ops/packed_counters.hpp). A warp whose
+// samples are all equal (flat or constant areas) adds them as one update.
 // The planes of one block group read the same rows at about the same time
 // (block b counts plane b % P), so an RGB image is read from memory about
 // once, its other planes hitting L2.
@@ -25,6 +28,7 @@
 #include "cuda/histogram.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
+#include "src/ops/packed_counters.hpp"
 #include "src/ops/pixel_math.hpp"
 
 namespace imgpar::cuda {
@@ -48,27 +52,27 @@ __device__ __forceinline__ unsigned plane_sample(const std::uint16_t* px, int p)
 
 // --- privatized --------------------------------------------------------------
 
-// Adds n to 16-bit counter v of `words`; a wrap past 65,535 goes to the
-// global count.
+// Adds n (1..32) to 16-bit counter v of `words`, settling a wrap in the
+// 64-bit counts (src/ops/packed_counters.hpp: exact in any order).
 __device__ __forceinline__ void add_private(unsigned* words, unsigned v, unsigned n, unsigned long long* global) {
-    unsigned* w = words + (v >> 1);
-    const unsigned shift = (v & 1u) * 16u;
-    unsigned old = *reinterpret_cast<volatile unsigned*>(w), assumed, sum;
-    do {
-        assumed = old;
-        sum = ((assumed >> shift) & 0xFFFFu) + n;
-        const unsigned next = (assumed & ~(0xFFFFu << shift)) | ((sum & 0xFFFFu) << shift);
-        old = atomicCAS(w, assumed, next);
-    } while (old != assumed);
-    if (sum > 0xFFFFu) atomicAdd(global + v, static_cast<unsigned long long>(sum & ~0xFFFFu));
+    const bool high = (v & 1u) != 0u;
+    const unsigned old = atomicAdd(words + (v >> 1), packed_increment(high, n));
+    const PackedSettlement s = settle_packed_add(old, high, n);
+    if (s.own != 0ull) {  // once in 65,536 counts of v
+        atomicAdd(global + v, s.own);
+        if (s.neighbour != 0ull) atomicAdd(global + v + 1, s.neighbour);
+    }
 }
 
-// Every lane of the warp calls it (the match is over the full warp).
+// Every lane of the warp calls it. A warp of one valid value adds 32 once
+// (a constant area's 32 equal updates would be serialised on one word).
 __device__ __forceinline__ void warp_add_private(unsigned* words, bool valid, unsigned v, unsigned long long* global) {
     const unsigned key = valid ? v : 0x10000u;
-    const unsigned peers = __match_any_sync(0xffffffffu, key);
-    const int lane = static_cast<int>(threadIdx.x & 31u);
-    if (valid && lane == __ffs(peers) - 1) add_private(words, v, static_cast<unsigned>(__popc(peers)), global);
+    if (__all_sync(0xffffffffu, key == __shfl_sync(0xffffffffu, key, 0))) {
+        if (valid && (threadIdx.x & 31u) == 0u) add_private(words, v, 32u, global);
+    } else if (valid) {
+        add_private(words, v, 1u, global);
+    }
 }
 
 // Block b counts plane b % P over rows b / P, b / P + groups, ...; its
