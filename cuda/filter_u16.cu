@@ -348,20 +348,27 @@ __global__ void __launch_bounds__(kTileX * kTileThreadsY) edges16_tiles(const __
 
 // --- Launch -------------------------------------------------------------------
 
+// The longest radius Auto gives RGB's integer kernels (see launch_gaussian).
+constexpr int kIntegerRgbMaxRadius16 = 4;
+
 unsigned grid_rows(int rows) { return static_cast<unsigned>(std::min(std::max(rows, 1), 65535)); }
 
 template <int C, int K>
 const char* launch_gaussian(const FilterPlan& plan, Args16 a, cudaStream_t stream, const DeviceLimits& dev,
                             SeparablePath path) {
     using S = Spec<C, K>;
-    // Auto keeps the integer kernels (timed on the device) until the ring,
-    // which the GPU suite checks on every 16-bit plan, is timed against them:
-    // the ring is taken when asked for (SeparablePath::ByteMma).
+    // Auto takes the ring where it was timed faster than the integer kernels
+    // (bench/TUNING.md, H200): on gray always (sigma 0.5-25: 1.4-5x), on RGB
+    // from radius 5 up (sigma 2: 1.2x, sigma 20: 2.4x); the integer kernels
+    // keep RGB's shortest radii (sigma 0.5 and 1: 1.3x and 1.14x faster).
+    // Integer asks for those, ByteMma for the ring.
     if constexpr (K == static_cast<int>(LaneKind16::Samples)) {
-        if (path == SeparablePath::ByteMma) {
+        const bool ring = path == SeparablePath::ByteMma ||
+                          (path == SeparablePath::Auto && (C == 1 || a.radius > kIntegerRgbMaxRadius16));
+        if (ring) {
             const ConstDeviceViewU16 src{a.src, a.width, a.height, C, a.src_pitch};
             const DeviceViewU16 dst{a.dst, a.width, a.height, C, a.dst_pitch};
-            if (const char* ring = launch_separable_tensor_core16(plan, src, dst, stream, dev)) return ring;
+            if (const char* name = launch_separable_tensor_core16(plan, src, dst, stream, dev)) return name;
         }
     }
     if (path == SeparablePath::ByteMma)
