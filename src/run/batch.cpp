@@ -87,6 +87,29 @@ std::string summary_line(const std::string& command, const BatchSummary& s, cons
     return line + "; " + std::to_string(s.total) + " file" + (s.total == 1 ? "" : "s") + timing;
 }
 
+std::string batch_timing_line(const BatchSummary& s, double startup, double teardown) {
+    const std::size_t finished = s.done + s.skipped + s.failed;
+    char buf[256];
+    if (finished == 0) {
+        std::snprintf(buf, sizeof buf, "timing: start-up %.3f s, no file finished, teardown %.3f s", startup, teardown);
+        return buf;
+    }
+    std::string line;
+    std::snprintf(buf, sizeof buf, "timing: start-up %.3f s, first file done %.3f s after the process started",
+                  startup, startup + s.first_finished);
+    line = buf;
+    // The steady rate: the files after the first over the time after it, so
+    // the start (CUDA, nvJPEG, the first decode) does not dilute it.
+    const double span = s.last_finished - s.first_finished;
+    if (finished > 1 && span > 0) {
+        std::snprintf(buf, sizeof buf, ", then %zu file%s at %.1f files/s", finished - 1, finished == 2 ? "" : "s",
+                      static_cast<double>(finished - 1) / span);
+        line += buf;
+    }
+    std::snprintf(buf, sizeof buf, ", teardown %.3f s", teardown);
+    return line + buf;
+}
+
 BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings& settings, BackendPool& backend,
                        MemoryBudget& memory, const Diagnostics& diag, std::ostream& out, const ProcessItem& process,
                        const ItemFailure& failure) {
@@ -100,6 +123,7 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
     OrderedOutput ordered(out, items.size());
     std::atomic<std::size_t> next{0}, done{0}, skipped{0}, failed{0};
     std::atomic<bool> stop{false};
+    std::mutex finish_mutex;  // the first and last finishing times
     std::exception_ptr fatal;
     std::mutex fatal_mutex;
     {
@@ -142,6 +166,12 @@ BatchSummary run_batch(const std::vector<BatchItem>& items, const BatchSettings&
                     bad = true;
                 }
                 if (bad) ++failed;
+                {
+                    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                    std::lock_guard<std::mutex> lock(finish_mutex);
+                    if (summary.first_finished < 0) summary.first_finished = t;
+                    summary.last_finished = std::max(summary.last_finished, t);
+                }
                 ordered.put(i, std::move(text));
                 bar.finished_one(bad);
             }

@@ -83,7 +83,15 @@ struct BatchSettings {
 struct BatchSummary {
     std::size_t total = 0, done = 0, skipped = 0, failed = 0;
     double seconds = 0;
+    // When the first and the last file finished (done, skipped or failed),
+    // seconds after the batch started; -1 when none did.
+    double first_finished = -1, last_finished = -1;
 };
+
+// The -v line of a run's fixed costs and pace: `startup` seconds from the
+// process's start to the batch's, the first file's finish, the rate of the
+// files after it, and `teardown` (the GPU sessions and services closed).
+std::string batch_timing_line(const BatchSummary& s, double startup, double teardown);
 
 // process(index, item, context) does one file and returns its result, or
 // throws imgpar::Error: an input or output error fails that file (reported

@@ -14,6 +14,7 @@
 #include "src/run/gpu_service.hpp"
 #include "src/run/pipeline.hpp"
 #include "src/run/source.hpp"
+#include "src/run/timing.hpp"
 
 namespace imgpar {
 
@@ -205,7 +206,10 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
     const auto prepare = [shapes = first.shapes](const BackendChoice& choice) { prepare_session(choice, shapes); };
     PoolOptions pool = pool_options(batch.jobs, items.size(), device.cpu_while_gpu_starts, diag);
     pool.warm_up = prepare;
-    BackendPool backend(
+    // Held in optionals so the run can close them, and time that, before -v's
+    // timing line.
+    std::optional<BackendPool> backend;
+    backend.emplace(
         [select, prepare] {
             BackendChoice choice = select();
             prepare(choice);
@@ -221,7 +225,8 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
     if (ps.gpu_decode == GpuJpegDecode::Split)
         diag.info("JPEG: files computed on the GPU decode split: Huffman decoding by " + jpeg_codec_name() +
                   " on the cores, the inverse DCT, upsampling and colour conversion on the GPU (libjpeg-turbo's pixels)");
-    const ServiceLogClose hardware_start =
+    std::optional<ServiceLogClose> hardware_start;
+    hardware_start.emplace(
         ps.gpu_decode == GpuJpegDecode::Hardware
             ? start_gpu_service(diag, device.request,
                                 [](int gpu_index) {
@@ -230,7 +235,7 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
                                            " (libjpeg-turbo's pixels)";
                                 },
                                 "JPEG: the hardware decoder is not used: ")
-            : ServiceLogClose{};
+            : ServiceLogClose{});
 
     const Pipeline pipeline(chain, sink, ps, diag);
     const auto process = [&](std::size_t index, const BatchItem& item, WorkerContext& ctx) {
@@ -242,13 +247,22 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
         return sink.failed(index, item, e);
     };
     RunOutcome outcome;
-    outcome.summary = run_batch(items, batch, backend, memory, diag, out, process, failure);
+    const auto batch_start = std::chrono::steady_clock::now();
+    const double startup = std::chrono::duration<double>(batch_start - process_start()).count();
+    outcome.summary = run_batch(items, batch, *backend, memory, diag, out, process, failure);
     outcome.checks_failed = sink.checks_failed();
-    report_gpu_shares(backend, diag);
-    if (const int early = backend.leased_before_selection())
+    report_gpu_shares(*backend, diag);
+    if (const int early = backend->leased_before_selection())
         diag.info("device auto: " + std::to_string(early) + " of " + std::to_string(items.size()) +
                   " files computed on the CPU while the GPU started");
     const BatchSummary& s = outcome.summary;
+    if (diag.verbose()) {
+        const auto teardown_start = std::chrono::steady_clock::now();
+        backend.reset();
+        hardware_start.reset();
+        const double teardown = std::chrono::duration<double>(std::chrono::steady_clock::now() - teardown_start).count();
+        diag.info(batch_timing_line(s, startup, teardown));
+    }
     if (settings.summary_line || (settings.summary_when_failed && s.failed)) {
         const std::string line = summary_line(settings.command, s, sink.verb()) + sink.checks_text();
         if (s.failed || outcome.checks_failed)

@@ -7,6 +7,11 @@
 
 namespace imgpar {
 
+// When the process started (its static initialisation), for -v's start-up
+// time: what passes before the first file includes loading the libraries and
+// starting the GPU.
+std::chrono::steady_clock::time_point process_start();
+
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
