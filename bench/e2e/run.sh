@@ -141,6 +141,22 @@ if have mogrify && mogrify -version 2>/dev/null | grep -q ImageMagick; then
     brow "ImageMagick mogrify -blur" "$(best mogrify -path "$work/b" -blur 0x2 -quality 95 "${batch[@]}")"
 fi
 
+# Where a batch's time goes: -v's timing line (start-up, the first file, the
+# steady rate, the teardown of sessions and services) of one more run, and
+# the wall time around it (what remains is the process's exit: CUDA's).
+timing_row() {
+    rm -rf "$work/b"; mkdir -p "$work/b"
+    local t0 t1 line
+    t0=$(date +%s.%N)
+    line=$("$imgpar" blur --sigma 2 --quality 95 --device "$1" -v --out-dir "$work/b" "${@:2}" 2>&1 >/dev/null | grep -o 'timing: .*')
+    t1=$(date +%s.%N)
+    echo "- \`--device $1\`: ${line#timing: }; wall $(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") s"
+}
+echo
+echo "Fixed costs and pace, $n files:"
+echo
+for d in "${devices[@]}"; do timing_row "$d" "${batch[@]}"; done
+
 # The bytes: every output of three more default runs (the GPU decodes,
 # computes and encodes) against the CPU backend's.
 if ((have_gpu)); then
@@ -168,6 +184,8 @@ if [[ -f ${large[0]} ]] && ((have_gpu)); then
     if ((have_cv)); then
         brow "OpenCV (Python), process pool of $cores" "$(best python3 "$here/opencv_blur.py" --pool "$cores" "$work/b" "${large[@]}")"
     fi
+    echo
+    timing_row gpu "${large[@]}"
 fi
 
 # Several GPUs (--device gpu:all): the batches on one GPU and on all of them,
