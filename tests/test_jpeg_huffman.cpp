@@ -107,6 +107,94 @@ void check_damaged(const Bytes& bytes, int width, int height, std::uint32_t size
     if (r.taken && clean) CHECK(mismatch(reference(bytes, width, height), r.blocks) == "");
 }
 
+
+// A gray JPEG written by hand, 8-pixel blocks of quantizer 1, with the
+// given Huffman tables and scan bytes: for codes no encoder writes.
+struct HuffmanTableSpec {
+    std::vector<int> counts;  // 16
+    std::vector<int> values;
+};
+
+Bytes handmade(int width, int height, int restart, const HuffmanTableSpec& dc, const HuffmanTableSpec& ac,
+               const Bytes& scan) {
+    Bytes b = {0xFF, 0xD8, 0xFF, 0xDB, 0, 67, 0};
+    b.insert(b.end(), 64, 1);
+    const auto be16 = [&](int v) {
+        b.push_back(static_cast<std::uint8_t>(v >> 8));
+        b.push_back(static_cast<std::uint8_t>(v));
+    };
+    b.insert(b.end(), {0xFF, 0xC0, 0, 11, 8});
+    be16(height);
+    be16(width);
+    b.insert(b.end(), {1, 1, 0x11, 0});
+    for (int cls = 0; cls < 2; ++cls) {
+        const HuffmanTableSpec& t = cls ? ac : dc;
+        b.insert(b.end(), {0xFF, 0xC4});
+        be16(2 + 17 + static_cast<int>(t.values.size()));
+        b.push_back(static_cast<std::uint8_t>(cls << 4));
+        for (int c : t.counts) b.push_back(static_cast<std::uint8_t>(c));
+        for (int v : t.values) b.push_back(static_cast<std::uint8_t>(v));
+    }
+    if (restart) {
+        b.insert(b.end(), {0xFF, 0xDD, 0, 4});
+        be16(restart);
+    }
+    b.insert(b.end(), {0xFF, 0xDA, 0, 8, 1, 1, 0, 0, 63, 0});
+    b.insert(b.end(), scan.begin(), scan.end());
+    b.insert(b.end(), {0xFF, 0xD9});
+    return b;
+}
+
+// Writes codes MSB first with byte stuffing; pads with ones at a restart and at the end.
+struct ScanWriter {
+    Bytes out;
+    std::uint32_t acc = 0;
+    int held = 0;
+    void put(std::uint32_t value, int length) {
+        for (int i = length - 1; i >= 0; --i) {
+            acc = acc << 1 | ((value >> i) & 1);
+            if (++held == 8) {
+                out.push_back(static_cast<std::uint8_t>(acc));
+                if (acc == 0xFF) out.push_back(0);
+                acc = 0;
+                held = 0;
+            }
+        }
+    }
+    void pad() {
+        if (held) put(0x7F, 8 - held);
+    }
+    void restart(int m) {
+        pad();
+        out.push_back(0xFF);
+        out.push_back(static_cast<std::uint8_t>(0xD0 + (m & 7)));
+    }
+    Bytes finish() {
+        pad();
+        return out;
+    }
+};
+
+// The hand-made tables: DC sizes 0-15 as 5-bit codes; AC symbols 0-127 as
+// 8-bit codes, 128-255 (runs of 8 or more, the zero run among them) as
+// 12-bit codes, past the lookup's 9 bits.
+const HuffmanTableSpec kDc{{0, 0, 0, 0, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                           {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}};
+HuffmanTableSpec ac_table() {
+    HuffmanTableSpec t{{0, 0, 0, 0, 0, 0, 0, 128, 0, 0, 0, 128, 0, 0, 0, 0}, {}};
+    for (int v = 0; v < 256; ++v) t.values.push_back(v);
+    return t;
+}
+
+void dc(ScanWriter& w, int size, std::uint32_t bits) {
+    w.put(static_cast<std::uint32_t>(size), 5);
+    w.put(bits, size);
+}
+void ac(ScanWriter& w, int rs, std::uint32_t bits) {
+    if (rs < 128) w.put(static_cast<std::uint32_t>(rs), 8);
+    else w.put(static_cast<std::uint32_t>((128 << 4) + rs - 128), 12);
+    w.put(bits, rs & 15);
+}
 }  // namespace
 
 TEST_CASE("jpeg huffman: libjpeg-turbo's coefficients in every layout and awkward size") {
@@ -272,6 +360,71 @@ TEST_CASE("jpeg huffman: damaged scans are refused exactly when the walk refuses
     for (std::size_t keep = test::scan_start(s.bytes); keep + 2 < s.bytes.size(); keep += 3) {
         CAPTURE(keep);
         check_damaged(test::cut_with_eoi(s.bytes, keep), s.width, s.height, 48);
+    }
+}
+
+TEST_CASE("jpeg huffman: codes no encoder writes, at the edges of a block, as the walk and libjpeg-turbo read them") {
+    const HuffmanTableSpec act = ac_table();
+    struct Case {
+        const char* name;
+        bool clean;
+        void (*write)(ScanWriter&);
+    };
+    const Case cases[] = {
+        {"a coefficient, then end of block", true, [](ScanWriter& w) { dc(w, 3, 5); ac(w, 0x01, 1); ac(w, 0x00, 0); }},
+        {"three zero runs, then end of block", true,
+         [](ScanWriter& w) { dc(w, 0, 0); for (int i = 0; i < 3; ++i) ac(w, 0xF0, 0); ac(w, 0x00, 0); }},
+        {"a zero run to the block's end", false,
+         [](ScanWriter& w) { dc(w, 0, 0); ac(w, 0xE1, 1); for (int i = 0; i < 3; ++i) ac(w, 0xF0, 0); ac(w, 0x00, 0); }},
+        {"the last coefficient ends the block", true,
+         [](ScanWriter& w) { dc(w, 1, 1); ac(w, 0xE1, 0); ac(w, 0xF0, 0); ac(w, 0xF0, 0); ac(w, 0xF2, 2); }},
+        {"a coefficient past the block", false,
+         [](ScanWriter& w) { dc(w, 1, 1); ac(w, 0xE1, 0); ac(w, 0xF0, 0); ac(w, 0xF0, 0); ac(w, 0x01, 1); ac(w, 0xF1, 1); }},
+        {"a run with size 0 ends the block", true, [](ScanWriter& w) { dc(w, 2, 0); ac(w, 0x50, 0); }},
+        {"DC size 11", true, [](ScanWriter& w) { dc(w, 11, 0x7FF); ac(w, 0x0A, 0x3FF); ac(w, 0x00, 0); }},
+        {"DC size 12", false, [](ScanWriter& w) { dc(w, 12, 0x800); ac(w, 0x00, 0); }},
+        {"AC size 11", false, [](ScanWriter& w) { dc(w, 0, 0); ac(w, 0x0B, 1); ac(w, 0x00, 0); }},
+    };
+    for (const Case& c : cases) {
+        const std::string name = c.name;
+        CAPTURE(name);
+        // Two blocks of the case, then again after a restart: 32 x 8, an interval of 2 MCUs.
+        ScanWriter w;
+        for (int block = 0; block < 4; ++block) {
+            if (block == 2) w.restart(0);
+            c.write(w);
+        }
+        const Bytes file = handmade(32, 8, 2, kDc, act, w.finish());
+        CHECK(jpeg_scan_is_clean(file.data(), file.size()) == c.clean);
+        for (std::uint32_t size : kSizes) {
+            CAPTURE(size);
+            check_damaged(file, 32, 8, size);
+        }
+    }
+}
+
+TEST_CASE("jpeg huffman: tables libjpeg-turbo refuses are refused by both readers") {
+    // An all-ones code (libjpeg-turbo: "no code is allowed to be all ones"),
+    // and a DC table with a symbol over 15: libjpeg-turbo refuses the file.
+    const HuffmanTableSpec all_ones{{2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0, 1}};
+    const HuffmanTableSpec dc_symbol_16{{0, 0, 0, 0, 17, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+                                        {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}};
+    ScanWriter w;
+    dc(w, 0, 0);
+    ac(w, 0x00, 0);
+    const Bytes scan = w.finish();
+    const Bytes good = handmade(8, 8, 0, kDc, ac_table(), scan);
+    CHECK(jpeg_scan_is_clean(good.data(), good.size()));
+    check_exact(good, 8, 8);
+    ScanWriter ones;  // DC code "0" (size 0), then the AC table's end of block
+    ones.put(0, 1);
+    ac(ones, 0x00, 0);
+    for (const Bytes& bad : {handmade(8, 8, 0, all_ones, ac_table(), ones.finish()),
+                             handmade(8, 8, 0, dc_symbol_16, ac_table(), scan)}) {
+        std::vector<std::string> warnings;
+        CHECK_THROWS(jpeg_read_coefficients("bad.jpg", bad, 8, 8, warnings));
+        CHECK_FALSE(jpeg_scan_is_clean(bad.data(), bad.size()));
+        CHECK_FALSE(decode_jpeg_huffman_cpu(bad.data(), bad.size()).taken);
     }
 }
 

@@ -38,13 +38,14 @@ struct JpegScanHeader {
 // Reads the markers from SOI to the first scan. False for anything else than
 // an 8-bit SOF0/SOF1 frame of 1 or 3 components whose first scan covers all
 // of them with defined tables, sequentially (Ss 0, Se 63, no approximation);
-// false too for a Huffman table whose counts form no prefix code (libjpeg-turbo
-// refuses it). Never reads past `size`.
+// false too when a table the scan uses is one libjpeg-turbo refuses (codes
+// that overflow their length or use the all-ones code, DC symbols over 15).
+// Never reads past `size`.
 bool read_jpeg_scan_header(const std::uint8_t* data, std::size_t size, JpegScanHeader& h);
 
 // Calls code_of(length, code, symbol index) for each code of `t` in canonical
 // order (lengths 1..16, codes counting up): how both readers build their
-// lookup tables. The counts are known to form a prefix code.
+// lookup tables, for tables read_jpeg_scan_header checked.
 template <typename Visit>
 void for_each_huffman_code(const JpegHuffmanSpec& t, Visit code_of) {
     std::int32_t code = 0;
