@@ -20,6 +20,7 @@
 #include "tests/support/test_images.hpp"
 
 #if IMGPAR_TEST_LIBJPEG
+#include "tests/support/jpeg_encodings.hpp"
 #include "tests/support/jpeg_reference.hpp"
 #endif
 
@@ -35,33 +36,8 @@ using Bytes = std::vector<std::uint8_t>;
 // than any interval here (a decoder an interval).
 constexpr std::uint32_t kSizes[] = {32, 40, 96, huffman::kSubsequenceBits, 1u << 24};
 
-struct Encoding {
-    int quality = 90;
-    int h = 1, v = 1;   // luma's sampling factors (chroma 1 x 1); ignored for gray
-    bool optimize = false;
-    int restart_mcus = 0, restart_rows = 0;
-};
-
-Bytes encode(const ImageU8& img, const Encoding& e) {
-    const ConstViewU8 view = img.view();
-    const bool gray = img.channels() == 1;
-    return test::compress_to_memory(
-        img.width(), img.height(), img.channels(), gray ? JCS_GRAYSCALE : JCS_RGB,
-        [&](jpeg_compress_struct& c) {
-            jpeg_set_quality(&c, e.quality, TRUE);
-            c.optimize_coding = e.optimize ? TRUE : FALSE;
-            if (!gray) {
-                c.comp_info[0].h_samp_factor = e.h;
-                c.comp_info[0].v_samp_factor = e.v;
-            }
-            c.restart_interval = static_cast<unsigned>(e.restart_mcus);
-            c.restart_in_rows = e.restart_rows;
-        },
-        [&](jpeg_compress_struct& c) {
-            jpeg_start_compress(&c, TRUE);
-            test::write_rows(c, view.data, view.stride);
-        });
-}
+using test::encode;
+using test::Encoding;
 
 // libjpeg-turbo's coefficients of a file it reads with no warning.
 std::vector<std::int16_t> reference(const Bytes& bytes, int width, int height) {
