@@ -296,6 +296,19 @@ TEST_CASE("jpeg huffman: files imgpar writes, the repository's photo and what is
         CHECK(jpeg_scan_is_clean(b.data(), b.size()));
         CHECK_FALSE(decode_jpeg_huffman_cpu(b.data(), b.size()).taken);
     }
+    // A header claiming 60000 x 60000 over a small scan: not taken before any
+    // output is sized (the walk refuses it too).
+    Bytes huge = jpeg_encode(test::photo_like_image(64, 64, 3, 6).view(), 90);
+    for (std::size_t i = 2; i + 8 < huge.size(); ++i)
+        if (huge[i] == 0xFF && huge[i + 1] == 0xC0) {
+            huge[i + 5] = huge[i + 7] = 0xEA;  // 0xEA60 = 60000
+            huge[i + 6] = huge[i + 8] = 0x60;
+            break;
+        }
+    CHECK_FALSE(jpeg_scan_is_clean(huge.data(), huge.size()));
+    const JpegHuffmanPlan huge_plan = plan_jpeg_huffman(huge.data(), huge.size());
+    CHECK_FALSE(huge_plan.taken);
+    CHECK(huge_plan.reason.find("too short") != std::string::npos);
     // Every prefix of a file: not taken, never a read past its end (the sanitizer builds see that).
     const Bytes whole = jpeg_encode(img.view(), 90);
     for (std::size_t n = 0; n < whole.size(); ++n) CHECK_FALSE(decode_jpeg_huffman_cpu(whole.data(), n, 32).taken);

@@ -148,6 +148,15 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
         const int expected = iv + 1 < l.intervals ? 0xD0 + static_cast<int>(iv & 7) : 0xD9;
         if (marker != expected) return not_taken("a marker other than the expected RSTn or EOI in the scan");
     }
+    // Every block takes 2 bits at least (a DC code and an end of block, or
+    // coefficients), and must end inside its interval: an interval with fewer
+    // bits is cut short (the walk finds it so too), and a hostile header's
+    // size costs no output buffer.
+    for (std::uint32_t iv = 0; iv < l.intervals; ++iv) {
+        const std::uint64_t mcus_in = std::min<std::uint64_t>(l.mcus_per_interval, l.mcus - iv * static_cast<std::uint64_t>(l.mcus_per_interval));
+        if (p.interval_bit[iv + 1] - p.interval_bit[iv] < 2 * mcus_in * static_cast<std::uint64_t>(l.slots))
+            return not_taken("a restart interval or the scan is too short for its blocks");
+    }
     p.bits.insert(p.bits.end(), huffman::kBitPadding, 0);
 
     l.subsequence_bits = subsequence_bits;
