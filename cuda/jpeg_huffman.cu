@@ -1,8 +1,8 @@
 // The GPU's parallel Huffman decoding (src/gpu/jpeg_huffman.hpp): a kernel
 // a phase of src/io/jpeg_huffman_decode.hpp, a thread a subsequence, and
-// CUB's scan for phase 3. The host loops over phase 2's walks until one
-// changes no start state (usually the second: decoders fall into step within
-// a subsequence or two).
+// CUB's scan for phase 3. The host loops over phase 2's walks until a pass
+// changes no record (usually the second: decoders fall into step within
+// a subsequence or two), or gives up after huffman::kMaxPasses.
 #include "src/gpu/jpeg_huffman.hpp"
 
 #include <cub/device/device_scan.cuh>
@@ -25,34 +25,27 @@ struct HuffmanPolicy {
 };
 
 struct Work {
-    std::uint64_t* start;
-    std::uint64_t* used;
     std::uint64_t* end;
     huffman::Sums* sums;    // subsequences + 1 (the last stays zero: the scan's total lands after it)
     huffman::Sums* before;  // subsequences + 1
-    std::uint32_t* flags;   // [0]: a walk wrote a start; [1]: damage
+    std::uint32_t* flags;   // [0]: a walk wrote a record; [1]: damage
 };
 
 __global__ void __launch_bounds__(HuffmanPolicy::kThreads) phase1_kernel(const __grid_constant__ huffman::View v, Work w) {
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < v.layout.subsequences) huffman::phase1(v, j, w.start, w.used, w.end, w.sums);
+    if (j < v.layout.subsequences) huffman::phase1(v, j, w.end, w.sums);
 }
 
 __global__ void __launch_bounds__(HuffmanPolicy::kThreads) walk_kernel(const __grid_constant__ huffman::View v, Work w) {
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < v.layout.subsequences && huffman::phase2_walk(v, j, w.used, w.end, w.start)) w.flags[0] = 1;
-}
-
-__global__ void __launch_bounds__(HuffmanPolicy::kThreads) refresh_kernel(const __grid_constant__ huffman::View v, Work w) {
-    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < v.layout.subsequences) huffman::phase2_refresh(v, j, w.start, w.used, w.end, w.sums);
+    if (j < v.layout.subsequences && huffman::phase2_walk(v, j, w.end, w.sums)) w.flags[0] = 1;
 }
 
 __global__ void __launch_bounds__(HuffmanPolicy::kThreads) phase4_kernel(const __grid_constant__ huffman::View v, Work w,
                                                                          std::int16_t* out) {
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= v.layout.subsequences) return;
-    const std::uint32_t damage = huffman::phase4(v, j, w.start, w.before, out);
+    const std::uint32_t damage = huffman::phase4(v, j, w.end, w.before, out);
     if (damage) atomicOr(w.flags + 1, damage);
 }
 
@@ -63,7 +56,7 @@ struct AddSums {
 // A session's buffers for this decode, made on first use; they only grow.
 struct HuffmanState {
     cuda::DeviceBuffer<std::uint8_t> input;  // tables, bits and the interval and subsequence arrays
-    cuda::DeviceBuffer<std::uint64_t> states;  // start, used, end
+    cuda::DeviceBuffer<std::uint64_t> states;  // where each subsequence's decode ends
     cuda::DeviceBuffer<huffman::Sums> sums;    // sums, then before
     cuda::DeviceBuffer<std::uint8_t> scan_scratch;
     cuda::DeviceBuffer<std::uint32_t> flags;
@@ -140,13 +133,11 @@ std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan,
     v.subsequence_interval = reinterpret_cast<const std::uint32_t*>(base + pk.subsequence_interval);
 
     const std::uint32_t n = plan.layout.subsequences;
-    st.states.reserve(3 * static_cast<std::size_t>(n), stream);
+    st.states.reserve(n, stream);
     st.sums.reserve(2 * (static_cast<std::size_t>(n) + 1), stream);
     st.flags.reserve(2, stream);
     Work w{};
-    w.start = st.states.get();
-    w.used = w.start + n;
-    w.end = w.used + n;
+    w.end = st.states.get();
     w.sums = st.sums.get();
     w.before = w.sums + n + 1;
     w.flags = st.flags.get();
@@ -157,6 +148,10 @@ std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan,
     IMGPAR_CUDA_CHECK_LAUNCH("phase1_kernel");
     int passes = 0;
     for (;;) {
+        if (passes == huffman::kMaxPasses) {
+            if (sync_passes) *sync_passes = passes;
+            return huffman::kOutOfStep;
+        }
         ++passes;
         walk_kernel<<<grid_for(n), HuffmanPolicy::kThreads, 0, stream>>>(v, w);
         IMGPAR_CUDA_CHECK_LAUNCH("walk_kernel");
@@ -164,8 +159,6 @@ std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan,
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
         if (st.flags_host.get()[0] == 0) break;
         IMGPAR_CUDA_CHECK(cudaMemsetAsync(w.flags, 0, sizeof(std::uint32_t), stream));
-        refresh_kernel<<<grid_for(n), HuffmanPolicy::kThreads, 0, stream>>>(v, w);
-        IMGPAR_CUDA_CHECK_LAUNCH("refresh_kernel");
     }
     if (sync_passes) *sync_passes = passes;
 

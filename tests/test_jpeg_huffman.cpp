@@ -392,6 +392,58 @@ TEST_CASE("jpeg huffman: codes no encoder writes, at the edges of a block, as th
     }
 }
 
+TEST_CASE("jpeg huffman: a scan whose decoders never fall into step is left to libjpeg-turbo") {
+    // Every symbol 8 bits (DC: an 8-bit code of size 0; AC: a 7-bit code of
+    // size 1 and its bit) and every block 64 symbols: a decoder that starts a
+    // few symbols off stays that many off, so phase 2's walks never agree.
+    const HuffmanTableSpec dc8{{0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}, {0}};
+    const HuffmanTableSpec ac7{{0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0}, {0x01, 0x00}};
+    ScanWriter w;
+    for (int block = 0; block < 256; ++block) {
+        w.put(0, 8);
+        for (int k = 1; k < 64; ++k) w.put(0, 8);  // code 0000000, then a 0 bit: -1
+    }
+    const Bytes file = handmade(2048, 8, 0, dc8, ac7, w.finish());
+    REQUIRE(jpeg_scan_is_clean(file.data(), file.size()));
+    // Whole: one decoder, no walks; libjpeg-turbo's coefficients.
+    check_damaged(file, 2048, 8, 1u << 24);
+    // Cut in 32-bit pieces, 4096 decoders: walks that each read their start
+    // before any other writes (the GPU's slowest order) settle kMaxWalk
+    // subsequences a pass at best, too few: not taken, left to libjpeg-turbo.
+    const JpegHuffmanResult r = decode_jpeg_huffman_cpu(file.data(), file.size(), 32, JpegHuffmanWalkOrder::LastToFirst);
+    CHECK_FALSE(r.taken);
+    CHECK(r.sync_passes == huffman::kMaxPasses);
+    CHECK(r.reason.find("step") != std::string::npos);
+    // Walks that hand on their results settle them all, as a serial decode does.
+    check_damaged(file, 2048, 8, 32);
+    CHECK(decode_jpeg_huffman_cpu(file.data(), file.size(), 32).sync_passes == 2);
+    // In 1024-bit pieces, 128 decoders: few enough for the slowest order too.
+    const JpegHuffmanResult fewer = decode_jpeg_huffman_cpu(file.data(), file.size(), 1024, JpegHuffmanWalkOrder::LastToFirst);
+    CHECK(fewer.taken);
+    CHECK(mismatch(reference(file, 2048, 8), fewer.blocks) == "");
+}
+
+TEST_CASE("jpeg huffman: walks in the GPU's slowest order settle photos in two passes") {
+    for (int layout : {0, 1, 2}) {
+        CAPTURE(layout);
+        const ImageU8 img = test::photo_like_image(517, 389, layout == 0 ? 1 : 3, static_cast<unsigned>(layout + 40));
+        Encoding e;
+        e.quality = 70 + 10 * layout;
+        e.h = e.v = layout == 2 ? 2 : 1;
+        e.restart_mcus = layout == 1 ? 9 : 0;
+        const Bytes bytes = encode(img, e);
+        const std::vector<std::int16_t> expected = reference(bytes, 517, 389);
+        for (std::uint32_t size : {128u, huffman::kSubsequenceBits, 1024u}) {
+            CAPTURE(size);
+            const JpegHuffmanResult r =
+                decode_jpeg_huffman_cpu(bytes.data(), bytes.size(), size, JpegHuffmanWalkOrder::LastToFirst);
+            REQUIRE(r.taken);
+            CHECK(r.sync_passes <= 3);
+            CHECK(mismatch(expected, r.blocks) == "");
+        }
+    }
+}
+
 TEST_CASE("jpeg huffman: tables libjpeg-turbo refuses are refused by both readers") {
     // An all-ones code (libjpeg-turbo: "no code is allowed to be all ones"),
     // and a DC table with a symbol over 15: libjpeg-turbo refuses the file.

@@ -13,17 +13,16 @@
 //   phase 1: each decoder decodes its subsequence from its first bit, in
 //            block slot 0 at coefficient 0, and records where that leaves it
 //            (the state: first symbol at or past the end, block slot in the
-//            MCU, coefficient index);
-//   phase 2: decoder i walks on into i+1, i+2, ... replacing the start state
-//            recorded there with its own until they agree, or until its state
-//            at a subsequence's end agrees with what that subsequence's own
-//            decoder reached (then everything after agrees too); decoders
-//            whose start changed decode their subsequence again; repeated
-//            until a walk changes no start state. The
-//            first subsequence of an interval starts exactly (a restart
-//            resets the state), so the states settle, by induction, to the
-//            ones a serial decode reaches: the unique fixed point, whatever
-//            order the decoders ran in;
+//            MCU, coefficient index) and the blocks and DC differences it
+//            decoded;
+//   phase 2: decoder i walks on into i+1, i+2, ..., decoding each from the
+//            state the previous one ends in and replacing its record, until
+//            its end state agrees with the one recorded there (then
+//            everything after agrees too); repeated until a pass of walks
+//            changes no record. The first subsequence of an interval starts
+//            exactly (a restart resets the state), so the records settle, by
+//            induction, to the ones a serial decode makes: the unique fixed
+//            point, whatever order the decoders ran in;
 //   phase 3: an exclusive scan of the blocks (and DC differences) each
 //            subsequence completes gives each decoder its first block and
 //            the DC predictors it starts with;
@@ -59,11 +58,28 @@ constexpr int kMaxSlots = 10;   // blocks in an MCU, the standard's limit
 // so that decoders fall into step within their neighbour. Not yet measured.
 constexpr std::uint32_t kSubsequenceBits = 256;
 
-// Damage, as flags: why a file is not taken after decoding.
+// Phase 2's bounds. Huffman codes fall into step within a few symbols, so a
+// walk is short and two walks settle every state; but a scan can be coded so
+// that decoders never fall into step (every symbol 8 bits and a block always
+// 64 symbols: a decoder a few symbols off stays off), and unbounded walks
+// would then cost each decoder the whole interval. So a walk goes at most
+// kMaxWalk subsequences, and after kMaxPasses passes of walks that still
+// change records the file is not taken (libjpeg-turbo decodes it): a
+// decoder's worst case is then kMaxPasses * kMaxWalk subsequences. The walk
+// bound only costs passes (the records settle on the serial decode's); how
+// many passes depends on the order the threads ran, so giving up is no
+// verdict on the file, only on this decoder's fit for it. Encoders' files
+// settle in two passes.
+constexpr std::uint32_t kMaxWalk = 64;
+constexpr int kMaxPasses = 64;
+
+// Why a file is not taken after decoding, as flags: damage, or decoders that
+// never fell into step.
 enum Damage : std::uint32_t {
-    kBadCode = 1,       // no such code, a size too large, a coefficient past the block
-    kTooFewBlocks = 2,  // an interval's bits end inside its blocks
-    kBadEnd = 4,        // an interval's last block runs past its bits or leaves 8 or more after it
+    kBadCode = 1,         // no such code, a size too large, a coefficient past the block
+    kTooFewBlocks = 2,    // an interval's bits end inside its blocks
+    kBadEnd = 4,          // an interval's last block runs past its bits or leaves 8 or more after it
+    kOutOfStep = 8,       // not damage: phase 2 ran out of passes
 };
 
 // A Huffman table as a decoder thread reads it: codes of up to kFastBits in
@@ -255,52 +271,55 @@ struct CountSink {
     IMGPAR_HD void block_end(std::uint32_t) { ++sums.blocks; }
 };
 
-// Decodes subsequence j from `from`, recording what it adds up and the state it ends in.
-IMGPAR_HD void count_subsequence(const View& v, std::uint32_t j, std::uint64_t from, std::uint64_t* used,
-                                 std::uint64_t* end, Sums* sums) {
+// Where decoder j starts: exactly at its interval's first bit (a restart
+// resets the state), else where subsequence j - 1's decode ended.
+IMGPAR_HD std::uint64_t start_of(const View& v, std::uint32_t j, const std::uint64_t* end) {
+    if (j == v.first_subsequence[v.subsequence_interval[j]]) return pack(State{subsequence_begin(v, j), 0, 0});
+    return load_shared(end + j - 1);
+}
+
+IMGPAR_HD bool same(const Sums& a, const Sums& b) {
+    return a.blocks == b.blocks && a.dc[0] == b.dc[0] && a.dc[1] == b.dc[1] && a.dc[2] == b.dc[2];
+}
+
+// Phase 1 for decoder j: from its subsequence's first bit as if a block
+// began there (exact for an interval's first), recording the state it ends
+// in and what it adds up.
+IMGPAR_HD void phase1(const View& v, std::uint32_t j, std::uint64_t* end, Sums* sums) {
     CountSink sink{&v.layout, Sums{0, {0, 0, 0}}};
-    const State e = decode_range(v, unpack(from), subsequence_end(v, j), sink);
-    used[j] = from;
-    end[j] = pack(e);
+    end[j] = pack(decode_range(v, State{subsequence_begin(v, j), 0, 0}, subsequence_end(v, j), sink));
     sums[j] = sink.sums;
 }
 
-// Phase 1 for decoder j: start as if a block began at the subsequence's first bit.
-IMGPAR_HD void phase1(const View& v, std::uint32_t j, std::uint64_t* start, std::uint64_t* used, std::uint64_t* end,
-                      Sums* sums) {
-    const State s{subsequence_begin(v, j), 0, 0};
-    start[j] = pack(s);
-    count_subsequence(v, j, pack(s), used, end, sums);
-}
-
 // Phase 2's walk for decoder j: from the state its subsequence ends in, on
-// through the next ones of its interval, writing its state as their start,
-// until a start already agrees with it or its state at the end of a
-// subsequence agrees with the one that subsequence's own decode reached
-// (from there on, both decodes are one). A decoder whose start changed since
-// it last decoded has a stale end and waits for phase2_refresh. True when it
-// wrote a start.
-IMGPAR_HD bool phase2_walk(const View& v, std::uint32_t j, const std::uint64_t* used, const std::uint64_t* end,
-                           std::uint64_t* start) {
-    if (load_shared(start + j) != used[j]) return false;
+// through the next subsequences of its interval, decoding each again and
+// recording its end state and sums where they differ, until its end state
+// is the one recorded (from there on, both decodes are one), or kMaxWalk
+// subsequences on. True when it wrote. A walk that writes nothing checks
+// that subsequence j + 1's record is its decode from subsequence j's end: a
+// pass of walks that all write nothing leaves every record the serial
+// decode's. Walks racing on a record all write its correct value once their
+// own start is right, which the first subsequence of an interval's is; so
+// each pass settles at least one more subsequence.
+IMGPAR_HD bool phase2_walk(const View& v, std::uint32_t j, std::uint64_t* end, Sums* sums) {
     const std::uint32_t last = v.first_subsequence[v.subsequence_interval[j] + 1];
-    std::uint64_t state = end[j];
+    const std::uint32_t stop = last - j > kMaxWalk ? j + 1 + kMaxWalk : last;
+    std::uint64_t state = load_shared(end + j);
     bool wrote = false;
-    for (std::uint32_t m = j + 1; m < last; ++m) {
-        if (load_shared(start + m) == state) break;
-        store_shared(start + m, state);
-        wrote = true;
+    for (std::uint32_t m = j + 1; m < stop; ++m) {
         CountSink sink{&v.layout, Sums{0, {0, 0, 0}}};
-        state = pack(decode_range(v, unpack(state), subsequence_end(v, m), sink));
-        if (state == end[m]) break;
+        const std::uint64_t e = pack(decode_range(v, unpack(state), subsequence_end(v, m), sink));
+        const bool in_step = load_shared(end + m) == e;
+        if (!same(sums[m], sink.sums)) {
+            sums[m] = sink.sums;
+            wrote = true;
+        }
+        if (in_step) break;
+        store_shared(end + m, e);
+        wrote = true;
+        state = e;
     }
     return wrote;
-}
-
-// After a walk: a decoder whose start changed decodes its subsequence again.
-IMGPAR_HD void phase2_refresh(const View& v, std::uint32_t j, const std::uint64_t* start, std::uint64_t* used,
-                              std::uint64_t* end, Sums* sums) {
-    if (start[j] != used[j]) count_subsequence(v, j, start[j], used, end, sums);
 }
 
 // Phase 4's sink: writes the blocks of the frame's part of the interval,
@@ -350,7 +369,7 @@ struct WriteSink {
 // Phase 4 for decoder j: `before` is the exclusive scan of all subsequences'
 // Sums (subsequences + 1 entries). Writes into `out` (all blocks zeroed
 // first) and returns the damage found (0 for none).
-IMGPAR_HD std::uint32_t phase4(const View& v, std::uint32_t j, const std::uint64_t* start, const Sums* before,
+IMGPAR_HD std::uint32_t phase4(const View& v, std::uint32_t j, const std::uint64_t* end, const Sums* before,
                                std::int16_t* out) {
     const Layout& l = v.layout;
     const std::uint32_t iv = v.subsequence_interval[j];
@@ -370,7 +389,7 @@ IMGPAR_HD std::uint32_t phase4(const View& v, std::uint32_t j, const std::uint64
     // The interval's first decoder also checks that its decoders complete all of its blocks.
     if (j == v.first_subsequence[iv] && before[v.first_subsequence[iv + 1]].blocks - base.blocks < sink.blocks)
         sink.damage |= kTooFewBlocks;
-    decode_range(v, unpack(start[j]), subsequence_end(v, j), sink);
+    decode_range(v, unpack(start_of(v, j, end)), subsequence_end(v, j), sink);
     return sink.damage;
 }
 

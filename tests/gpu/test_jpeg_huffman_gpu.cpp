@@ -43,6 +43,14 @@ bool check_same(const Bytes& bytes, std::uint32_t size) {
     const JpegHuffmanResult gpu = gpu::decode_jpeg_huffman_gpu(test::session(), plan);
     CAPTURE(cpu.reason);
     CAPTURE(gpu.reason);
+    CAPTURE(gpu.sync_passes);
+    // Giving up on decoders out of step is no verdict on the file (the passes
+    // it takes depend on the order the threads ran): none of these files
+    // should need it, but it is not a mismatch.
+    if (!gpu.taken && gpu.sync_passes == huffman::kMaxPasses) {
+        MESSAGE("the GPU's decoders did not fall into step: " << gpu.reason);
+        return cpu.taken;
+    }
     CHECK(gpu.taken == cpu.taken);
     CHECK(cpu.taken == jpeg_scan_is_clean(bytes.data(), bytes.size()));
     if (cpu.taken && gpu.taken) CHECK(mismatch(cpu.blocks, gpu.blocks) == "");
@@ -73,6 +81,9 @@ TEST_CASE("gpu jpeg huffman: the CPU twin's coefficients in every layout, size a
                     CAPTURE(size);
                     CHECK(check_same(bytes, size));
                 }
+                // The GPU's own order takes two passes at its subsequence size.
+                const JpegHuffmanResult gpu = gpu::decode_jpeg_huffman_gpu(test::session(), plan_jpeg_huffman(bytes.data(), bytes.size()));
+                CHECK(gpu.sync_passes <= 3);
             }
 }
 
