@@ -47,16 +47,8 @@ std::vector<std::int16_t> reference(const Bytes& bytes, int width, int height) {
     return test::all_blocks(k);
 }
 
-// The first coefficient where the decoders differ: "block b, index i: libjpeg-turbo x, parallel y".
 std::string mismatch(const std::vector<std::int16_t>& expected, const std::vector<std::int16_t>& actual) {
-    if (expected.size() != actual.size())
-        return "blocks: libjpeg-turbo " + std::to_string(expected.size() / 64) + ", parallel " +
-               std::to_string(actual.size() / 64);
-    for (std::size_t i = 0; i < expected.size(); ++i)
-        if (expected[i] != actual[i])
-            return "block " + std::to_string(i / 64) + ", index " + std::to_string(i % 64) + ": libjpeg-turbo " +
-                   std::to_string(expected[i]) + ", parallel " + std::to_string(actual[i]);
-    return "";
+    return test::coefficient_mismatch(expected, actual, "libjpeg-turbo", "parallel");
 }
 
 // The file decoded with every subsequence size gives libjpeg-turbo's coefficients.

@@ -26,14 +26,8 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-// "block b, index i: cpu x, gpu y" for the first difference, or empty.
 std::string mismatch(const std::vector<std::int16_t>& cpu, const std::vector<std::int16_t>& gpu) {
-    if (cpu.size() != gpu.size()) return "blocks: cpu " + std::to_string(cpu.size() / 64) + ", gpu " + std::to_string(gpu.size() / 64);
-    for (std::size_t i = 0; i < cpu.size(); ++i)
-        if (cpu[i] != gpu[i])
-            return "block " + std::to_string(i / 64) + ", index " + std::to_string(i % 64) + ": cpu " +
-                   std::to_string(cpu[i]) + ", gpu " + std::to_string(gpu[i]);
-    return "";
+    return test::coefficient_mismatch(cpu, gpu, "cpu", "gpu");
 }
 
 // The GPU gives the twin's verdict and coefficients; returns whether it took the file.

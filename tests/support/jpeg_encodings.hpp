@@ -1,9 +1,11 @@
 // JPEGs written by libjpeg-turbo with the settings the Huffman decoders'
-// tests vary: quality, luma's sampling, optimized tables, restart intervals.
-// Only for builds with libjpeg-turbo (IMGPAR_TEST_LIBJPEG).
+// tests vary (quality, luma's sampling, optimized tables, restart
+// intervals), and the comparison of two decoders' coefficients. Only for
+// builds with libjpeg-turbo (IMGPAR_TEST_LIBJPEG).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "src/image.hpp"
@@ -37,6 +39,19 @@ inline std::vector<std::uint8_t> encode(const ImageU8& img, const Encoding& e) {
             jpeg_start_compress(&c, TRUE);
             test::write_rows(c, view.data, view.stride);
         });
+}
+
+// The first coefficient where two decoders' blocks differ, "block b, index i:
+// <a> x, <b> y" (or how many blocks each gave), or empty when they agree.
+inline std::string coefficient_mismatch(const std::vector<std::int16_t>& a, const std::vector<std::int16_t>& b,
+                                        const std::string& a_name, const std::string& b_name) {
+    if (a.size() != b.size())
+        return "blocks: " + a_name + " " + std::to_string(a.size() / 64) + ", " + b_name + " " + std::to_string(b.size() / 64);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i])
+            return "block " + std::to_string(i / 64) + ", index " + std::to_string(i % 64) + ": " + a_name + " " +
+                   std::to_string(a[i]) + ", " + b_name + " " + std::to_string(b[i]);
+    return "";
 }
 
 }  // namespace imgpar::test
