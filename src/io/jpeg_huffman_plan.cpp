@@ -1,6 +1,7 @@
 #include "src/io/jpeg_huffman_plan.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include "src/io/jpeg_coefficients.hpp"
 #include "src/io/jpeg_scan_header.hpp"
@@ -130,10 +131,11 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
         int marker = -1;
         while (marker < 0) {
             if (pos >= size) return not_taken("the scan runs to the end of the file");
-            const std::uint8_t b = data[pos];
-            if (b != 0xFF) {
-                p.bits.push_back(b);
-                ++pos;
+            if (data[pos] != 0xFF) {  // the bytes up to the next 0xFF, at once
+                const void* ff = std::memchr(data + pos, 0xFF, size - pos);
+                const std::size_t next = ff ? static_cast<std::size_t>(static_cast<const std::uint8_t*>(ff) - data) : size;
+                p.bits.insert(p.bits.end(), data + pos, data + next);
+                pos = next;
                 continue;
             }
             std::size_t q = pos + 1;
