@@ -34,7 +34,7 @@ using Bytes = std::vector<std::uint8_t>;
 // The subsequence sizes every file is decoded with: tiny ones make decoders
 // start inside codes and walk far to fall into step; the GPU's; one larger
 // than any interval here (a decoder an interval).
-constexpr std::uint32_t kSizes[] = {32, 40, 96, huffman::kSubsequenceBits, 1u << 24};
+constexpr std::uint32_t kSizes[] = {32, 40, 96, huffman::kSubsequenceBits, 1u << 24, 0xFFFFFFFFu};
 
 using test::encode;
 using test::Encoding;

@@ -164,8 +164,8 @@ IMGPAR_HD std::uint32_t subsequence_begin(const View& v, std::uint32_t j) {
 }
 IMGPAR_HD std::uint32_t subsequence_end(const View& v, std::uint32_t j) {
     const std::uint32_t iv = v.subsequence_interval[j];
-    const std::uint32_t end = subsequence_begin(v, j) + v.layout.subsequence_bits;
-    return end < v.interval_bit[iv + 1] ? end : v.interval_bit[iv + 1];
+    const std::uint64_t end = std::uint64_t{subsequence_begin(v, j)} + v.layout.subsequence_bits;
+    return end < v.interval_bit[iv + 1] ? static_cast<std::uint32_t>(end) : v.interval_bit[iv + 1];
 }
 
 // The 32 bits from bit `pos` on, first bit highest.

@@ -165,7 +165,8 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
     for (std::uint32_t iv = 0; iv < l.intervals; ++iv) {
         p.first_subsequence.push_back(static_cast<std::uint32_t>(p.subsequence_interval.size()));
         const std::uint32_t n = p.interval_bit[iv + 1] - p.interval_bit[iv];
-        const std::uint32_t count = std::max<std::uint32_t>(1, (n + subsequence_bits - 1) / subsequence_bits);
+        const auto count = static_cast<std::uint32_t>(
+            std::max<std::uint64_t>(1, (std::uint64_t{n} + subsequence_bits - 1) / subsequence_bits));
         p.subsequence_interval.insert(p.subsequence_interval.end(), count, iv);
     }
     p.first_subsequence.push_back(static_cast<std::uint32_t>(p.subsequence_interval.size()));

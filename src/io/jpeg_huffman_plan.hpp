@@ -50,10 +50,11 @@ struct JpegHuffmanPlan {
     huffman::View view() const;
 };
 
-// Plans `data`'s decoding with subsequences of `subsequence_bits` bits (at
-// least 32, a multiple of 8... any positive count works; the GPU's is
-// huffman::kSubsequenceBits). Never reads past `size`; never throws for bad
-// data (not taken, with the reason).
+// Plans `data`'s decoding with subsequences of `subsequence_bits` bits (any
+// positive count; the GPU's is huffman::kSubsequenceBits, the tests' go down
+// to 32). Never reads past `size`; never throws for bad data (not taken,
+// with the reason). Allocates the scan's size, and nothing that grows with
+// the header's image size.
 JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size,
                                   std::uint32_t subsequence_bits = huffman::kSubsequenceBits);
 
