@@ -7,6 +7,7 @@
 #include "src/error.hpp"
 #include "src/gpu/jpeg_encoder.hpp"
 #include "src/gpu/jpeg_hardware.hpp"
+#include "src/gpu/jpeg_huffman.hpp"
 #include "src/gpu/jpeg_idct.hpp"
 #include "src/gpu/session.hpp"
 #include "src/gpu_runtime.hpp"
@@ -80,6 +81,8 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, con
     return std::nullopt;
 }
 std::optional<DeviceViewU8> decode_jpeg_coefficients(Session&, const JpegCoefficients&) { unavailable(); }
+std::uint32_t decode_jpeg_huffman(Session&, const JpegHuffmanPlan&, std::int16_t*, int*) { unavailable(); }
+JpegHuffmanResult decode_jpeg_huffman_gpu(Session&, const JpegHuffmanPlan&) { unavailable(); }
 bool jpeg_gpu_encoder_built() { return false; }
 std::string jpeg_gpu_encoder_name() { return {}; }
 std::vector<std::uint8_t> encode_jpeg_on_gpu(Session&, ConstDeviceViewU8, int, ChromaSubsampling) { unavailable(); }

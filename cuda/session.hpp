@@ -47,6 +47,7 @@ struct Session::Impl {
     // first use (cuda/jpeg_hardware.cpp); empty until then.
     std::shared_ptr<void> jpeg;
     std::shared_ptr<void> jpeg_idct;     // the split JPEG decode's buffers (cuda/jpeg_idct.cu)
+    std::shared_ptr<void> jpeg_huffman;  // the parallel Huffman decode's buffers (cuda/jpeg_huffman.cu)
     std::shared_ptr<void> jpeg_encoder;  // the JPEG encoder's working memory (cuda/jpeg_encode.cu)
 };
 

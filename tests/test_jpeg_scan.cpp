@@ -15,6 +15,7 @@
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/jpeg_scan.hpp"
 #include "src/io/load.hpp"
+#include "tests/support/jpeg_scan_damage.hpp"
 #include "tests/support/test_images.hpp"
 
 #if IMGPAR_TEST_LIBJPEG
@@ -37,19 +38,8 @@ bool decodes_cleanly(const std::vector<std::uint8_t>& bytes) {
     }
 }
 
-// The file cut to `keep` bytes and closed by an EOI marker.
-std::vector<std::uint8_t> cut_with_eoi(const std::vector<std::uint8_t>& whole, std::size_t keep) {
-    std::vector<std::uint8_t> cut(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(keep));
-    cut.push_back(0xFF);
-    cut.push_back(0xD9);
-    return cut;
-}
-
-std::size_t scan_start(const std::vector<std::uint8_t>& b) {
-    for (std::size_t i = 2; i + 3 < b.size(); ++i)
-        if (b[i] == 0xFF && b[i + 1] == 0xDA) return i + 2 + (static_cast<std::size_t>(b[i + 2]) << 8 | b[i + 3]);
-    return 0;
-}
+using test::cut_with_eoi;
+using test::scan_start;
 
 #if IMGPAR_TEST_LIBJPEG
 // An RGB image through libjpeg-turbo with a restart interval of `rows`

@@ -2,8 +2,9 @@
 
 #include <array>
 #include <cstring>
+#include <memory>
 
-#include "src/io/jpeg_layout.hpp"
+#include "src/io/jpeg_scan_header.hpp"
 
 namespace imgpar {
 
@@ -53,34 +54,26 @@ AcStep ac_step(int rs, int length) {
     return step;
 }
 
-// Builds the table from a DHT's 16 counts and its symbols; false when the
-// counts do not form a prefix code (libjpeg-turbo refuses such a table).
-bool build_table(HuffmanTable& t, const std::uint8_t* counts, const std::uint8_t* values, int total) {
+// The lookup tables of a DHT table the header reader took.
+void build_table(HuffmanTable& t, const JpegHuffmanSpec& spec) {
     t = HuffmanTable{};
-    for (int i = 0; i < total; ++i) t.values[static_cast<std::size_t>(i)] = values[i];
-    std::int32_t code = 0;
-    int index = 0;
-    for (int length = 1; length <= 16; ++length) {
-        const int n = counts[length - 1];
-        t.value_offset[static_cast<std::size_t>(length)] = index - code;
-        for (int k = 0; k < n; ++k, ++code, ++index) {
-            if (code >= (std::int32_t{1} << length)) return false;
-            if (length <= kFastBits) {
-                const int spread = 1 << (kFastBits - length);
-                for (int j = 0; j < spread; ++j)
-                    t.fast[static_cast<std::size_t>((code << (kFastBits - length)) + j)] =
-                        static_cast<std::uint16_t>(length << 8 | values[index]);
-            }
+    for (int i = 0; i < spec.total; ++i) t.values[static_cast<std::size_t>(i)] = spec.values[i];
+    for (auto& m : t.max_code) m = -1;
+    for_each_huffman_code(spec, [&](int length, std::int32_t code, int index) {
+        t.value_offset[static_cast<std::size_t>(length)] = index - code;  // alike for every code of a length
+        t.max_code[static_cast<std::size_t>(length)] = code;              // the last one stays
+        if (length <= kFastBits) {
+            const int spread = 1 << (kFastBits - length);
+            for (int j = 0; j < spread; ++j)
+                t.fast[static_cast<std::size_t>((code << (kFastBits - length)) + j)] =
+                    static_cast<std::uint16_t>(length << 8 | spec.values[index]);
         }
-        t.max_code[static_cast<std::size_t>(length)] = n ? code - 1 : -1;
-        code <<= 1;
-    }
+    });
     for (std::size_t i = 0; i < t.fast.size(); ++i) {
         const int length = t.fast[i] >> 8;
         if (length) t.ac[i] = ac_step(t.fast[i] & 0xFF, length);
     }
     t.defined = true;
-    return true;
 }
 
 // 8 bytes as read from memory, first byte highest.
@@ -255,109 +248,9 @@ private:
     std::size_t marker_at_ = kNone;
 };
 
-struct Component {
-    int id = 0, h = 0, v = 0, quant = 0;
-    int dc = -1, ac = -1;  // the scan's tables
-};
-
-struct Header {
-    int width = 0, height = 0;
-    int components = 0;
-    Component comp[4];
-    int scan_order[4] = {};  // frame component indices, as the scan interleaves them
-    int restart_interval = 0;
-    std::size_t scan_data = 0;  // where the entropy-coded data begins
+struct Tables {
     HuffmanTable dc[4], ac[4];
-    bool quant_defined[4] = {};
 };
-
-int be16(const std::uint8_t* p) { return p[0] << 8 | p[1]; }
-
-bool read_dht(Header& h, const std::uint8_t* p, std::size_t n) {
-    std::size_t i = 0;
-    while (i < n) {
-        if (i + 17 > n) return false;
-        const int table_class = p[i] >> 4, id = p[i] & 15;
-        if (table_class > 1 || id > 3) return false;
-        int total = 0;
-        for (int k = 0; k < 16; ++k) total += p[i + 1 + static_cast<std::size_t>(k)];
-        if (total > 256 || i + 17 + static_cast<std::size_t>(total) > n) return false;
-        HuffmanTable& t = table_class ? h.ac[id] : h.dc[id];
-        if (!build_table(t, p + i + 1, p + i + 17, total)) return false;
-        i += 17 + static_cast<std::size_t>(total);
-    }
-    return true;
-}
-
-bool read_dqt(Header& h, const std::uint8_t* p, std::size_t n) {
-    std::size_t i = 0;
-    while (i < n) {
-        const int precision = p[i] >> 4, id = p[i] & 15;
-        if (precision != 0 || id > 3 || i + 65 > n) return false;  // 16-bit tables: left to libjpeg-turbo
-        h.quant_defined[id] = true;
-        i += 65;
-    }
-    return true;
-}
-
-bool read_sof(Header& h, const std::uint8_t* p, std::size_t n) {
-    if (h.components || n < 6 || p[0] != 8) return false;
-    h.height = be16(p + 1);
-    h.width = be16(p + 3);
-    h.components = p[5];
-    if (h.width == 0 || h.height == 0 || (h.components != 1 && h.components != 3) ||
-        n != 6 + 3 * static_cast<std::size_t>(h.components))
-        return false;
-    for (int c = 0; c < h.components; ++c) {
-        Component& k = h.comp[c];
-        k.id = p[6 + 3 * c];
-        k.h = p[7 + 3 * c] >> 4;
-        k.v = p[7 + 3 * c] & 15;
-        k.quant = p[8 + 3 * c];
-        if (k.h < 1 || k.h > 4 || k.v < 1 || k.v > 4 || k.quant > 3) return false;
-    }
-    return true;
-}
-
-// One scan over every component, in frame order or not, each once.
-bool read_sos(Header& h, const std::uint8_t* p, std::size_t n) {
-    if (!h.components || n < 1) return false;
-    const int count = p[0];
-    if (count != h.components || n != 4 + 2 * static_cast<std::size_t>(count)) return false;
-    bool seen[4] = {};
-    for (int s = 0; s < count; ++s) {
-        int c = 0;
-        while (c < h.components && h.comp[c].id != p[1 + 2 * s]) ++c;
-        if (c == h.components || seen[c]) return false;
-        seen[c] = true;
-        h.scan_order[s] = c;
-        h.comp[c].dc = p[2 + 2 * s] >> 4;
-        h.comp[c].ac = p[2 + 2 * s] & 15;
-        if (h.comp[c].dc > 3 || h.comp[c].ac > 3 || !h.dc[h.comp[c].dc].defined || !h.ac[h.comp[c].ac].defined ||
-            !h.quant_defined[h.comp[c].quant])
-            return false;
-    }
-    const std::uint8_t* tail = p + 1 + 2 * count;
-    return tail[0] == 0 && tail[1] == 63 && tail[2] == 0;  // sequential: the whole band, no approximation
-}
-
-// The markers from SOI to the scan (src/io/jpeg_layout.hpp's walk); false
-// for anything not laid out as jpeg_scan_is_clean takes it.
-bool read_header(const std::uint8_t* d, std::size_t size, Header& h) {
-    bool ok = true;
-    walk_jpeg_segments(d, size, [&](int marker, const std::uint8_t* p, std::size_t n) {
-        if (marker == 0xC4) ok = read_dht(h, p, n);
-        else if (marker == 0xDB) ok = read_dqt(h, p, n);
-        else if (marker == 0xDD) ok = n == 2 && ((h.restart_interval = be16(p)), true);
-        else if (marker == 0xC0 || marker == 0xC1) ok = read_sof(h, p, n);
-        else if (marker >= 0xC2 && marker <= 0xCF && marker != 0xC8 && marker != 0xCC) ok = false;  // other frames
-        else if (marker == 0xD8 || marker == 0xDC || marker == 0x00) ok = false;  // a second SOI; DNL; not a marker
-        else if (marker == 0xDA && read_sos(h, p, n)) h.scan_data = static_cast<std::size_t>(p + n - d);
-        else if (marker == 0xDA) ok = false;
-        return ok;
-    });
-    return ok && h.scan_data != 0;
-}
 
 bool block(BitReader& r, const HuffmanTable& dc, const HuffmanTable& ac) {
     const int s = r.symbol(dc);
@@ -369,8 +262,13 @@ bool block(BitReader& r, const HuffmanTable& dc, const HuffmanTable& ac) {
 }  // namespace
 
 bool jpeg_scan_is_clean(const std::uint8_t* data, std::size_t size) {
-    Header h;
-    if (!read_header(data, size, h)) return false;
+    JpegScanHeader h;
+    if (!read_jpeg_scan_header(data, size, h)) return false;
+    auto tables = std::make_unique<Tables>();
+    for (int c = 0; c < h.components; ++c) {
+        build_table(tables->dc[h.comp[c].dc], h.dc[h.comp[c].dc]);
+        build_table(tables->ac[h.comp[c].ac], h.ac[h.comp[c].ac]);
+    }
     int hmax = 1, vmax = 1, blocks_per_mcu = 0;
     for (int c = 0; c < h.components; ++c) {
         hmax = h.comp[c].h > hmax ? h.comp[c].h : hmax;
@@ -391,10 +289,10 @@ bool jpeg_scan_is_clean(const std::uint8_t* data, std::size_t size) {
             next_restart = (next_restart + 1) & 7;
         }
         for (int s = 0; s < h.components; ++s) {
-            const Component& k = h.comp[h.scan_order[s]];
+            const JpegScanComponent& k = h.comp[h.scan_order[s]];
             const int n = single ? 1 : k.h * k.v;
             for (int b = 0; b < n; ++b)
-                if (!block(r, h.dc[k.dc], h.ac[k.ac])) return false;
+                if (!block(r, tables->dc[k.dc], tables->ac[k.ac])) return false;
         }
     }
     int marker = 0;
