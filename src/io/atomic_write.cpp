@@ -150,12 +150,21 @@ void write_file_atomically(const std::string& path, const void* data, std::size_
     }
 }
 
+namespace {
+
+bool replaced_by_rename(const OutputTarget& target) {
+    return target.kind == OutputTarget::Kind::NewFile ||
+           (target.kind == OutputTarget::Kind::RegularFile && target.st.st_nlink == 1);
+}
+
+}  // namespace
+
+bool output_streams(const std::string& path) { return replaced_by_rename(resolve_output_target(path)); }
+
 void write_file_streamed(const std::string& path, const std::function<void(int fd)>& write_to,
                          const std::function<std::vector<std::uint8_t>()>& encode) {
     const OutputTarget target = resolve_output_target(path);
-    const bool renamed = target.kind == OutputTarget::Kind::NewFile ||
-                         (target.kind == OutputTarget::Kind::RegularFile && target.st.st_nlink == 1);
-    if (renamed) return replace_by_rename(path, target, write_to);
+    if (replaced_by_rename(target)) return replace_by_rename(path, target, write_to);
     const std::vector<std::uint8_t> bytes = encode();
     write_file_atomically(path, bytes.data(), bytes.size());
 }

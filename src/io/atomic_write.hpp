@@ -40,4 +40,8 @@ void write_file_atomically(const std::string& path, const void* data, std::size_
 void write_file_streamed(const std::string& path, const std::function<void(int fd)>& write_to,
                          const std::function<std::vector<std::uint8_t>()>& encode);
 
+// Whether write_file_streamed would stream to `path` as it stands now (a new
+// file, or a regular file with one link), for estimates made before writing.
+bool output_streams(const std::string& path);
+
 }  // namespace imgpar

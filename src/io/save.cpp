@@ -239,6 +239,11 @@ std::vector<std::uint8_t> encode_image(ConstViewU8 img, ImageFormat format, cons
 
 namespace {
 
+bool tiff_streams(ImageFormat format, SampleType type, int depth) {
+    const int own_depth = 8 * static_cast<int>(sample_bytes(type));
+    return format == ImageFormat::Tiff && tiff_codec_available() && (depth == 0 || depth == own_depth);
+}
+
 template <typename T>
 void save_as(const std::string& path, ImageView<const T> image, const SaveOptions& options,
              std::vector<std::string>& warnings) {
@@ -247,8 +252,7 @@ void save_as(const std::string& path, ImageView<const T> image, const SaveOption
     // A TIFF of the image's own depth goes to the file strip by strip as
     // libtiff makes it: an uncompressed 16 MP photo is 48-96 MB that need
     // not be held, copied and written again.
-    const int own_depth = 8 * static_cast<int>(sizeof(T));
-    if (f == ImageFormat::Tiff && tiff_codec_available() && (options.depth == 0 || options.depth == own_depth)) {
+    if (tiff_streams(f, sizeof(T) == 2 ? SampleType::U16 : SampleType::U8, options.depth)) {
         check_image_shape(image.width, image.height, image.channels);
         if (options.metadata) note_metadata_left_out(*options.metadata, f, warnings);
         const TiffEncodeOptions tiff = tiff_options(options, warnings);
@@ -284,6 +288,10 @@ void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& o
 void save_image(const std::string& path, ConstViewU16 image, const SaveOptions& options,
                 std::vector<std::string>& warnings) {
     save_as(path, image, options, warnings);
+}
+
+bool saves_streamed(const std::string& path, ImageFormat format, SampleType type, int depth) {
+    return tiff_streams(format, type, depth) && output_streams(path);
 }
 
 }  // namespace imgpar

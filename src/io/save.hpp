@@ -107,6 +107,11 @@ std::vector<std::uint8_t> encode_image(ConstViewU16 image, ImageFormat format, c
 // for 16 bits of a format that holds 8.
 void check_output_depth(const std::string& path, ImageFormat format, int depth);
 
+// Whether save_image writes an image of `type` to `path` as `format` strip by
+// strip as it encodes (a TIFF of the image's own depth, to a file replaced
+// by a rename), so the encoded file is never held in memory.
+bool saves_streamed(const std::string& path, ImageFormat format, SampleType type, int depth);
+
 // Encodes and writes atomically to `path` ("-" = stdout).
 void save_image(const std::string& path, ConstViewU8 image, const SaveOptions& options,
                 std::vector<std::string>& warnings);

@@ -134,5 +134,8 @@ bool tiff_keeps_whole_exif(const std::vector<std::uint8_t>& exif);
 // size of the samples, what incompressible ones take, plus its growth by
 // doubling) and a strip and its compressed copy.
 std::uint64_t tiff_encode_memory(int width, int height, int channels, int sample_bytes, std::uint64_t metadata_bytes);
+// The same when the file is written strip by strip as it is made
+// (saves_streamed): the strips' buffers only, never the file.
+std::uint64_t tiff_stream_memory(int width, int height, int channels, int sample_bytes);
 
 }  // namespace imgpar

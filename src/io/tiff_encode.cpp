@@ -138,18 +138,31 @@ void tiff_encode_to_file(int fd, const std::string& name, ConstViewU16 image, co
 
 namespace imgpar {
 
+namespace {
+
+// A strip (64 KiB, or a row when wider) as given, libtiff's copies of it for
+// the predictor and the compressor, and its directory's strip tables.
+std::uint64_t tiff_strip_memory(int width, int height, int channels, int sample_bytes) {
+    const std::uint64_t row = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(channels) *
+                              static_cast<std::uint64_t>(sample_bytes);
+    const std::uint64_t strip = std::max<std::uint64_t>(std::uint64_t{1} << 16, row);
+    const std::uint64_t strips = static_cast<std::uint64_t>(height);  // at most a strip a row
+    return 4 * strip + 16 * strips + (std::uint64_t{1} << 20);
+}
+
+}  // namespace
+
 std::uint64_t tiff_encode_memory(int width, int height, int channels, int sample_bytes, std::uint64_t metadata_bytes) {
     const std::uint64_t image = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height) *
                                 static_cast<std::uint64_t>(channels) * static_cast<std::uint64_t>(sample_bytes);
     // The file grows by resizing a vector (up to twice its size while it
     // moves); LZW can exceed the samples by a little on noise.
     const std::uint64_t file = image + image / 8 + metadata_bytes + 4096;
-    // A strip (64 KiB, or a row when wider) as given, and libtiff's copies
-    // of it for the predictor and the compressor.
-    const std::uint64_t row = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(channels) *
-                              static_cast<std::uint64_t>(sample_bytes);
-    const std::uint64_t strip = std::max<std::uint64_t>(std::uint64_t{1} << 16, row);
-    return 2 * file + 4 * strip + (std::uint64_t{1} << 20);
+    return 2 * file + tiff_strip_memory(width, height, channels, sample_bytes);
+}
+
+std::uint64_t tiff_stream_memory(int width, int height, int channels, int sample_bytes) {
+    return tiff_strip_memory(width, height, channels, sample_bytes);
 }
 
 }  // namespace imgpar

@@ -10,6 +10,8 @@
 #include "src/io/atomic_write.hpp"
 #include "src/io/encode_memory.hpp"
 #include "src/io/metadata.hpp"
+#include "src/io/save.hpp"
+#include "src/io/tiff_codec.hpp"
 #include "src/run/device_choice.hpp"
 #include "src/run/output_names.hpp"
 #include "src/run/output_record.hpp"
@@ -38,6 +40,10 @@ double ImageFileSink::peak_bytes(const FileRun& file) const {
     const ImageFormat format = output_format(file.item->output, settings_.save.format);
     const ImageMetadata& m = file.header.metadata;
     const std::uint64_t metadata = settings_.strip ? 0 : m.bytes();
+    // A TIFF streamed to its file holds its strips, not the file.
+    if (saves_streamed(file.item->output, format, last.type, settings_.save.depth))
+        return static_cast<double>(last.bytes() + tiff_stream_memory(last.width, last.height, last.channels,
+                                                                     static_cast<int>(sample_bytes(last.type))));
     return static_cast<double>(last.bytes() + encode_memory(format, last, settings_.save, metadata));
 }
 

@@ -14,6 +14,7 @@
 #include "src/io/save.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/peak_rss.hpp"
+#include "tests/support/report_images16.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -112,6 +113,28 @@ TEST_CASE("cli memory peaks: convert counts the PNG encoder's segments and file,
     check(dir, {"convert", "{0}", "{out}.jpg", "--quality", "100"}, {rgba});
     const Input gray = noise(dir, "gray.png", 1024, 1024, 1);
     check(dir, {"convert", "{0}", "{out}.bmp"}, {gray});  // 24 bits a pixel: 3 images, appended
+}
+
+// A TIFF written to a file goes strip by strip into it as libtiff makes it:
+// its estimate is the strips' buffers, not the file (it counted the file
+// twice, 25.7 MiB for a 6 MiB image); to stdout the file is still made in
+// memory first, and counted.
+TEST_CASE("cli memory peaks: a 16-bit TIFF streamed to its file counts its strips, not the file") {
+    TempDir dir;
+    Input rgb16;
+    rgb16.path = dir.file("rgb16.png");
+    rgb16.tiny = dir.file("tiny-rgb16.png");
+    test::save_image_file(rgb16.path, test::random_runs_image16(1024, 1024, 3, 3));
+    test::save_image_file(rgb16.tiny, test::random_runs_image16(8, 8, 3, 3));
+    check(dir, {"convert", "{0}", "{out}.tif"}, {rgb16});
+    check(dir, {"convert", "{0}", "{out}-lzw.tif", "--compression", "lzw"}, {rgb16});
+    // 6 MiB of samples and a 6 MiB input file: a file output fits in 16M, stdout's in-memory file does not.
+    const auto to_file = test::run_imgpar({"convert", rgb16.path, dir.file("f.tif"), "--max-memory", "16M", "--device", "cpu"});
+    CHECK_MESSAGE(to_file.exit_code == 0, to_file.err);
+    const auto to_stdout = test::run_imgpar(
+        {"convert", rgb16.path, "-", "--format", "tiff", "--max-memory", "16M", "--device", "cpu"});
+    CHECK(to_stdout.exit_code == 1);
+    CHECK(test::has(to_stdout.err, "raise it with --max-memory"));
 }
 
 TEST_CASE("cli memory peaks: equalize and threshold of gray+alpha, written as PNG") {
