@@ -3,6 +3,7 @@
 // (tests/support/hostile_files.hpp), so what is wrong with it is on the page.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <string>
 
 #include "src/io/jpeg_check.hpp"
@@ -72,6 +73,27 @@ TEST_CASE("jpeg check: the smallest valid file, and the floor on scan data") {
     const JpegCheck big = check(test::flat_gray_jpeg(64, 64));
     CHECK(big.min_scan_bytes == 16);  // 64 blocks x 2 bits
     CHECK(big.scan_bytes == 48);      // 64 blocks x 6 bits
+}
+
+// libjpeg-turbo refuses a table a scan uses whose codes take the all-ones
+// code of their length, or, as a DC table, a symbol above 15; the walk does
+// too, so a build on stb_image refuses what one on libjpeg-turbo does. A
+// table no scan uses is left alone, as libjpeg-turbo leaves it.
+TEST_CASE("jpeg check: Huffman tables libjpeg-turbo refuses when a scan uses them") {
+    const std::array<int, 16> two_one_bit_codes{2};  // "0" and "1": the second is all ones
+    const std::array<int, 16> one_code{1};
+    const auto gray_using = [](int dc_id, int ac_id, int cls, int id, const std::array<int, 16>& counts, const Bytes& symbols) {
+        JpegBytes j = test::gray_jpeg_headers(16, 8);
+        j.dht(cls, id, counts, symbols);
+        j.sos({{1, dc_id, ac_id}}).raw(test::flat_blocks(2)).eoi();
+        return j.bytes;
+    };
+    expect_problem(gray_using(1, 0, 0, 1, two_one_bit_codes, {0, 1}), "uses Huffman table DC1, whose codes use the all-ones code", true);
+    expect_problem(gray_using(0, 1, 1, 1, two_one_bit_codes, {0, 1}), "uses Huffman table AC1, whose codes use the all-ones code", true);
+    expect_problem(gray_using(1, 0, 0, 1, one_code, {16}), "uses Huffman table DC1, whose symbols exceed 15", true);
+    // The same tables, defined but not used; and a symbol of 16 in an AC table.
+    CHECK(check(gray_using(0, 0, 0, 1, two_one_bit_codes, {0, 1})).problem.empty());
+    CHECK(check(gray_using(0, 1, 1, 1, one_code, {16})).problem.empty());
 }
 
 TEST_CASE("jpeg check: Huffman tables that overrun a decoder's arrays or form no prefix code") {

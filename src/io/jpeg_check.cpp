@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "src/io/jpeg_scan_header.hpp"
+
 namespace imgpar {
 
 namespace {
@@ -166,6 +168,16 @@ private:
             if (pos + 17 > s.available) return short_payload(at, kDHT, s, pos, 17, "a table's code counts");
             if (pos + 17 + total > s.available) return short_payload(at, kDHT, s, pos + 17, total, "a table's symbols");
             (cls == 0 ? dc_ : ac_)[id] = true;
+            JpegHuffmanSpec spec;
+            for (int len = 1; len <= 16; ++len) spec.counts[len - 1] = static_cast<std::uint8_t>(byte(static_cast<std::size_t>(len)));
+            for (std::size_t k = 0; k < total; ++k) spec.values[k] = static_cast<std::uint8_t>(byte(17 + k));
+            spec.total = static_cast<int>(total);
+            std::string& refused = (cls == 0 ? dc_refused_ : ac_refused_)[id];
+            refused.clear();
+            if (!libjpeg_takes_huffman_table(spec, false))
+                refused = "whose codes use the all-ones code of their length";
+            else if (cls == 0 && !libjpeg_takes_huffman_table(spec, true))
+                refused = "whose symbols exceed 15 (a DC difference's bit count)";
             pos += 17 + total;
         }
         return Stop::None;
@@ -291,6 +303,12 @@ private:
                 return fail(at, "SOS segment", which + " uses Huffman table " +
                                                    (needs_dc && !dc_[dc] ? "DC" + std::to_string(dc) : "AC" + std::to_string(ac)) +
                                                    ", which no DHT segment before the scan defines");
+            // As libjpeg-turbo, which refuses such a table when a scan uses
+            // it (a decoder without its check would decode the file).
+            if (needs_dc && !dc_refused_[dc].empty())
+                return fail(at, "SOS segment", which + " uses Huffman table DC" + std::to_string(dc) + ", " + dc_refused_[dc]);
+            if (needs_ac && !ac_refused_[ac].empty())
+                return fail(at, "SOS segment", which + " uses Huffman table AC" + std::to_string(ac) + ", " + ac_refused_[ac]);
         }
         if (n > 1 && blocks_per_mcu > 10)
             return fail(at, "SOS segment", "an interleaved scan with " + std::to_string(blocks_per_mcu) +
@@ -387,6 +405,7 @@ private:
     JpegCheck c_;
     bool in_header_ = true;
     bool dqt_[4] = {}, dc_[4] = {}, ac_[4] = {};
+    std::string dc_refused_[4], ac_refused_[4];  // why libjpeg-turbo refuses to use a table, or ""
     std::vector<Component> comps_;
     int width_ = 0, height_ = 0, hmax_ = 1, vmax_ = 1;
 };

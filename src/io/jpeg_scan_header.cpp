@@ -8,24 +8,6 @@ namespace {
 
 int be16(const std::uint8_t* p) { return p[0] << 8 | p[1]; }
 
-// Whether libjpeg-turbo takes a table the scan uses (jdhuff.c's
-// jpeg_make_d_derived_tbl): canonical codes of each length must fit in that
-// many bits with the all-ones code left unused, and a DC table's symbols (bit
-// counts of a difference) go up to 15. It checks only the tables a scan uses,
-// when the scan starts: so does this.
-bool libjpeg_takes(const JpegHuffmanSpec& t, bool dc) {
-    std::int32_t code = 0;
-    for (int length = 1; length <= 16; ++length) {
-        code += t.counts[length - 1];
-        if (t.counts[length - 1] && code >= (std::int32_t{1} << length)) return false;
-        code <<= 1;
-    }
-    if (dc)
-        for (int i = 0; i < t.total; ++i)
-            if (t.values[i] > 15) return false;
-    return true;
-}
-
 bool read_dht(JpegScanHeader& h, const std::uint8_t* p, std::size_t n) {
     std::size_t i = 0;
     while (i < n) {
@@ -92,8 +74,8 @@ bool read_sos(JpegScanHeader& h, const std::uint8_t* p, std::size_t n) {
         h.comp[c].dc = p[2 + 2 * s] >> 4;
         h.comp[c].ac = p[2 + 2 * s] & 15;
         if (h.comp[c].dc > 3 || h.comp[c].ac > 3 || !h.dc[h.comp[c].dc].defined || !h.ac[h.comp[c].ac].defined ||
-            !h.quant_defined[h.comp[c].quant] || !libjpeg_takes(h.dc[h.comp[c].dc], true) ||
-            !libjpeg_takes(h.ac[h.comp[c].ac], false))
+            !h.quant_defined[h.comp[c].quant] || !libjpeg_takes_huffman_table(h.dc[h.comp[c].dc], true) ||
+            !libjpeg_takes_huffman_table(h.ac[h.comp[c].ac], false))
             return false;
     }
     const std::uint8_t* tail = p + 1 + 2 * count;
@@ -118,6 +100,19 @@ bool read_jpeg_scan_header(const std::uint8_t* d, std::size_t size, JpegScanHead
         return ok;
     });
     return ok && h.scan_data != 0;
+}
+
+bool libjpeg_takes_huffman_table(const JpegHuffmanSpec& t, bool dc) {
+    std::int32_t code = 0;
+    for (int length = 1; length <= 16; ++length) {
+        code += t.counts[length - 1];
+        if (t.counts[length - 1] && code >= (std::int32_t{1} << length)) return false;
+        code <<= 1;
+    }
+    if (dc)
+        for (int i = 0; i < t.total; ++i)
+            if (t.values[i] > 15) return false;
+    return true;
 }
 
 }  // namespace imgpar

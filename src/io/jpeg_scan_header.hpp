@@ -43,6 +43,13 @@ struct JpegScanHeader {
 // Never reads past `size`.
 bool read_jpeg_scan_header(const std::uint8_t* data, std::size_t size, JpegScanHeader& h);
 
+// Whether libjpeg-turbo takes `t` as a table a scan uses (jdhuff.c's
+// jpeg_make_d_derived_tbl): the canonical codes of each length fit in that
+// many bits with the all-ones code left unused, and, for a DC table (`dc`),
+// every symbol (a difference's bit count) is at most 15. libjpeg-turbo checks
+// only the tables a scan uses, when it starts.
+bool libjpeg_takes_huffman_table(const JpegHuffmanSpec& t, bool dc);
+
 // Calls code_of(length, code, symbol index) for each code of `t` in canonical
 // order (lengths 1..16, codes counting up): how both readers build their
 // lookup tables, for tables read_jpeg_scan_header checked.
