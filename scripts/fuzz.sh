@@ -20,6 +20,9 @@
 #                                  written back and read again; EXIF and ICC from WebP chunks; EXIF orientation
 #                      kernel      custom kernels: --kernel text, --kernel-file, planned and applied
 #                      split       the split JPEG decode on the CPU against decode_image's pixels
+#                      huffman     the parallel Huffman decoding's CPU twin against the scan walk and
+#                                  libjpeg-turbo's coefficients (inputs up to 4 KiB: a scan never in
+#                                  step walks for its whole bound)
 #                      decode_stb  decode_image in a build without libjpeg-turbo and libpng: stb's
 #                                  PNG, JPEG and BMP decoders behind imgpar's checks
 #   --build-dir DIR  where to build and write (default build-fuzz): DIR/libs and DIR/stb are the
@@ -44,7 +47,7 @@ repo=$PWD
 say() { printf 'fuzz: %s\n' "$*" >&2; }
 die() { say "$*"; exit 2; }
 
-all_targets=(decode header metadata kernel split decode_stb)
+all_targets=(decode header metadata kernel split huffman decode_stb)
 time_per_target=60
 jobs=$(nproc)
 only=""
@@ -154,6 +157,7 @@ declare -A plan=(
     [metadata]="libs fuzz_metadata images 16384 png jpeg exif metadata webp"
     [kernel]="libs fuzz_kernel kernels 4096 kernel"
     [split]="libs fuzz_split images 16384 jpeg exif"
+    [huffman]="libs fuzz_huffman images 4096 jpeg"
     [decode_stb]="stb fuzz_decode images 16384 png jpeg bmp exif"
 )
 
