@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "bench/photo_like.hpp"
 #include "cuda/check.hpp"
 #include "cuda/device_image.hpp"
 #include "src/gpu/jpeg_encoder.hpp"
@@ -21,21 +22,13 @@
 namespace imgpar::bench {
 namespace {
 
-struct Photo {
-    int w, h;
-    const char* label;
-};
-
-// A camera-sized photo (the batch benchmark's are 2-12 MP) and the 8K frame.
-constexpr Photo kPhotos[] = {{2592, 1728, "2592x1728 RGB (4.5 MP)"}, {7680, 4320, "7680x4320 RGB"}};
-
 void jpeg_cases(Context& ctx) {
     if (!jpeg_codec_available() || !gpu::jpeg_gpu_encoder_built()) {
         std::fprintf(stderr, "jpeg: skipped (built without libjpeg-turbo)\n");
         return;
     }
     CpuThreadLimit one_core(1);
-    for (const Photo& p : kPhotos) {
+    for (const JpegPhoto& p : kJpegPhotos) {
         const ImageU8 host = make_photo_like(p.w, p.h, 3, 11);
         const cuda::DeviceImageU8 device = cuda::DeviceImageU8::from_host(host.view(), ctx.stream());
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/bench.hpp"
+#include "bench/photo_like.hpp"
 #include "cuda/buffers.hpp"
 #include "src/gpu/jpeg_huffman.hpp"
 #include "src/io/jpeg_codec.hpp"
@@ -18,20 +19,13 @@
 namespace imgpar::bench {
 namespace {
 
-struct Photo {
-    int w, h;
-    const char* label;
-};
-
-constexpr Photo kPhotos[] = {{2592, 1728, "2592x1728 RGB (4.5 MP)"}, {7680, 4320, "7680x4320 RGB"}};
-
 void jpeg_huffman_cases(Context& ctx) {
     if (!jpeg_codec_available()) {
         std::fprintf(stderr, "jpeg-huffman: skipped (built without libjpeg-turbo)\n");
         return;
     }
     CpuThreadLimit one_core(1);
-    for (const Photo& p : kPhotos) {
+    for (const JpegPhoto& p : kJpegPhotos) {
         const ImageU8 host = make_photo_like(p.w, p.h, 3, 12);
         for (ChromaSubsampling chroma : {ChromaSubsampling::S444, ChromaSubsampling::S420}) {
             const std::string layout = chroma == ChromaSubsampling::S444 ? "4:4:4" : "4:2:0";

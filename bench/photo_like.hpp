@@ -15,4 +15,12 @@ ImageU8 make_photo_like(int width, int height, int channels, unsigned seed = 1);
 // a sample of 0 stays 0.
 ImageU16 widen_with_noise(const ImageU8& image, unsigned seed);
 
+// The JPEG rows' photos: a camera-sized one (the batch benchmark's are 2-12
+// MP) and the 8K frame.
+struct JpegPhoto {
+    int w, h;
+    const char* label;
+};
+constexpr JpegPhoto kJpegPhotos[] = {{2592, 1728, "2592x1728 RGB (4.5 MP)"}, {7680, 4320, "7680x4320 RGB"}};
+
 }  // namespace imgpar::bench
