@@ -38,12 +38,15 @@ JpegEncoder read_jpeg_encoder(const Invocation& inv, bool computes) {
 
 JpegDecoder read_jpeg_decoder(const Invocation& inv, bool computes) {
     const std::string d = inv.values.text("jpeg-decoder");
-    if (d == "hardware" && !computes)
-        throw usage_error("--jpeg-decoder", "hardware decodes for computing on the GPU, and " + inv.command +
+    if ((d == "hardware" || d == "gpu") && !computes)
+        throw usage_error("--jpeg-decoder", d + " decodes for computing on the GPU, and " + inv.command +
                                                 " computes nothing");
-    if (d == "hardware" && inv.global.device.kind == DeviceRequest::Kind::Cpu)
-        throw usage_error("--jpeg-decoder", "hardware needs the GPU: it cannot be combined with " + cpu_request(inv));
-    return d == "hardware" ? JpegDecoder::Hardware : d == "cpu" ? JpegDecoder::Cpu : JpegDecoder::Auto;
+    if ((d == "hardware" || d == "gpu") && inv.global.device.kind == DeviceRequest::Kind::Cpu)
+        throw usage_error("--jpeg-decoder", d + " needs the GPU: it cannot be combined with " + cpu_request(inv));
+    return d == "hardware" ? JpegDecoder::Hardware
+           : d == "gpu"    ? JpegDecoder::Gpu
+           : d == "cpu"    ? JpegDecoder::Cpu
+                           : JpegDecoder::Auto;
 }
 
 namespace fs = std::filesystem;

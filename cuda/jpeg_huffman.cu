@@ -97,7 +97,7 @@ unsigned grid_for(std::uint32_t n) { return (n + HuffmanPolicy::kThreads - 1) / 
 }  // namespace
 
 std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan, std::int16_t* coefficients,
-                                  int* sync_passes) {
+                                  int* sync_passes, int max_passes) {
     if (!plan.taken) throw usage_error("JPEG", "a Huffman plan the GPU does not take: " + plan.reason);
     const cudaStream_t stream = cuda::enter(session);
     HuffmanState& st = state_of(session);
@@ -148,7 +148,7 @@ std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan,
     IMGPAR_CUDA_CHECK_LAUNCH("phase1_kernel");
     int passes = 0;
     for (;;) {
-        if (passes == huffman::kMaxPasses) {
+        if (passes >= max_passes) {
             if (sync_passes) *sync_passes = passes;
             return huffman::kOutOfStep;
         }

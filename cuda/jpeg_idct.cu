@@ -11,6 +11,7 @@
 #include "cuda/jpeg_color.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
+#include "src/gpu/jpeg_huffman.hpp"
 #include "src/io/jpeg_idct.hpp"
 
 namespace imgpar::gpu {
@@ -86,13 +87,11 @@ IdctState& state_of(Session& session) {
 
 std::size_t aligned(std::size_t n) { return (n + 255) / 256 * 256; }
 
-}  // namespace
-
-std::optional<DeviceViewU8> decode_jpeg_coefficients(Session& session, const JpegCoefficients& file) {
-    const cudaStream_t stream = cuda::enter(session);
-    IdctState& st = state_of(session);
+// The inverse DCT of the coefficients in st.coefficients (`file`'s layout)
+// into the component planes, then the planes into the Input slot.
+std::optional<DeviceViewU8> idct_to_input(Session& session, IdctState& st, const JpegCoefficients& file,
+                                          cudaStream_t stream) {
     const int n = file.components;
-    if (n != 1 && n != 3) throw usage_error("JPEG", "the GPU decodes gray or colour JPEGs only");
     // The planes, whole blocks each, 256-byte aligned rows.
     std::size_t pitch[3] = {}, offset[3] = {}, plane_bytes = 0;
     for (int c = 0; c < n; ++c) {
@@ -101,20 +100,12 @@ std::optional<DeviceViewU8> decode_jpeg_coefficients(Session& session, const Jpe
         offset[c] = plane_bytes;
         plane_bytes += pitch[c] * static_cast<std::size_t>(k.blocks_high) * 8;
     }
-    const std::size_t blocks = file.blocks;
-    if (blocks == 0) throw input_error(file.name, "a JPEG with no blocks");
-    st.coefficients.reserve(blocks * 64, stream);
     st.planes.reserve(plane_bytes, stream);
     st.unsafe.reserve(1, stream);
-    // The coefficients from libjpeg-turbo's arrays straight into the staging
-    // buffers (pieces of whole blocks: 128 bytes each).
-    session.upload_filled(st.coefficients.get(), blocks * 128, [&file](std::uint8_t* to, std::size_t offset, std::size_t n) {
-        file.copy_blocks(offset / 128, n / 128, reinterpret_cast<std::int16_t*>(to));
-    });
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(st.unsafe.get(), 0, sizeof(int), stream));
     IdctJob job{};
     job.components = n;
-    job.total_blocks = static_cast<int>(blocks);
+    job.total_blocks = static_cast<int>(file.blocks);
     job.unsafe = st.unsafe.get();
     for (int c = 0; c < n; ++c) {
         const auto& k = file.component[static_cast<std::size_t>(c)];
@@ -122,7 +113,7 @@ std::optional<DeviceViewU8> decode_jpeg_coefficients(Session& session, const Jpe
                                          static_cast<int>(k.first_block), st.planes.get() + offset[c], pitch[c]};
         for (int i = 0; i < 64; ++i) job.quant[c][i] = k.quant[static_cast<std::size_t>(i)];
     }
-    idct_kernel<<<static_cast<unsigned>((blocks + kBlocksPerCta - 1) / kBlocksPerCta), kBlocksPerCta * 8, 0, stream>>>(job);
+    idct_kernel<<<static_cast<unsigned>((file.blocks + kBlocksPerCta - 1) / kBlocksPerCta), kBlocksPerCta * 8, 0, stream>>>(job);
     IMGPAR_CUDA_CHECK_LAUNCH("idct_kernel");
     const DeviceViewU8 out = session.image<std::uint8_t>(Session::Slot::Input, file.width, file.height, n == 1 ? 1 : 3);
     const std::uint8_t* luma = st.planes.get();
@@ -140,6 +131,39 @@ std::optional<DeviceViewU8> decode_jpeg_coefficients(Session& session, const Jpe
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (*st.unsafe_host.get() != 0) return std::nullopt;
     return out;
+}
+
+void check_decodable(const JpegCoefficients& file) {
+    if (file.components != 1 && file.components != 3)
+        throw usage_error("JPEG", "the GPU decodes gray or colour JPEGs only");
+    if (file.blocks == 0) throw input_error(file.name, "a JPEG with no blocks");
+}
+
+}  // namespace
+
+std::optional<DeviceViewU8> decode_jpeg_coefficients(Session& session, const JpegCoefficients& file) {
+    check_decodable(file);
+    const cudaStream_t stream = cuda::enter(session);
+    IdctState& st = state_of(session);
+    st.coefficients.reserve(file.blocks * 64, stream);
+    // The coefficients from libjpeg-turbo's arrays straight into the staging
+    // buffers (pieces of whole blocks: 128 bytes each).
+    session.upload_filled(st.coefficients.get(), file.blocks * 128, [&file](std::uint8_t* to, std::size_t offset, std::size_t n) {
+        file.copy_blocks(offset / 128, n / 128, reinterpret_cast<std::int16_t*>(to));
+    });
+    return idct_to_input(session, st, file, stream);
+}
+
+std::optional<DeviceViewU8> decode_jpeg_scan(Session& session, const JpegHuffmanPlan& plan, const std::string& name,
+                                             std::uint32_t& damage, int max_passes) {
+    const JpegCoefficients file = coefficient_layout(plan, name);
+    check_decodable(file);
+    const cudaStream_t stream = cuda::enter(session);
+    IdctState& st = state_of(session);
+    st.coefficients.reserve(file.blocks * 64, stream);
+    damage = decode_jpeg_huffman(session, plan, st.coefficients.get(), nullptr, max_passes);
+    if (damage) return std::nullopt;
+    return idct_to_input(session, st, file, stream);
 }
 
 }  // namespace imgpar::gpu

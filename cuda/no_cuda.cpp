@@ -81,7 +81,10 @@ std::optional<DeviceViewU8> decode_jpeg_on_gpu(Session&, const std::string&, con
     return std::nullopt;
 }
 std::optional<DeviceViewU8> decode_jpeg_coefficients(Session&, const JpegCoefficients&) { unavailable(); }
-std::uint32_t decode_jpeg_huffman(Session&, const JpegHuffmanPlan&, std::int16_t*, int*) { unavailable(); }
+std::optional<DeviceViewU8> decode_jpeg_scan(Session&, const JpegHuffmanPlan&, const std::string&, std::uint32_t&, int) {
+    unavailable();
+}
+std::uint32_t decode_jpeg_huffman(Session&, const JpegHuffmanPlan&, std::int16_t*, int*, int) { unavailable(); }
 JpegHuffmanResult decode_jpeg_huffman_gpu(Session&, const JpegHuffmanPlan&) { unavailable(); }
 bool jpeg_gpu_encoder_built() { return false; }
 std::string jpeg_gpu_encoder_name() { return {}; }

@@ -15,6 +15,7 @@
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/jpeg_coefficients.hpp"
 #include "src/io/jpeg_huffman_cpu.hpp"
+#include "src/io/jpeg_huffman_plan.hpp"
 #include "src/io/jpeg_scan.hpp"
 #include "tests/support/jpeg_scan_damage.hpp"
 #include "tests/support/test_images.hpp"
@@ -39,11 +40,36 @@ constexpr std::uint32_t kSizes[] = {32, 40, 96, huffman::kSubsequenceBits, 1u <<
 using test::encode;
 using test::Encoding;
 
+// The plan's view of the image (what the GPU's inverse DCT reads in place of
+// jpeg_read_coefficients' header) is libjpeg-turbo's.
+void check_layout(const Bytes& bytes, const JpegCoefficients& k) {
+    const JpegHuffmanPlan plan = plan_jpeg_huffman(bytes.data(), bytes.size());
+    REQUIRE(plan.taken);
+    const JpegCoefficients l = coefficient_layout(plan, "case.jpg");
+    CHECK(l.width == k.width);
+    CHECK(l.height == k.height);
+    CHECK(l.components == k.components);
+    CHECK(l.blocks == k.blocks);
+    if (k.components == 3) CHECK(l.layout == k.layout);
+    for (int c = 0; c < k.components; ++c) {
+        CAPTURE(c);
+        const JpegCoefficients::Component &a = l.component[static_cast<std::size_t>(c)],
+                                          &b = k.component[static_cast<std::size_t>(c)];
+        CHECK(a.blocks_wide == b.blocks_wide);
+        CHECK(a.blocks_high == b.blocks_high);
+        CHECK(a.width == b.width);
+        CHECK(a.height == b.height);
+        CHECK(a.first_block == b.first_block);
+        CHECK(a.quant == b.quant);
+    }
+}
+
 // libjpeg-turbo's coefficients of a file it reads with no warning.
 std::vector<std::int16_t> reference(const Bytes& bytes, int width, int height) {
     std::vector<std::string> warnings;
     const JpegCoefficients k = jpeg_read_coefficients("case.jpg", bytes, width, height, warnings);
     CHECK(warnings.empty());
+    check_layout(bytes, k);
     return test::all_blocks(k);
 }
 

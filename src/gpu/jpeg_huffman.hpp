@@ -19,10 +19,11 @@ namespace imgpar::gpu {
 // plan.blocks * 64 int16 on the session's device, written on its stream and
 // complete when this returns. Returns 0 for a clean scan, else the damage
 // flags (huffman::Damage): the file is not taken, and libjpeg-turbo decodes
-// it as before. `sync_passes`, when given, receives phase 2's walks. Throws
+// it as before; huffman::kOutOfStep when the decoders are still out of step
+// after `max_passes` walks. `sync_passes`, when given, receives phase 2's walks. Throws
 // imgpar::Error (usage) for a plan not taken, (device) when the GPU fails.
 std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan, std::int16_t* coefficients,
-                                  int* sync_passes = nullptr);
+                                  int* sync_passes = nullptr, int max_passes = huffman::kMaxPasses);
 
 // The same, the coefficients downloaded: the form the tests compare with the
 // CPU twin's result.

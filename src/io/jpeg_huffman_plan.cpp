@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "src/io/jpeg_coefficients.hpp"
+#include "src/io/jpeg_layout.hpp"
 #include "src/io/jpeg_scan_header.hpp"
 
 namespace imgpar {
@@ -60,6 +61,11 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
     if (!jpeg_coefficients_suit(data, size)) return not_taken("not gray or YCbCr in a chroma layout the GPU decodes");
 
     JpegHuffmanPlan p;
+    if (h.components == 3) {
+        const std::optional<ChromaLayout> chroma = read_jpeg_layout(data, size).chroma_layout();
+        if (!chroma) return not_taken("not gray or YCbCr in a chroma layout the GPU decodes");
+        p.chroma = *chroma;
+    }
     p.width = h.width;
     p.height = h.height;
     p.components = h.components;
@@ -77,6 +83,9 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
         JpegHuffmanPlan::Component& k = p.component[c];
         k.blocks_wide = ceil_div(static_cast<long long>(h.width) * h.comp[c].h, 8LL * hmax);
         k.blocks_high = ceil_div(static_cast<long long>(h.height) * h.comp[c].v, 8LL * vmax);
+        k.width = ceil_div(static_cast<long long>(h.width) * h.comp[c].h, hmax);
+        k.height = ceil_div(static_cast<long long>(h.height) * h.comp[c].v, vmax);
+        for (int z = 0; z < 64; ++z) k.quant[kNatural[z]] = h.quant[h.comp[c].quant][z];
         k.first_block = p.blocks;
         p.blocks += static_cast<std::size_t>(k.blocks_wide) * static_cast<std::size_t>(k.blocks_high);
         l.blocks_wide[c] = k.blocks_wide;
@@ -173,6 +182,27 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
     l.subsequences = static_cast<std::uint32_t>(p.subsequence_interval.size());
     p.taken = true;
     return p;
+}
+
+JpegCoefficients coefficient_layout(const JpegHuffmanPlan& plan, const std::string& name) {
+    JpegCoefficients k;
+    k.width = plan.width;
+    k.height = plan.height;
+    k.components = plan.components;
+    k.layout = plan.chroma;
+    k.blocks = plan.blocks;
+    k.name = name;
+    for (int c = 0; c < plan.components; ++c) {
+        const JpegHuffmanPlan::Component& from = plan.component[c];
+        JpegCoefficients::Component& to = k.component[static_cast<std::size_t>(c)];
+        to.blocks_wide = from.blocks_wide;
+        to.blocks_high = from.blocks_high;
+        to.width = from.width;
+        to.height = from.height;
+        to.first_block = from.first_block;
+        std::copy(std::begin(from.quant), std::end(from.quant), to.quant.begin());
+    }
+    return k;
 }
 
 }  // namespace imgpar

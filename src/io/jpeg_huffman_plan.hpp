@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "src/io/jpeg_coefficients.hpp"
 #include "src/io/jpeg_huffman_decode.hpp"
 
 namespace imgpar {
@@ -31,9 +32,12 @@ struct JpegHuffmanPlan {
     int components = 0;
     struct Component {
         int blocks_wide = 0, blocks_high = 0;  // libjpeg-turbo's width_in_blocks, height_in_blocks
+        int width = 0, height = 0;             // its downsampled_width, downsampled_height
         std::size_t first_block = 0;           // among all components' blocks (JpegCoefficients' order)
+        std::uint16_t quant[64] = {};          // its quantization table, natural (row-major) order
     };
     Component component[3];
+    ChromaLayout chroma = ChromaLayout::Full;  // for 3 components
     std::size_t blocks = 0;  // output blocks (no MCU padding blocks)
 
     huffman::Layout layout;                    // the view's fixed part; pointers set by view()
@@ -57,5 +61,10 @@ struct JpegHuffmanPlan {
 // the header's image size.
 JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size,
                                   std::uint32_t subsequence_bits = huffman::kSubsequenceBits);
+
+// A taken plan's image as the split decode's inverse DCT reads it: what
+// jpeg_read_coefficients would say of the file, with no coefficients behind
+// it (copy_blocks must not be called): the GPU decodes them in place.
+JpegCoefficients coefficient_layout(const JpegHuffmanPlan& plan, const std::string& name);
 
 }  // namespace imgpar

@@ -34,6 +34,7 @@ bool read_dqt(JpegScanHeader& h, const std::uint8_t* p, std::size_t n) {
         const int precision = p[i] >> 4, id = p[i] & 15;
         if (precision != 0 || id > 3 || i + 65 > n) return false;  // 16-bit tables: left to libjpeg-turbo
         h.quant_defined[id] = true;
+        for (int k = 0; k < 64; ++k) h.quant[id][k] = p[i + 1 + static_cast<std::size_t>(k)];
         i += 65;
     }
     return true;

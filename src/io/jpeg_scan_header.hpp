@@ -33,6 +33,7 @@ struct JpegScanHeader {
     std::size_t scan_data = 0;  // where the entropy-coded data begins
     JpegHuffmanSpec dc[4], ac[4];
     bool quant_defined[4] = {};
+    std::uint8_t quant[4][64] = {};  // each table's values in the file's (zigzag) order
 };
 
 // Reads the markers from SOI to the first scan. False for anything else than

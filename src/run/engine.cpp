@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <memory>
 #include <optional>
 #include <utility>
 
@@ -117,18 +119,23 @@ void report_gpu_shares(const BackendPool& backend, const Diagnostics& diag) {
     diag.info(line);
 }
 
-// How the run's JPEGs decode when their files compute on the GPU: split or
-// on the hardware decoder for a batch whose first file is a JPEG (a single
-// file decodes on the cores: the GPU is still starting meanwhile).
-GpuJpegDecode gpu_decode_for(const RunSettings& settings, const Pipeline& pipeline, std::size_t files,
-                             const std::optional<SourceFile>& first, bool may_use_gpu) {
+// How the run's JPEGs decode when their files compute on the GPU: for a
+// batch whose first file is a JPEG (a single file decodes on the cores: the
+// GPU is still starting meanwhile), split, with the Huffman decoding shared
+// between the GPU and the cores, or on the hardware decoder. None: on the host.
+std::shared_ptr<GpuJpegDecoders> gpu_decoders_for(const RunSettings& settings, const Pipeline& pipeline,
+                                                  std::size_t files, const std::optional<SourceFile>& first,
+                                                  bool may_use_gpu) {
     const bool device_image = !pipeline.chain().empty() || pipeline.sink().takes_device_image();
     const bool jpeg_batch = pipeline.computes() && device_image && may_use_gpu && files > 1 && first &&
                             first->header.format == ImageFormat::Jpeg && jpeg_codec_available();
-    if (!jpeg_batch || settings.jpeg_decoder == JpegDecoder::Cpu) return GpuJpegDecode::None;
+    if (!jpeg_batch || settings.jpeg_decoder == JpegDecoder::Cpu) return nullptr;
     const bool hardware = settings.jpeg_decoder == JpegDecoder::Hardware && files >= kMinFilesForGpuDecode &&
                           gpu::jpeg_hardware_built();
-    return hardware ? GpuJpegDecode::Hardware : GpuJpegDecode::Split;
+    int slots = settings.jpeg_decoder == JpegDecoder::Gpu ? -1 : kGpuHuffmanSlots;
+    if (settings.jpeg_decoder == JpegDecoder::Auto)
+        if (const char* env = std::getenv("IMGPAR_GPU_HUFFMAN_SLOTS")) slots = std::max(0, std::atoi(env));
+    return std::make_shared<GpuJpegDecoders>(hardware ? GpuJpegDecode::Hardware : GpuJpegDecode::Split, slots);
 }
 
 // The first file, read once before the workers start: --device auto weighs
@@ -188,7 +195,7 @@ DeviceDecision decide_device(const DeviceRequest& request, const RunSettings& se
 
 RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, const Sink& sink,
                      const RunSettings& settings, const Diagnostics& diag, std::ostream& out) {
-    PipelineSettings ps{settings.command, settings.load, GpuJpegDecode::None, settings.auto_orient};
+    PipelineSettings ps{settings.command, settings.load, nullptr, settings.auto_orient};
     const bool computes = !chain.empty() || sink.computes();
     const DeviceRequest request = computes ? settings.device : parse_device_request("cpu");
     FirstFile first = read_first(items, Pipeline(chain, sink, ps, diag), request);
@@ -221,13 +228,17 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
     MemoryBudget memory(
         static_cast<std::size_t>(std::min<std::uint64_t>(default_memory_budget(), settings.load.max_memory)));
 
-    ps.gpu_decode = gpu_decode_for(settings, Pipeline(chain, sink, ps, diag), items.size(), first.source, may_use_gpu);
-    if (ps.gpu_decode == GpuJpegDecode::Split)
-        diag.info("JPEG: files computed on the GPU decode split: Huffman decoding by " + jpeg_codec_name() +
-                  " on the cores, the inverse DCT, upsampling and colour conversion on the GPU (libjpeg-turbo's pixels)");
+    ps.jpeg_decoders = gpu_decoders_for(settings, Pipeline(chain, sink, ps, diag), items.size(), first.source, may_use_gpu);
+    const GpuJpegDecode gpu_decode = ps.jpeg_decoders ? ps.jpeg_decoders->how() : GpuJpegDecode::None;
+    if (gpu_decode == GpuJpegDecode::Split)
+        diag.info(std::string("JPEG: files computed on the GPU decode there (libjpeg-turbo's pixels), their Huffman "
+                              "decoding ") +
+                  (settings.jpeg_decoder == JpegDecoder::Gpu
+                       ? "on the GPU wherever it takes the scan"
+                       : "shared between the GPU and " + jpeg_codec_name() + " on the cores"));
     std::optional<ServiceLogClose> hardware_start;
     hardware_start.emplace(
-        ps.gpu_decode == GpuJpegDecode::Hardware
+        gpu_decode == GpuJpegDecode::Hardware
             ? start_gpu_service(diag, device.request,
                                 [](int gpu_index) {
                                     gpu::start_jpeg_hardware(gpu_index);
@@ -262,6 +273,8 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
         hardware_start.reset();
         const double teardown = std::chrono::duration<double>(std::chrono::steady_clock::now() - teardown_start).count();
         diag.info(batch_timing_line(s, startup, teardown));
+        if (ps.jpeg_decoders)
+            if (const std::string line = ps.jpeg_decoders->summary(); !line.empty()) diag.info(line);
     }
     if (settings.summary_line || (settings.summary_when_failed && s.failed)) {
         const std::string line = summary_line(settings.command, s, sink.verb()) + sink.checks_text();

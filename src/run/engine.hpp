@@ -45,7 +45,14 @@ constexpr int kMaxGpuSessions = 16;
 constexpr std::size_t kMinFilesForGpuDecode = 32;
 
 // --jpeg-decoder: how JPEG inputs of files that compute on the GPU decode.
-enum class JpegDecoder { Auto, Hardware, Cpu };
+// Auto shares the Huffman decoding between the GPU and the cores; Gpu gives
+// the GPU every scan it takes; Hardware adds the hardware decoder.
+enum class JpegDecoder { Auto, Gpu, Hardware, Cpu };
+
+// Files whose Huffman decoding the GPU takes at once under Auto (the others
+// decode on the cores meanwhile): bench/TUNING.md has the measurement.
+// IMGPAR_GPU_HUFFMAN_SLOTS overrides it for tuning.
+constexpr int kGpuHuffmanSlots = 8;
 
 struct RunSettings {
     std::string command;  // names the run in messages, the progress bar and the records

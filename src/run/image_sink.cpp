@@ -20,6 +20,21 @@
 
 namespace imgpar {
 
+namespace {
+
+// -v's word for where a file decoded: "cpu", "gpu", or for a JPEG on the
+// GPU which of its decoders ("gpu, Huffman decoding on the GPU").
+std::string decoded_on(const FileRun& file) {
+    if (!file.decoded_on_gpu) return "cpu";
+    if (!file.jpeg_decoder) return "gpu";
+    const std::string d = file.jpeg_decoder;
+    return d == "gpu" ? "gpu, Huffman decoding on the GPU"
+           : d == "split" ? "gpu, Huffman decoding on a core"
+                          : "gpu, " + d + " decoder";
+}
+
+}  // namespace
+
 ImageFileSink::ImageFileSink(ImageSinkSettings settings, const Diagnostics& diag)
     : settings_(std::move(settings)),
       diag_(diag),
@@ -144,7 +159,7 @@ void ImageFileSink::say(const FileRun& file, const ImageMetadata& metadata) cons
                     ? " (" + describe_shape(file.output_shape()) + ")"
                     : std::string()) +
                ": " + what + "; backend " + file.used.describe() + "; kernel " + kernels_text(file) +
-               "; stages: read+decode (" + (file.decoded_on_gpu ? "gpu" : "cpu") + ") " +
+               "; stages: read+decode (" + decoded_on(file) + ") " +
                ms_text(file.read_ms + file.decode_ms) + ", compute " + ms_text(file.compute_ms) + ", encode+write (" +
                (file.encoded_on_gpu ? "gpu" : "cpu") + ") " + ms_text(file.encode_ms) + "; metadata written: " +
                (settings_.strip ? std::string("none (--strip)") : describe_metadata(metadata)) +
@@ -178,7 +193,9 @@ std::string ImageFileSink::record(const FileRun& file) const {
         add_run_members(o, operation, kernels_text(file), file.used);
         o.add("elapsed_ms", file.compute_ms).add("stages", stages_json(file));
     }
-    o.add("decoded_on", file.decoded_on_gpu ? "gpu" : "cpu")
+    o.add("decoded_on", file.decoded_on_gpu ? "gpu" : "cpu");
+    if (file.jpeg_decoder) o.add("jpeg_decoder", file.jpeg_decoder);
+    o
         .add("decode_ms", file.read_ms + file.decode_ms)
         .add("encoded_on", file.encoded_on_gpu ? "gpu" : "cpu")
         .add("encode_ms", file.encode_ms);

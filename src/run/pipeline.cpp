@@ -128,18 +128,22 @@ void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) co
     const LoadOptions& load = settings_.load;
     // The sink takes a device image after stages, or when it can read one.
     const bool on_device = !chain_.empty() || sink_.takes_device_image();
-    if (computes() && on_device && file.orientation < 2 && file.shrink == 1 && ctx.backend.resolved_to_gpu()) {
-        if (std::optional<DeviceDecoded> d = decode_on_gpu(source, name, load, settings_.gpu_decode, ctx.backend)) {
+    GpuJpegDecoders* decoders = settings_.jpeg_decoders.get();
+    if (decoders && computes() && on_device && file.orientation < 2 && file.shrink == 1 &&
+        ctx.backend.resolved_to_gpu()) {
+        if (std::optional<DeviceDecoded> d = decode_on_gpu(source, name, load, *decoders, ctx.backend)) {
             std::vector<std::uint8_t>().swap(source.bytes);
             file.decode_ms = d->ms;
             file.warnings = std::move(d->warnings);
             file.decoded_on_gpu = true;
+            file.jpeg_decoder = decoder_name(d->decoder);
             run_on_device(file, *d->lease.choice().session, ConstDeviceViewU8(d->image));
             file.used = d->lease.choice();
             file.used.session.reset();
             return;
         }
     }
+    if (decoders && file.header.format == ImageFormat::Jpeg) decoders->count(GpuJpegDecoders::Decoder::Host);
     HostDecoded decoded = decode_on_host(source, name, load, file.orientation, file.shrink);
     std::vector<std::uint8_t>().swap(source.bytes);  // the file's bytes go before the results come
     file.decode_ms = decoded.ms;

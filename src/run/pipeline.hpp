@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,7 +33,9 @@ namespace imgpar {
 struct PipelineSettings {
     std::string command;  // names the run in messages: "blur", "chain"
     LoadOptions load;     // the limits; the memory a file needs comes from its shapes
-    GpuJpegDecode gpu_decode = GpuJpegDecode::None;
+    // How JPEG inputs decode when their files compute on the GPU; none: on
+    // the host. Shared by the run's workers, which count what each took.
+    std::shared_ptr<GpuJpegDecoders> jpeg_decoders;
     bool auto_orient = false;  // turn the pixels upright as the EXIF orientation says
 };
 

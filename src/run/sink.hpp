@@ -55,6 +55,7 @@ struct FileRun {
     std::vector<StageRecord> stages;
     BackendChoice used;              // where it computed (its session released)
     bool decoded_on_gpu = false;
+    const char* jpeg_decoder = nullptr;  // for a JPEG decoded on the GPU: which of its decoders (decoder_name)
     bool encoded_on_gpu = false;
     double read_ms = 0, decode_ms = 0, compute_ms = 0, encode_ms = 0;
     std::vector<std::string> warnings;  // the decoder's, printed with the input's name

@@ -6,6 +6,7 @@
 #include "src/gpu/jpeg_hardware.hpp"
 #include "src/gpu/jpeg_idct.hpp"
 #include "src/io/jpeg_coefficients.hpp"
+#include "src/io/jpeg_huffman_plan.hpp"
 #include "src/io/metadata.hpp"
 #include "src/io/page_select.hpp"
 #include "src/run/timing.hpp"
@@ -42,6 +43,13 @@ HostDecoded decode_on_host(const SourceFile& source, const std::string& name, co
 
 namespace {
 
+using Decoder = GpuJpegDecoders::Decoder;
+
+// Walks over the decoders out of step: a photo's fall into step in two or
+// three; a file still out of step after these goes to a core, which decodes
+// it faster than more walks would.
+constexpr int kGpuHuffmanPasses = 8;
+
 std::optional<DeviceDecoded> on_hardware(const SourceFile& source, const std::string& name, BackendPool& backend) {
     const auto t0 = std::chrono::steady_clock::now();
     // The walk through the scan takes a core a while: done before a session
@@ -53,12 +61,31 @@ std::optional<DeviceDecoded> on_hardware(const SourceFile& source, const std::st
     const std::optional<DeviceViewU8> image =
         gpu::decode_jpeg_on_gpu(*lease.choice().session, name, *file, source.bytes.data(), source.bytes.size());
     if (!image) return std::nullopt;
-    return DeviceDecoded{std::move(lease), *image, source.header.notes, ms_since(t0)};
+    return DeviceDecoded{std::move(lease), *image, Decoder::Hardware, source.header.notes, ms_since(t0)};
+}
+
+// The Huffman decoding on the GPU too, when one of its slots is free.
+std::optional<DeviceDecoded> on_gpu_huffman(const SourceFile& source, const std::string& name,
+                                            GpuJpegDecoders& decoders, BackendPool& backend) {
+    const GpuJpegDecoders::Slot slot = decoders.huffman_slot();
+    if (!slot) return std::nullopt;
+    const auto t0 = std::chrono::steady_clock::now();
+    const JpegHuffmanPlan plan = plan_jpeg_huffman(source.bytes.data(), source.bytes.size());
+    if (!plan.taken) return std::nullopt;
+    BackendPool::Lease lease = backend.lease();
+    if (lease.choice().backend != Backend::Gpu) return std::nullopt;
+    std::uint32_t damage = 0;
+    const std::optional<DeviceViewU8> image =
+        gpu::decode_jpeg_scan(*lease.choice().session, plan, name, damage, kGpuHuffmanPasses);
+    if (!image) {
+        decoders.count_sent_back();
+        return std::nullopt;
+    }
+    return DeviceDecoded{std::move(lease), *image, Decoder::GpuHuffman, source.header.notes, ms_since(t0)};
 }
 
 std::optional<DeviceDecoded> split(const SourceFile& source, const std::string& name, const LoadOptions& load,
                                    BackendPool& backend) {
-    if (!jpeg_coefficients_suit(source.bytes.data(), source.bytes.size())) return std::nullopt;
     const auto t0 = std::chrono::steady_clock::now();
     JpegDecodeOptions options;
     options.allow_partial = load.allow_partial;
@@ -70,17 +97,27 @@ std::optional<DeviceDecoded> split(const SourceFile& source, const std::string& 
     if (lease.choice().backend != Backend::Gpu) return std::nullopt;
     const std::optional<DeviceViewU8> image = gpu::decode_jpeg_coefficients(*lease.choice().session, coefficients);
     if (!image) return std::nullopt;
-    return DeviceDecoded{std::move(lease), *image, std::move(warnings), ms_since(t0)};
+    return DeviceDecoded{std::move(lease), *image, Decoder::Split, std::move(warnings), ms_since(t0)};
+}
+
+std::optional<DeviceDecoded> first_taker(const SourceFile& source, const std::string& name, const LoadOptions& load,
+                                         GpuJpegDecoders& decoders, BackendPool& backend) {
+    if (decoders.how() == GpuJpegDecode::Hardware && source.header.channels == 3 && gpu::jpeg_hardware_ready())
+        if (std::optional<DeviceDecoded> d = on_hardware(source, name, backend)) return d;
+    if (!jpeg_coefficients_suit(source.bytes.data(), source.bytes.size())) return std::nullopt;
+    if (decoders.huffman_on_gpu())
+        if (std::optional<DeviceDecoded> d = on_gpu_huffman(source, name, decoders, backend)) return d;
+    return split(source, name, load, backend);
 }
 
 }  // namespace
 
 std::optional<DeviceDecoded> decode_on_gpu(const SourceFile& source, const std::string& name, const LoadOptions& load,
-                                           GpuJpegDecode how, BackendPool& backend) {
-    if (how == GpuJpegDecode::None || source.header.format != ImageFormat::Jpeg) return std::nullopt;
-    if (how == GpuJpegDecode::Hardware && source.header.channels == 3 && gpu::jpeg_hardware_ready())
-        if (std::optional<DeviceDecoded> d = on_hardware(source, name, backend)) return d;
-    return split(source, name, load, backend);
+                                           GpuJpegDecoders& decoders, BackendPool& backend) {
+    if (decoders.how() == GpuJpegDecode::None || source.header.format != ImageFormat::Jpeg) return std::nullopt;
+    std::optional<DeviceDecoded> d = first_taker(source, name, load, decoders, backend);
+    if (d) decoders.count(d->decoder);
+    return d;
 }
 
 }  // namespace imgpar

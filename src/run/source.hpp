@@ -17,6 +17,7 @@
 #include "src/image.hpp"
 #include "src/io/load.hpp"
 #include "src/run/batch.hpp"
+#include "src/run/gpu_jpeg_decoders.hpp"
 
 namespace imgpar {
 
@@ -29,11 +30,6 @@ struct SourceFile {
 // Reads `item`'s file and its header (with the checks decoding needs).
 // Throws imgpar::Error (input) naming the file.
 SourceFile read_source(const BatchItem& item, const LoadOptions& load);
-
-// How a run's JPEG inputs may decode when their files compute on the GPU
-// (--jpeg-decoder): on the cores only; split; or on the hardware decoder
-// once it is up (split until then, and for the files it does not take).
-enum class GpuJpegDecode { None, Split, Hardware };
 
 // A file decoded on the host: the pixels, at 1/shrink of the size for a
 // JPEG's shrink-on-load, turned upright when `orientation` is 2..8
@@ -53,18 +49,23 @@ HostDecoded decode_on_host(const SourceFile& source, const std::string& name, co
 struct DeviceDecoded {
     BackendPool::Lease lease;
     DeviceViewU8 image;
+    GpuJpegDecoders::Decoder decoder;
     std::vector<std::string> warnings;
     double ms = 0;
 };
 
-// Tries the GPU's decoders, in the order `how` allows: the hardware (colour
-// files it takes, once it has started), then split. The work a core does
-// first (the walk through the scan, the Huffman decoding) happens before a
-// session is leased, so other files go on meanwhile. nullopt, with nothing
-// done but that, when the file does not suit them (progressive, CMYK, an
-// unsafe block of a forged file): it then decodes on the host. A file that
-// cannot be decoded at all throws as libjpeg-turbo's decode would.
+// Tries the GPU's decoders, in the order `decoders` allows: the hardware
+// (colour files it takes, once it has started), then Huffman decoding on the
+// GPU where a slot is free, then split (Huffman decoding on this core). The
+// work a core does first (the walk through the scan, the plan of the GPU's
+// Huffman decoding, libjpeg-turbo's Huffman decoding) happens before a
+// session is leased, so other files go on meanwhile. A scan the GPU finds
+// damaged goes to libjpeg-turbo's decoder, which says what it says of it.
+// nullopt, with nothing done but that, when the file does not suit them
+// (progressive, CMYK, an unsafe block of a forged file): it then decodes on
+// the host. A file that cannot be decoded at all throws as libjpeg-turbo's
+// decode would.
 std::optional<DeviceDecoded> decode_on_gpu(const SourceFile& source, const std::string& name, const LoadOptions& load,
-                                           GpuJpegDecode how, BackendPool& backend);
+                                           GpuJpegDecoders& decoders, BackendPool& backend);
 
 }  // namespace imgpar

@@ -82,7 +82,7 @@ TEST_CASE("cli --jpeg-encoder: gpu needs results computed on the GPU; other valu
     CHECK(test::read_bytes(dir.file("f.jpg")) == test::read_bytes(dir.file("e.jpg")));
 }
 
-TEST_CASE("cli --jpeg-decoder: hardware needs results computed on the GPU; other values are usage errors") {
+TEST_CASE("cli --jpeg-decoder: hardware and gpu need results computed on the GPU; other values are usage errors") {
     TempDir dir;
     const std::string in = test::sample_path("rocket.jpg");
     auto r = run_imgpar({"blur", in, dir.file("a.jpg"), "--jpeg-decoder", "hardware", "--device", "cpu"});
@@ -92,14 +92,20 @@ TEST_CASE("cli --jpeg-decoder: hardware needs results computed on the GPU; other
     r = run_imgpar({"convert", in, dir.file("b.jpg"), "--jpeg-decoder", "hardware"});
     CHECK(r.exit_code == 2);
     CHECK(has(r.err, "computes nothing"));
-    r = run_imgpar({"blur", in, dir.file("c.jpg"), "--jpeg-decoder", "gpu"});
+    r = run_imgpar({"blur", in, dir.file("b.jpg"), "--jpeg-decoder", "gpu", "--device", "cpu"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "gpu needs the GPU"));
+    r = run_imgpar({"convert", in, dir.file("b.jpg"), "--jpeg-decoder", "gpu"});
+    CHECK(r.exit_code == 2);
+    CHECK(has(r.err, "computes nothing"));
+    r = run_imgpar({"blur", in, dir.file("c.jpg"), "--jpeg-decoder", "nvjpeg"});
     CHECK(r.exit_code == 2);
     CHECK(dir.entries().empty());
     // Every decoder gives libjpeg-turbo's pixels: a batch's bytes do not depend on it.
     const std::string photo = test::read_bytes(in);
     test::write_bytes(dir.file("r1.jpg"), photo);
     test::write_bytes(dir.file("r2.jpg"), photo);
-    for (const char* decoder : {"auto", "cpu", "hardware"}) {
+    for (const char* decoder : {"auto", "cpu", "gpu", "hardware"}) {
         const std::string out = dir.file(std::string("out_") + decoder);
         REQUIRE(run_imgpar({"blur", dir.file("r1.jpg"), dir.file("r2.jpg"), "--out-dir", out, "--jpeg-decoder", decoder})
                     .exit_code == 0);
@@ -108,6 +114,7 @@ TEST_CASE("cli --jpeg-decoder: hardware needs results computed on the GPU; other
         const std::string cpu = test::read_bytes(dir.file("out_cpu") + file);
         CHECK(test::read_bytes(dir.file("out_auto") + file) == cpu);
         CHECK(test::read_bytes(dir.file("out_hardware") + file) == cpu);
+        CHECK(test::read_bytes(dir.file("out_gpu") + file) == cpu);
     }
     CHECK(has(run_imgpar({"blur", "--help"}).out, "--jpeg-decoder"));
 }
