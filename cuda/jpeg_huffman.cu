@@ -2,8 +2,9 @@
 // a phase of src/io/jpeg_huffman_decode.hpp, a thread a subsequence, and
 // CUB's scan for phase 3. The host loops over phase 2's walks until a pass
 // changes no record (usually the second: decoders fall into step within
-// a subsequence or two), or gives up after huffman::kMaxPasses.
+// a subsequence or two), or gives up after the caller's most passes.
 #include "src/gpu/jpeg_huffman.hpp"
+#include "cuda/jpeg_huffman_enqueue.hpp"
 
 #include <cub/device/device_scan.cuh>
 
@@ -96,8 +97,8 @@ unsigned grid_for(std::uint32_t n) { return (n + HuffmanPolicy::kThreads - 1) / 
 
 }  // namespace
 
-std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan, std::int16_t* coefficients,
-                                  int* sync_passes, int max_passes) {
+HuffmanEnqueued enqueue_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan, std::int16_t* coefficients,
+                                     int max_passes) {
     if (!plan.taken) throw usage_error("JPEG", "a Huffman plan the GPU does not take: " + plan.reason);
     const cudaStream_t stream = cuda::enter(session);
     HuffmanState& st = state_of(session);
@@ -146,21 +147,28 @@ std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan,
 
     phase1_kernel<<<grid_for(n), HuffmanPolicy::kThreads, 0, stream>>>(v, w);
     IMGPAR_CUDA_CHECK_LAUNCH("phase1_kernel");
-    int passes = 0;
+    // Walks until one writes no record. Photos settle in the second, so the
+    // first check comes after two walks, back to back (the second's flag
+    // alone decides: a walk that changes nothing leaves the records final),
+    // and each later check after one: a host round trip saved a file.
+    HuffmanEnqueued r;
     for (;;) {
-        if (passes >= max_passes) {
-            if (sync_passes) *sync_passes = passes;
-            return huffman::kOutOfStep;
+        const int walks = r.passes == 0 ? std::min(2, max_passes) : 1;
+        if (walks <= 0 || r.passes >= max_passes) {
+            r.out_of_step = true;
+            return r;
         }
-        ++passes;
-        walk_kernel<<<grid_for(n), HuffmanPolicy::kThreads, 0, stream>>>(v, w);
-        IMGPAR_CUDA_CHECK_LAUNCH("walk_kernel");
+        for (int k = 0; k < walks; ++k) {
+            if (k > 0) IMGPAR_CUDA_CHECK(cudaMemsetAsync(w.flags, 0, sizeof(std::uint32_t), stream));
+            walk_kernel<<<grid_for(n), HuffmanPolicy::kThreads, 0, stream>>>(v, w);
+            IMGPAR_CUDA_CHECK_LAUNCH("walk_kernel");
+        }
+        r.passes += walks;
         IMGPAR_CUDA_CHECK(cudaMemcpyAsync(st.flags_host.get(), w.flags, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
         IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
         if (st.flags_host.get()[0] == 0) break;
         IMGPAR_CUDA_CHECK(cudaMemsetAsync(w.flags, 0, sizeof(std::uint32_t), stream));
     }
-    if (sync_passes) *sync_passes = passes;
 
     // Phase 3: n + 1 items, so the last `before` is every subsequence's total.
     const huffman::Sums zero{0, {0, 0, 0}};
@@ -175,8 +183,17 @@ std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan,
     phase4_kernel<<<grid_for(n), HuffmanPolicy::kThreads, 0, stream>>>(v, w, coefficients);
     IMGPAR_CUDA_CHECK_LAUNCH("phase4_kernel");
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(st.flags_host.get() + 1, w.flags + 1, sizeof(std::uint32_t), cudaMemcpyDeviceToHost, stream));
-    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return st.flags_host.get()[1];
+    r.damage = st.flags_host.get() + 1;
+    return r;
+}
+
+std::uint32_t decode_jpeg_huffman(Session& session, const JpegHuffmanPlan& plan, std::int16_t* coefficients,
+                                  int* sync_passes, int max_passes) {
+    const HuffmanEnqueued r = enqueue_jpeg_huffman(session, plan, coefficients, max_passes);
+    if (sync_passes) *sync_passes = r.passes;
+    if (r.out_of_step) return huffman::kOutOfStep;
+    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(cuda::enter(session)));
+    return *r.damage;
 }
 
 JpegHuffmanResult decode_jpeg_huffman_gpu(Session& session, const JpegHuffmanPlan& plan) {

@@ -8,10 +8,10 @@
 
 #include "cuda/buffers.hpp"
 #include "cuda/check.hpp"
+#include "cuda/jpeg_huffman_enqueue.hpp"
 #include "cuda/jpeg_color.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
-#include "src/gpu/jpeg_huffman.hpp"
 #include "src/io/jpeg_idct.hpp"
 
 namespace imgpar::gpu {
@@ -161,9 +161,17 @@ std::optional<DeviceViewU8> decode_jpeg_scan(Session& session, const JpegHuffman
     const cudaStream_t stream = cuda::enter(session);
     IdctState& st = state_of(session);
     st.coefficients.reserve(file.blocks * 64, stream);
-    damage = decode_jpeg_huffman(session, plan, st.coefficients.get(), nullptr, max_passes);
+    const HuffmanEnqueued scan = enqueue_jpeg_huffman(session, plan, st.coefficients.get(), max_passes);
+    if (scan.out_of_step) {
+        damage = huffman::kOutOfStep;
+        return std::nullopt;
+    }
+    // The inverse DCT goes on in the stream without waiting for the damage
+    // flags (a damaged scan's pixels are dropped): one wait for both.
+    std::optional<DeviceViewU8> image = idct_to_input(session, st, file, stream);
+    damage = *scan.damage;
     if (damage) return std::nullopt;
-    return idct_to_input(session, st, file, stream);
+    return image;
 }
 
 }  // namespace imgpar::gpu
