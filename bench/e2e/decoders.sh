@@ -14,6 +14,7 @@
 # PHOTOS is what make_sets.py made (batch/, mixed/; large/ where present: the
 # batch set four times over, made here when missing). SLOTS: further auto rows
 # with IMGPAR_GPU_HUFFMAN_SLOTS set to each (the tuning of kGpuHuffmanSlots).
+# DECODER_SETS and DECODER_RUNS ("decoder:slots ...") pick fewer sets and rows.
 set -euo pipefail
 imgpar=$(realpath "$1")
 photos=$(realpath "$2")
@@ -41,7 +42,7 @@ fi
 echo "## JPEG decoders, batch blur sigma 2 -> JPEG q95: $cores cores, $(nvidia-smi -L 2>/dev/null | head -1 | cut -d'(' -f1)"
 "$imgpar" --version | sed 's/^/    /'
 
-for set in batch mixed large; do
+for set in ${DECODER_SETS:-batch mixed large}; do
     dir=$photos/$set; [[ $set == large ]] && dir=$large_dir
     compgen -G "$dir/*.jpg" >/dev/null || continue
     files=("$dir"/*.jpg)
@@ -57,7 +58,7 @@ for set in batch mixed large; do
         number "$c" && cv_rate=$(rate "$n" "$c")
         echo "| OpenCV (Python), process pool of $cores | $c | $(rate "$n" "$c") | 1 | | |"
     fi
-    runs=("cpu:" "auto:0" "auto:" "gpu:" "hardware:")
+    read -r -a runs <<<"${DECODER_RUNS:-cpu: auto:0 auto: gpu: hardware:}"
     for s in "${slot_rows[@]}"; do runs+=("auto:$s"); done
     for run in "${runs[@]}"; do
         decoder=${run%%:*}; slots=${run#*:}
