@@ -154,10 +154,10 @@ OptionGroup image_output_options(const std::string& json) {
                        .defaults("auto"),
                    ParamSpec::choice("jpeg-decoder", "D",
                                      "How a batch's JPEG inputs decode when their files compute on the GPU (the same pixels "
-                                     "every way): auto (the inverse DCT and colour on the GPU, the Huffman decoding on the "
-                                     "GPU or a core, whichever is free), gpu (the Huffman decoding on the GPU for every "
-                                     "baseline file in one scan), hardware (the GPU's hardware decoder once it has started, "
-                                     "else as auto), cpu (libjpeg-turbo on the cores). Progressive files decode on the cores",
+                                     "every way): auto (on the GPU, its Huffman decoding too for baseline files in one scan, "
+                                     "else on a core), gpu (the same, asked for by name: an error without the GPU), hardware "
+                                     "(the GPU's hardware decoder once it has started, else as auto), cpu (libjpeg-turbo on "
+                                     "the cores). Progressive files decode on the cores",
                                      {"auto", "gpu", "hardware", "cpu"})
                        .defaults("auto"),
                    ParamSpec::choice("format", "FMT", "Output format when the file name cannot tell (needed for '-')",

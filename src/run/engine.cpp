@@ -134,7 +134,7 @@ std::shared_ptr<GpuJpegDecoders> gpu_decoders_for(const RunSettings& settings, c
                           gpu::jpeg_hardware_built();
     int slots = settings.jpeg_decoder == JpegDecoder::Gpu ? -1 : kGpuHuffmanSlots;
     if (settings.jpeg_decoder == JpegDecoder::Auto)
-        if (const char* env = std::getenv("IMGPAR_GPU_HUFFMAN_SLOTS")) slots = std::max(0, std::atoi(env));
+        if (const char* env = std::getenv("IMGPAR_GPU_HUFFMAN_SLOTS")) slots = std::max(-1, std::atoi(env));
     return std::make_shared<GpuJpegDecoders>(hardware ? GpuJpegDecode::Hardware : GpuJpegDecode::Split, slots);
 }
 
@@ -233,8 +233,8 @@ RunOutcome run_files(const std::vector<BatchItem>& items, const Chain& chain, co
     if (gpu_decode == GpuJpegDecode::Split)
         diag.info(std::string("JPEG: files computed on the GPU decode there (libjpeg-turbo's pixels), their Huffman "
                               "decoding ") +
-                  (settings.jpeg_decoder == JpegDecoder::Gpu
-                       ? "on the GPU wherever it takes the scan"
+                  (ps.jpeg_decoders->huffman_slots() < 0
+                       ? "on the GPU wherever it takes the scan, else by " + jpeg_codec_name() + " on a core"
                        : "shared between the GPU and " + jpeg_codec_name() + " on the cores"));
     std::optional<ServiceLogClose> hardware_start;
     hardware_start.emplace(

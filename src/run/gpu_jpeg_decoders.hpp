@@ -5,10 +5,10 @@
 // (cuda/jpeg_huffman.cu: baseline files in one scan) or on a core
 // (libjpeg-turbo's entropy decoder), the rest of the decode on the GPU either
 // way; the pixels are libjpeg-turbo's whichever. The cores and the GPU's SMs
-// share the Huffman decoding: a file takes the GPU when one of its slots is
-// free, else a core, so neither waits while the other has work (the cores'
-// share grows when the GPU is busy with other files' stages, and shrinks
-// when they are idle).
+// may share the Huffman decoding: a file takes the GPU when one of its slots
+// is free, else a core, so neither waits while the other has work; or the
+// GPU takes every scan it can (the default: it decodes several times as many
+// files a second as 16 cores).
 #pragma once
 
 #include <atomic>
@@ -29,6 +29,7 @@ public:
 
     GpuJpegDecode how() const { return how_; }
     bool huffman_on_gpu() const { return slots_ != 0; }
+    int huffman_slots() const { return slots_; }
 
     // A place among the files whose Huffman decoding is on the GPU, held
     // while it lasts; empty (false) when every slot is taken.
