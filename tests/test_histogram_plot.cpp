@@ -91,3 +91,19 @@ TEST_CASE("histogram plot: a legend above the plot names each plotted plane besi
     plot = plot_histogram(h, o);
     for (const auto* c : {&red, &green, &blue, &alpha, &luma}) CHECK(pixels_of(plot, 0, legend_rows, *c) == 25);
 }
+
+TEST_CASE("histogram plot: a 16-bit image's value axis is labelled in 16-bit values, the curves alike") {
+    const Histogram h = cpu::histogram(test::load_sample("chelsea_alpha.png").view());
+    HistogramPlotOptions o;
+    const ImageU8 eight = plot_histogram(h, o);
+    o.value_bits = 16;
+    const ImageU8 sixteen = plot_histogram(h, o);
+    const int axis[3] = {60, 60, 60};
+    // The labels' rows (below the axis) differ, and hold more ink: five digits against three.
+    const int labels = eight.height() - 12;
+    CHECK(pixels_of(sixteen, labels, sixteen.height(), axis) > pixels_of(eight, labels, eight.height(), axis));
+    // Above them, the same picture.
+    for (int y = 0; y < labels - 2; ++y)
+        for (int x = 0; x < eight.width(); ++x)
+            for (int c = 0; c < 3; ++c) REQUIRE(eight.at(x, y, c) == sixteen.at(x, y, c));
+}

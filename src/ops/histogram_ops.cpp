@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "src/error.hpp"
 #include "src/gpu/session.hpp"
@@ -105,7 +106,7 @@ private:
     }
 
     // The plot is of 256 values: a 16-bit histogram is drawn by its top 8
-    // bits (bins of 256 values).
+    // bits (bins of 256 values), its value axis labelled in 16-bit values.
     static Histogram plot_counts(const Histogram& h) { return h; }
     static Histogram plot_counts(const Histogram16& h) {
         Histogram out = h.layout();
@@ -126,6 +127,7 @@ private:
         if (plot_path_) {
             HistogramPlotOptions plot = plot_;
             plot.planes = report.planes;
+            plot.value_bits = std::is_same_v<H, Histogram16> ? 16 : 8;
             const ImageU8 picture = plot_histogram(plot_counts(h), plot);
             std::vector<std::string> warnings;
             save_image(*plot_path_, picture.view(), {}, warnings);

@@ -277,7 +277,9 @@ ImageU8 plot_histogram(const Histogram& h, const HistogramPlotOptions& opt) {
     for (int v : {0, 64, 128, 192, 255}) {
         const int x = x0 + ((2 * v + 1) * pw) / 512;
         vline(img, x, y1 + 2, y1 + 5, kAxis);
-        const std::string label = std::to_string(v);
+        // 16-bit: the value at the bin's start (65535 for the last bin, the top).
+        const int value = opt.value_bits == 16 ? (v == 255 ? 65535 : v << 8) : v;
+        const std::string label = std::to_string(value);
         draw_text(img, x - text_width(label, s) / 2, y1 + 8, label, s, kAxis);
     }
     return img;

@@ -4,7 +4,8 @@
 // Layout: white background; a legend row above the plot area naming each
 // plotted plane beside a swatch of its colour; a plot area with a left
 // (count) axis and a bottom (value) axis in dark gray; value ticks at 0, 64,
-// 128, 192 and 255 and count ticks at round numbers (plot_count_ticks), each
+// 128, 192 and 255 (of a 16-bit image's plot: 0, 16384, 32768, 49152 and
+// 65535 at the same places) and count ticks at round numbers (plot_count_ticks), each
 // labelled with a small built-in font (counts abbreviated as 15k, 2.5M, ...),
 // with light horizontal grid lines. Each plane is drawn as a translucent
 // filled step curve with a solid outline, one colour per plane: gray
@@ -33,6 +34,9 @@ struct HistogramPlotOptions {
     int bins = 256;            // must divide 256
     std::vector<int> planes;   // plane indices (select_histogram_planes); empty: all
     bool log_scale = false;
+    // The samples' depth: 16 labels the value axis in 16-bit values (the
+    // counts are then the 256 bins of 256 values each of the 16-bit image).
+    int value_bits = 8;
 };
 
 // Throws imgpar::Error (usage) naming the bad option and the allowed range.
