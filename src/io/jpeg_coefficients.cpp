@@ -16,7 +16,10 @@
 namespace imgpar {
 
 bool jpeg_coefficients_suit(const std::uint8_t* data, std::size_t size) {
-    const JpegLayout l = read_jpeg_layout(data, size);
+    return jpeg_coefficients_suit(read_jpeg_layout(data, size));
+}
+
+bool jpeg_coefficients_suit(const JpegLayout& l) {
     if (!l.valid || l.precision != 8 || (l.frame_marker != 0xC0 && l.frame_marker != 0xC1)) return false;
     if (l.components == 1) return true;
     return l.components == 3 && l.ycbcr_huffman_8bit() && l.chroma_layout().has_value();

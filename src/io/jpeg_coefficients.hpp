@@ -14,6 +14,7 @@
 
 #include "src/io/jpeg_codec.hpp"
 #include "src/io/jpeg_color.hpp"
+#include "src/io/jpeg_layout.hpp"
 
 namespace imgpar {
 
@@ -47,6 +48,8 @@ struct JpegCoefficients {
 // (one pass over each coefficient, so no progressive smoothing), Huffman-coded,
 // 8-bit, gray or YCbCr in one of the chroma layouts. Reads the markers only.
 bool jpeg_coefficients_suit(const std::uint8_t* data, std::size_t size);
+// The same of markers read already (read_jpeg_layout).
+bool jpeg_coefficients_suit(const JpegLayout& layout);
 
 // The coefficients of a file jpeg_coefficients_suit took, whose header the
 // caller has read as width x height. Corrupt data is handled as jpeg_decode

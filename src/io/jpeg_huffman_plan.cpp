@@ -58,14 +58,11 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
     JpegScanHeader h;
     if (!data || !read_jpeg_scan_header(data, size, h))
         return not_taken("not a sequential Huffman-coded 8-bit JPEG with one scan over all of its components");
-    if (!jpeg_coefficients_suit(data, size)) return not_taken("not gray or YCbCr in a chroma layout the GPU decodes");
+    const JpegLayout markers = read_jpeg_layout(data, size);
+    if (!jpeg_coefficients_suit(markers)) return not_taken("not gray or YCbCr in a chroma layout the GPU decodes");
 
     JpegHuffmanPlan p;
-    if (h.components == 3) {
-        const std::optional<ChromaLayout> chroma = read_jpeg_layout(data, size).chroma_layout();
-        if (!chroma) return not_taken("not gray or YCbCr in a chroma layout the GPU decodes");
-        p.chroma = *chroma;
-    }
+    if (h.components == 3) p.chroma = *markers.chroma_layout();  // suits: a layout of jpeg_color.hpp
     p.width = h.width;
     p.height = h.height;
     p.components = h.components;
@@ -80,7 +77,7 @@ JpegHuffmanPlan plan_jpeg_huffman(const std::uint8_t* data, std::size_t size, st
     }
     // libjpeg-turbo's jdinput.c: blocks with samples, rounded up.
     for (int c = 0; c < h.components; ++c) {
-        JpegHuffmanPlan::Component& k = p.component[c];
+        JpegCoefficients::Component& k = p.component[static_cast<std::size_t>(c)];
         k.blocks_wide = ceil_div(static_cast<long long>(h.width) * h.comp[c].h, 8LL * hmax);
         k.blocks_high = ceil_div(static_cast<long long>(h.height) * h.comp[c].v, 8LL * vmax);
         k.width = ceil_div(static_cast<long long>(h.width) * h.comp[c].h, hmax);
@@ -192,16 +189,7 @@ JpegCoefficients coefficient_layout(const JpegHuffmanPlan& plan, const std::stri
     k.layout = plan.chroma;
     k.blocks = plan.blocks;
     k.name = name;
-    for (int c = 0; c < plan.components; ++c) {
-        const JpegHuffmanPlan::Component& from = plan.component[c];
-        JpegCoefficients::Component& to = k.component[static_cast<std::size_t>(c)];
-        to.blocks_wide = from.blocks_wide;
-        to.blocks_high = from.blocks_high;
-        to.width = from.width;
-        to.height = from.height;
-        to.first_block = from.first_block;
-        std::copy(std::begin(from.quant), std::end(from.quant), to.quant.begin());
-    }
+    k.component = plan.component;
     return k;
 }
 

@@ -14,6 +14,7 @@
 // end of the file); damage inside the codes is found while decoding.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -30,13 +31,10 @@ struct JpegHuffmanPlan {
 
     int width = 0, height = 0;
     int components = 0;
-    struct Component {
-        int blocks_wide = 0, blocks_high = 0;  // libjpeg-turbo's width_in_blocks, height_in_blocks
-        int width = 0, height = 0;             // its downsampled_width, downsampled_height
-        std::size_t first_block = 0;           // among all components' blocks (JpegCoefficients' order)
-        std::uint16_t quant[64] = {};          // its quantization table, natural (row-major) order
-    };
-    Component component[3];
+    // Each component as jpeg_read_coefficients describes it (its blocks, its
+    // downsampled size, its first block in JpegCoefficients' order, its
+    // quantization table in natural order).
+    std::array<JpegCoefficients::Component, 3> component{};
     ChromaLayout chroma = ChromaLayout::Full;  // for 3 components
     std::size_t blocks = 0;  // output blocks (no MCU padding blocks)
 

@@ -27,10 +27,11 @@ namespace {
 std::string decoded_on(const FileRun& file) {
     if (!file.decoded_on_gpu) return "cpu";
     if (!file.jpeg_decoder) return "gpu";
-    const std::string d = file.jpeg_decoder;
-    return d == "gpu" ? "gpu, Huffman decoding on the GPU"
-           : d == "split" ? "gpu, Huffman decoding on a core"
-                          : "gpu, " + d + " decoder";
+    switch (*file.jpeg_decoder) {
+        case GpuJpegDecoders::Decoder::GpuHuffman: return "gpu, Huffman decoding on the GPU";
+        case GpuJpegDecoders::Decoder::Split: return "gpu, Huffman decoding on a core";
+        default: return std::string("gpu, ") + decoder_name(*file.jpeg_decoder) + " decoder";
+    }
 }
 
 }  // namespace
@@ -194,7 +195,7 @@ std::string ImageFileSink::record(const FileRun& file) const {
         o.add("elapsed_ms", file.compute_ms).add("stages", stages_json(file));
     }
     o.add("decoded_on", file.decoded_on_gpu ? "gpu" : "cpu");
-    if (file.jpeg_decoder) o.add("jpeg_decoder", file.jpeg_decoder);
+    if (file.jpeg_decoder) o.add("jpeg_decoder", decoder_name(*file.jpeg_decoder));
     o
         .add("decode_ms", file.read_ms + file.decode_ms)
         .add("encoded_on", file.encoded_on_gpu ? "gpu" : "cpu")

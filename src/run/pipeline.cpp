@@ -136,7 +136,7 @@ void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) co
             file.decode_ms = d->ms;
             file.warnings = std::move(d->warnings);
             file.decoded_on_gpu = true;
-            file.jpeg_decoder = decoder_name(d->decoder);
+            file.jpeg_decoder = d->decoder;
             run_on_device(file, *d->lease.choice().session, ConstDeviceViewU8(d->image));
             file.used = d->lease.choice();
             file.used.session.reset();

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "src/op/operation.hpp"
 #include "src/report/json.hpp"
 #include "src/run/batch.hpp"
+#include "src/run/gpu_jpeg_decoders.hpp"
 
 namespace imgpar {
 
@@ -55,7 +57,7 @@ struct FileRun {
     std::vector<StageRecord> stages;
     BackendChoice used;              // where it computed (its session released)
     bool decoded_on_gpu = false;
-    const char* jpeg_decoder = nullptr;  // for a JPEG decoded on the GPU: which of its decoders (decoder_name)
+    std::optional<GpuJpegDecoders::Decoder> jpeg_decoder;  // for a JPEG decoded on the GPU: which of its decoders
     bool encoded_on_gpu = false;
     double read_ms = 0, decode_ms = 0, compute_ms = 0, encode_ms = 0;
     std::vector<std::string> warnings;  // the decoder's, printed with the input's name
