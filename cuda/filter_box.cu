@@ -8,7 +8,9 @@
 //      side (border rule), turns it into prefix sums with a block scan, and
 //      each output is the difference of two prefix sums.
 // All integer, so the window sum S is exact; out = box_output(S, (2R+1)^2).
-// Gray and RGB images (images with alpha run cuda/filter_wide.cu).
+// Radii up to kBoxFusedMaxRadius run the one-pass kernel of
+// cuda/filter_box_fused.cu instead. Gray and RGB images (images with alpha
+// run cuda/filter_wide.cu).
 
 #include <algorithm>
 
@@ -264,13 +266,28 @@ void launch_channels(const BoxArgs& a, cudaStream_t stream, const DeviceLimits& 
 }  // namespace
 
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels) {
+    if (box_fused_supported(plan.radius, channels)) return 0;
     const std::size_t elem = use_16bit(plan.radius) ? 2 : 4;
     return tmp_pitch_elements(width, channels) * static_cast<std::size_t>(height) * elem;
 }
 
-void launch_box(const FilterCall& call, const DeviceLimits& dev) {
+const char* box_name(const FilterPlan& plan, int channels) {
+    if (box_fused_supported(plan.radius, channels))
+        return has_alpha(channels) ? "box running sums in one pass (column windows in registers, row prefix sums in "
+                                     "shared memory; alpha images, 16-bit premultiplied)"
+                                   : "box running sums in one pass (column windows in registers, row prefix sums in "
+                                     "shared memory)";
+    return has_alpha(channels) ? wide_name(plan)
+                               : "box running sums (column windows, then row prefix sums)";
+}
+
+const char* launch_box(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
+    if (box_fused_supported(plan.radius, src.channels)) {
+        launch_box_fused(call, dev);
+        return box_name(plan, src.channels);
+    }
     BoxArgs a{};
     a.src = src_arg(src);
     a.dst = dst_arg(call.dst);
@@ -285,6 +302,7 @@ void launch_box(const FilterCall& call, const DeviceLimits& dev) {
         case 3: launch_channels<3>(a, call.stream, dev); break;
         default: throw_not_gray_or_rgb("box filter", src.channels);
     }
+    return box_name(plan, src.channels);
 }
 
 }  // namespace imgpar::cuda::filter_detail

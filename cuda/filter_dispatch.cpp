@@ -22,7 +22,6 @@ const char* const kSubject = "filter";
 
 // What each kernel family is called in -v, --json and the benchmark.
 const char* const kByteMmaName = "tensor-core separable (u8 MMA, ring of rows in shared memory)";
-const char* const kBoxName = "box running sums (column windows, then row prefix sums)";
 const char* const kCustomHalfName = "tensor-core 2-D (FP16 MMA, a Toeplitz product per kernel row)";
 const char* const kCustomName = "2-D tiles in shared memory (FP32, exact)";
 const char* const kEdgesName = "3x3 on byte planes in shared memory (16-byte tile loads)";
@@ -208,6 +207,8 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
     call.ticket_base = ws.ticket_base();
     // Images with alpha: the wide kernels, whatever path was chosen.
     if (has_alpha(src.channels)) {
+        if (plan.kind == FilterKind::Box && fd::box_fused_supported(plan.radius, src.channels))
+            return fd::launch_box(call, dev);
         fd::launch_wide(call);
         return fd::wide_name(plan);
     }
@@ -224,8 +225,7 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
             }
             break;
         case FilterKind::Box:
-            fd::launch_box(call, dev);
-            return kBoxName;
+            return fd::launch_box(call, dev);
         case FilterKind::Custom:
             if (choose_custom_half(plan, src.channels, ws.custom_path(), dev)) {
                 fd::launch_custom_half(call, dev);
@@ -265,6 +265,7 @@ bool custom_path_available(const FilterPlan& plan, int channels, CustomPath path
 
 const char* filter_path_name(const FilterPlan& plan, int channels, const FilterWorkspace& ws) {
     check_plan(plan);
+    if (plan.kind == FilterKind::Box) return fd::box_name(plan, channels);
     if (has_alpha(channels)) return fd::wide_name(plan);
     const fd::DeviceLimits dev = fd::current_device_limits();
     switch (plan.kind) {
@@ -275,7 +276,7 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
                 case fd::SeparableImpl::ByteMma: return kByteMmaName;
             }
             break;
-        case FilterKind::Box: return kBoxName;
+        case FilterKind::Box: return fd::box_name(plan, channels);
         case FilterKind::Custom:
             return choose_custom_half(plan, channels, ws.custom_path(), dev) ? kCustomHalfName : kCustomName;
         case FilterKind::Edges: return kEdgesName;

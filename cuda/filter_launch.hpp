@@ -91,8 +91,19 @@ const char* launch_separable_tensor_core16(const FilterPlan& plan, const ConstDe
                                            const DeviceViewU16& dst, cudaStream_t stream, const DeviceLimits& dev);
 
 // --- Box ---
+// One pass, no scratch (cuda/filter_box_fused.cu): 1 to 4 channels (alpha
+// images in the wide premultiplied lanes), radius 1 to kBoxFusedMaxRadius
+// (window sums of a column in 16 bits; of wide lanes in 32).
+constexpr int kBoxFusedMaxRadius = 128;
+bool box_fused_supported(int radius, int channels);
+void launch_box_fused(const FilterCall& call, const DeviceLimits& dev);
+// Any radius of gray and RGB (cuda/filter_box.cu): the fused pass where it
+// takes the plan, else column sums in scratch, then row prefix sums; images
+// with alpha past the fused pass's radii run launch_wide. Returns the
+// kernel's name; box_name names what either runs for a plan.
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
-void launch_box(const FilterCall& call, const DeviceLimits& dev);
+const char* box_name(const FilterPlan& plan, int channels);
+const char* launch_box(const FilterCall& call, const DeviceLimits& dev);
 
 // --- Custom kernels and edge operators (2-D tiles) ---
 // FP16 tensor cores, one Toeplitz product per kernel row

@@ -120,6 +120,28 @@ TEST_CASE("GPU box: radii 1, 15, 50, 128/129 (16/32-bit sums) and 1000") {
     gpu.check(make_box(700, {BorderMode::Constant, 9}), "box r=700, wide");
 }
 
+// Radii up to 128 run in one pass (cuda/filter_box_fused.cu), alpha images
+// in wide lanes: tiles of 128 or 256 threads whose halos overlap, strips of
+// rows, chunks at the image's sides read byte by byte. Widths put a tile's
+// last chunk just inside, on and past the row's end; heights give several
+// strips and a short last one.
+TEST_CASE("GPU box in one pass: tiles, strips and both block sizes at radii 1 to 128") {
+    const cuda::FilterWorkspace ws;
+    for (int c = 1; c <= 4; ++c) {
+        CHECK(std::string(cuda::filter_path_name(make_box(128, {}), c, ws)).find("one pass") != std::string::npos);
+        CHECK(std::string(cuda::filter_path_name(make_box(129, {}), c, ws)).find("one pass") == std::string::npos);
+    }
+    for (int c = 1; c <= 4; ++c) {
+        for (auto [w, h] : {std::pair<int, int>{2003, 301}, {1440, 129}, {1441, 67}, {1, 517}, {3001, 1}}) {
+            const auto seed = static_cast<unsigned>(w + h + c);
+            const ImageU8 src = has_alpha(c) ? test_image(w, h, c, seed) : test::photo_like_image(w, h, c, seed);
+            GpuBench gpu(src);
+            for (const Border& b : all_borders())
+                for (int r : {1, 7, 31, 32, 47, 64, 100, 127, 128}) gpu.check(make_box(r, b), "box, one pass");
+        }
+    }
+}
+
 TEST_CASE("GPU edges: operators, gray and per channel, every border") {
     for (int c = 1; c <= 4; ++c) {
         const ImageU8 src = test_image(190, 121, c, static_cast<unsigned>(70 + c));

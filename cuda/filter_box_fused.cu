@@ -1,0 +1,415 @@
+// Box (mean) filter in one pass, for radii up to 128: no image-sized
+// intermediate, so the image is read about once and written once. Gray and
+// RGB filter their bytes (a column's window sums fit 16 bits); gray+alpha and
+// RGBA the wide premultiplied lanes of src/ops/wide_math.hpp (32 bits).
+//
+// A block owns a tile of byte columns (its outputs plus a halo of R pixels
+// each side, rounded to whole chunks) and a strip of rows; each thread owns a
+// chunk of consecutive bytes of the tile (whole words and pixels: ByteLanes,
+// WideLanes). Down the strip:
+//   1. each thread slides its columns' (2R+1)-row window sums, two 16-bit
+//      lanes a register (the rows entering and leaving are fetched a row
+//      ahead, so their latency hides behind the row being finished);
+//   2. the column sums become prefix sums along the row, per channel: in the
+//      thread's registers, then across the warp with shuffles; each thread
+//      stores its chunk's prefixes in shared memory and lane 31 the warp's
+//      totals (one __syncthreads a row, two buffers alternating);
+//   3. each output is the difference of two prefixes R pixels either side of
+//      it, plus the totals of the warps between them.
+// All integer, so the window sum S is exact; out = box_output(S, (2R+1)^2)
+// (box_output_wide and the unpremultiply for alpha images). Larger radii run
+// cuda/filter_box.cu (gray, RGB) and cuda/filter_wide.cu (alpha).
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "cuda/check.hpp"
+#include "cuda/filter_kernels_common.cuh"
+#include "cuda/filter_launch.hpp"
+#include "src/ops/wide_math.hpp"
+
+namespace imgpar::cuda::filter_detail {
+namespace {
+
+struct FusedArgs {
+    SrcArg src;
+    DstArg dst;
+    BorderArg border;
+    int radius;
+    int count;        // (2R+1)^2
+    float inv_count;  // 1 / count, for the quotient's first guess
+    int halo;         // bytes of the tile left of its outputs (>= C*(R+1), whole chunks)
+    int out_bytes;    // output bytes a tile writes (whole chunks)
+    int strip_rows;   // rows a block slides down
+    int src_words;    // rows readable as aligned 32-bit words
+    int dst_words;    // rows writable as aligned 32-bit words
+};
+
+// round(s / n) as box_output and box_output_wide compute it, (s + n/2) / n,
+// without an integer division: the float quotient is within 1 of the true
+// one (its relative error is ~1e-7 and the quotient at most 65025), and one
+// remainder check corrects it. s + n/2 < 2^32 for the sums here.
+__device__ __forceinline__ int box_quotient(std::uint32_t s, const FusedArgs& a) {
+    const std::uint32_t x = s + static_cast<std::uint32_t>(a.count / 2);
+    int q = static_cast<int>(static_cast<float>(x) * a.inv_count);
+    const long long r = static_cast<long long>(x) - static_cast<long long>(q) * a.count;
+    if (r < 0) --q;
+    else if (r >= a.count) ++q;
+    return q;
+}
+
+// The even and odd bytes of a word as two 16-bit lanes each.
+__device__ __forceinline__ std::uint32_t even_bytes(std::uint32_t w) { return __byte_perm(w, 0u, 0x4240); }
+__device__ __forceinline__ std::uint32_t odd_bytes(std::uint32_t w) { return __byte_perm(w, 0u, 0x4341); }
+
+// What a thread's chunk holds, and how its column sums and outputs are made.
+// Every chunk is whole words and whole pixels, so it starts word-aligned on
+// channel 0, and its lanes repeat with a period of kChannels.
+//
+// Gray and RGB: a lane per byte; window sums of a column fit 16 bits
+// (R <= 128), so two lanes share a register and one instruction adds both.
+template <int C>
+struct ByteLanes {
+    static constexpr int kChannels = C;
+    static constexpr int kBytes = C == 3 ? 12 : 8;
+    static constexpr int kWords = kBytes / 4;
+    static constexpr int kLanes = kBytes;
+    // Threads resident on an SM, for ptxas's register budget: 80 registers,
+    // the fewest without spills (ptxas -v, sm_90).
+    static constexpr int kResidentThreads = 768;
+    std::uint32_t even[kWords], odd[kWords];
+
+    __device__ __forceinline__ void clear() {
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) even[k] = odd[k] = 0;
+    }
+    __device__ __forceinline__ void add(const std::uint32_t (&w)[kWords]) {
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) {
+            even[k] = __vadd2(even[k], even_bytes(w[k]));
+            odd[k] = __vadd2(odd[k], odd_bytes(w[k]));
+        }
+    }
+    // Lanes wrap modulo 2^16 in between; the result is below 2^16 again.
+    __device__ __forceinline__ void slide(const std::uint32_t (&in)[kWords], const std::uint32_t (&out)[kWords]) {
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) {
+            even[k] = __vsub2(__vadd2(even[k], even_bytes(in[k])), even_bytes(out[k]));
+            odd[k] = __vsub2(__vadd2(odd[k], odd_bytes(in[k])), odd_bytes(out[k]));
+        }
+    }
+    __device__ __forceinline__ void sums(std::uint32_t (&v)[kLanes]) const {
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) {
+            v[4 * k + 0] = even[k] & 0xFFFFu;
+            v[4 * k + 1] = odd[k] & 0xFFFFu;
+            v[4 * k + 2] = even[k] >> 16;
+            v[4 * k + 3] = odd[k] >> 16;
+        }
+    }
+    // The chunk's output bytes from its lanes' window sums.
+    static __device__ __forceinline__ void emit(const std::uint32_t (&s)[kLanes], const FusedArgs& a,
+                                                std::uint32_t (&out)[kWords]) {
+#pragma unroll
+        for (int k = 0; k < kWords; ++k)
+            out[k] = pack4(box_quotient(s[4 * k], a), box_quotient(s[4 * k + 1], a), box_quotient(s[4 * k + 2], a),
+                           box_quotient(s[4 * k + 3], a));
+    }
+};
+
+// Gray+alpha and RGBA: the wide premultiplied lanes of src/ops/wide_math.hpp
+// (P = c * a, A = 255 * a, up to 65025), 4 pixels a chunk. Window sums reach
+// 65025 * 257^2 < 2^32 at R = 128: a lane a register, exact in uint32.
+template <int C>
+struct WideLanes {
+    static constexpr int kChannels = C;
+    static constexpr int kBytes = 4 * C;
+    static constexpr int kWords = C;
+    static constexpr int kLanes = kBytes;
+    // 168 (RGBA) and 128 (gray+alpha) registers: no spills (ptxas -v, sm_90).
+    static constexpr int kResidentThreads = C == 4 ? 384 : 512;
+    std::uint32_t sum[kLanes];
+
+    static __device__ __forceinline__ void lanes(const std::uint32_t (&w)[kWords], std::uint32_t (&v)[kLanes]) {
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+            const int b = p * C;  // the pixel's first byte in the chunk
+            const int alpha = byte_of(w[(b + C - 1) / 4], (b + C - 1) % 4);
+#pragma unroll
+            for (int l = 0; l < C; ++l)
+                v[b + l] = static_cast<std::uint32_t>(wide_lane(l, C - 1, byte_of(w[(b + l) / 4], (b + l) % 4), alpha));
+        }
+    }
+    __device__ __forceinline__ void clear() {
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) sum[l] = 0;
+    }
+    __device__ __forceinline__ void add(const std::uint32_t (&w)[kWords]) {
+        std::uint32_t v[kLanes];
+        lanes(w, v);
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) sum[l] += v[l];
+    }
+    __device__ __forceinline__ void slide(const std::uint32_t (&in)[kWords], const std::uint32_t (&out)[kWords]) {
+        std::uint32_t vi[kLanes], vo[kLanes];
+        lanes(in, vi);
+        lanes(out, vo);
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) sum[l] += vi[l] - vo[l];
+    }
+    __device__ __forceinline__ void sums(std::uint32_t (&v)[kLanes]) const {
+#pragma unroll
+        for (int l = 0; l < kLanes; ++l) v[l] = sum[l];
+    }
+    static __device__ __forceinline__ void emit(const std::uint32_t (&s)[kLanes], const FusedArgs& a,
+                                                std::uint32_t (&out)[kWords]) {
+        int b[kBytes];
+#pragma unroll
+        for (int p = 0; p < 4; ++p) {
+            const int first = p * C;
+            const int alpha = box_quotient(s[first + C - 1], a);
+#pragma unroll
+            for (int l = 0; l < C - 1; ++l) b[first + l] = unpremultiply_filtered(box_quotient(s[first + l], a), alpha);
+            b[first + C - 1] = alpha_byte(alpha);
+        }
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) out[k] = pack4(b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]);
+    }
+};
+
+// Where a thread's chunk reads its bytes in any row: an aligned word of the
+// row where the chunk's word lies inside it, else byte by byte through the
+// border rule (only chunks at the image's sides and in unaligned images).
+template <int C, int kBytes>
+struct ChunkColumns {
+    static constexpr int kWords = kBytes / 4;
+    int first;      // the chunk's first byte in the row (may be outside it)
+    int x0;         // its first pixel (first is a multiple of C)
+    unsigned word;  // bit k: word k is read as one aligned word
+
+    __device__ __forceinline__ void init(const FusedArgs& a, int first_byte) {
+        first = first_byte;
+        x0 = first >= 0 ? first / C : -((-first + C - 1) / C);
+        const int rb = a.src.width * C;
+        word = 0;
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) {
+            const int g = first + 4 * k;
+            if (a.src_words && g >= 0 && g + 4 <= rb) word |= 1u << k;
+        }
+    }
+
+    // The chunk's words in a row (nullptr: a constant border row).
+    __device__ __forceinline__ void load(const std::uint8_t* row, const FusedArgs& a, std::uint32_t (&w)[kWords]) const {
+#pragma unroll
+        for (int k = 0; k < kWords; ++k) w[k] = load_word(row, k, a);
+    }
+
+  private:
+    __device__ __forceinline__ std::uint32_t load_word(const std::uint8_t* row, int k, const FusedArgs& a) const {
+        if (row != nullptr && (word >> k & 1u))
+            return __ldg(reinterpret_cast<const std::uint32_t*>(row + first + 4 * k));
+        std::uint32_t w = 0;
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+            const int b = 4 * k + e;  // byte b of the chunk: channel b % C of pixel x0 + b / C
+            const int xx = row == nullptr ? -1 : border_index(x0 + b / C, a.src.width, a.border.mode);
+            const std::uint32_t v =
+                xx < 0 ? static_cast<std::uint32_t>(a.border.constant[b % C]) : __ldg(row + xx * C + b % C);
+            w |= v << (8 * e);
+        }
+        return w;
+    }
+};
+
+// Row y of the source through the border rule (nullptr: the constant).
+__device__ __forceinline__ const std::uint8_t* source_row(const FusedArgs& a, int y) {
+    const int yy = border_index(y, a.src.height, a.border.mode);
+    return yy < 0 ? nullptr : row_ptr(a.src, yy);
+}
+
+template <typename Lanes, int kThreads>
+__global__ void __launch_bounds__(kThreads, Lanes::kResidentThreads / kThreads) box_fused(const __grid_constant__ FusedArgs a) {
+    constexpr int C = Lanes::kChannels;
+    constexpr int kBytes = Lanes::kBytes;
+    constexpr int kWords = Lanes::kWords;
+    constexpr int kLanes = Lanes::kLanes;
+    constexpr int kStride = kLanes + 1;  // odd: a warp's chunks fall in distinct banks
+    constexpr int kWarps = kThreads / 32;
+    __shared__ std::uint32_t prefix[2][kThreads * kStride];
+    __shared__ std::uint32_t warp_total[2][kWarps][C];
+
+    const int t = threadIdx.x;
+    const int lane = t & 31;
+    const int warp = t >> 5;
+    const int R = a.radius;
+    const int rb = a.src.width * C;
+    const int tile_first = static_cast<int>(blockIdx.x) * a.out_bytes - a.halo;
+    ChunkColumns<C, kBytes> cols;
+    cols.init(a, tile_first + t * kBytes);
+    const bool writes = t * kBytes >= a.halo && t * kBytes < a.halo + a.out_bytes && cols.first < rb;
+    // The prefixes an output reads: R pixels right of it (inclusive), R + 1 left.
+    const int ahead = t * kLanes + C * R;
+    const int behind = t * kLanes - C * (R + 1);
+    const bool dst_words = a.dst_words != 0;
+
+    for (int y0 = static_cast<int>(blockIdx.y) * a.strip_rows; y0 < a.src.height;
+         y0 += static_cast<int>(gridDim.y) * a.strip_rows) {
+        const int y1 = min(y0 + a.strip_rows, a.src.height);
+        Lanes column;
+        column.clear();
+#pragma unroll 2
+        for (int j = -R; j <= R; ++j) {
+            std::uint32_t w[kWords];
+            cols.load(source_row(a, y0 + j), a, w);
+            column.add(w);
+        }
+        // The words entering and leaving the window of the next row.
+        std::uint32_t in[kWords], out[kWords];
+        auto fetch = [&](int y) {
+            cols.load(source_row(a, y + R), a, in);
+            cols.load(source_row(a, y - R - 1), a, out);
+        };
+        if (y0 + 1 < y1) fetch(y0 + 1);
+
+        for (int y = y0; y < y1; ++y) {
+            const int buf = (y - y0) & 1;
+            // Column sums of row y, then the next row's window.
+            std::uint32_t v[kLanes];
+            column.sums(v);
+            if (y + 1 < y1) {
+                column.slide(in, out);
+                if (y + 2 < y1) fetch(y + 2);
+            }
+            // Prefix sums per channel: the chunk's, then the warp's.
+#pragma unroll
+            for (int e = C; e < kLanes; ++e) v[e] += v[e - C];
+            std::uint32_t before[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c) {
+                const std::uint32_t total = v[kLanes - C + c];
+                std::uint32_t inclusive = total;
+#pragma unroll
+                for (int d = 1; d < 32; d <<= 1) {
+                    const std::uint32_t up = __shfl_up_sync(0xFFFFFFFFu, inclusive, d);
+                    if (lane >= d) inclusive += up;
+                }
+                before[c] = inclusive - total;
+                if (lane == 31) warp_total[buf][warp][c] = inclusive;
+            }
+            std::uint32_t* mine = prefix[buf] + t * kStride;
+#pragma unroll
+            for (int e = 0; e < kLanes; ++e) mine[e] = before[e % C] + v[e];
+            __syncthreads();
+
+            if (writes) {
+                const std::uint32_t* p = prefix[buf];
+                std::uint32_t s[kLanes];
+#pragma unroll
+                for (int e = 0; e < kLanes; ++e) {
+                    const int ia = ahead + e;
+                    const int ib = behind + e;
+                    const int ca = ia / kLanes;
+                    const int cb = ib / kLanes;
+                    s[e] = p[ca * kStride + (ia - ca * kLanes)] - p[cb * kStride + (ib - cb * kLanes)];
+                    for (int w = cb >> 5; w < (ca >> 5); ++w) s[e] += warp_total[buf][w][e % C];
+                }
+                std::uint32_t word_out[kWords];
+                Lanes::emit(s, a, word_out);
+                std::uint8_t* drow = row_ptr(a.dst, y);
+#pragma unroll
+                for (int k = 0; k < kWords; ++k) {
+                    const int g = cols.first + 4 * k;
+                    if (dst_words && g + 4 <= rb) {
+                        *reinterpret_cast<std::uint32_t*>(drow + g) = word_out[k];
+                    } else {
+#pragma unroll
+                        for (int e = 0; e < 4; ++e)
+                            if (g + e < rb) drow[g + e] = static_cast<std::uint8_t>(byte_of(word_out[k], e));
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Launch policy (bench/TUNING.md, "box"): 128 threads a block while the halo
+// leaves three quarters of the tile to outputs, else 256; strips of
+// kStripRows rows, halved (not below the window) while the grid would leave
+// SMs idle. IMGPAR_BOX_STRIP_ROWS fixes the strip, for tuning runs.
+struct FusedPolicy {
+    static constexpr int kStripRows = 128;
+    static constexpr int kMinStripRows = 32;
+    static constexpr int kBlocksPerSm = 8;  // the grid wanted: this many 128-thread blocks per SM
+};
+
+int strip_rows_override() {
+    static const int rows = [] {
+        const char* v = std::getenv("IMGPAR_BOX_STRIP_ROWS");
+        return v != nullptr ? std::max(0, std::atoi(v)) : 0;
+    }();
+    return rows;
+}
+
+template <typename Lanes>
+int halo_bytes(int radius) {
+    return static_cast<int>(round_up(static_cast<std::size_t>(Lanes::kChannels) * (radius + 1), Lanes::kBytes));
+}
+
+template <typename Lanes, int kThreads>
+void launch_fused(FusedArgs a, cudaStream_t stream, const DeviceLimits& dev) {
+    const int rb = a.src.width * Lanes::kChannels;
+    a.halo = halo_bytes<Lanes>(a.radius);
+    a.out_bytes = kThreads * Lanes::kBytes - 2 * a.halo;
+    const int tiles = ceil_div(rb, a.out_bytes);
+    int strip = FusedPolicy::kStripRows;
+    const int floor_rows = std::max(FusedPolicy::kMinStripRows, 2 * a.radius + 1);
+    const int wanted = dev.sm_count * FusedPolicy::kBlocksPerSm * 128 / kThreads;
+    while (strip / 2 >= floor_rows && tiles * ceil_div(a.src.height, strip) < wanted) strip /= 2;
+    if (strip_rows_override() > 0) strip = strip_rows_override();
+    a.strip_rows = strip;
+    const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(std::min(ceil_div(a.src.height, strip), 65535)));
+    box_fused<Lanes, kThreads><<<grid, kThreads, 0, stream>>>(a);
+    IMGPAR_CUDA_CHECK_LAUNCH("box_fused");
+}
+
+template <typename Lanes>
+void launch_lanes(const FusedArgs& a, cudaStream_t stream, const DeviceLimits& dev) {
+    if (4 * 2 * halo_bytes<Lanes>(a.radius) <= 128 * Lanes::kBytes)
+        launch_fused<Lanes, 128>(a, stream, dev);
+    else
+        launch_fused<Lanes, 256>(a, stream, dev);
+}
+
+}  // namespace
+
+bool box_fused_supported(int radius, int channels) {
+    return channels >= 1 && channels <= 4 && radius >= 1 && radius <= kBoxFusedMaxRadius;
+}
+
+void launch_box_fused(const FilterCall& call, const DeviceLimits& dev) {
+    const FilterPlan& plan = *call.plan;
+    const ConstDeviceViewU8& src = call.src;
+    if (!box_fused_supported(plan.radius, src.channels))
+        throw std::logic_error("launch_box_fused: radius " + std::to_string(plan.radius) + " with " +
+                               std::to_string(src.channels) + " channels is not the fused box's");
+    FusedArgs a{};
+    a.src = src_arg(src);
+    a.dst = dst_arg(call.dst);
+    a.border = border_arg(plan);
+    a.radius = plan.radius;
+    a.count = (2 * plan.radius + 1) * (2 * plan.radius + 1);
+    a.inv_count = 1.0f / static_cast<float>(a.count);
+    a.src_words = rows_aligned(src.data, src.pitch, 4) ? 1 : 0;
+    a.dst_words = rows_aligned(call.dst.data, call.dst.pitch, 4) ? 1 : 0;
+    switch (src.channels) {
+        case 1: launch_lanes<ByteLanes<1>>(a, call.stream, dev); break;
+        case 2: launch_lanes<WideLanes<2>>(a, call.stream, dev); break;
+        case 3: launch_lanes<ByteLanes<3>>(a, call.stream, dev); break;
+        default: launch_lanes<WideLanes<4>>(a, call.stream, dev); break;
+    }
+}
+
+}  // namespace imgpar::cuda::filter_detail
