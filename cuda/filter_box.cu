@@ -266,13 +266,13 @@ void launch_channels(const BoxArgs& a, cudaStream_t stream, const DeviceLimits& 
 }  // namespace
 
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels) {
-    if (box_fused_supported(plan.radius, channels)) return 0;
+    if (box_runs_fused(plan.radius, channels)) return 0;
     const std::size_t elem = use_16bit(plan.radius) ? 2 : 4;
     return tmp_pitch_elements(width, channels) * static_cast<std::size_t>(height) * elem;
 }
 
 const char* box_name(const FilterPlan& plan, int channels) {
-    if (box_fused_supported(plan.radius, channels))
+    if (box_runs_fused(plan.radius, channels))
         return has_alpha(channels) ? "box running sums in one pass (column windows in registers, row prefix sums in "
                                      "shared memory; alpha images, 16-bit premultiplied)"
                                    : "box running sums in one pass (column windows in registers, row prefix sums in "
@@ -284,7 +284,7 @@ const char* box_name(const FilterPlan& plan, int channels) {
 const char* launch_box(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
-    if (box_fused_supported(plan.radius, src.channels)) {
+    if (box_runs_fused(plan.radius, src.channels)) {
         launch_box_fused(call, dev);
         return box_name(plan, src.channels);
     }

@@ -38,8 +38,9 @@ struct FusedArgs {
     DstArg dst;
     BorderArg border;
     int radius;
-    int count;        // (2R+1)^2
-    float inv_count;  // 1 / count, for the quotient's first guess
+    int count;               // (2R+1)^2
+    std::uint32_t half_count;  // count / 2
+    std::uint32_t magic;     // floor(2^32 / count) + 1, box_quotient's multiplier
     int halo;         // bytes of the tile left of its outputs (>= C*(R+1), whole chunks)
     int out_bytes;    // output bytes a tile writes (whole chunks)
     int strip_rows;   // rows a block slides down
@@ -48,16 +49,14 @@ struct FusedArgs {
 };
 
 // round(s / n) as box_output and box_output_wide compute it, (s + n/2) / n,
-// without an integer division: the float quotient is within 1 of the true
-// one (its relative error is ~1e-7 and the quotient at most 65025), and one
-// remainder check corrects it. s + n/2 < 2^32 for the sums here.
+// without a division: x * m / 2^32 with m = floor(2^32 / n) + 1 is q or q + 1
+// for every x < 2^32 (its error is below x / 2^32 < 1), and one product
+// check corrects it. s + n/2 < 2^32 for the sums here.
 __device__ __forceinline__ int box_quotient(std::uint32_t s, const FusedArgs& a) {
-    const std::uint32_t x = s + static_cast<std::uint32_t>(a.count / 2);
-    int q = static_cast<int>(static_cast<float>(x) * a.inv_count);
-    const long long r = static_cast<long long>(x) - static_cast<long long>(q) * a.count;
-    if (r < 0) --q;
-    else if (r >= a.count) ++q;
-    return q;
+    const std::uint32_t x = s + a.half_count;
+    std::uint32_t q = __umulhi(x, a.magic);
+    if (static_cast<unsigned long long>(q) * static_cast<std::uint32_t>(a.count) > x) --q;
+    return static_cast<int>(q);
 }
 
 // The even and odd bytes of a word as two 16-bit lanes each.
@@ -78,7 +77,7 @@ struct ByteLanes {
     static constexpr int kLanes = kBytes;
     // Threads resident on an SM, for ptxas's register budget: 80 registers,
     // the fewest without spills (ptxas -v, sm_90).
-    static constexpr int kResidentThreads = 768;
+    static constexpr int kResidentThreads = C == 3 ? 640 : 768;
     std::uint32_t even[kWords], odd[kWords];
 
     __device__ __forceinline__ void clear() {
@@ -179,48 +178,49 @@ struct WideLanes {
     }
 };
 
-// Where a thread's chunk reads its bytes in any row: an aligned word of the
-// row where the chunk's word lies inside it, else byte by byte through the
-// border rule (only chunks at the image's sides and in unaligned images).
+// The bytes of a chunk that does not lie whole inside the row (or of an
+// unaligned image), one by one through the border rule (-1: the constant).
+// Kept out of line: inlined into the row loop's loads it made the kernel
+// several times larger, for the few chunks at the image's sides.
+template <int C, int kWords>
+__device__ __noinline__ void load_chunk_bytes(const std::uint8_t* row, int x0, const FusedArgs& a,
+                                              std::uint32_t* w) {
+    for (int k = 0; k < kWords; ++k) {
+        std::uint32_t v = 0;
+        for (int e = 0; e < 4; ++e) {
+            const int b = 4 * k + e;  // byte b of the chunk: channel b % C of pixel x0 + b / C
+            const int xx = row == nullptr ? -1 : border_index(x0 + b / C, a.src.width, a.border.mode);
+            const std::uint32_t s =
+                xx < 0 ? static_cast<std::uint32_t>(a.border.constant[b % C]) : __ldg(row + xx * C + b % C);
+            v |= s << (8 * e);
+        }
+        w[k] = v;
+    }
+}
+
+// Where a thread's chunk reads its bytes in any row: aligned words where the
+// whole chunk lies inside the row, else load_chunk_bytes.
 template <int C, int kBytes>
 struct ChunkColumns {
     static constexpr int kWords = kBytes / 4;
-    int first;      // the chunk's first byte in the row (may be outside it)
-    int x0;         // its first pixel (first is a multiple of C)
-    unsigned word;  // bit k: word k is read as one aligned word
+    int first;   // the chunk's first byte in the row (may be outside it)
+    int x0;      // its first pixel (first is a multiple of C)
+    bool words;  // read as aligned words
 
     __device__ __forceinline__ void init(const FusedArgs& a, int first_byte) {
         first = first_byte;
         x0 = first >= 0 ? first / C : -((-first + C - 1) / C);
-        const int rb = a.src.width * C;
-        word = 0;
-#pragma unroll
-        for (int k = 0; k < kWords; ++k) {
-            const int g = first + 4 * k;
-            if (a.src_words && g >= 0 && g + 4 <= rb) word |= 1u << k;
-        }
+        words = a.src_words && first >= 0 && first + kBytes <= a.src.width * C;
     }
 
     // The chunk's words in a row (nullptr: a constant border row).
     __device__ __forceinline__ void load(const std::uint8_t* row, const FusedArgs& a, std::uint32_t (&w)[kWords]) const {
+        if (row != nullptr && words) {
 #pragma unroll
-        for (int k = 0; k < kWords; ++k) w[k] = load_word(row, k, a);
-    }
-
-  private:
-    __device__ __forceinline__ std::uint32_t load_word(const std::uint8_t* row, int k, const FusedArgs& a) const {
-        if (row != nullptr && (word >> k & 1u))
-            return __ldg(reinterpret_cast<const std::uint32_t*>(row + first + 4 * k));
-        std::uint32_t w = 0;
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-            const int b = 4 * k + e;  // byte b of the chunk: channel b % C of pixel x0 + b / C
-            const int xx = row == nullptr ? -1 : border_index(x0 + b / C, a.src.width, a.border.mode);
-            const std::uint32_t v =
-                xx < 0 ? static_cast<std::uint32_t>(a.border.constant[b % C]) : __ldg(row + xx * C + b % C);
-            w |= v << (8 * e);
+            for (int k = 0; k < kWords; ++k) w[k] = __ldg(reinterpret_cast<const std::uint32_t*>(row + first) + k);
+        } else {
+            load_chunk_bytes<C, kWords>(row, x0, a, w);
         }
-        return w;
     }
 };
 
@@ -250,9 +250,17 @@ __global__ void __launch_bounds__(kThreads, Lanes::kResidentThreads / kThreads) 
     ChunkColumns<C, kBytes> cols;
     cols.init(a, tile_first + t * kBytes);
     const bool writes = t * kBytes >= a.halo && t * kBytes < a.halo + a.out_bytes && cols.first < rb;
-    // The prefixes an output reads: R pixels right of it (inclusive), R + 1 left.
+    // The prefixes an output reads: R pixels right of it (inclusive), R + 1
+    // left; for lane e of the chunk they lie in chunk *_chunk (+1 from lane
+    // *_split on), at shared-memory index *_at + e (+1 from there: the pad).
     const int ahead = t * kLanes + C * R;
-    const int behind = t * kLanes - C * (R + 1);
+    const int behind = max(t * kLanes - C * (R + 1), 0);  // (threads that write)
+    const int ahead_chunk = ahead / kLanes;
+    const int behind_chunk = behind / kLanes;
+    const int ahead_split = kLanes - (ahead - ahead_chunk * kLanes);
+    const int behind_split = kLanes - (behind - behind_chunk * kLanes);
+    const int ahead_at = ahead_chunk * kStride + (ahead - ahead_chunk * kLanes);
+    const int behind_at = behind_chunk * kStride + (behind - behind_chunk * kLanes);
     const bool dst_words = a.dst_words != 0;
 
     for (int y0 = static_cast<int>(blockIdx.y) * a.strip_rows; y0 < a.src.height;
@@ -309,12 +317,11 @@ __global__ void __launch_bounds__(kThreads, Lanes::kResidentThreads / kThreads) 
                 std::uint32_t s[kLanes];
 #pragma unroll
                 for (int e = 0; e < kLanes; ++e) {
-                    const int ia = ahead + e;
-                    const int ib = behind + e;
-                    const int ca = ia / kLanes;
-                    const int cb = ib / kLanes;
-                    s[e] = p[ca * kStride + (ia - ca * kLanes)] - p[cb * kStride + (ib - cb * kLanes)];
-                    for (int w = cb >> 5; w < (ca >> 5); ++w) s[e] += warp_total[buf][w][e % C];
+                    const int wrap_a = e >= ahead_split ? 1 : 0;
+                    const int wrap_b = e >= behind_split ? 1 : 0;
+                    s[e] = p[ahead_at + e + wrap_a] - p[behind_at + e + wrap_b];
+                    for (int w = (behind_chunk + wrap_b) >> 5; w < (ahead_chunk + wrap_a) >> 5; ++w)
+                        s[e] += warp_total[buf][w][e % C];
                 }
                 std::uint32_t word_out[kWords];
                 Lanes::emit(s, a, word_out);
@@ -385,14 +392,20 @@ void launch_lanes(const FusedArgs& a, cudaStream_t stream, const DeviceLimits& d
 
 }  // namespace
 
-bool box_fused_supported(int radius, int channels) {
-    return channels >= 1 && channels <= 4 && radius >= 1 && radius <= kBoxFusedMaxRadius;
+bool box_runs_fused(int radius, int channels) {
+    if (channels < 1 || channels > 4 || radius < 1 || radius > kBoxFusedMaxRadius) return false;
+    static const int forced = [] {
+        const char* v = std::getenv("IMGPAR_BOX_ONE_PASS");
+        return v == nullptr || *v == '\0' ? -1 : (std::atoi(v) != 0 ? 1 : 0);
+    }();
+    if (forced >= 0) return forced == 1;
+    return has_alpha(channels);
 }
 
 void launch_box_fused(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
-    if (!box_fused_supported(plan.radius, src.channels))
+    if (plan.radius < 1 || plan.radius > kBoxFusedMaxRadius || src.channels < 1 || src.channels > 4)
         throw std::logic_error("launch_box_fused: radius " + std::to_string(plan.radius) + " with " +
                                std::to_string(src.channels) + " channels is not the fused box's");
     FusedArgs a{};
@@ -401,7 +414,8 @@ void launch_box_fused(const FilterCall& call, const DeviceLimits& dev) {
     a.border = border_arg(plan);
     a.radius = plan.radius;
     a.count = (2 * plan.radius + 1) * (2 * plan.radius + 1);
-    a.inv_count = 1.0f / static_cast<float>(a.count);
+    a.half_count = static_cast<std::uint32_t>(a.count / 2);
+    a.magic = static_cast<std::uint32_t>((std::uint64_t{1} << 32) / static_cast<std::uint64_t>(a.count) + 1);
     a.src_words = rows_aligned(src.data, src.pitch, 4) ? 1 : 0;
     a.dst_words = rows_aligned(call.dst.data, call.dst.pitch, 4) ? 1 : 0;
     switch (src.channels) {

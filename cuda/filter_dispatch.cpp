@@ -207,7 +207,7 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
     call.ticket_base = ws.ticket_base();
     // Images with alpha: the wide kernels, whatever path was chosen.
     if (has_alpha(src.channels)) {
-        if (plan.kind == FilterKind::Box && fd::box_fused_supported(plan.radius, src.channels))
+        if (plan.kind == FilterKind::Box && fd::box_runs_fused(plan.radius, src.channels))
             return fd::launch_box(call, dev);
         fd::launch_wide(call);
         return fd::wide_name(plan);

@@ -93,9 +93,12 @@ const char* launch_separable_tensor_core16(const FilterPlan& plan, const ConstDe
 // --- Box ---
 // One pass, no scratch (cuda/filter_box_fused.cu): 1 to 4 channels (alpha
 // images in the wide premultiplied lanes), radius 1 to kBoxFusedMaxRadius
-// (window sums of a column in 16 bits; of wide lanes in 32).
+// (window sums of a column in 16 bits; of wide lanes in 32). box_runs_fused
+// says which plans take it: alpha images at those radii; gray and RGB keep
+// the two-pass kernels (faster there, bench/TUNING.md "box") unless
+// IMGPAR_BOX_ONE_PASS=1 (=0 sends alpha images to theirs), for tuning runs.
 constexpr int kBoxFusedMaxRadius = 128;
-bool box_fused_supported(int radius, int channels);
+bool box_runs_fused(int radius, int channels);
 void launch_box_fused(const FilterCall& call, const DeviceLimits& dev);
 // Any radius of gray and RGB (cuda/filter_box.cu): the fused pass where it
 // takes the plan, else column sums in scratch, then row prefix sums; images
