@@ -342,14 +342,14 @@ __global__ void __launch_bounds__(kThreads, Lanes::kResidentThreads / kThreads) 
     }
 }
 
-// Launch policy (bench/TUNING.md, "box"): 128 threads a block while the halo
-// leaves three quarters of the tile to outputs, else 256; strips of
-// kStripRows rows, halved (not below the window) while the grid would leave
-// SMs idle. IMGPAR_BOX_STRIP_ROWS fixes the strip, for tuning runs.
+// Launch policy (bench/TUNING.md, "Box filter in one pass"): 128 threads a
+// block while the halo leaves three quarters of the tile to outputs, else
+// 256; strips of 32 rows, the fastest of 16, 32, 64 and the grid-filling
+// choice of 64-128 rows at radius 15 and 50 on an H100 (starting a strip's
+// window costs 2R+1 row reads, but the shorter the strip the more blocks
+// hide each other's waits). IMGPAR_BOX_STRIP_ROWS sets it, for tuning runs.
 struct FusedPolicy {
-    static constexpr int kStripRows = 128;
-    static constexpr int kMinStripRows = 32;
-    static constexpr int kBlocksPerSm = 8;  // the grid wanted: this many 128-thread blocks per SM
+    static constexpr int kStripRows = 32;
 };
 
 int strip_rows_override() {
@@ -366,16 +366,12 @@ int halo_bytes(int radius) {
 }
 
 template <typename Lanes, int kThreads>
-void launch_fused(FusedArgs a, cudaStream_t stream, const DeviceLimits& dev) {
+void launch_fused(FusedArgs a, cudaStream_t stream) {
     const int rb = a.src.width * Lanes::kChannels;
     a.halo = halo_bytes<Lanes>(a.radius);
     a.out_bytes = kThreads * Lanes::kBytes - 2 * a.halo;
     const int tiles = ceil_div(rb, a.out_bytes);
-    int strip = FusedPolicy::kStripRows;
-    const int floor_rows = std::max(FusedPolicy::kMinStripRows, 2 * a.radius + 1);
-    const int wanted = dev.sm_count * FusedPolicy::kBlocksPerSm * 128 / kThreads;
-    while (strip / 2 >= floor_rows && tiles * ceil_div(a.src.height, strip) < wanted) strip /= 2;
-    if (strip_rows_override() > 0) strip = strip_rows_override();
+    const int strip = strip_rows_override() > 0 ? strip_rows_override() : FusedPolicy::kStripRows;
     a.strip_rows = strip;
     const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(std::min(ceil_div(a.src.height, strip), 65535)));
     box_fused<Lanes, kThreads><<<grid, kThreads, 0, stream>>>(a);
@@ -383,11 +379,11 @@ void launch_fused(FusedArgs a, cudaStream_t stream, const DeviceLimits& dev) {
 }
 
 template <typename Lanes>
-void launch_lanes(const FusedArgs& a, cudaStream_t stream, const DeviceLimits& dev) {
+void launch_lanes(const FusedArgs& a, cudaStream_t stream) {
     if (4 * 2 * halo_bytes<Lanes>(a.radius) <= 128 * Lanes::kBytes)
-        launch_fused<Lanes, 128>(a, stream, dev);
+        launch_fused<Lanes, 128>(a, stream);
     else
-        launch_fused<Lanes, 256>(a, stream, dev);
+        launch_fused<Lanes, 256>(a, stream);
 }
 
 }  // namespace
@@ -402,7 +398,7 @@ bool box_runs_fused(int radius, int channels) {
     return has_alpha(channels);
 }
 
-void launch_box_fused(const FilterCall& call, const DeviceLimits& dev) {
+void launch_box_fused(const FilterCall& call, const DeviceLimits& /*dev*/) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
     if (plan.radius < 1 || plan.radius > kBoxFusedMaxRadius || src.channels < 1 || src.channels > 4)
@@ -419,10 +415,10 @@ void launch_box_fused(const FilterCall& call, const DeviceLimits& dev) {
     a.src_words = rows_aligned(src.data, src.pitch, 4) ? 1 : 0;
     a.dst_words = rows_aligned(call.dst.data, call.dst.pitch, 4) ? 1 : 0;
     switch (src.channels) {
-        case 1: launch_lanes<ByteLanes<1>>(a, call.stream, dev); break;
-        case 2: launch_lanes<WideLanes<2>>(a, call.stream, dev); break;
-        case 3: launch_lanes<ByteLanes<3>>(a, call.stream, dev); break;
-        default: launch_lanes<WideLanes<4>>(a, call.stream, dev); break;
+        case 1: launch_lanes<ByteLanes<1>>(a, call.stream); break;
+        case 2: launch_lanes<WideLanes<2>>(a, call.stream); break;
+        case 3: launch_lanes<ByteLanes<3>>(a, call.stream); break;
+        default: launch_lanes<WideLanes<4>>(a, call.stream); break;
     }
 }
 
