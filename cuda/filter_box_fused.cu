@@ -75,9 +75,9 @@ struct ByteLanes {
     static constexpr int kBytes = C == 3 ? 12 : 8;
     static constexpr int kWords = kBytes / 4;
     static constexpr int kLanes = kBytes;
-    // Threads resident on an SM, for ptxas's register budget: 80 registers,
-    // the fewest without spills (ptxas -v, sm_90).
-    static constexpr int kResidentThreads = C == 3 ? 640 : 768;
+    // Threads resident on an SM, for ptxas's register budget: RGB takes 120
+    // registers, gray 70 (ptxas -v, sm_90; RGB spilled under 96).
+    static constexpr int kResidentThreads = C == 3 ? 512 : 768;
     std::uint32_t even[kWords], odd[kWords];
 
     __device__ __forceinline__ void clear() {
@@ -127,8 +127,9 @@ struct WideLanes {
     static constexpr int kBytes = 4 * C;
     static constexpr int kWords = C;
     static constexpr int kLanes = kBytes;
-    // 168 (RGBA) and 128 (gray+alpha) registers: no spills (ptxas -v, sm_90).
-    static constexpr int kResidentThreads = C == 4 ? 384 : 512;
+    // RGBA takes 117 registers, gray+alpha 72 (ptxas -v, sm_90): budgets of
+    // 128 and 80, so 4 and 6 blocks of 128 threads fit an SM.
+    static constexpr int kResidentThreads = C == 4 ? 512 : 768;
     std::uint32_t sum[kLanes];
 
     static __device__ __forceinline__ void lanes(const std::uint32_t (&w)[kWords], std::uint32_t (&v)[kLanes]) {
@@ -178,28 +179,27 @@ struct WideLanes {
     }
 };
 
-// The bytes of a chunk that does not lie whole inside the row (or of an
-// unaligned image), one by one through the border rule (-1: the constant).
+// Word k of a chunk that does not lie whole inside the row (or of an
+// unaligned image), byte by byte through the border rule (-1: the constant).
 // Kept out of line: inlined into the row loop's loads it made the kernel
-// several times larger, for the few chunks at the image's sides.
-template <int C, int kWords>
-__device__ __noinline__ void load_chunk_bytes(const std::uint8_t* row, int x0, const FusedArgs& a,
-                                              std::uint32_t* w) {
-    for (int k = 0; k < kWords; ++k) {
-        std::uint32_t v = 0;
-        for (int e = 0; e < 4; ++e) {
-            const int b = 4 * k + e;  // byte b of the chunk: channel b % C of pixel x0 + b / C
-            const int xx = row == nullptr ? -1 : border_index(x0 + b / C, a.src.width, a.border.mode);
-            const std::uint32_t s =
-                xx < 0 ? static_cast<std::uint32_t>(a.border.constant[b % C]) : __ldg(row + xx * C + b % C);
-            v |= s << (8 * e);
-        }
-        w[k] = v;
+// several times larger, for the few chunks at the image's sides. It returns
+// the word by value: an array passed to it would live in local memory, and
+// every chunk's loads would go through it.
+template <int C>
+__device__ __noinline__ std::uint32_t load_word_bytes(const std::uint8_t* row, int x0, int k, const FusedArgs& a) {
+    std::uint32_t v = 0;
+    for (int e = 0; e < 4; ++e) {
+        const int b = 4 * k + e;  // byte b of the chunk: channel b % C of pixel x0 + b / C
+        const int xx = row == nullptr ? -1 : border_index(x0 + b / C, a.src.width, a.border.mode);
+        const std::uint32_t s =
+            xx < 0 ? static_cast<std::uint32_t>(a.border.constant[b % C]) : __ldg(row + xx * C + b % C);
+        v |= s << (8 * e);
     }
+    return v;
 }
 
 // Where a thread's chunk reads its bytes in any row: aligned words where the
-// whole chunk lies inside the row, else load_chunk_bytes.
+// whole chunk lies inside the row, else load_word_bytes.
 template <int C, int kBytes>
 struct ChunkColumns {
     static constexpr int kWords = kBytes / 4;
@@ -219,7 +219,8 @@ struct ChunkColumns {
 #pragma unroll
             for (int k = 0; k < kWords; ++k) w[k] = __ldg(reinterpret_cast<const std::uint32_t*>(row + first) + k);
         } else {
-            load_chunk_bytes<C, kWords>(row, x0, a, w);
+#pragma unroll
+            for (int k = 0; k < kWords; ++k) w[k] = load_word_bytes<C>(row, x0, k, a);
         }
     }
 };
