@@ -267,6 +267,7 @@ void launch_channels(const BoxArgs& a, cudaStream_t stream, const DeviceLimits& 
 
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels) {
     if (box_runs_fused(plan.radius, channels)) return 0;
+    if (has_alpha(channels)) return wide_scratch_bytes(plan, width, height, channels);
     const std::size_t elem = use_16bit(plan.radius) ? 2 : 4;
     return tmp_pitch_elements(width, channels) * static_cast<std::size_t>(height) * elem;
 }
@@ -285,7 +286,11 @@ const char* launch_box(const FilterCall& call, const DeviceLimits& dev) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
     if (box_runs_fused(plan.radius, src.channels)) {
-        launch_box_fused(call, dev);
+        launch_box_fused(call);
+        return box_name(plan, src.channels);
+    }
+    if (has_alpha(src.channels)) {
+        launch_wide(call);
         return box_name(plan, src.channels);
     }
     BoxArgs a{};
@@ -296,7 +301,7 @@ const char* launch_box(const FilterCall& call, const DeviceLimits& dev) {
     a.count = (2 * plan.radius + 1) * (2 * plan.radius + 1);
     a.tmp = call.scratch;
     a.tmp_pitch = tmp_pitch_elements(src.width, src.channels);
-    a.src_words = reinterpret_cast<std::uintptr_t>(src.data) % 4 == 0 && src.pitch % 4 == 0 ? 1 : 0;
+    a.src_words = rows_aligned(src.data, src.pitch, 4) ? 1 : 0;
     switch (src.channels) {
         case 1: launch_channels<1>(a, call.stream, dev); break;
         case 3: launch_channels<3>(a, call.stream, dev); break;

@@ -387,10 +387,15 @@ void launch_lanes(const FusedArgs& a, cudaStream_t stream) {
         launch_fused<Lanes, 256>(a, stream);
 }
 
+// The plans the kernel can run (the sums' widths bound the radius).
+bool fused_takes(int radius, int channels) {
+    return channels >= 1 && channels <= 4 && radius >= 1 && radius <= kBoxFusedMaxRadius;
+}
+
 }  // namespace
 
 bool box_runs_fused(int radius, int channels) {
-    if (channels < 1 || channels > 4 || radius < 1 || radius > kBoxFusedMaxRadius) return false;
+    if (!fused_takes(radius, channels)) return false;
     static const int forced = [] {
         const char* v = std::getenv("IMGPAR_BOX_ONE_PASS");
         return v == nullptr || *v == '\0' ? -1 : (std::atoi(v) != 0 ? 1 : 0);
@@ -399,10 +404,10 @@ bool box_runs_fused(int radius, int channels) {
     return has_alpha(channels);
 }
 
-void launch_box_fused(const FilterCall& call, const DeviceLimits& /*dev*/) {
+void launch_box_fused(const FilterCall& call) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
-    if (plan.radius < 1 || plan.radius > kBoxFusedMaxRadius || src.channels < 1 || src.channels > 4)
+    if (!fused_takes(plan.radius, src.channels))
         throw std::logic_error("launch_box_fused: radius " + std::to_string(plan.radius) + " with " +
                                std::to_string(src.channels) + " channels is not the fused box's");
     FusedArgs a{};

@@ -99,13 +99,8 @@ bool choose_custom_half(const FilterPlan& plan, int channels, CustomPath path, c
 }
 
 std::size_t scratch_needed(const FilterPlan& plan, int w, int h, int c) {
-    if (has_alpha(c)) return fd::wide_scratch_bytes(plan, w, h, c);
-    switch (plan.kind) {
-        case FilterKind::Box:
-            return fd::box_scratch_bytes(plan, w, h, c);
-        default:
-            return 0;
-    }
+    if (plan.kind == FilterKind::Box) return fd::box_scratch_bytes(plan, w, h, c);  // any channel count
+    return has_alpha(c) ? fd::wide_scratch_bytes(plan, w, h, c) : 0;
 }
 
 }  // namespace
@@ -205,10 +200,10 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
     call.scratch_bytes = ws.scratch_bytes();
     call.tickets = ws.tickets();
     call.ticket_base = ws.ticket_base();
-    // Images with alpha: the wide kernels, whatever path was chosen.
+    // The box picks its kernels for every channel count (cuda/filter_box.cu).
+    if (plan.kind == FilterKind::Box) return fd::launch_box(call, dev);
+    // Other filters of images with alpha: the wide kernels, whatever path was chosen.
     if (has_alpha(src.channels)) {
-        if (plan.kind == FilterKind::Box && fd::box_runs_fused(plan.radius, src.channels))
-            return fd::launch_box(call, dev);
         fd::launch_wide(call);
         return fd::wide_name(plan);
     }
@@ -225,7 +220,7 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
             }
             break;
         case FilterKind::Box:
-            return fd::launch_box(call, dev);
+            break;  // launched above
         case FilterKind::Custom:
             if (choose_custom_half(plan, src.channels, ws.custom_path(), dev)) {
                 fd::launch_custom_half(call, dev);

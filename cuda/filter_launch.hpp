@@ -40,8 +40,9 @@ struct DeviceLimits {
 // Limits of the current device (queried on each call; cheap attribute reads).
 DeviceLimits current_device_limits();
 
-// The launchers below take gray and RGB images (1 and 3 channels); images
-// with alpha run launch_wide, which apply_filter picks before any of them.
+// The launchers below take gray and RGB images (1 and 3 channels), but for
+// the box's (any channel count); images with alpha run launch_wide, which
+// apply_filter picks before any of them.
 // Another channel count reaching one is a bug in the dispatch, not a user
 // error: they throw this (std::logic_error) rather than run a kernel.
 [[noreturn]] void throw_not_gray_or_rgb(const char* launcher, int channels);
@@ -99,11 +100,12 @@ const char* launch_separable_tensor_core16(const FilterPlan& plan, const ConstDe
 // IMGPAR_BOX_ONE_PASS=1 (=0 sends alpha images to theirs), for tuning runs.
 constexpr int kBoxFusedMaxRadius = 128;
 bool box_runs_fused(int radius, int channels);
-void launch_box_fused(const FilterCall& call, const DeviceLimits& dev);
-// Any radius of gray and RGB (cuda/filter_box.cu): the fused pass where it
-// takes the plan, else column sums in scratch, then row prefix sums; images
-// with alpha past the fused pass's radii run launch_wide. Returns the
-// kernel's name; box_name names what either runs for a plan.
+void launch_box_fused(const FilterCall& call);
+// Every box plan, any channel count (cuda/filter_box.cu): the fused pass
+// where box_runs_fused takes it, else for gray and RGB column sums in
+// scratch, then row prefix sums, and for alpha images launch_wide. Returns
+// the kernel's name; box_name names what runs for a plan, box_scratch_bytes
+// what it needs.
 std::size_t box_scratch_bytes(const FilterPlan& plan, int width, int height, int channels);
 const char* box_name(const FilterPlan& plan, int channels);
 const char* launch_box(const FilterCall& call, const DeviceLimits& dev);

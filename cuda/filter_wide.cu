@@ -350,8 +350,7 @@ std::size_t wide_scratch_bytes(const FilterPlan& plan, int width, int height, in
     switch (plan.kind) {
         case FilterKind::Gaussian:
         case FilterKind::Unsharp: return pixels * lanes * sizeof(std::uint16_t);
-        case FilterKind::Box:  // radii the one-pass kernel takes need no scratch
-            return box_runs_fused(plan.radius, channels) ? 0 : pixels * lanes * sizeof(std::int32_t);
+        case FilterKind::Box: return pixels * lanes * sizeof(std::int32_t);
         default: return 0;
     }
 }
