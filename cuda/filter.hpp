@@ -35,6 +35,9 @@ namespace imgpar::cuda {
 //   HalfMma  FP16 (or u8) tensor cores, both passes chained in registers:
 //            trimmed radius <= 64 and every tap <= 2048 (sigma above ~0.8),
 //            where the device has the shared memory;
+//   SmallRadius  CUDA cores, rows slid down in registers (FP32 sums, exact):
+//            trimmed radius <= 3, what Auto runs where HalfMma cannot (sigma
+//            below ~0.8, whose centre tap is past 2048);
 //   ByteMma  u8 tensor cores over a ring of rows in shared memory: any plan,
 //            the one general fallback (3-5x slower).
 // Auto takes the first of these the device and plan allow. imgpar's GPU
@@ -42,7 +45,7 @@ namespace imgpar::cuda {
 // 16-bit images have two: ByteMma (the same ring, samples and taps as two
 // byte planes; gray and RGB) and Integer (integer kernels on the CUDA cores,
 // fused tiles or two passes; every image, and 16 bits only; what Auto runs).
-enum class SeparablePath { Auto, HalfMma, ByteMma, Integer };
+enum class SeparablePath { Auto, HalfMma, SmallRadius, ByteMma, Integer };
 
 // How custom kernels are computed; both give identical bytes.
 //   HalfMma  FP16 tensor cores, one Toeplitz product per kernel row (compute

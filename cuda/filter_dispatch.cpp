@@ -1,6 +1,7 @@
 // Host entry points of the GPU filters: validate the plan and the images
 // before any GPU work, reserve scratch, pick the implementation, launch.
 
+#include <cstdlib>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -24,7 +25,15 @@ const char* const kSubject = "filter";
 const char* const kByteMmaName = "tensor-core separable (u8 MMA, ring of rows in shared memory)";
 const char* const kCustomHalfName = "tensor-core 2-D (FP16 MMA, a Toeplitz product per kernel row)";
 const char* const kCustomName = "2-D tiles in shared memory (FP32, exact)";
-const char* const kEdgesName = "3x3 on byte planes in shared memory (16-byte tile loads)";
+const char* const kEdgesName = "3x3 rows slid down in registers (CUDA cores, warp shuffles)";
+const char* const kEdgesTilesName = "3x3 on byte planes in shared memory (16-byte tile loads)";
+const char* const kSmallRadiusName = "small-radius separable (CUDA cores, FP32 sums, rows slid down in registers)";
+
+// IMGPAR_EDGES_TILES=1 runs the edge operators' tiled kernel, for comparison runs.
+bool edges_on_tiles() {
+    const char* s = std::getenv("IMGPAR_EDGES_TILES");
+    return s != nullptr && s[0] == '1';
+}
 
 std::string shape_text(int w, int h, int c) {
     return std::to_string(w) + "x" + std::to_string(h) + " with " + std::to_string(c) + " channel" + (c == 1 ? "" : "s");
@@ -69,8 +78,15 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
                 throw device_error(kSubject, "the register-chained tensor-core Gaussian needs a radius up to 64 (after "
                                              "trimming zero taps), sigma above about 0.8 and the shared memory");
             return fd::SeparableImpl::HalfMma;
+        case SeparablePath::SmallRadius:
+            if (!fd::small_radius_supported(plan, channels, dev))
+                throw device_error(kSubject, "the small-radius Gaussian needs a radius up to " +
+                                                 std::to_string(fd::kSmallRadiusMax) +
+                                                 " after trimming zero taps and compute capability 8.0 or newer");
+            return fd::SeparableImpl::SmallRadius;
         case SeparablePath::Auto:
             if (fd::half_mma_supported(plan, channels, dev)) return fd::SeparableImpl::HalfMma;
+            if (fd::small_radius_supported(plan, channels, dev)) return fd::SeparableImpl::SmallRadius;
             [[fallthrough]];
         case SeparablePath::ByteMma:
         default:
@@ -214,6 +230,9 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
                 case fd::SeparableImpl::HalfMma:
                     fd::launch_separable_half(call, dev);
                     return fd::half_mma_name(plan, src.channels, dev);
+                case fd::SeparableImpl::SmallRadius:
+                    fd::launch_separable_small(call, dev);
+                    return kSmallRadiusName;
                 case fd::SeparableImpl::ByteMma:
                     fd::launch_separable_tensor_core(call, dev);
                     return kByteMmaName;
@@ -229,6 +248,10 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
             fd::launch_custom(call, dev);
             return kCustomName;
         case FilterKind::Edges:
+            if (edges_on_tiles()) {
+                fd::launch_edges_tiles(call, dev);
+                return kEdgesTilesName;
+            }
             fd::launch_edges(call, dev);
             return kEdgesName;
     }
@@ -242,6 +265,8 @@ bool separable_path_available(const FilterPlan& plan, int channels, SeparablePat
     switch (path) {
         case SeparablePath::HalfMma:
             return fd::half_mma_supported(plan, channels, dev);
+        case SeparablePath::SmallRadius:
+            return fd::small_radius_supported(plan, channels, dev);
         case SeparablePath::ByteMma:
             return fd::tensor_core_supported(plan, channels, dev);
         case SeparablePath::Integer:
@@ -268,13 +293,14 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
         case FilterKind::Unsharp:
             switch (choose_separable(plan, channels, ws.separable_path(), dev)) {
                 case fd::SeparableImpl::HalfMma: return fd::half_mma_name(plan, channels, dev);
+                case fd::SeparableImpl::SmallRadius: return kSmallRadiusName;
                 case fd::SeparableImpl::ByteMma: return kByteMmaName;
             }
             break;
         case FilterKind::Box: return fd::box_name(plan, channels);
         case FilterKind::Custom:
             return choose_custom_half(plan, channels, ws.custom_path(), dev) ? kCustomHalfName : kCustomName;
-        case FilterKind::Edges: return kEdgesName;
+        case FilterKind::Edges: return edges_on_tiles() ? kEdgesTilesName : kEdgesName;
     }
     return "unknown";
 }

@@ -52,7 +52,7 @@ DeviceLimits current_device_limits();
 void allow_dynamic_smem(const void* func, std::size_t bytes);
 
 // --- Gaussian and unsharp (separable) ---
-enum class SeparableImpl { HalfMma, ByteMma };
+enum class SeparableImpl { HalfMma, SmallRadius, ByteMma };
 
 // A Gaussian plan's taps with zero taps at both ends removed (they contribute
 // nothing, so results are unchanged and the tensor-core kernels cover fewer
@@ -79,6 +79,12 @@ void launch_separable_half(const FilterCall& call, const DeviceLimits& dev);
 // cuda/filter_separable_half_tuning.hpp.
 struct GaussianTuning;
 const GaussianTuning* half_mma_tuning(const FilterPlan& plan, int channels, const DeviceLimits& dev);
+// CUDA cores, rows slid down in registers (cuda/filter_rows.cu): gray and
+// RGB, compute capability >= 8.0, trimmed radius 1 to kSmallRadiusMax, any
+// taps (the FP16 path's exact range ends at 2048: sigma below ~0.8).
+constexpr int kSmallRadiusMax = 3;
+bool small_radius_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
+void launch_separable_small(const FilterCall& call, const DeviceLimits& dev);
 // u8 tensor cores over a ring of rows (cuda/filter_separable_mma.cu), the
 // general fallback: every plan make_gaussian/make_unsharp can produce, on
 // compute capability >= 8.0.
@@ -119,7 +125,11 @@ bool custom_half_supported(const FilterPlan& plan, int channels, const DeviceLim
 void launch_custom_half(const FilterCall& call, const DeviceLimits& dev);
 // FP32 FMAs (cuda/filter_2d.cu): every plan.
 void launch_custom(const FilterCall& call, const DeviceLimits& dev);
+// The 3x3 edge operators: rows slid down in registers (cuda/filter_rows.cu).
 void launch_edges(const FilterCall& call, const DeviceLimits& dev);
+// The same on 128x32 tiles staged in shared memory (cuda/filter_edges.cu),
+// kept for comparison runs: IMGPAR_EDGES_TILES=1.
+void launch_edges_tiles(const FilterCall& call, const DeviceLimits& dev);
 
 // --- Every filter on images with alpha (cuda/filter_wide.cu) ---
 // Integer kernels on CUDA cores in the wide premultiplied domain

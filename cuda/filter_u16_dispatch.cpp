@@ -65,8 +65,9 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU16& src, 
     validate_images(plan, src, dst);
     const fd::DeviceLimits dev = fd::current_device_limits();
     fd::reserve_scratch_bytes(ws, fd::u16_scratch_bytes(plan, src.width, src.height, src.channels));
-    if (ws.separable_path() == SeparablePath::HalfMma)
-        throw device_error(kSubject, "16-bit Gaussians have no FP16 path: choose the byte-plane ring or the integer kernels");
+    if (ws.separable_path() == SeparablePath::HalfMma || ws.separable_path() == SeparablePath::SmallRadius)
+        throw device_error(kSubject, "16-bit Gaussians have no FP16 or small-radius path: choose the byte-plane ring or "
+                                     "the integer kernels");
     return fd::launch_u16(plan, src, dst, ws.scratch(), ws.scratch_bytes(), stream, dev, ws.separable_path());
 }
 

@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuda/buffers.hpp"
@@ -155,6 +156,51 @@ TEST_CASE("GPU edges: operators, gray and per channel, every border") {
             for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
                 for (bool gray : {false, true}) gpu.check(make_edges(op, gray, b), "edges");
     }
+}
+
+// The rows kernels (cuda/filter_rows.cu): a warp writes 480 samples of a row
+// (160 RGB pixels, 480 gray pixels or luma samples), a block 4 warps, each
+// slides down a strip of rows (IMGPAR_ROWS_STRIP, 64 by default). Widths put a
+// lane's, a warp's and a block's last samples just inside, on and past the
+// row's end; strips of 1, 2 and 5 rows are shorter than the ring of 3 or 7
+// rows and leave a short last strip; sigma 0.3 to 0.75 give trimmed radii 1
+// to 3 with centre taps past 2048.
+TEST_CASE("GPU rows kernels: edges and small-radius Gaussians across lanes, warps, blocks and strips") {
+    const cuda::FilterWorkspace ws;
+    const char* tiles = std::getenv("IMGPAR_EDGES_TILES");
+    if (tiles == nullptr || tiles[0] != '1')
+        CHECK(std::string(cuda::filter_path_name(make_edges(EdgeOperator::Sobel, false, {}), 3, ws)).find("rows") !=
+              std::string::npos);
+    CHECK(std::string(cuda::filter_path_name(make_gaussian(0.5, 0, {}), 3, ws)).find("small-radius") !=
+          std::string::npos);
+    CHECK(std::string(cuda::filter_path_name(make_gaussian(1.0, 0, {}), 1, ws)).find("small-radius") ==
+          std::string::npos);
+    const std::string saved = std::getenv("IMGPAR_ROWS_STRIP") ? std::getenv("IMGPAR_ROWS_STRIP") : "";
+    const std::pair<int, int> shapes[] = {{1, 1}, {2, 9}, {5, 1}, {15, 4}, {16, 7}, {17, 70}, {159, 3}, {160, 66},
+                                          {161, 65}, {479, 5}, {480, 2}, {481, 129}, {640, 8}, {641, 9}, {1919, 3},
+                                          {1921, 64}, {2000, 67}};
+    for (const char* strip : {"", "1", "2", "5"}) {
+        if (*strip) setenv("IMGPAR_ROWS_STRIP", strip, 1);
+        else unsetenv("IMGPAR_ROWS_STRIP");
+        for (int c : {1, 3}) {
+            for (auto [w, h] : shapes) {
+                if (*strip && w * h > 20000) continue;  // short strips: the small shapes suffice
+                const ImageU8 src = test::photo_like_image(w, h, c, static_cast<unsigned>(w * 7 + h + c));
+                GpuBench gpu(src);
+                for (const Border& b : all_borders()) {
+                    INFO("strip ", (*strip ? strip : "default"));
+                    for (EdgeOperator op : {EdgeOperator::Sobel, EdgeOperator::Scharr, EdgeOperator::Laplacian})
+                        for (bool gray : {false, true}) gpu.check(make_edges(op, gray, b), "edges, rows kernel");
+                    for (double sigma : {0.3, 0.5, 0.6, 0.75})
+                        gpu.check(make_gaussian(sigma, 0, b), "gaussian, small radius", SeparablePath::SmallRadius);
+                    gpu.check(make_unsharp(0.5, 0, 1.5, 0.0, b), "unsharp, small radius", SeparablePath::SmallRadius);
+                    gpu.check(make_unsharp(0.7, 0, 0.8, 0.03, b), "unsharp, small radius", SeparablePath::SmallRadius);
+                }
+            }
+        }
+    }
+    if (saved.empty()) unsetenv("IMGPAR_ROWS_STRIP");
+    else setenv("IMGPAR_ROWS_STRIP", saved.c_str(), 1);
 }
 
 TEST_CASE("GPU custom kernels: sizes 1x1 to 63x63, signs, fractions, flip, scale, offset") {

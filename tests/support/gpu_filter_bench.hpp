@@ -119,13 +119,14 @@ public:
         IMGPAR_CHECK_IMAGES_EQUAL(expect, got);
     }
 
-    // Gaussian and unsharp go through both implementations (the
-    // register-chained one where it supports the plan: radius up to 64,
-    // sigma above ~0.8). Images with alpha have one, the wide kernels.
+    // Gaussian and unsharp go through every implementation that supports
+    // the plan: the register-chained one (radius up to 64, sigma above
+    // ~0.8), the small-radius one (trimmed radius up to 3) and the ring.
+    // Images with alpha have one, the wide kernels.
     void check_all_paths(const FilterPlan& plan, const std::string& what) {
         if (has_alpha(src_.channels())) return check(plan, what);
-        if (cuda::separable_path_available(plan, src_.channels(), SeparablePath::HalfMma))
-            check(plan, what, SeparablePath::HalfMma);
+        for (SeparablePath path : {SeparablePath::HalfMma, SeparablePath::SmallRadius})
+            if (cuda::separable_path_available(plan, src_.channels(), path)) check(plan, what, path);
         check(plan, what, SeparablePath::ByteMma);
     }
 
@@ -149,6 +150,7 @@ public:
     static const char* path_name(SeparablePath path) {
         switch (path) {
             case SeparablePath::HalfMma: return "fp16 mma";
+            case SeparablePath::SmallRadius: return "small radius";
             case SeparablePath::ByteMma: return "u8 mma";
             case SeparablePath::Integer: return "integer";
             default: return "auto";
