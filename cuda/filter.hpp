@@ -52,9 +52,13 @@ enum class SeparablePath { Auto, HalfMma, SmallRadius, ByteMma, Integer };
 //            capability 8.0+, every fixed-point coefficient an exact FP16
 //            value: any integer up to 2048 in magnitude, larger ones only
 //            with enough trailing zero bits);
+//   SmallKernel  CUDA cores, rows slid down in registers (FP32 sums, exact):
+//            kernels that fit the 7x7 square centred on their anchor, any
+//            coefficients;
 //   Fp32     FP32 FMAs on 2-D tiles, any plan: the cross-check and fallback.
-// Auto takes the first of these the device and plan allow.
-enum class CustomPath { Auto, HalfMma, Fp32 };
+// Auto takes SmallKernel where it fits, then the first of the others the
+// device and plan allow.
+enum class CustomPath { Auto, HalfMma, SmallKernel, Fp32 };
 
 // Device scratch kept between calls, so repeated calls do not allocate.
 // Not thread-safe: one workspace per stream of work.

@@ -25,6 +25,7 @@ const char* const kSubject = "filter";
 const char* const kByteMmaName = "tensor-core separable (u8 MMA, ring of rows in shared memory)";
 const char* const kCustomHalfName = "tensor-core 2-D (FP16 MMA, a Toeplitz product per kernel row)";
 const char* const kCustomName = "2-D tiles in shared memory (FP32, exact)";
+const char* const kCustomSmallName = "small 2-D kernel (CUDA cores, FP32 sums, rows slid down in registers)";
 const char* const kEdgesName = "3x3 rows slid down in registers (CUDA cores, warp shuffles)";
 const char* const kEdgesTilesName = "3x3 on byte planes in shared memory (16-byte tile loads)";
 const char* const kSmallRadiusName = "small-radius separable (CUDA cores, FP32 sums, rows slid down in registers)";
@@ -98,19 +99,42 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
     }
 }
 
-// Whether a custom plan runs on the FP16 tensor cores.
-bool choose_custom_half(const FilterPlan& plan, int channels, CustomPath path, const fd::DeviceLimits& dev) {
+// Which kernel a custom plan runs. Auto: the small-kernel rows where the
+// kernel fits them (IMGPAR_CUSTOM_SMALL=0 skips them, for comparison runs),
+// else the FP16 tensor cores where the coefficients are exact in f16, else FP32.
+enum class CustomImpl { SmallKernel, HalfMma, Fp32 };
+
+bool custom_small_in_auto() {
+    const char* s = std::getenv("IMGPAR_CUSTOM_SMALL");
+    return s == nullptr || s[0] != '0';
+}
+
+CustomImpl choose_custom(const FilterPlan& plan, int channels, CustomPath path, const fd::DeviceLimits& dev) {
     switch (path) {
         case CustomPath::Fp32:
-            return false;
+            return CustomImpl::Fp32;
         case CustomPath::HalfMma:
             if (!fd::custom_half_supported(plan, channels, dev))
                 throw device_error(kSubject, "the FP16 tensor-core custom filter needs compute capability 8.0 or "
                                              "newer and coefficients that are exact FP16 values");
-            return true;
+            return CustomImpl::HalfMma;
+        case CustomPath::SmallKernel:
+            if (!fd::custom_small_supported(plan, channels, dev))
+                throw device_error(kSubject, "the small-kernel custom filter needs compute capability 8.0 or newer "
+                                             "and a kernel that fits the 7x7 square centred on its anchor");
+            return CustomImpl::SmallKernel;
         case CustomPath::Auto:
         default:
-            return fd::custom_half_supported(plan, channels, dev);
+            if (custom_small_in_auto() && fd::custom_small_supported(plan, channels, dev)) return CustomImpl::SmallKernel;
+            return fd::custom_half_supported(plan, channels, dev) ? CustomImpl::HalfMma : CustomImpl::Fp32;
+    }
+}
+
+const char* custom_name(CustomImpl impl) {
+    switch (impl) {
+        case CustomImpl::SmallKernel: return kCustomSmallName;
+        case CustomImpl::HalfMma: return kCustomHalfName;
+        default: return kCustomName;
     }
 }
 
@@ -241,12 +265,15 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
         case FilterKind::Box:
             break;  // launched above
         case FilterKind::Custom:
-            if (choose_custom_half(plan, src.channels, ws.custom_path(), dev)) {
-                fd::launch_custom_half(call, dev);
-                return kCustomHalfName;
+        {
+            const CustomImpl impl = choose_custom(plan, src.channels, ws.custom_path(), dev);
+            switch (impl) {
+                case CustomImpl::SmallKernel: fd::launch_custom_small(call, dev); break;
+                case CustomImpl::HalfMma: fd::launch_custom_half(call, dev); break;
+                default: fd::launch_custom(call, dev); break;
             }
-            fd::launch_custom(call, dev);
-            return kCustomName;
+            return custom_name(impl);
+        }
         case FilterKind::Edges:
             if (edges_on_tiles()) {
                 fd::launch_edges_tiles(call, dev);
@@ -279,8 +306,11 @@ bool separable_path_available(const FilterPlan& plan, int channels, SeparablePat
 bool custom_path_available(const FilterPlan& plan, int channels, CustomPath path) {
     check_plan(plan);
     if (has_alpha(channels)) return path == CustomPath::Auto;
-    if (path != CustomPath::HalfMma) return true;
-    return fd::custom_half_supported(plan, channels, fd::current_device_limits());
+    switch (path) {
+        case CustomPath::HalfMma: return fd::custom_half_supported(plan, channels, fd::current_device_limits());
+        case CustomPath::SmallKernel: return fd::custom_small_supported(plan, channels, fd::current_device_limits());
+        default: return true;
+    }
 }
 
 const char* filter_path_name(const FilterPlan& plan, int channels, const FilterWorkspace& ws) {
@@ -299,7 +329,7 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
             break;
         case FilterKind::Box: return fd::box_name(plan, channels);
         case FilterKind::Custom:
-            return choose_custom_half(plan, channels, ws.custom_path(), dev) ? kCustomHalfName : kCustomName;
+            return custom_name(choose_custom(plan, channels, ws.custom_path(), dev));
         case FilterKind::Edges: return edges_on_tiles() ? kEdgesTilesName : kEdgesName;
     }
     return "unknown";

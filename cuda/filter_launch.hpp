@@ -123,6 +123,11 @@ const char* launch_box(const FilterCall& call, const DeviceLimits& dev);
 // bits).
 bool custom_half_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 void launch_custom_half(const FilterCall& call, const DeviceLimits& dev);
+// CUDA cores, rows slid down in registers (cuda/filter_rows.cu): gray and
+// RGB, compute capability >= 8.0, any coefficients of a kernel that fits the
+// 7x7 square centred on its anchor (2x2 to 7x7 with the usual anchor).
+bool custom_small_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
+void launch_custom_small(const FilterCall& call, const DeviceLimits& dev);
 // FP32 FMAs (cuda/filter_2d.cu): every plan.
 void launch_custom(const FilterCall& call, const DeviceLimits& dev);
 // The 3x3 edge operators: rows slid down in registers (cuda/filter_rows.cu).

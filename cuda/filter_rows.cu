@@ -25,14 +25,18 @@
 // 32-bit integers.
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 
 #include "cuda/check.hpp"
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_mma.cuh"
 #include "src/error.hpp"
+#include "src/ops/custom_levels.hpp"
 
 namespace imgpar::cuda::filter_detail {
 namespace {
@@ -43,6 +47,7 @@ constexpr int kWarps = 4;                     // per block
 constexpr int kThreads = 32 * kWarps;
 constexpr int kAhead = 6;                     // rows in flight per warp
 constexpr int kDefaultStripRows = 64;
+constexpr int kMaxSquare = 2 * kSmallRadiusMax + 1;  // custom kernels up to 7x7
 
 struct RowsArgs {
     SrcArg src;
@@ -54,7 +59,14 @@ struct RowsArgs {
     int dst_vec;     // destination rows 16-byte aligned
     SepMode mode;    // Gaussian: blur or unsharp
     UnsharpArg unsharp;
-    float taps[7];   // Gaussian: 2R+1 trimmed taps
+    // Gaussian: the 2R+1 trimmed taps; custom: the K x K coefficients
+    // (row-major, the plan's kernel centred in the square, zeros around it).
+    float w[kMaxSquare * kMaxSquare];
+    // Custom: CustomLevels of the plan (the block copies the bounds to shared memory).
+    std::int32_t bound[257];
+    bool level_negate;
+    float level_inverse;
+    float level_offset;
 };
 
 // --- Loading a lane's chunk -------------------------------------------------
@@ -164,35 +176,87 @@ __device__ __forceinline__ float floor_biased(float v) { return __fadd_rd(v, 838
 
 // --- The operators ------------------------------------------------------------
 
+// Every operator takes input rows one by one into a state of K = 2R+1 rows
+// of 16 values in registers: push() takes the row of ring slot j (input row i,
+// j = i % K), output_word() gives word q of the output row whose window ends
+// there (rows i - 2R .. i; the kernel calls it once i >= 2R).
+
+// A separable operator's state: the horizontal values of the last K rows.
+template <int R, class V>
+struct HorizontalRing {
+    static constexpr int K = 2 * R + 1;
+    V ring[K][16];
+};
+
 // The Gaussian of trimmed radius R: the horizontal value H (0..2040, exact)
 // per sample, then out = (sum t H + 16384) >> 15.
 template <int R>
 struct GaussianOp {
     static constexpr int kRadius = R;
-    using Value = float;
+    using State = HorizontalRing<R, float>;
     template <int S>
-    static __device__ __forceinline__ void horizontal(const RowsArgs& a, const Extended<S * R>& x, float (&h)[16]) {
+    static __device__ __forceinline__ void push(const RowsArgs& a, const Extended<S * R>& x, State& st, int j) {
 #pragma unroll
         for (int i = 0; i < 16; ++i) {
             float s = 0.0f;
 #pragma unroll
-            for (int k = 0; k <= 2 * R; ++k) s = fmaf(a.taps[k], x.sample_f(i + S * (k - R)), s);
+            for (int k = 0; k <= 2 * R; ++k) s = fmaf(a.w[k], x.sample_f(i + S * (k - R)), s);
             // (s + 256) >> 9: s * 2^-9 + 0.5 is exact (s < 2^20), then floor.
-            h[i] = floor_biased(fmaf(s, 1.0f / 512.0f, 0.5f)) - 8388608.0f;
+            st.ring[j][i] = floor_biased(fmaf(s, 1.0f / 512.0f, 0.5f)) - 8388608.0f;
         }
     }
-    // rows[k]: the horizontal values of window row k (0..2R).
-    static __device__ __forceinline__ std::uint32_t vertical_word(const RowsArgs& a, const float* const (&rows)[2 * R + 1],
-                                                                  int w) {
+    static __device__ __forceinline__ std::uint32_t output_word(const RowsArgs& a, const State& st, int j, int q) {
+        constexpr int K = 2 * R + 1;
         std::uint32_t b[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
             float s = 0.0f;
 #pragma unroll
-            for (int k = 0; k <= 2 * R; ++k) s = fmaf(a.taps[k], rows[k][4 * w + e], s);
+            for (int k = 0; k < K; ++k) s = fmaf(a.w[k], st.ring[(j + 1 + k) % K][4 * q + e], s);
             b[e] = __float_as_uint(floor_biased(fmaf(s, 1.0f / 32768.0f, 0.5f)));  // low byte: the output
         }
         return __byte_perm(__byte_perm(b[0], b[1], 0x0040), __byte_perm(b[2], b[3], 0x0040), 0x5410);
+    }
+};
+
+// A custom kernel centred in a K x K square (K = 2R+1): the sums of the
+// output rows whose windows are open, accumulated as rows arrive (output
+// row o, in slot o % K, takes kernel row i - o from input row i). Every
+// partial sum is an integer below 2^24 in magnitude, exact in FP32; the
+// level comes from the plan's CustomLevels (src/ops/custom_levels.hpp).
+template <int R>
+struct CustomOp {
+    static constexpr int kRadius = R;
+    static constexpr int K = 2 * R + 1;
+    struct State {
+        float acc[K][16];
+        const std::int32_t* bound;  // in shared memory
+    };
+    template <int S>
+    static __device__ __forceinline__ void push(const RowsArgs& a, const Extended<S * R>& x, State& st, int j) {
+        float s[16 + 2 * R * S > 0 ? 16 + 2 * R * S : 1];
+#pragma unroll
+        for (int t = 0; t < 16 + 2 * R * S; ++t) s[t] = x.sample_f(t - R * S);
+#pragma unroll
+        for (int kr = 0; kr < K; ++kr) {  // kernel row kr: output slot (j - kr) % K
+            float(&acc)[16] = st.acc[(j - kr + K) % K];
+#pragma unroll
+            for (int i = 0; i < 16; ++i) {
+                float v = kr == 0 ? 0.0f : acc[i];
+#pragma unroll
+                for (int kc = 0; kc < K; ++kc) v = fmaf(a.w[kr * K + kc], s[i + S * kc], v);
+                acc[i] = v;
+            }
+        }
+    }
+    static __device__ __forceinline__ std::uint32_t output_word(const RowsArgs& a, const State& st, int j, int q) {
+        const float(&acc)[16] = st.acc[(j + 1) % K];
+        int o[4];
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+            o[e] = custom_level(static_cast<int>(acc[4 * q + e]), st.bound, a.level_negate, a.level_inverse,
+                                a.level_offset);
+        return pack4(o[0], o[1], o[2], o[3]);
     }
 };
 
@@ -204,9 +268,10 @@ struct GaussianOp {
 template <int kOp>
 struct EdgeOp {
     static constexpr int kRadius = 1;
-    using Value = int;
+    using State = HorizontalRing<1, int>;
     template <int S>
-    static __device__ __forceinline__ void horizontal(const RowsArgs&, const Extended<S>& x, int (&h)[16]) {
+    static __device__ __forceinline__ void push(const RowsArgs&, const Extended<S>& x, State& st, int j) {
+        int(&h)[16] = st.ring[j];
 #pragma unroll
         for (int i = 0; i < 16; ++i) {
             const int l = x.sample(i - S), c = x.sample(i), r = x.sample(i + S);
@@ -216,14 +281,14 @@ struct EdgeOp {
         }
     }
     static __device__ __forceinline__ int low_part(std::uint32_t v) { return static_cast<int>(v << 16) >> 16; }
-    static __device__ __forceinline__ std::uint32_t vertical_word(const RowsArgs&, const int* const (&rows)[3], int w) {
+    static __device__ __forceinline__ std::uint32_t output_word(const RowsArgs&, const State& st, int j, int q) {
         int o[4];
 #pragma unroll
         for (int e = 0; e < 4; ++e) {
-            const int i = 4 * w + e;
-            const std::uint32_t p0 = static_cast<std::uint32_t>(rows[0][i]);
-            const std::uint32_t p1 = static_cast<std::uint32_t>(rows[1][i]);
-            const std::uint32_t p2 = static_cast<std::uint32_t>(rows[2][i]);
+            const int i = 4 * q + e;
+            const std::uint32_t p0 = static_cast<std::uint32_t>(st.ring[(j + 1) % 3][i]);
+            const std::uint32_t p1 = static_cast<std::uint32_t>(st.ring[(j + 2) % 3][i]);
+            const std::uint32_t p2 = static_cast<std::uint32_t>(st.ring[j][i]);
             if constexpr (kOp == static_cast<int>(EdgeOperator::Laplacian)) {
                 o[e] = laplacian_output(static_cast<int>(p0 & 0xFFFFu) + (static_cast<int>(p1) >> 16) +
                                         static_cast<int>(p2 & 0xFFFFu));
@@ -256,6 +321,14 @@ __global__ void __launch_bounds__(kThreads, 3) rows_kernel(const __grid_constant
     const int warp = static_cast<int>(threadIdx.x) / 32;
     const int lane = static_cast<int>(threadIdx.x) % 32;
     std::uint8_t* stages = smem + warp * kStages * kStageBytes;
+    typename Op::State st;
+    if constexpr (std::is_same_v<Op, CustomOp<R>>) {
+        // The level bounds, for every warp (before any leaves).
+        auto* bound = reinterpret_cast<std::int32_t*>(smem + kWarps * kStages * kStageBytes);
+        for (int k = static_cast<int>(threadIdx.x); k < 257; k += kThreads) bound[k] = a.bound[k];
+        __syncthreads();
+        st.bound = bound;
+    }
 
     const int span0 = (static_cast<int>(blockIdx.x) * kWarps + warp) * kWarpSpan;
     if (span0 >= a.samples) return;  // the whole warp
@@ -273,7 +346,6 @@ __global__ void __launch_bounds__(kThreads, 3) rows_kernel(const __grid_constant
 #pragma unroll
     for (int i = 0; i < kAhead - 1; ++i) issue(i);
 
-    typename Op::Value ring[K][16];
     const bool writes = lane >= 1 && lane <= 30 && x0 < a.samples;
     const int n_out = ::min(kLaneSamples, a.samples - x0);
     for (int base = 0; base < rows_in; base += K) {
@@ -287,15 +359,12 @@ __global__ void __launch_bounds__(kThreads, 3) rows_kernel(const __grid_constant
             read_chunk<C, kLuma>(stages + (i % kStages) * kStageBytes, lane, w);
             Extended<S * R> x;
             x.fill(w);
-            Op::template horizontal<S>(a, x, ring[j]);
+            Op::template push<S>(a, x, st, j);
             if (i < 2 * R || !writes) continue;
-            // Output row y0 + i - 2R: window rows i - 2R .. i in ring slots (j + 1 + k) % K.
-            const typename Op::Value* rows[K];
-#pragma unroll
-            for (int k = 0; k < K; ++k) rows[k] = ring[(j + 1 + k) % K];
+            // Output row y0 + i - 2R: its window is input rows i - 2R .. i.
             std::uint32_t out[4];
 #pragma unroll
-            for (int q = 0; q < 4; ++q) out[q] = Op::vertical_word(a, rows, q);
+            for (int q = 0; q < 4; ++q) out[q] = Op::output_word(a, st, j, q);
             if constexpr (!kLuma) {
                 if (a.mode == SepMode::Unsharp) {
                     std::uint32_t src[4];
@@ -326,7 +395,8 @@ int strip_rows_setting() {
 template <int C, bool kLuma, class Op>
 void launch_rows(const RowsArgs& a, cudaStream_t stream) {
     constexpr int kStages = kAhead + Op::kRadius;
-    const std::size_t smem = static_cast<std::size_t>(kWarps) * kStages * 32 * Stage<C, kLuma>::kChunkBytes;
+    const std::size_t smem = static_cast<std::size_t>(kWarps) * kStages * 32 * Stage<C, kLuma>::kChunkBytes +
+                             (std::is_same_v<Op, CustomOp<Op::kRadius>> ? 257 * sizeof(std::int32_t) : 0);
     const auto kernel = rows_kernel<C, kLuma, Op>;
     allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
     const dim3 grid(static_cast<unsigned>(ceil_div(a.samples, kWarps * kWarpSpan)),
@@ -369,7 +439,51 @@ void launch_gaussian_c(const RowsArgs& a, int radius, cudaStream_t stream) {
     }
 }
 
+template <int C>
+void launch_custom_c(const RowsArgs& a, int radius, cudaStream_t stream) {
+    switch (radius) {
+        case 1: launch_rows<C, false, CustomOp<1>>(a, stream); break;
+        case 2: launch_rows<C, false, CustomOp<2>>(a, stream); break;
+        default: launch_rows<C, false, CustomOp<3>>(a, stream); break;
+    }
+}
+
+// The radius of the smallest odd square centred on a custom kernel's anchor
+// that holds the kernel.
+int custom_square_radius(const FilterPlan& plan) {
+    return std::max({plan.anchor_x, plan.kernel_width - 1 - plan.anchor_x, plan.anchor_y,
+                     plan.kernel_height - 1 - plan.anchor_y});
+}
+
 }  // namespace
+
+bool custom_small_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
+    if (dev.compute_major < 8 || (channels != 1 && channels != 3) || plan.kind != FilterKind::Custom) return false;
+    const int r = custom_square_radius(plan);
+    return r >= 1 && r <= kSmallRadiusMax;
+}
+
+void launch_custom_small(const FilterCall& call, const DeviceLimits& dev) {
+    const FilterPlan& plan = *call.plan;
+    if (!custom_small_supported(plan, call.src.channels, dev))
+        throw device_error("custom filter", "the small-kernel path takes gray and RGB images and kernels that fit a " +
+                                                std::to_string(kMaxSquare) + "x" + std::to_string(kMaxSquare) +
+                                                " square centred on their anchor");
+    const int r = custom_square_radius(plan);
+    const int k = 2 * r + 1;
+    RowsArgs a = rows_args(call, false);
+    for (int j = 0; j < plan.kernel_height; ++j)
+        for (int i = 0; i < plan.kernel_width; ++i)
+            a.w[(j - plan.anchor_y + r) * k + (i - plan.anchor_x + r)] =
+                static_cast<float>(plan.coeffs[static_cast<std::size_t>(j) * plan.kernel_width + i]);
+    const CustomLevels levels = make_custom_levels(plan.scale * std::ldexp(1.0, plan.frac_bits), plan.offset);
+    std::copy(std::begin(levels.bound), std::end(levels.bound), a.bound);
+    a.level_negate = levels.negate;
+    a.level_inverse = levels.inverse;
+    a.level_offset = levels.offset;
+    if (call.src.channels == 1) launch_custom_c<1>(a, r, call.stream);
+    else launch_custom_c<3>(a, r, call.stream);
+}
 
 bool small_radius_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
     if (dev.compute_major < 8 || (channels != 1 && channels != 3)) return false;
@@ -387,7 +501,7 @@ void launch_separable_small(const FilterCall& call, const DeviceLimits& dev) {
     RowsArgs a = rows_args(call, false);
     a.mode = separable_mode(plan);
     a.unsharp = {plan.amount_q8, plan.threshold_level};
-    for (int k = 0; k <= 2 * tt.radius; ++k) a.taps[k] = static_cast<float>(tt.taps[k]);
+    for (int k = 0; k <= 2 * tt.radius; ++k) a.w[k] = static_cast<float>(tt.taps[k]);
     if (call.src.channels == 1) launch_gaussian_c<1>(a, tt.radius, call.stream);
     else launch_gaussian_c<3>(a, tt.radius, call.stream);
 }

@@ -164,8 +164,9 @@ TEST_CASE("GPU edges: operators, gray and per channel, every border") {
 // lane's, a warp's and a block's last samples just inside, on and past the
 // row's end; strips of 1, 2 and 5 rows are shorter than the ring of 3 or 7
 // rows and leave a short last strip; sigma 0.3 to 0.75 give trimmed radii 1
-// to 3 with centre taps past 2048.
-TEST_CASE("GPU rows kernels: edges and small-radius Gaussians across lanes, warps, blocks and strips") {
+// to 3 with centre taps past 2048; custom kernels 2x2 to 7x7 fill squares
+// of radius 1 to 3 (4x7: its anchor off centre, flipped).
+TEST_CASE("GPU rows kernels: edges, small-radius Gaussians and small custom kernels across lanes, warps, blocks and strips") {
     const cuda::FilterWorkspace ws;
     const char* tiles = std::getenv("IMGPAR_EDGES_TILES");
     if (tiles == nullptr || tiles[0] != '1')
@@ -195,6 +196,10 @@ TEST_CASE("GPU rows kernels: edges and small-radius Gaussians across lanes, warp
                         gpu.check(make_gaussian(sigma, 0, b), "gaussian, small radius", SeparablePath::SmallRadius);
                     gpu.check(make_unsharp(0.5, 0, 1.5, 0.0, b), "unsharp, small radius", SeparablePath::SmallRadius);
                     gpu.check(make_unsharp(0.7, 0, 0.8, 0.03, b), "unsharp, small radius", SeparablePath::SmallRadius);
+                    for (auto [kw, kh] : {std::pair<int, int>{2, 2}, {3, 3}, {5, 5}, {4, 7}, {7, 7}})
+                        gpu.check(make_custom(random_matrix(kw, kh, static_cast<unsigned>(kw * kh)),
+                                              options(false, -3.0 * kw, 100.0, kw == 4), b),
+                                  "custom, small kernel", SeparablePath::Auto, CustomPath::SmallKernel);
                 }
             }
         }

@@ -130,18 +130,19 @@ public:
         check(plan, what, SeparablePath::ByteMma);
     }
 
-    // Custom kernels through both implementations (the FP16 one where the
+    // Custom kernels through every implementation that takes them (the FP16 one where the
     // coefficients are exact FP16 values).
     void check_custom(const FilterPlan& plan, const std::string& what) {
         if (has_alpha(src_.channels())) return check(plan, what);
-        if (cuda::custom_path_available(plan, src_.channels(), CustomPath::HalfMma))
-            check(plan, what, SeparablePath::Auto, CustomPath::HalfMma);
+        for (CustomPath path : {CustomPath::HalfMma, CustomPath::SmallKernel})
+            if (cuda::custom_path_available(plan, src_.channels(), path)) check(plan, what, SeparablePath::Auto, path);
         check(plan, what, SeparablePath::Auto, CustomPath::Fp32);
     }
 
     static const char* custom_path_name(CustomPath path) {
         switch (path) {
             case CustomPath::HalfMma: return "fp16 mma";
+            case CustomPath::SmallKernel: return "small kernel";
             case CustomPath::Fp32: return "fp32";
             default: return "auto";
         }
