@@ -35,6 +35,7 @@
 #include "cuda/filter_kernels_common.cuh"
 #include "cuda/filter_launch.hpp"
 #include "cuda/filter_mma.cuh"
+#include "cuda/occupancy.hpp"
 #include "src/error.hpp"
 #include "src/ops/custom_levels.hpp"
 
@@ -46,7 +47,7 @@ constexpr int kWarpSpan = 30 * kLaneSamples;  // samples a warp writes
 constexpr int kWarps = 4;                     // per block
 constexpr int kThreads = 32 * kWarps;
 constexpr int kAhead = 6;                     // rows in flight per warp
-constexpr int kDefaultStripRows = 64;
+constexpr int kMinStripRows = 16;
 constexpr int kMaxSquare = 2 * kSmallRadiusMax + 1;  // custom kernels up to 7x7
 
 struct RowsArgs {
@@ -54,7 +55,7 @@ struct RowsArgs {
     DstArg dst;
     BorderArg border;
     int samples;     // samples a row: width * C, or width for luma
-    int strip_rows;  // output rows a warp slides down
+    int strip_rows;  // output rows a warp slides down (strip_rows())
     int src_vec;     // source rows 16-byte aligned
     int dst_vec;     // destination rows 16-byte aligned
     SepMode mode;    // Gaussian: blur or unsharp
@@ -386,21 +387,32 @@ __global__ void __launch_bounds__(kThreads, 3) rows_kernel(const __grid_constant
     cp_async_wait<0>();
 }
 
-int strip_rows_setting() {
+// Rows a warp slides down: IMGPAR_ROWS_STRIP where set (tuning runs), else
+// as many as fill the device's resident blocks once: the blocks then run
+// side by side and finish together, where strips of a fixed length leave a
+// partial last wave (8K RGB in 64-row strips: 816 blocks for the 660 that
+// the occupancy calculation gives an H200 for the edge kernels).
+// Strips stay at least kMinStripRows long, so the 2R halo rows and the
+// pipeline's start stay small beside them.
+int strip_rows(int height, int grid_x, int resident_blocks) {
     const char* s = std::getenv("IMGPAR_ROWS_STRIP");
     const int v = s != nullptr ? std::atoi(s) : 0;
-    return v > 0 ? v : kDefaultStripRows;
+    if (v > 0) return v;
+    const int strips = std::max(1, resident_blocks / std::max(1, grid_x));
+    return std::max(std::min(kMinStripRows, height), ceil_div(height, strips));
 }
 
 template <int C, bool kLuma, class Op>
-void launch_rows(const RowsArgs& a, cudaStream_t stream) {
+void launch_rows(RowsArgs a, cudaStream_t stream) {
     constexpr int kStages = kAhead + Op::kRadius;
     const std::size_t smem = static_cast<std::size_t>(kWarps) * kStages * 32 * Stage<C, kLuma>::kChunkBytes +
                              (std::is_same_v<Op, CustomOp<Op::kRadius>> ? 257 * sizeof(std::int32_t) : 0);
     const auto kernel = rows_kernel<C, kLuma, Op>;
     allow_dynamic_smem(reinterpret_cast<const void*>(kernel), smem);
-    const dim3 grid(static_cast<unsigned>(ceil_div(a.samples, kWarps * kWarpSpan)),
-                    static_cast<unsigned>(ceil_div(a.src.height, a.strip_rows)));
+    const int grid_x = ceil_div(a.samples, kWarps * kWarpSpan);
+    a.strip_rows = strip_rows(a.src.height, grid_x,
+                              co_resident_blocks(reinterpret_cast<const void*>(kernel), kThreads, smem));
+    const dim3 grid(static_cast<unsigned>(grid_x), static_cast<unsigned>(ceil_div(a.src.height, a.strip_rows)));
     if (grid.y > 65535u) throw usage_error("filter", "the image is too tall for this GPU kernel");
     kernel<<<grid, kThreads, smem, stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("rows_kernel");
@@ -412,7 +424,6 @@ RowsArgs rows_args(const FilterCall& call, bool luma) {
     a.dst = dst_arg(call.dst);
     a.border = border_arg(*call.plan);
     a.samples = call.src.width * (luma ? 1 : call.src.channels);
-    a.strip_rows = strip_rows_setting();
     a.src_vec = rows_aligned(call.src.data, call.src.pitch, 16) ? 1 : 0;
     a.dst_vec = rows_aligned(call.dst.data, call.dst.pitch, 16) ? 1 : 0;
     a.mode = SepMode::Blur;

@@ -160,7 +160,8 @@ TEST_CASE("GPU edges: operators, gray and per channel, every border") {
 
 // The rows kernels (cuda/filter_rows.cu): a warp writes 480 samples of a row
 // (160 RGB pixels, 480 gray pixels or luma samples), a block 4 warps, each
-// slides down a strip of rows (IMGPAR_ROWS_STRIP, 64 by default). Widths put a
+// slides down a strip of rows (IMGPAR_ROWS_STRIP; by default as long as fills the
+// device's resident blocks once). Widths put a
 // lane's, a warp's and a block's last samples just inside, on and past the
 // row's end; strips of 1, 2 and 5 rows are shorter than the ring of 3 or 7
 // rows and leave a short last strip; sigma 0.3 to 0.75 give trimmed radii 1
