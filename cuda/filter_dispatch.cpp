@@ -30,6 +30,13 @@ const char* const kEdgesName = "3x3 rows slid down in registers (CUDA cores, war
 const char* const kEdgesTilesName = "3x3 on byte planes in shared memory (16-byte tile loads)";
 const char* const kSmallRadiusName = "small-radius separable (CUDA cores, FP32 sums, rows slid down in registers)";
 
+// IMGPAR_SMALL_RADIUS_FIRST=1 has Auto run the small-radius Gaussian
+// wherever it can (radius <= 3 also where the FP16 path can), for comparison runs.
+bool small_radius_first() {
+    const char* s = std::getenv("IMGPAR_SMALL_RADIUS_FIRST");
+    return s != nullptr && s[0] == '1';
+}
+
 // IMGPAR_EDGES_TILES=1 runs the edge operators' tiled kernel, for comparison runs.
 bool edges_on_tiles() {
     const char* s = std::getenv("IMGPAR_EDGES_TILES");
@@ -86,6 +93,8 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
                                                  " after trimming zero taps and compute capability 8.0 or newer");
             return fd::SeparableImpl::SmallRadius;
         case SeparablePath::Auto:
+            if (small_radius_first() && fd::small_radius_supported(plan, channels, dev))
+                return fd::SeparableImpl::SmallRadius;
             if (fd::half_mma_supported(plan, channels, dev)) return fd::SeparableImpl::HalfMma;
             if (fd::small_radius_supported(plan, channels, dev)) return fd::SeparableImpl::SmallRadius;
             [[fallthrough]];
