@@ -36,8 +36,8 @@ namespace imgpar::cuda {
 //            trimmed radius <= 64 and every tap <= 2048 (sigma above ~0.8),
 //            where the device has the shared memory;
 //   SmallRadius  CUDA cores, rows slid down in registers (FP32 sums, exact):
-//            trimmed radius <= 3, what Auto runs where HalfMma cannot (sigma
-//            below ~0.8, whose centre tap is past 2048);
+//            trimmed radius <= 3, any taps; slower than the others so far, so
+//            Auto leaves it out (bench/TUNING.md, "Rows kernels");
 //   ByteMma  u8 tensor cores over a ring of rows in shared memory: any plan,
 //            the one general fallback (3-5x slower).
 // Auto takes the first of these the device and plan allow. imgpar's GPU
@@ -54,10 +54,9 @@ enum class SeparablePath { Auto, HalfMma, SmallRadius, ByteMma, Integer };
 //            with enough trailing zero bits);
 //   SmallKernel  CUDA cores, rows slid down in registers (FP32 sums, exact):
 //            kernels that fit the 7x7 square centred on their anchor, any
-//            coefficients;
+//            coefficients; slower than HalfMma so far, so Auto leaves it out;
 //   Fp32     FP32 FMAs on 2-D tiles, any plan: the cross-check and fallback.
-// Auto takes SmallKernel where it fits, then the first of the others the
-// device and plan allow.
+// Auto takes the first of HalfMma and Fp32 the device and plan allow.
 enum class CustomPath { Auto, HalfMma, SmallKernel, Fp32 };
 
 // Device scratch kept between calls, so repeated calls do not allocate.

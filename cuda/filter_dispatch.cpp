@@ -26,22 +26,24 @@ const char* const kByteMmaName = "tensor-core separable (u8 MMA, ring of rows in
 const char* const kCustomHalfName = "tensor-core 2-D (FP16 MMA, a Toeplitz product per kernel row)";
 const char* const kCustomName = "2-D tiles in shared memory (FP32, exact)";
 const char* const kCustomSmallName = "small 2-D kernel (CUDA cores, FP32 sums, rows slid down in registers)";
-const char* const kEdgesName = "3x3 rows slid down in registers (CUDA cores, warp shuffles)";
-const char* const kEdgesTilesName = "3x3 on byte planes in shared memory (16-byte tile loads)";
+const char* const kEdgesName = "3x3 on byte planes in shared memory (16-byte tile loads)";
+const char* const kEdgesRowsName = "3x3 rows slid down in registers (CUDA cores, warp shuffles)";
 const char* const kSmallRadiusName = "small-radius separable (CUDA cores, FP32 sums, rows slid down in registers)";
 
-// IMGPAR_SMALL_RADIUS_FIRST=1 has Auto run the small-radius Gaussian
-// wherever it can (radius <= 3 also where the FP16 path can), for comparison runs.
-bool small_radius_first() {
-    const char* s = std::getenv("IMGPAR_SMALL_RADIUS_FIRST");
+// The rows kernels (cuda/filter_rows.cu) are exact but, in their first
+// measurement, 1.5-2.6x slower than the kernels Auto runs (bench/TUNING.md,
+// "Rows kernels"), so Auto takes them only where these are set to 1, for
+// tuning runs: IMGPAR_SMALL_RADIUS_FIRST (Gaussians of trimmed radius <= 3,
+// before the tensor cores), IMGPAR_EDGES_ROWS (the edge operators),
+// IMGPAR_CUSTOM_SMALL (custom kernels that fit 7x7). The explicit paths
+// (SeparablePath::SmallRadius, CustomPath::SmallKernel) run them regardless.
+bool env_on(const char* name) {
+    const char* s = std::getenv(name);
     return s != nullptr && s[0] == '1';
 }
-
-// IMGPAR_EDGES_TILES=1 runs the edge operators' tiled kernel, for comparison runs.
-bool edges_on_tiles() {
-    const char* s = std::getenv("IMGPAR_EDGES_TILES");
-    return s != nullptr && s[0] == '1';
-}
+bool small_radius_first() { return env_on("IMGPAR_SMALL_RADIUS_FIRST"); }
+bool edges_on_rows() { return env_on("IMGPAR_EDGES_ROWS"); }
+bool custom_small_in_auto() { return env_on("IMGPAR_CUSTOM_SMALL"); }
 
 std::string shape_text(int w, int h, int c) {
     return std::to_string(w) + "x" + std::to_string(h) + " with " + std::to_string(c) + " channel" + (c == 1 ? "" : "s");
@@ -96,7 +98,6 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
             if (small_radius_first() && fd::small_radius_supported(plan, channels, dev))
                 return fd::SeparableImpl::SmallRadius;
             if (fd::half_mma_supported(plan, channels, dev)) return fd::SeparableImpl::HalfMma;
-            if (fd::small_radius_supported(plan, channels, dev)) return fd::SeparableImpl::SmallRadius;
             [[fallthrough]];
         case SeparablePath::ByteMma:
         default:
@@ -108,15 +109,10 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
     }
 }
 
-// Which kernel a custom plan runs. Auto: the small-kernel rows where the
-// kernel fits them (IMGPAR_CUSTOM_SMALL=0 skips them, for comparison runs),
-// else the FP16 tensor cores where the coefficients are exact in f16, else FP32.
+// Which kernel a custom plan runs. Auto: the FP16 tensor cores where the
+// coefficients are exact in f16, else FP32 (the small-kernel rows first with
+// IMGPAR_CUSTOM_SMALL=1).
 enum class CustomImpl { SmallKernel, HalfMma, Fp32 };
-
-bool custom_small_in_auto() {
-    const char* s = std::getenv("IMGPAR_CUSTOM_SMALL");
-    return s == nullptr || s[0] != '0';
-}
 
 CustomImpl choose_custom(const FilterPlan& plan, int channels, CustomPath path, const fd::DeviceLimits& dev) {
     switch (path) {
@@ -284,9 +280,9 @@ const char* apply_filter(const FilterPlan& plan, const ConstDeviceViewU8& src, c
             return custom_name(impl);
         }
         case FilterKind::Edges:
-            if (edges_on_tiles()) {
-                fd::launch_edges_tiles(call, dev);
-                return kEdgesTilesName;
+            if (edges_on_rows()) {
+                fd::launch_edges_rows(call, dev);
+                return kEdgesRowsName;
             }
             fd::launch_edges(call, dev);
             return kEdgesName;
@@ -339,7 +335,7 @@ const char* filter_path_name(const FilterPlan& plan, int channels, const FilterW
         case FilterKind::Box: return fd::box_name(plan, channels);
         case FilterKind::Custom:
             return custom_name(choose_custom(plan, channels, ws.custom_path(), dev));
-        case FilterKind::Edges: return edges_on_tiles() ? kEdgesTilesName : kEdgesName;
+        case FilterKind::Edges: return edges_on_rows() ? kEdgesRowsName : kEdgesName;
     }
     return "unknown";
 }

@@ -228,7 +228,7 @@ void launch_op(const EdgesArgs& a, cudaStream_t stream) {
 
 }  // namespace
 
-void launch_edges_tiles(const FilterCall& call, const DeviceLimits&) {
+void launch_edges(const FilterCall& call, const DeviceLimits&) {
     const FilterPlan& plan = *call.plan;
     const ConstDeviceViewU8& src = call.src;
     EdgesArgs a{};

@@ -130,11 +130,11 @@ bool custom_small_supported(const FilterPlan& plan, int channels, const DeviceLi
 void launch_custom_small(const FilterCall& call, const DeviceLimits& dev);
 // FP32 FMAs (cuda/filter_2d.cu): every plan.
 void launch_custom(const FilterCall& call, const DeviceLimits& dev);
-// The 3x3 edge operators: rows slid down in registers (cuda/filter_rows.cu).
+// The 3x3 edge operators on 128x32 tiles staged in shared memory (cuda/filter_edges.cu).
 void launch_edges(const FilterCall& call, const DeviceLimits& dev);
-// The same on 128x32 tiles staged in shared memory (cuda/filter_edges.cu),
-// kept for comparison runs: IMGPAR_EDGES_TILES=1.
-void launch_edges_tiles(const FilterCall& call, const DeviceLimits& dev);
+// The same as rows slid down in registers (cuda/filter_rows.cu), for tuning
+// runs (IMGPAR_EDGES_ROWS=1): exact, slower so far.
+void launch_edges_rows(const FilterCall& call, const DeviceLimits& dev);
 
 // --- Every filter on images with alpha (cuda/filter_wide.cu) ---
 // Integer kernels on CUDA cores in the wide premultiplied domain

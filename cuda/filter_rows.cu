@@ -4,9 +4,13 @@
 // about 0.8), blur and unsharp. Gray and RGB images (alpha: filter_wide.cu).
 //
 // Both are a handful of operations a byte, so the pass should cost about a
-// read and a write of the image; the tiled kernels they replace staged tiles
-// with halos through shared memory behind block barriers. Here each warp works
-// alone, with no barrier:
+// read and a write of the image, where the tiled kernels stage tiles with
+// halos through shared memory behind block barriers. So far it does not: in
+// its first measurement (bench/TUNING.md, "Rows kernels") it was exact but
+// 1.5-2.6x slower than the kernels Auto runs, and slower the longer a warp's
+// strip, so Auto takes it only when asked (cuda/filter_dispatch.cpp) until a
+// profile shows where each row's time goes. Each warp works alone, with no
+// barrier:
 //  - A warp owns 480 consecutive samples of a row stream (the row's bytes,
 //    or for gray edges of an RGB image its luma) and a strip of rows. Lane l
 //    holds samples 16(l-1) .. 16l-1 of the warp's span; lanes 1-30 write
@@ -517,7 +521,7 @@ void launch_separable_small(const FilterCall& call, const DeviceLimits& dev) {
     else launch_gaussian_c<3>(a, tt.radius, call.stream);
 }
 
-void launch_edges(const FilterCall& call, const DeviceLimits&) {
+void launch_edges_rows(const FilterCall& call, const DeviceLimits&) {
     const FilterPlan& plan = *call.plan;
     // Gray input is its own luma, so gray=true only changes RGB images.
     switch (call.src.channels) {

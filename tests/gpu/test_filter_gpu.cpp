@@ -168,16 +168,22 @@ TEST_CASE("GPU edges: operators, gray and per channel, every border") {
 // to 3 with centre taps past 2048; custom kernels 2x2 to 7x7 fill squares
 // of radius 1 to 3 (4x7: its anchor off centre, flipped).
 TEST_CASE("GPU rows kernels: edges, small-radius Gaussians and small custom kernels across lanes, warps, blocks and strips") {
+    // Auto leaves them out unless asked (they are slower so far); the edges
+    // run them here through IMGPAR_EDGES_ROWS, the others through their paths.
     const cuda::FilterWorkspace ws;
-    const char* tiles = std::getenv("IMGPAR_EDGES_TILES");
-    if (tiles == nullptr || tiles[0] != '1')
-        CHECK(std::string(cuda::filter_path_name(make_edges(EdgeOperator::Sobel, false, {}), 3, ws)).find("rows") !=
+    const auto saved_env = [](const char* name) { return std::string(std::getenv(name) ? std::getenv(name) : ""); };
+    const auto restore_env = [](const char* name, const std::string& v) {
+        if (v.empty()) unsetenv(name);
+        else setenv(name, v.c_str(), 1);
+    };
+    const std::string saved_edges = saved_env("IMGPAR_EDGES_ROWS");
+    setenv("IMGPAR_EDGES_ROWS", "1", 1);
+    CHECK(std::string(cuda::filter_path_name(make_edges(EdgeOperator::Sobel, false, {}), 3, ws)).find("rows") !=
+          std::string::npos);
+    if (saved_env("IMGPAR_SMALL_RADIUS_FIRST") != "1")
+        CHECK(std::string(cuda::filter_path_name(make_gaussian(0.5, 0, {}), 3, ws)).find("small-radius") ==
               std::string::npos);
-    CHECK(std::string(cuda::filter_path_name(make_gaussian(0.5, 0, {}), 3, ws)).find("small-radius") !=
-          std::string::npos);
-    CHECK(std::string(cuda::filter_path_name(make_gaussian(1.0, 0, {}), 1, ws)).find("small-radius") ==
-          std::string::npos);
-    const std::string saved = std::getenv("IMGPAR_ROWS_STRIP") ? std::getenv("IMGPAR_ROWS_STRIP") : "";
+    const std::string saved = saved_env("IMGPAR_ROWS_STRIP");
     const std::pair<int, int> shapes[] = {{1, 1}, {2, 9}, {5, 1}, {15, 4}, {16, 7}, {17, 70}, {159, 3}, {160, 66},
                                           {161, 65}, {479, 5}, {480, 2}, {481, 129}, {640, 8}, {641, 9}, {1919, 3},
                                           {1921, 64}, {2000, 67}};
@@ -205,8 +211,8 @@ TEST_CASE("GPU rows kernels: edges, small-radius Gaussians and small custom kern
             }
         }
     }
-    if (saved.empty()) unsetenv("IMGPAR_ROWS_STRIP");
-    else setenv("IMGPAR_ROWS_STRIP", saved.c_str(), 1);
+    restore_env("IMGPAR_ROWS_STRIP", saved);
+    restore_env("IMGPAR_EDGES_ROWS", saved_edges);
 }
 
 TEST_CASE("GPU custom kernels: sizes 1x1 to 63x63, signs, fractions, flip, scale, offset") {
