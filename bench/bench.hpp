@@ -27,6 +27,8 @@ struct Options {
     bool npp_filters = true; // also time NPP's filters (its large-radius Gaussians take seconds)
     std::string only;        // run cases whose name contains this
     std::vector<std::string> operations;  // --operations: the operations case times only these (empty: all)
+    // --param NAME=VALUE: set in every timed example of an operation that has the parameter
+    std::vector<std::pair<std::string, std::string>> params;
 };
 
 struct Timing {

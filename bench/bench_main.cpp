@@ -30,6 +30,8 @@ static void print_usage() {
         "  --no-npp-filters  do not time NPP's filters (quicker A/B runs of imgpar's own)\n"
         "  --only TEXT  run only the cases whose name contains TEXT\n"
         "  --operations A,B  the operations case times only these operations (e.g. resize,thumbnail)\n"
+        "  --param NAME=VALUE  the operations case sets this parameter in every example of an operation\n"
+        "               that has it (e.g. border=constant), and says so in the row's name\n"
         "  --list       list the cases and exit\n");
 }
 
@@ -55,6 +57,11 @@ int main(int argc, char** argv) {
                 if (comma > at) opt.operations.push_back(list.substr(at, comma - at));
                 at = comma + 1;
             }
+        }
+        else if (a == "--param" && i + 1 < argc && std::string(argv[i + 1]).find('=') != std::string::npos) {
+            const std::string p = argv[++i];
+            const std::size_t eq = p.find('=');
+            opt.params.emplace_back(p.substr(0, eq), p.substr(eq + 1));
         }
         else if (a == "--list") {
             for (auto& c : bench::registry()) std::printf("%s\n", c.name);

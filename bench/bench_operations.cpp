@@ -136,19 +136,36 @@ bool chosen(const Context& ctx, const Operation& op) {
            (list.empty() || std::find(list.begin(), list.end(), op.name) != list.end());
 }
 
+// An example with the --param settings the operation has, named after them.
+Example with_params(const Context& ctx, const Operation& op, Example e) {
+    for (const auto& [name, value] : ctx.options().params) {
+        const bool has = std::any_of(op.params.begin(), op.params.end(), [&](const ParamSpec& p) { return p.name == name; });
+        if (!has) continue;
+        e.values.erase(std::remove_if(e.values.begin(), e.values.end(), [&](const auto& v) { return v.first == name; }),
+                       e.values.end());
+        e.values.emplace_back(name, value);
+        e.label += " " + name + "=" + value;
+    }
+    return e;
+}
+
 void operations_case(Context& ctx) {
     for (const Shape& s : kImageShapes)
         for (const Operation& op : operations()) {
             if (!chosen(ctx, op)) continue;
             DeviceOutputs dsts;
-            for (const Example& e : op.examples)
-                if (e.benchmark) time_example(ctx, s, op, e, *op.make_image_job(op.values(e.values)), dsts);
+            for (const Example& given : op.examples) {
+                if (!given.benchmark) continue;
+                const Example e = with_params(ctx, op, given);
+                time_example(ctx, s, op, e, *op.make_image_job(op.values(e.values)), dsts);
+            }
         }
     for (const Shape& s : kImageShapes)
         for (const Operation& op : operations()) {
             if (!chosen(ctx, op)) continue;
-            for (const Example& e : op.examples)
-                if (e.benchmark) {
+            for (const Example& given : op.examples)
+                if (given.benchmark) {
+                    const Example e = with_params(ctx, op, given);
                     time_round_trip(ctx, s, op, e, *op.make_image_job(op.values(e.values)));
                     break;
                 }
