@@ -1,9 +1,10 @@
-// Small separable windows slid down rows on the CUDA cores: the 3x3 edge
-// operators (Sobel, Scharr, Laplacian) and Gaussians of trimmed radius <= 3
-// whose largest tap is past the FP16 tensor cores' exact range (sigma below
-// about 0.8), blur and unsharp. Gray and RGB images (alpha: filter_wide.cu).
+// Small windows slid down rows on the CUDA cores: the 3x3 edge operators
+// (Sobel, Scharr, Laplacian), Gaussians of trimmed radius <= 3 with any taps
+// (blur and unsharp; also those past the FP16 tensor cores' exact range,
+// sigma below about 0.8) and custom kernels that fit a 7x7 square centred on
+// their anchor. Gray and RGB images (alpha: filter_wide.cu).
 //
-// Both are a handful of operations a byte, so the pass should cost about a
+// Each is a handful of operations a byte, so the pass should cost about a
 // read and a write of the image, where the tiled kernels stage tiles with
 // halos through shared memory behind block barriers. So far it does not: in
 // its first measurement (bench/TUNING.md, "Rows kernels") it was exact but
@@ -24,9 +25,9 @@
 //    (the row loop is unrolled by 2R+1, so the ring needs no indexing); once
 //    it holds a window, the vertical pass writes the row R above.
 // The arithmetic is the contract's (src/ops/filter.hpp) on exact integers:
-// the Gaussian's sums in FP32 (every partial sum is below 2^23), each
-// (sum + add) >> shift as an exact scale, add and round down; the edges in
-// 32-bit integers.
+// the Gaussian's and custom kernels' sums in FP32 (every partial sum is below
+// 2^24), each (sum + add) >> shift as an exact scale, add and round down, the
+// custom levels through the plan's CustomLevels; the edges in 32-bit integers.
 
 #include <algorithm>
 #include <cmath>
