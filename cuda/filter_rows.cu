@@ -174,6 +174,16 @@ struct Extended {
         const int b = j + 4 * kSideWords;
         return __uint_as_float(__byte_perm(e[b / 4], 0x4B000000u, 0x7440 + (b % 4))) - 8388608.0f;
     }
+    // Samples -H .. 15 + H, each converted once (element t is sample t - H).
+    static constexpr int kSpan = 16 + 2 * H;
+    __device__ __forceinline__ void samples(int (&v)[kSpan]) const {
+#pragma unroll
+        for (int t = 0; t < kSpan; ++t) v[t] = sample(t - H);
+    }
+    __device__ __forceinline__ void samples_f(float (&v)[kSpan]) const {
+#pragma unroll
+        for (int t = 0; t < kSpan; ++t) v[t] = sample_f(t - H);
+    }
 };
 
 // floor(v) + 2^23 for 0 <= v < 2^23, as a float whose low mantissa bits are
@@ -202,11 +212,13 @@ struct GaussianOp {
     using State = HorizontalRing<R, float>;
     template <int S>
     static __device__ __forceinline__ void push(const RowsArgs& a, const Extended<S * R>& x, State& st, int j) {
+        float v[Extended<S * R>::kSpan];
+        x.samples_f(v);
 #pragma unroll
         for (int i = 0; i < 16; ++i) {
             float s = 0.0f;
 #pragma unroll
-            for (int k = 0; k <= 2 * R; ++k) s = fmaf(a.w[k], x.sample_f(i + S * (k - R)), s);
+            for (int k = 0; k <= 2 * R; ++k) s = fmaf(a.w[k], v[i + S * k], s);
             // (s + 256) >> 9: s * 2^-9 + 0.5 is exact (s < 2^20), then floor.
             st.ring[j][i] = floor_biased(fmaf(s, 1.0f / 512.0f, 0.5f)) - 8388608.0f;
         }
@@ -240,9 +252,8 @@ struct CustomOp {
     };
     template <int S>
     static __device__ __forceinline__ void push(const RowsArgs& a, const Extended<S * R>& x, State& st, int j) {
-        float s[16 + 2 * R * S > 0 ? 16 + 2 * R * S : 1];
-#pragma unroll
-        for (int t = 0; t < 16 + 2 * R * S; ++t) s[t] = x.sample_f(t - R * S);
+        float s[Extended<S * R>::kSpan];
+        x.samples_f(s);
 #pragma unroll
         for (int kr = 0; kr < K; ++kr) {  // kernel row kr: output slot (j - kr) % K
             float(&acc)[16] = st.acc[(j - kr + K) % K];
@@ -278,9 +289,11 @@ struct EdgeOp {
     template <int S>
     static __device__ __forceinline__ void push(const RowsArgs&, const Extended<S>& x, State& st, int j) {
         int(&h)[16] = st.ring[j];
+        int v[Extended<S>::kSpan];
+        x.samples(v);
 #pragma unroll
         for (int i = 0; i < 16; ++i) {
-            const int l = x.sample(i - S), c = x.sample(i), r = x.sample(i + S);
+            const int l = v[i], c = v[i + S], r = v[i + 2 * S];
             if constexpr (kOp == static_cast<int>(EdgeOperator::Laplacian)) h[i] = (l - 4 * c + r) * 65536 + c;
             else if constexpr (kOp == static_cast<int>(EdgeOperator::Scharr)) h[i] = (3 * l + 10 * c + 3 * r) * 65536 + (r - l);
             else h[i] = (l + 2 * c + r) * 65536 + (r - l);
@@ -446,22 +459,20 @@ void launch_edges_op(const RowsArgs& a, EdgeOperator op, cudaStream_t stream) {
     }
 }
 
-template <int C>
-void launch_gaussian_c(const RowsArgs& a, int radius, cudaStream_t stream) {
-    switch (radius) {
-        case 1: launch_rows<C, false, GaussianOp<1>>(a, stream); break;
-        case 2: launch_rows<C, false, GaussianOp<2>>(a, stream); break;
-        default: launch_rows<C, false, GaussianOp<3>>(a, stream); break;
-    }
-}
-
-template <int C>
-void launch_custom_c(const RowsArgs& a, int radius, cudaStream_t stream) {
-    switch (radius) {
-        case 1: launch_rows<C, false, CustomOp<1>>(a, stream); break;
-        case 2: launch_rows<C, false, CustomOp<2>>(a, stream); break;
-        default: launch_rows<C, false, CustomOp<3>>(a, stream); break;
-    }
+// An operator of radius 1 to kSmallRadiusMax on gray or RGB rows.
+template <template <int> class Op>
+void launch_by_radius(const RowsArgs& a, int channels, int radius, cudaStream_t stream) {
+    static_assert(kSmallRadiusMax == 3, "one case a radius");
+    const auto run = [&](auto c) {
+        constexpr int C = decltype(c)::value;
+        switch (radius) {
+            case 1: launch_rows<C, false, Op<1>>(a, stream); break;
+            case 2: launch_rows<C, false, Op<2>>(a, stream); break;
+            default: launch_rows<C, false, Op<3>>(a, stream); break;
+        }
+    };
+    if (channels == 1) run(std::integral_constant<int, 1>{});
+    else run(std::integral_constant<int, 3>{});
 }
 
 // The radius of the smallest odd square centred on a custom kernel's anchor
@@ -497,8 +508,7 @@ void launch_custom_small(const FilterCall& call, const DeviceLimits& dev) {
     a.level_negate = levels.negate;
     a.level_inverse = levels.inverse;
     a.level_offset = levels.offset;
-    if (call.src.channels == 1) launch_custom_c<1>(a, r, call.stream);
-    else launch_custom_c<3>(a, r, call.stream);
+    launch_by_radius<CustomOp>(a, call.src.channels, r, call.stream);
 }
 
 bool small_radius_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev) {
@@ -518,8 +528,7 @@ void launch_separable_small(const FilterCall& call, const DeviceLimits& dev) {
     a.mode = separable_mode(plan);
     a.unsharp = {plan.amount_q8, plan.threshold_level};
     for (int k = 0; k <= 2 * tt.radius; ++k) a.w[k] = static_cast<float>(tt.taps[k]);
-    if (call.src.channels == 1) launch_gaussian_c<1>(a, tt.radius, call.stream);
-    else launch_gaussian_c<3>(a, tt.radius, call.stream);
+    launch_by_radius<GaussianOp>(a, call.src.channels, tt.radius, call.stream);
 }
 
 void launch_edges_rows(const FilterCall& call, const DeviceLimits&) {
