@@ -1,4 +1,7 @@
-// GPU rotation by any angle: one thread per output pixel, running the CPU's
+// GPU rotation by any angle, one thread per output pixel: the kernel of
+// 16-bit images, and of 8-bit ones with IMGPAR_ROTATE_PER_PIXEL=1 or
+// RotateKernel::PerPixel (8-bit images otherwise take the output tiles of
+// cuda/rotate_tiles.cu, which read the input through shared memory). It runs the CPU's
 // own integer arithmetic (src/ops/rotate_math.hpp's rotate_combine), so the
 // bytes are the CPU's. Three kinds of pixel, told apart from the position
 // alone:
@@ -13,10 +16,13 @@
 // sums, src/ops/rotate.hpp's 16 BITS), an inside tap row's 4 to 32 bytes
 // through one to three aligned 16-byte loads.
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 #include "cuda/check.hpp"
 #include "cuda/geometry_block.cuh"
 #include "cuda/histogram_launch.hpp"
+#include "cuda/rotate_tiles.hpp"
 #include "cuda/session.hpp"
 #include "src/ops/rotate.hpp"
 
@@ -111,36 +117,57 @@ void check_device(const DeviceView<T>& v, const char* what) {
                              what);
 }
 
+bool per_pixel_asked() {
+    const char* v = std::getenv("IMGPAR_ROTATE_PER_PIXEL");
+    return v && std::strcmp(v, "1") == 0;
+}
+
+// The map of src's shape, with dst checked to have the rotated shape.
 template <typename T>
-void rotate_any(const DeviceView<const T>& src, const DeviceView<T>& dst, const RotateSpec& spec, cudaStream_t stream) {
+RotateMap checked_map(const DeviceView<const T>& src, const DeviceView<T>& dst, const RotateSpec& spec) {
     check_device(src, "rotate");
     check_device(dst, "rotate");
     const RotateMap m = rotate_map(spec, src.width, src.height, src.channels);
     if (dst.width != m.dst_w || dst.height != m.dst_h || dst.channels != src.channels)
         throw usage_error("rotate", "the output must be " + std::to_string(m.dst_w) + "x" + std::to_string(m.dst_h) +
                                         " with the input's channels");
+    return m;
+}
+
+template <typename T>
+void rotate_per_pixel(const RotateMap& m, const DeviceView<const T>& src, const DeviceView<T>& dst, cudaStream_t stream) {
     with_rotate_layout(src.channels, m.taps, [&](auto c, auto t) { launch<c, t, T>(m, src, dst, stream); });
 }
 
 }  // namespace
 
-void rotate(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const RotateSpec& spec, cudaStream_t stream) {
-    rotate_any(src, dst, spec, stream);
+// Returns whether the tiles ran (else the per-pixel kernel).
+bool rotate(const ConstDeviceViewU8& src, const DeviceViewU8& dst, const RotateSpec& spec, gpu::RotateKernel choice,
+            cudaStream_t stream) {
+    const RotateMap m = checked_map(src, dst, spec);
+    const bool tiles = choice == gpu::RotateKernel::Tiles || (choice == gpu::RotateKernel::Auto && !per_pixel_asked());
+    if (tiles)
+        rotate_tiles(m, src, dst, stream);
+    else
+        rotate_per_pixel(m, src, dst, stream);
+    return tiles;
 }
 void rotate(const ConstDeviceViewU16& src, const DeviceViewU16& dst, const RotateSpec& spec, cudaStream_t stream) {
-    rotate_any(src, dst, spec, stream);
+    rotate_per_pixel(checked_map(src, dst, spec), src, dst, stream);
 }
 
 }  // namespace imgpar::cuda
 
 namespace imgpar::gpu {
 
-void rotate(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const RotateSpec& spec, std::string* kernel) {
+void rotate(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const RotateSpec& spec, std::string* kernel,
+            RotateKernel choice) {
     const cudaStream_t stream = cuda::enter(session);
-    cuda::rotate(src, dst, spec, stream);
+    const bool tiles = cuda::rotate(src, dst, spec, choice, stream);
     if (kernel)
-        *kernel = std::string("rotate_kernel (one thread per output pixel, fixed-point ") +
-                  interpolation_name(spec.interpolation) + "; taps inside the input by 16-byte loads)";
+        *kernel = tiles ? std::string(cuda::rotate_tiles_description()) + interpolation_name(spec.interpolation) + ")"
+                        : std::string("rotate_kernel (one thread per output pixel, fixed-point ") +
+                              interpolation_name(spec.interpolation) + "; taps inside the input by 16-byte loads)";
 }
 
 void rotate(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const RotateSpec& spec, std::string* kernel) {

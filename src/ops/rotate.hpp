@@ -128,10 +128,15 @@ ImageU16 rotate(ConstViewU16 src, const RotateSpec& spec);  // 16 BITS
 
 namespace gpu {
 class Session;
+// Which kernel rotates an 8-bit image on the GPU: output tiles reading the
+// input through shared memory (Auto's choice), or one thread a pixel reading
+// its taps from global memory (Auto's with IMGPAR_ROTATE_PER_PIXEL=1; the
+// one 16-bit images take). Both give cpu::rotate's bytes.
+enum class RotateKernel { Auto, Tiles, PerPixel };
 // cpu::rotate's bytes on the session's GPU, asynchronous on its stream; dst
 // has the rotated shape (src and dst must not overlap).
 void rotate(Session& session, ConstDeviceViewU8 src, DeviceViewU8 dst, const RotateSpec& spec,
-            std::string* kernel = nullptr);
+            std::string* kernel = nullptr, RotateKernel choice = RotateKernel::Auto);
 void rotate(Session& session, ConstDeviceViewU16 src, DeviceViewU16 dst, const RotateSpec& spec,
             std::string* kernel = nullptr);
 }  // namespace gpu

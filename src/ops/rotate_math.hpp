@@ -53,19 +53,31 @@ IMGPAR_HD const T* rotate_row(const T* src, std::size_t pitch, int y) {
     return reinterpret_cast<const T*>(reinterpret_cast<const unsigned char*>(src) + static_cast<std::size_t>(y) * pitch);
 }
 
+// 2^33 times where output pixel (ox, oy) reads (see src/ops/rotate.hpp):
+// affine in (ox, oy), so a kernel may step X by 2 cos_q and Y by -2 sin_q
+// from one pixel to the next along a row and get the same integers.
+IMGPAR_HD void rotate_numerators(const RotateMap& m, int ox, int oy, long long& X, long long& Y) {
+    const long long dx2 = 2LL * ox + 1 - m.dst_w;
+    const long long dy2 = 2LL * oy + 1 - m.dst_h;
+    X = m.cos_q * dx2 + m.sin_q * dy2 + (static_cast<long long>(m.src_w - 1) << 32);
+    Y = -m.sin_q * dx2 + m.cos_q * dy2 + (static_cast<long long>(m.src_h - 1) << 32);
+}
+
+// A numerator as an integer part i and a fraction f in 1/256, rounded to
+// the nearest 1/256 (ties up): monotone in the numerator.
+IMGPAR_HD void rotate_split(long long numerator, int& i, int& f) {
+    const long long q = (numerator + (1LL << 24)) >> 25;  // arithmetic shifts: floor
+    i = static_cast<int>(q >> 8);
+    f = static_cast<int>(q & 255);
+}
+
 // Where output pixel (ox, oy) reads: integer parts (ix, iy) and fractions
 // (fx, fy) in 1/256.
 IMGPAR_HD void rotate_position(const RotateMap& m, int ox, int oy, int& ix, int& fx, int& iy, int& fy) {
-    const long long dx2 = 2LL * ox + 1 - m.dst_w;
-    const long long dy2 = 2LL * oy + 1 - m.dst_h;
-    const long long X = m.cos_q * dx2 + m.sin_q * dy2 + (static_cast<long long>(m.src_w - 1) << 32);
-    const long long Y = -m.sin_q * dx2 + m.cos_q * dy2 + (static_cast<long long>(m.src_h - 1) << 32);
-    const long long qx = (X + (1LL << 24)) >> 25;  // arithmetic shifts: floor
-    const long long qy = (Y + (1LL << 24)) >> 25;
-    ix = static_cast<int>(qx >> 8);
-    fx = static_cast<int>(qx & 255);
-    iy = static_cast<int>(qy >> 8);
-    fy = static_cast<int>(qy & 255);
+    long long X, Y;
+    rotate_numerators(m, ox, oy, X, Y);
+    rotate_split(X, ix, fx);
+    rotate_split(Y, iy, fy);
 }
 
 // n / 131072 rounded to nearest, ties away from zero.

@@ -156,6 +156,39 @@ TEST_CASE("gpu geometry: rotation by any angle, both interpolations, gives the C
     MESSAGE(runs, " rotations compared");
 }
 
+TEST_CASE("gpu geometry: rotation's tile and per-pixel kernels give the CPU's bytes around the tiles' edges") {
+    // Outputs whose sides fall on, one short of and one past the 64x32 tiles,
+    // angles near the axes (boxes one or two pixels thick) and far from them.
+    const double angles[] = {0.01, 3, 33.3, 45, 89.99, 120, 179.5, 225, 269.9, 301};
+    const std::pair<int, int> sizes[] = {{1, 300}, {300, 1}, {62, 30}, {63, 33}, {64, 32}, {65, 31}, {97, 200}, {200, 97}};
+    int runs = 0;
+    for (const auto& [w, h] : sizes)
+        for (int c = 1; c <= 4; ++c)
+            for (double a : angles)
+                for (Interpolation in : {Interpolation::Bilinear, Interpolation::Bicubic}) {
+                    CAPTURE(w);
+                    CAPTURE(h);
+                    CAPTURE(c);
+                    CAPTURE(a);
+                    CAPTURE(interpolation_name(in));
+                    const ImageU8 img = input(w, h, c, static_cast<unsigned>(w * 3 + h + c + runs));
+                    RotateSpec s;
+                    s.degrees = a;
+                    s.interpolation = in;
+                    if (runs % 2 == 1) s.background = Rgba{7, 200, 90, static_cast<std::uint8_t>(255 - runs % 256)};
+                    const ImageU8 want = cpu::rotate(img.view(), s);
+                    for (gpu::RotateKernel k : {gpu::RotateKernel::Tiles, gpu::RotateKernel::PerPixel}) {
+                        std::string name;
+                        const ImageU8 got = on_gpu(img.view(), want.width(), want.height(), c,
+                                                   [&](gpu::Session& ss, auto i, auto o) { gpu::rotate(ss, i, o, s, &name, k); });
+                        IMGPAR_CHECK_IMAGES_EQUAL(want, got);
+                        CHECK((name.find("rotate_tile_kernel") == 0) == (k == gpu::RotateKernel::Tiles));
+                    }
+                    ++runs;
+                }
+    MESSAGE(runs, " rotations compared, each on both kernels");
+}
+
 TEST_CASE("gpu colour: every map on every layout and size") {
     std::vector<ColourPlan> plans;
     for (LumaWeights wts : {LumaWeights::Rec601, LumaWeights::Rec709}) {
