@@ -30,6 +30,7 @@ constexpr int kTileW = 64, kTileH = 32;
 constexpr int kLanes = 32, kWarps = 8;  // 256 threads: a warp across 32 pixels of a row
 constexpr int kColumnsPerThread = kTileW / kLanes;  // 2: pixels lx and lx + 32
 constexpr int kRowsPerThread = kTileH / kWarps;     // 4: rows ly, ly + 8, ...
+constexpr int kRowBatch = 5;  // box rows whose loads a lane has in flight at once
 
 struct TileRotateArgs {
     RotateMap m;
@@ -75,43 +76,65 @@ __device__ __forceinline__ void unpack4(const std::uint32_t (&v)[C], std::uint32
     }
 }
 
-// The box [bx0, bx0 + bw) x [by0, by0 + bh) of the input into shared memory,
-// four pixels a thread and step (bx0 is a multiple of 4, so in an aligned
-// image the four pixels' C words are aligned too), 16-byte shared stores.
+// Pixels x .. x + 3 of input row y (any of them outside the image: the
+// background), byte by byte: the box's groups along the image's edges.
+template <int C>
+__device__ __forceinline__ void edge_pixels(const TileRotateArgs& a, int x, int y, std::uint32_t (&px)[4]) {
+    const RotateMap& m = a.m;
+    const bool row_in = y >= 0 && y < m.src_h;
+    const std::uint8_t* row = a.src + static_cast<std::size_t>(row_in ? y : 0) * a.src_pitch;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const int xk = x + k;
+        std::uint32_t w = fill_word<C>(m);
+        if (row_in && xk >= 0 && xk < m.src_w) {
+            w = 0;
+#pragma unroll
+            for (int c = 0; c < C; ++c)
+                w |= static_cast<std::uint32_t>(__ldg(row + static_cast<std::size_t>(xk) * C + c)) << (8 * c);
+        }
+        px[k] = w;
+    }
+}
+
+// The box [bx0, bx0 + bw) x [by0, by0 + bh) of the input into shared memory:
+// lane q takes pixels 4q .. 4q + 3 of a row (bw <= 128, host-checked), warp
+// w rows w, w + 8, ...; bx0 is a multiple of 4, so in an image with aligned
+// rows the group's C words are aligned too. A lane issues the loads of
+// kRowBatch rows before it unpacks any, so their latencies overlap (one
+// load at a time left the block waiting on memory a latency per row).
 template <int C>
 __device__ __forceinline__ void load_box(const TileRotateArgs& a, int bx0, int by0, int bw, int bh,
                                          std::uint32_t* box) {
     const RotateMap& m = a.m;
-    const int groups = (bw + 3) / 4;
-    const std::uint32_t fill = fill_word<C>(m);
-    const int flat = static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x);
-    for (int g = flat; g < groups * bh; g += kLanes * kWarps) {
-        const int r = g / groups, q = g - r * groups;
-        const int y = by0 + r, x = bx0 + 4 * q;
-        const bool row_in = y >= 0 && y < m.src_h;
-        std::uint32_t px[4];
-        const std::uint8_t* row = a.src + static_cast<std::size_t>(row_in ? y : 0) * a.src_pitch;
-        if (row_in && x >= 0 && x + 4 <= m.src_w && a.src_words) {
-            const std::uint32_t* p = reinterpret_cast<const std::uint32_t*>(row + static_cast<std::size_t>(x) * C);
-            std::uint32_t v[C];
+    const int q = static_cast<int>(threadIdx.x);
+    if (4 * q >= bw) return;
+    const int x = bx0 + 4 * q;
+    const bool x_in = a.src_words && x >= 0 && x + 4 <= m.src_w;
+    for (int r0 = static_cast<int>(threadIdx.y); r0 < bh; r0 += kWarps * kRowBatch) {
+        std::uint32_t v[kRowBatch][C];
 #pragma unroll
-            for (int c = 0; c < C; ++c) v[c] = __ldg(p + c);
-            unpack4<C>(v, px);
-        } else {
+        for (int u = 0; u < kRowBatch; ++u) {
+            const int y = by0 + r0 + u * kWarps;
+            const bool fast = r0 + u * kWarps < bh && x_in && y >= 0 && y < m.src_h;
+            const std::uint32_t* p = reinterpret_cast<const std::uint32_t*>(
+                a.src + (fast ? static_cast<std::size_t>(y) * a.src_pitch + static_cast<std::size_t>(x) * C : 0));
 #pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                const int xk = x + k;
-                std::uint32_t w = fill;
-                if (row_in && xk >= 0 && xk < m.src_w) {
-                    w = 0;
+            for (int c = 0; c < C; ++c) v[u][c] = fast ? __ldg(p + c) : 0u;
+        }
 #pragma unroll
-                    for (int c = 0; c < C; ++c)
-                        w |= static_cast<std::uint32_t>(__ldg(row + static_cast<std::size_t>(xk) * C + c)) << (8 * c);
-                }
-                px[k] = w;
+        for (int u = 0; u < kRowBatch; ++u) {
+            const int r = r0 + u * kWarps;
+            if (r < bh) {
+                const int y = by0 + r;
+                std::uint32_t px[4];
+                if (x_in && y >= 0 && y < m.src_h)
+                    unpack4<C>(v[u], px);
+                else
+                    edge_pixels<C>(a, x, y, px);
+                *reinterpret_cast<uint4*>(box + r * a.box_pitch + 4 * q) = make_uint4(px[0], px[1], px[2], px[3]);
             }
         }
-        *reinterpret_cast<uint4*>(box + r * a.box_pitch + 4 * q) = make_uint4(px[0], px[1], px[2], px[3]);
     }
 }
 
@@ -248,6 +271,7 @@ void rotate_tiles(const RotateMap& m, const ConstDeviceViewU8& src, const Device
     // x over the tile: cos along its width, sin along its height; y the other way.
     a.cap_w = box_extent(m.cos_q, m.sin_q, m.taps);
     a.cap_h = box_extent(m.sin_q, m.cos_q, m.taps);
+    if (a.cap_w > 4 * kLanes) throw usage_error("rotate", "internal: the tiles' input box is wider than a warp's loads");
     a.box_pitch = (a.cap_w + 3) / 4 * 4;
     if (a.box_pitch % 8 == 0) a.box_pitch += 4;  // rows 4 banks apart mod 8: the scattered reads spread
     a.src_words = (reinterpret_cast<std::uintptr_t>(src.data) % 4 == 0) && src.pitch % 4 == 0;
