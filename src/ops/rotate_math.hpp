@@ -182,7 +182,10 @@ IMGPAR_HD void rotate_combine(int fx, int fy, const Fetch& fetch, T* out) {
         IMGPAR_UNROLL
         for (int c = 0; c < C; ++c) {
             const Sum r = (sum[c] + 32768) >> 16;
-            out[c] = static_cast<T>(r < 0 ? 0 : r > kMax ? kMax : r);
+            // Bilinear weights are never negative and sum to 2^16, so r lies
+            // in [0, kMax] already (no clamp to run a pixel); Catmull-Rom's
+            // negative lobes can pass either end.
+            out[c] = static_cast<T>(kTaps == 2 ? r : r < 0 ? 0 : r > kMax ? kMax : r);
         }
     }
 }
