@@ -15,6 +15,7 @@
 #include "src/ops/resize.hpp"
 #include "src/ops/resize_ops.hpp"
 #include "src/ops/simd/targets.hpp"
+#include "tests/support/resize_reference.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -28,72 +29,16 @@ ImageU8 resized(ResizeFilter f, const ImageU8& src, int w, int h) {
     return out;
 }
 
-// The box mean of output (j, k) of channel c, exactly: overlaps in units of
-// 1/out, rounded half up.
-int area_reference(const ImageU8& src, int w, int h, int j, int k, int c) {
-    const long long n = src.width(), m = w, ny = src.height(), my = h;
-    long long sum = 0;
-    for (long long y = 0; y < ny; ++y) {
-        const long long oy = std::max(0LL, std::min((y + 1) * my, (k + 1) * ny) - std::max(y * my, k * ny));
-        if (!oy) continue;
-        for (long long x = 0; x < n; ++x) {
-            const long long ox = std::max(0LL, std::min((x + 1) * m, (j + 1) * n) - std::max(x * m, j * n));
-            sum += ox * oy * src.at(static_cast<int>(x), static_cast<int>(y), c);
-        }
-    }
-    const long long d = n * ny;
-    return static_cast<int>((2 * sum + d) / (2 * d));
-}
-
-double kernel(ResizeFilter f, double x) {
-    x = std::fabs(x);
-    const double pi = 3.14159265358979323846;
-    const auto sinc = [pi](double v) { return v == 0 ? 1.0 : std::sin(pi * v) / (pi * v); };
-    switch (f) {
-        case ResizeFilter::Bilinear: return std::max(0.0, 1 - x);
-        case ResizeFilter::Bicubic:
-            return x < 1 ? 1.5 * x * x * x - 2.5 * x * x + 1 : x < 2 ? -0.5 * x * x * x + 2.5 * x * x - 4 * x + 2 : 0;
-        case ResizeFilter::Lanczos3: return x < 3 ? sinc(x) * sinc(x / 3) : 0;
-        default: return 0;
-    }
-}
-
-// One axis of weights, in doubles, as the contract states them.
-std::vector<std::vector<std::pair<int, double>>> weights(ResizeFilter f, int n, int m) {
-    const double s = static_cast<double>(n) / m, widen = std::max(1.0, s);
-    const double support = f == ResizeFilter::Bilinear ? 1 : f == ResizeFilter::Bicubic ? 2 : 3;
-    std::vector<std::vector<std::pair<int, double>>> all(static_cast<std::size_t>(m));
-    for (int j = 0; j < m; ++j) {
-        const double c = (j + 0.5) * s;
-        double total = 0;
-        for (int i = 0; i < n; ++i) {
-            const double wgt = std::fabs(i + 0.5 - c) < support * widen ? kernel(f, (i + 0.5 - c) / widen) : 0.0;
-            if (wgt != 0) all[static_cast<std::size_t>(j)].push_back({i, wgt}), total += wgt;
-        }
-        for (auto& p : all[static_cast<std::size_t>(j)]) p.second /= total;
-    }
-    return all;
-}
-
-// The filters in float64, no rounding between the passes.
+// The filters in float64 (tests/support/resize_reference.hpp), channels
+// interleaved as the image's samples.
 std::vector<double> float_reference(ResizeFilter f, const ImageU8& src, int w, int h) {
     const int C = src.channels();
-    const auto wx = weights(f, src.width(), w), wy = weights(f, src.height(), h);
-    std::vector<double> rows(static_cast<std::size_t>(src.height()) * w * C), out(static_cast<std::size_t>(h) * w * C);
-    for (int y = 0; y < src.height(); ++y)
-        for (int j = 0; j < w; ++j)
-            for (int c = 0; c < C; ++c) {
-                double v = 0;
-                for (const auto& [i, wgt] : wx[static_cast<std::size_t>(j)]) v += wgt * src.at(i, y, c);
-                rows[(static_cast<std::size_t>(y) * w + j) * C + c] = v;
-            }
-    for (int k = 0; k < h; ++k)
-        for (int j = 0; j < w; ++j)
-            for (int c = 0; c < C; ++c) {
-                double v = 0;
-                for (const auto& [i, wgt] : wy[static_cast<std::size_t>(k)]) v += wgt * rows[(static_cast<std::size_t>(i) * w + j) * C + c];
-                out[(static_cast<std::size_t>(k) * w + j) * C + c] = v;
-            }
+    std::vector<double> out(static_cast<std::size_t>(h) * w * C);
+    for (int c = 0; c < C; ++c) {
+        const std::vector<double> plane = test::float_resize_pass(f, src.width(), src.height(), w, h,
+                                                                  [&](int x, int y) { return src.at(x, y, c); });
+        for (std::size_t i = 0; i < plane.size(); ++i) out[i * C + c] = plane[i];
+    }
     return out;
 }
 
@@ -111,7 +56,7 @@ TEST_CASE("resize area: the exact box mean rounded half up, at integer and other
             int bad = 0;
             for (int k = 0; k < h; ++k)
                 for (int j = 0; j < w; ++j)
-                    for (int ch = 0; ch < c; ++ch) bad += got.at(j, k, ch) != area_reference(src, w, h, j, k, ch);
+                    for (int ch = 0; ch < c; ++ch) bad += got.at(j, k, ch) != test::area_box_mean(src, w, h, j, k, ch);
             CHECK(bad == 0);
         }
     }

@@ -15,6 +15,7 @@
 #include "src/error.hpp"
 #include "src/op/operation.hpp"
 #include "src/ops/resize.hpp"
+#include "tests/support/resize_reference.hpp"
 #include "tests/support/test_images.hpp"
 #include "tests/support/u16_images.hpp"
 
@@ -27,74 +28,6 @@ ImageU16 resized16(ResizeFilter f, const ImageU16& src, int w, int h) {
     ImageU16 out(w, h, src.channels());
     cpu::resize(plan, src.view(), out.view());
     return out;
-}
-
-double kernel(ResizeFilter f, double x) {
-    x = std::fabs(x);
-    const double pi = 3.14159265358979323846;
-    const auto sinc = [pi](double v) { return v == 0 ? 1.0 : std::sin(pi * v) / (pi * v); };
-    switch (f) {
-        case ResizeFilter::Bilinear: return std::max(0.0, 1 - x);
-        case ResizeFilter::Bicubic:
-            return x < 1 ? 1.5 * x * x * x - 2.5 * x * x + 1 : x < 2 ? -0.5 * x * x * x + 2.5 * x * x - 4 * x + 2 : 0;
-        case ResizeFilter::Lanczos3: return x < 3 ? sinc(x) * sinc(x / 3) : 0;
-        default: return 0;
-    }
-}
-
-// One axis's normalised weights in float64, as the contract states them.
-std::vector<std::vector<std::pair<int, double>>> weights(ResizeFilter f, int n, int m) {
-    const double s = static_cast<double>(n) / m, widen = std::max(1.0, s);
-    const double support = f == ResizeFilter::Bilinear ? 1 : f == ResizeFilter::Bicubic ? 2 : 3;
-    std::vector<std::vector<std::pair<int, double>>> all(static_cast<std::size_t>(m));
-    for (int j = 0; j < m; ++j) {
-        const double c = (j + 0.5) * s;
-        double total = 0;
-        for (int i = 0; i < n; ++i) {
-            const double wgt = std::fabs(i + 0.5 - c) < support * widen ? kernel(f, (i + 0.5 - c) / widen) : 0.0;
-            if (wgt != 0) all[static_cast<std::size_t>(j)].push_back({i, wgt}), total += wgt;
-        }
-        for (auto& p : all[static_cast<std::size_t>(j)]) p.second /= total;
-    }
-    return all;
-}
-
-// The separable filter in float64 of one channel's values, no rounding
-// between the passes; `value(x, y)` gives the input.
-template <typename Value>
-std::vector<double> float_pass(ResizeFilter f, int iw, int ih, int w, int h, const Value& value) {
-    const auto wx = weights(f, iw, w), wy = weights(f, ih, h);
-    std::vector<double> rows(static_cast<std::size_t>(ih) * w), out(static_cast<std::size_t>(h) * w);
-    for (int y = 0; y < ih; ++y)
-        for (int j = 0; j < w; ++j) {
-            double v = 0;
-            for (const auto& [i, wgt] : wx[static_cast<std::size_t>(j)]) v += wgt * value(i, y);
-            rows[static_cast<std::size_t>(y) * w + j] = v;
-        }
-    for (int k = 0; k < h; ++k)
-        for (int j = 0; j < w; ++j) {
-            double v = 0;
-            for (const auto& [i, wgt] : wy[static_cast<std::size_t>(k)]) v += wgt * rows[static_cast<std::size_t>(i) * w + j];
-            out[static_cast<std::size_t>(k) * w + j] = v;
-        }
-    return out;
-}
-
-// The exact box mean of output (j, k) of channel c: overlaps in units of
-// 1/out, rounded half up, in 64-bit integers.
-long long area_reference(const ImageU16& src, int w, int h, int j, int k, int c) {
-    const long long n = src.width(), m = w, ny = src.height(), my = h;
-    long long sum = 0;
-    for (long long y = 0; y < ny; ++y) {
-        const long long oy = std::max(0LL, std::min((y + 1) * my, (k + 1) * ny) - std::max(y * my, k * ny));
-        if (!oy) continue;
-        for (long long x = 0; x < n; ++x) {
-            const long long ox = std::max(0LL, std::min((x + 1) * m, (j + 1) * n) - std::max(x * m, j * n));
-            sum += ox * oy * src.at(static_cast<int>(x), static_cast<int>(y), c);
-        }
-    }
-    const long long d = n * ny;
-    return (2 * sum + d) / (2 * d);
 }
 
 }  // namespace
@@ -111,7 +44,7 @@ TEST_CASE("16-bit resize area: the exact box mean rounded half up at any factor;
             int bad = 0;
             for (int k = 0; k < h; ++k)
                 for (int j = 0; j < w; ++j)
-                    for (int ch = 0; ch < c; ++ch) bad += got.at(j, k, ch) != area_reference(src, w, h, j, k, ch);
+                    for (int ch = 0; ch < c; ++ch) bad += got.at(j, k, ch) != test::area_box_mean(src, w, h, j, k, ch);
             CHECK(bad == 0);
         }
     }
@@ -180,10 +113,10 @@ TEST_CASE("16-bit resize filters: within one level of float64 on at least 99.5% 
                 const ImageU16 got = resized16(f, photo, w, h);
                 std::size_t near = 0, total = 0, within2 = 0;
                 const auto alpha_of = [&](int x, int y) { return static_cast<double>(photo.at(x, y, c - 1)); };
-                const std::vector<double> a = alpha ? float_pass(f, 187, 133, w, h, alpha_of) : std::vector<double>();
+                const std::vector<double> a = alpha ? test::float_resize_pass(f, 187, 133, w, h, alpha_of) : std::vector<double>();
                 for (int ch = 0; ch < c; ++ch) {
                     const bool colour = alpha && ch < c - 1;
-                    const std::vector<double> want = float_pass(f, 187, 133, w, h, [&](int x, int y) {
+                    const std::vector<double> want = test::float_resize_pass(f, 187, 133, w, h, [&](int x, int y) {
                         return static_cast<double>(photo.at(x, y, ch)) * (colour ? alpha_of(x, y) : 1.0);
                     });
                     for (int k = 0; k < h; ++k)
