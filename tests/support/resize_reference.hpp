@@ -87,4 +87,18 @@ long long area_box_mean(const Image& src, int w, int h, int j, int k, int c) {
     return (2 * sum + d) / (2 * d);
 }
 
+// How many samples of `got`, a nearest resize of src, differ from NumPy
+// indexing: output (j, k) is input ((2j + 1) n // (2m), (2k + 1) ny // (2my)).
+template <typename Image>
+int nearest_mismatches(const Image& src, const Image& got) {
+    const long long n = src.width(), ny = src.height(), m = got.width(), my = got.height();
+    int bad = 0;
+    for (int k = 0; k < got.height(); ++k)
+        for (int j = 0; j < got.width(); ++j) {
+            const int x = static_cast<int>((2LL * j + 1) * n / (2 * m)), y = static_cast<int>((2LL * k + 1) * ny / (2 * my));
+            for (int c = 0; c < src.channels(); ++c) bad += got.at(j, k, c) != src.at(x, y, c);
+        }
+    return bad;
+}
+
 }  // namespace imgpar::test
