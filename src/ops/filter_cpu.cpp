@@ -9,6 +9,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
+#include "src/ops/filter_entry.hpp"
 #include "src/ops/filter_cpu_detail.hpp"
 #include "src/ops/filter_math.hpp"
 #include "src/ops/wide_math.hpp"
@@ -21,28 +22,6 @@ namespace imgpar::cpu {
 namespace {
 
 using detail::Domain;
-
-void check_shapes(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
-    check_image_shape(src.width, src.height, src.channels);
-    if (!src.data || src.stride < src.row_bytes()) throw usage_error("filter", "the source image view is invalid");
-    const int want = plan.output_channels(src.channels);
-    if (dst.width != src.width || dst.height != src.height || dst.channels != want || !dst.data ||
-        dst.stride < dst.row_bytes())
-        throw usage_error("filter", std::string("the output must be ") + std::to_string(src.width) + "x" +
-                                        std::to_string(src.height) + " with " + std::to_string(want) +
-                                        " channel(s) for a " + channel_layout_name(src.channels) + " input; got " +
-                                        std::to_string(dst.width) + "x" + std::to_string(dst.height) + " with " +
-                                        std::to_string(dst.channels));
-}
-
-bool overlaps(ConstViewU8 a, ConstViewU8 b) {
-    auto lo = [](ConstViewU8 v) { return reinterpret_cast<std::uintptr_t>(v.data); };
-    auto hi = [](ConstViewU8 v) {
-        return reinterpret_cast<std::uintptr_t>(v.data) + (static_cast<std::size_t>(v.height) - 1) * v.stride +
-               v.row_bytes();
-    };
-    return lo(a) < hi(b) && lo(b) < hi(a);
-}
 
 // Runs a per-row loop over [0, height) in parallel chunks.
 void for_rows(int width, int height, int channels, const std::function<void(int y0, int y1)>& rows) {
@@ -164,20 +143,12 @@ void run_wide(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
 }  // namespace
 
 void apply_filter(const FilterPlan& plan, ConstViewU8 src, ViewU8 dst) {
-    check_plan(plan);
-    check_shapes(plan, src, dst);
-
-    // Reading src after writing dst is unsafe if they share memory.
-    ImageU8 src_copy;
-    if (overlaps(src, dst)) {
-        src_copy = ImageU8::copy_of(src);
-        src = src_copy.view();
-    }
-
-    if (has_alpha(src.channels))
-        run_wide(plan, src, dst);
-    else
-        run_narrow(plan, src, dst);
+    filter_entry::apply_checked(plan, src, dst, [&](ConstViewU8 in, ViewU8 out) {
+        if (has_alpha(in.channels))
+            run_wide(plan, in, out);
+        else
+            run_narrow(plan, in, out);
+    });
 }
 
 ImageU8 apply_filter(const FilterPlan& plan, ConstViewU8 src) {

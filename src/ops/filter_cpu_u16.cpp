@@ -10,6 +10,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/filter.hpp"
+#include "src/ops/filter_entry.hpp"
 #include "src/ops/filter_cpu_u16_detail.hpp"
 #include "src/ops/filter_u16_math.hpp"
 #include "src/ops/wide_math.hpp"
@@ -24,28 +25,6 @@ using u16::DeepWide;
 using u16::LaneKind;
 using u16::RowSink16;
 using u16::Source;
-
-void check_shapes(const FilterPlan& plan, ConstViewU16 src, ViewU16 dst) {
-    check_image_shape(src.width, src.height, src.channels);
-    if (!src.data || src.stride < src.row_bytes()) throw usage_error("filter", "the source image view is invalid");
-    const int want = plan.output_channels(src.channels);
-    if (dst.width != src.width || dst.height != src.height || dst.channels != want || !dst.data ||
-        dst.stride < dst.row_bytes())
-        throw usage_error("filter", std::string("the output must be ") + std::to_string(src.width) + "x" +
-                                        std::to_string(src.height) + " with " + std::to_string(want) +
-                                        " channel(s) for a " + channel_layout_name(src.channels) + " input; got " +
-                                        std::to_string(dst.width) + "x" + std::to_string(dst.height) + " with " +
-                                        std::to_string(dst.channels));
-}
-
-bool overlaps(ConstViewU16 a, ConstViewU16 b) {
-    const auto lo = [](ConstViewU16 v) { return reinterpret_cast<std::uintptr_t>(v.data); };
-    const auto hi = [](ConstViewU16 v) {
-        return reinterpret_cast<std::uintptr_t>(v.data) + (static_cast<std::size_t>(v.height) - 1) * v.stride +
-               v.row_bytes();
-    };
-    return lo(a) < hi(b) && lo(b) < hi(a);
-}
 
 template <typename D>
 Source<D> source(const FilterPlan& plan, ConstViewU16 src, LaneKind kind, int count) {
@@ -134,17 +113,12 @@ void run_wide(const FilterPlan& plan, ConstViewU16 src, ViewU16 dst) {
 }  // namespace
 
 void apply_filter(const FilterPlan& plan, ConstViewU16 src, ViewU16 dst) {
-    check_plan(plan);
-    check_shapes(plan, src, dst);
-    ImageU16 src_copy;
-    if (overlaps(src, dst)) {
-        src_copy = ImageU16::copy_of(src);
-        src = src_copy.view();
-    }
-    if (has_alpha(src.channels))
-        run_wide(plan, src, dst);
-    else
-        run_deep(plan, src, dst);
+    filter_entry::apply_checked(plan, src, dst, [&](ConstViewU16 in, ViewU16 out) {
+        if (has_alpha(in.channels))
+            run_wide(plan, in, out);
+        else
+            run_deep(plan, in, out);
+    });
 }
 
 ImageU16 apply_filter(const FilterPlan& plan, ConstViewU16 src) {
