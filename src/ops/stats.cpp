@@ -10,6 +10,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/histogram.hpp"
+#include "src/ops/stats_chunks.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar {
@@ -180,7 +181,7 @@ namespace {
 // a segment re-read to find the position of a new minimum is still in cache.
 constexpr int kSegmentPixels = 1 << 16;
 
-using Sums = std::array<ChannelSums, kMaxChannels>;
+using Sums = stats_detail::ChunkSums;
 
 // One segment's figures in lanes: lane k takes the samples at offsets k,
 // k + L, k + 2L, ... of the segment's bytes, L = 16 pixels of C channels, so
@@ -406,33 +407,10 @@ void add_rows(ConstViewU8 image, const ConstViewU8* mask, int y0, int y1, Sums& 
 
 ImageStats stats(ConstViewU8 image, const ConstViewU8* mask) {
     check_image_shape(image.width, image.height, image.channels);
-    if (mask && (mask->width != image.width || mask->height != image.height || mask->channels != 1))
-        throw usage_error("stats", "the mask is " + std::to_string(mask->width) + "x" + std::to_string(mask->height) +
-                                       " with " + std::to_string(mask->channels) + " channels; the image is " +
-                                       std::to_string(image.width) + "x" + std::to_string(image.height) +
-                                       " and a mask has one channel");
-    ImageStats st;
-    st.width = image.width;
-    st.height = image.height;
-    st.channels = image.channels;
-    st.masked = mask != nullptr;
-    std::mutex merge;
-    // Each chunk of rows accumulates on its own; the parts are added once,
-    // exactly, and in any order (ChannelSums::add).
-    const int grain = std::max(1, (1 << 16) / std::max(1, image.width));
-    parallel_for(image.height, grain, [&](int y0, int y1) {
-        Sums local{};
-        switch (image.channels) {
-            case 1: add_rows<1>(image, mask, y0, y1, local); break;
-            case 2: add_rows<2>(image, mask, y0, y1, local); break;
-            case 3: add_rows<3>(image, mask, y0, y1, local); break;
-            default: add_rows<4>(image, mask, y0, y1, local); break;
-        }
-        std::lock_guard<std::mutex> lock(merge);
-        for (int c = 0; c < image.channels; ++c) st.channel[static_cast<std::size_t>(c)].add(local[static_cast<std::size_t>(c)]);
+    stats_detail::check_mask(image.width, image.height, mask);
+    return stats_detail::sum_row_chunks(image, mask, [&](auto c, int y0, int y1, Sums& local) {
+        add_rows<decltype(c)::value>(image, mask, y0, y1, local);
     });
-    st.selected = st.channel[0].count;
-    return st;
 }
 
 std::string stats_kernel_name() {

@@ -6,6 +6,7 @@
 
 #include "src/error.hpp"
 #include "src/ops/stats.hpp"
+#include "src/ops/stats_chunks.hpp"
 #include "src/parallel.hpp"
 
 namespace imgpar {
@@ -16,7 +17,7 @@ namespace {
 // the position of a new extreme is still in cache.
 constexpr int kSegmentPixels16 = 1 << 14;
 
-using Sums16 = std::array<ChannelSums, kMaxChannels>;
+using Sums16 = stats_detail::ChunkSums;
 
 // The first pixel of p[0..n) that the mask keeps with `value` in channel c.
 template <int C>
@@ -91,35 +92,13 @@ void add_rows16(ConstViewU16 image, const ConstViewU8* mask, int y0, int y1, Sum
 
 ImageStats stats(ConstViewU16 image, const ConstViewU8* mask) {
     check_image_shape(image.width, image.height, image.channels);
-    if (mask && (mask->width != image.width || mask->height != image.height || mask->channels != 1))
-        throw usage_error("stats", "the mask is " + std::to_string(mask->width) + "x" + std::to_string(mask->height) +
-                                       " with " + std::to_string(mask->channels) + " channels; the image is " +
-                                       std::to_string(image.width) + "x" + std::to_string(image.height) +
-                                       " and a mask has one channel");
+    stats_detail::check_mask(image.width, image.height, mask);
     if (static_cast<std::uint64_t>(image.width) * static_cast<std::uint64_t>(image.height) > (std::uint64_t{1} << 32))
         throw input_error("stats", "a 16-bit image of more than 2^32 pixels: its sums of squares would pass 64 bits");
-    ImageStats st;
-    st.width = image.width;
-    st.height = image.height;
-    st.channels = image.channels;
-    st.masked = mask != nullptr;
-    st.type = SampleType::U16;
-    std::mutex merge;
-    // Chunks accumulate on their own; the parts are added once, exactly and
-    // in any order (ChannelSums::add).
-    const int grain = std::max(1, (1 << 16) / std::max(1, image.width));
-    parallel_for(image.height, grain, [&](int y0, int y1) {
-        Sums16 local{};
-        switch (image.channels) {
-            case 1: add_rows16<1>(image, mask, y0, y1, local); break;
-            case 2: add_rows16<2>(image, mask, y0, y1, local); break;
-            case 3: add_rows16<3>(image, mask, y0, y1, local); break;
-            default: add_rows16<4>(image, mask, y0, y1, local); break;
-        }
-        std::lock_guard<std::mutex> lock(merge);
-        for (int c = 0; c < image.channels; ++c) st.channel[static_cast<std::size_t>(c)].add(local[static_cast<std::size_t>(c)]);
+    ImageStats st = stats_detail::sum_row_chunks(image, mask, [&](auto c, int y0, int y1, Sums16& local) {
+        add_rows16<decltype(c)::value>(image, mask, y0, y1, local);
     });
-    st.selected = st.channel[0].count;
+    st.type = SampleType::U16;
     return st;
 }
 
