@@ -158,6 +158,47 @@ struct TileArgs {
     bool vec = false;
 };
 
+// RGB output rows staged in shared memory: 200 bytes apart (50 words), so the
+// 4x4 blocks' word stores below meet no bank conflicts (8-byte aligned rows:
+// they go out as two 8-byte reads a 16-byte chunk).
+constexpr int kStagedRow = 200;
+
+// The RGB tile turned into staged output rows: thread (pb, jb) takes output
+// pixels 4 pb .. 4 pb + 3 (tile rows p, or 63 - p for rotate 90) of output
+// rows 4 jb .. 4 jb + 3 (tile columns). It reads each tile row's four pixels
+// as three words (twelve bytes at a word boundary) and assembles each output
+// row's twelve bytes by byte permutes: pixel d of a row's group is bytes
+// 3d .. 3d + 2 of its three words. Lanes: pb = lane % 8 (+ 8), jb = lane / 8
+// (+ 4 per warp pair), which spreads both the word reads (tile rows an odd 49
+// words apart) and the staged stores over 32 banks.
+template <Turn kTurn>
+__device__ __forceinline__ void turn_blocks_rgb(const std::uint8_t* tile, int row_bytes, std::uint8_t* staged) {
+    const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+    const int pb = lane % 8 + 8 * (warp % 2), jb = lane / 8 + 4 * (warp / 2);
+    std::uint32_t w[4][3];
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+        const int p = 4 * pb + k;
+        const int r = kTurn == Turn::Rotate90 ? kTile - 1 - p : p;
+        const std::uint32_t* src = reinterpret_cast<const std::uint32_t*>(tile + r * row_bytes + 12 * jb);
+        w[k][0] = src[0];
+        w[k][1] = src[1];
+        w[k][2] = src[2];
+    }
+#pragma unroll
+    for (int d = 0; d < 4; ++d) {
+        std::uint32_t px[4];  // pixel d of each row's group, in the low three bytes
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            px[k] = d == 0 ? w[k][0] : d == 1 ? __byte_perm(w[k][0], w[k][1], 0x0543)
+                  : d == 2 ? __byte_perm(w[k][1], w[k][2], 0x0432) : w[k][2] >> 8;
+        std::uint32_t* out = reinterpret_cast<std::uint32_t*>(staged + (4 * jb + d) * kStagedRow + 12 * pb);
+        out[0] = __byte_perm(px[0], px[1], 0x4210);
+        out[1] = __byte_perm(px[1], px[2], 0x5421);
+        out[2] = __byte_perm(px[2], px[3], 0x6542);
+    }
+}
+
 // Block b takes source columns [64 tx, 64 tx + 64) (16-byte aligned in an
 // aligned row) and 64 source rows from r0, chosen so that the output columns
 // they become are [64 ty, 64 ty + 64) (aligned too): output pixel p of the
@@ -173,6 +214,8 @@ __global__ void __launch_bounds__(256) turn_tile_kernel(TileArgs a) {
     constexpr int kRow = kTile * C + 4;
     constexpr int kVectors = kTile * C / 16;  // 16-byte vectors per tile row
     __shared__ __align__(16) std::uint8_t tile[kTile * kRow];
+    // RGB's staged output rows (kStagedRow bytes each); one byte elsewhere.
+    __shared__ __align__(16) std::uint8_t staged[C == 3 ? kTile * kStagedRow : 1];
     for (unsigned b = blockIdx.x; b < a.tiles; b += gridDim.x) {
         const int tx = static_cast<int>(b % static_cast<unsigned>(a.tiles_x));
         const int ty = static_cast<int>(b / static_cast<unsigned>(a.tiles_x));
@@ -204,6 +247,13 @@ __global__ void __launch_bounds__(256) turn_tile_kernel(TileArgs a) {
         __syncthreads();
         const int columns = min(kTile, a.src_w - sx0);  // output rows of this tile
         const int out_bytes = min(kTile, a.src_h - ty * kTile) * C;  // of each output row (output width = src_h)
+        if constexpr (C == 3) {
+            // RGB: each thread turns a 4x4 block of pixels in registers (word
+            // reads, byte permutes) into the staging tile, then the staged rows
+            // go out as the other layouts' rows do.
+            turn_blocks_rgb<kTurn>(tile, kRow, staged);
+            __syncthreads();
+        }
         for (int i = threadIdx.x; i < kTile * kVectors; i += blockDim.x) {
             const int j = i / kVectors, q = i % kVectors;
             if (j >= columns || q * 16 >= out_bytes) continue;
@@ -211,17 +261,26 @@ __global__ void __launch_bounds__(256) turn_tile_kernel(TileArgs a) {
             std::uint8_t* d = a.dst + static_cast<std::size_t>(oy) * a.dst_pitch + static_cast<std::size_t>(ty) * kTile * C +
                               q * 16;
             std::uint32_t w[4];
+            if constexpr (C == 3) {
+                const uint2* s2 = reinterpret_cast<const uint2*>(staged + j * kStagedRow + q * 16);
+                const uint2 lo = s2[0], hi = s2[1];
+                w[0] = lo.x;
+                w[1] = lo.y;
+                w[2] = hi.x;
+                w[3] = hi.y;
+            } else {
 #pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                std::uint32_t word = 0;
+                for (int k = 0; k < 4; ++k) {
+                    std::uint32_t word = 0;
 #pragma unroll
-                for (int bb = 0; bb < 4; ++bb) {
-                    const int byte = q * 16 + k * 4 + bb;
-                    const int p = byte / C, c = byte % C;
-                    const int r = kTurn == Turn::Rotate90 ? kTile - 1 - p : p;
-                    word |= static_cast<std::uint32_t>(tile[r * kRow + j * C + c]) << (8 * bb);
+                    for (int bb = 0; bb < 4; ++bb) {
+                        const int byte = q * 16 + k * 4 + bb;
+                        const int p = byte / C, c = byte % C;
+                        const int r = kTurn == Turn::Rotate90 ? kTile - 1 - p : p;
+                        word |= static_cast<std::uint32_t>(tile[r * kRow + j * C + c]) << (8 * bb);
+                    }
+                    w[k] = word;
                 }
-                w[k] = word;
             }
             if (a.vec && q * 16 + 16 <= out_bytes) {
                 *reinterpret_cast<uint4*>(d) = make_uint4(w[0], w[1], w[2], w[3]);
