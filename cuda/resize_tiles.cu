@@ -15,6 +15,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/histogram_launch.hpp"
+#include "cuda/resize_first_pass_mma.cuh"
 #include "src/ops/resize_math.hpp"
 
 namespace imgpar::cuda {
@@ -36,6 +37,7 @@ struct TileArgs {
     int tile_w, tile_h, max_cols;  // max_cols: the most input columns a tile reads
     bool vec;                      // the source's rows 16-byte aligned (first_pass_vectors)
     int weights_at;                // >= 0: the tile's row weights in shared memory from this byte
+    resize_detail::MmaFirstPassLayout mma;  // the tensor cores' first pass (kernels with KS > 0)
 };
 
 // An intermediate pixel in shared memory: RGB padded to 4 samples, so the
@@ -133,7 +135,9 @@ __device__ __forceinline__ void first_pass_vectors16(const TileArgs& a, Mid* mid
 // 64 bits in both passes; without alpha their first pass reads 16-byte runs
 // (first_pass_vectors16), premultiplied pixel by pixel; a and its pointers
 // stay byte-addressed.
-template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T = std::uint8_t>
+// KS > 0: the first pass on the tensor cores, K = 32 KS input rows a group
+// of 16 intermediate rows (8-bit samples, a filter, no alpha).
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T = std::uint8_t, int KS = 0>
 __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
     constexpr bool kWide = sizeof(T) == 2;
     constexpr int kTop = kWide ? 65535 : 255;
@@ -150,7 +154,9 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
 
     // Down the columns: the tile's rows of the intermediate, neighbouring
     // threads on neighbouring input columns (or 16-byte runs of them).
-    if (!Premul && !kWide && a.vec) {
+    if constexpr (KS > 0 && KY == AxisKind::Filter && !Premul && !kWide && std::is_same_v<Mid, std::int16_t>) {
+        resize_detail::first_pass_mma<C, S, KS>(a, a.mma, smem, mid, k0, k1, c0, cols);
+    } else if (!Premul && !kWide && a.vec) {
         first_pass_vectors<C, KY, Mid>(a, mid, k0, k1, c0, cols);
     } else if (!Premul && kWide && a.vec) {
         first_pass_vectors16<C, KY, Mid>(a, mid, k0, k1, c0, cols);
@@ -228,11 +234,14 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
     }
 }
 
-template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T>
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T, int KS = 0>
 void launch(const TileArgs& a, std::size_t smem, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>((a.count_x + a.tile_w - 1) / a.tile_w),
                     static_cast<unsigned>((a.count_y + a.tile_h - 1) / a.tile_h));
-    resize_tile_kernel<C, KY, Premul, Mid, Wide, T><<<grid, ResizeTilePolicy::threads, smem, stream>>>(a);
+    const auto kernel = resize_tile_kernel<C, KY, Premul, Mid, Wide, T, KS>;
+    if (smem > 48 * 1024)
+        IMGPAR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+    kernel<<<grid, ResizeTilePolicy::threads, smem, stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("resize_tile_kernel");
 }
 
@@ -284,6 +293,78 @@ int max_columns(const ResizeAxis& x, int tile_w) {
     return most;
 }
 
+// The tensor cores' first pass (cuda/resize_first_pass_mma.cuh): K input
+// rows a group of 16 intermediate rows, the smallest multiple of 32 that
+// holds the widest group's window (groups start at multiples of 16), or 0
+// where that passes ResizeTilePolicy::mma_max_k.
+int mma_window(const ResizeAxis& y, int& widest) {
+    widest = 0;
+    for (int s = 0; s < y.count; s += 16) {
+        const int e = std::min(s + 15, y.count - 1);
+        widest = std::max(widest, y.start[static_cast<std::size_t>(e)] + y.taps - y.start[static_cast<std::size_t>(s)]);
+    }
+    const int k = (widest + 31) / 32 * 32;
+    return k <= ResizeTilePolicy::mma_max_k ? k : 0;
+}
+
+// The tiled kernel with the tensor cores' first pass, for 8-bit samples
+// without alpha under a filter down the columns: false (nothing launched)
+// where it does not apply or its tiles do not fit.
+bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
+               const ExactDivider& divider, cudaStream_t stream) {
+    using Policy = ResizeTilePolicy;
+    const int C = src.channels;
+    int widest = 0;
+    const int K = mma_window(plan.y, widest);
+    // Gray and RGB: the layouts without alpha.
+    if (K == 0 || (C != 1 && C != 3) || !hist::vector_ok(src.data, src.pitch)) return false;
+    const int quads = (widest + 3) / 4;
+    const int stride = quads % 8 <= 4 ? quads + (4 - quads % 8) : quads + (12 - quads % 8);  // 4 mod 8
+    const int aw = K / 4 + 4;  // resize_detail::weight_row_words<K>()
+    for (int tile_w = Policy::tile_w; tile_w >= Policy::min_tile_w; tile_w /= 2) {
+        const int cols = max_columns(plan.x, tile_w);
+        const std::size_t row_bytes = static_cast<std::size_t>(cols) * (C == 3 ? 4 : C) * 2;  // mid_stride, 16-bit
+        const std::size_t weight_bytes = static_cast<std::size_t>(tile_w) * plan.x.taps * sizeof(std::int32_t);
+        // The staged byte columns: the run's bytes out to 16-byte boundaries.
+        const std::size_t stage_cols = (static_cast<std::size_t>(cols) * C + 15) / 16 * 16 + 16;
+        const std::size_t stage_bytes = (stage_cols * stride + K / 4) * 4;
+        for (const int tile_h : {Policy::max_tile_h, 16}) {
+            const std::size_t mid_end = (static_cast<std::size_t>(tile_h) * row_bytes + 15) / 16 * 16;
+            const std::size_t stage_at = (mid_end + weight_bytes + 15) / 16 * 16;
+            const std::size_t w_at = stage_at + (stage_bytes + 15) / 16 * 16;
+            const std::size_t smem = w_at + 2 * static_cast<std::size_t>(tile_h) * aw * 4;
+            if (smem > Policy::mma_shared_bytes) continue;
+            TileArgs a{src.data,     src.pitch,    plan.x.in,   plan.y.in, t,     plan.x.taps,
+                       plan.y.taps,  plan.x.count, plan.y.count, dst.data, dst.pitch, divider,
+                       tile_w,       tile_h,       cols,         true,     static_cast<int>(mid_end), {}};
+            a.mma = {quads, stride, static_cast<int>(stage_at), static_cast<int>(w_at)};
+            const auto go = [&](auto c) {
+                constexpr int kC = decltype(c)::value;
+                const AxisKind kx = axis_kind(plan.x.filter);
+                const auto ks = [&](auto k) {
+                    constexpr int kKS = decltype(k)::value;
+                    if (kx == AxisKind::Area)
+                        launch<kC, AxisKind::Filter, false, std::int16_t, true, std::uint8_t, kKS>(a, smem, stream);
+                    else
+                        launch<kC, AxisKind::Filter, false, std::int16_t, false, std::uint8_t, kKS>(a, smem, stream);
+                };
+                switch (K / 32) {
+                    case 1: return ks(std::integral_constant<int, 1>{});
+                    case 2: return ks(std::integral_constant<int, 2>{});
+                    case 3: return ks(std::integral_constant<int, 3>{});
+                    default: return ks(std::integral_constant<int, 4>{});
+                }
+            };
+            if (C == 1)
+                go(std::integral_constant<int, 1>{});
+            else
+                go(std::integral_constant<int, 3>{});
+            return true;
+        }
+    }
+    return false;
+}
+
 template <typename T>
 bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const DeviceView<T>& dst, const ResizeTables& t,
                bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream) {
@@ -305,7 +386,8 @@ bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const Dev
                          plan.y.taps,  plan.x.count, plan.y.count, reinterpret_cast<std::uint8_t*>(dst.data),
                          dst.pitch, divider,
                          tile_w,       tile_h,       cols,         hist::vector_ok(src.data, src.pitch),
-                         shared_weights ? static_cast<int>(mid_end) : -1};
+                         shared_weights ? static_cast<int>(mid_end) : -1,
+                         {}};
         const std::size_t smem = shared_weights ? mid_end + weight_bytes : static_cast<std::size_t>(tile_h) * row_bytes;
         const AxisKind ky = axis_kind(plan.y.filter), kx = axis_kind(plan.x.filter);
         switch (C) {
@@ -321,9 +403,14 @@ bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const Dev
 
 }  // namespace
 
-bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
-                  bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream) {
-    return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream);
+TileFirstPass resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
+                           const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
+                           cudaStream_t stream, bool tensor_cores) {
+    if (tensor_cores && !premultiply && mid_bytes == 2 && axis_kind(plan.y.filter) == AxisKind::Filter &&
+        tiled_mma(plan, src, dst, t, divider, stream))
+        return TileFirstPass::TensorCores;
+    return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream) ? TileFirstPass::Cores
+                                                                                  : TileFirstPass::None;
 }
 
 bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,

@@ -24,13 +24,25 @@ struct ResizeTilePolicy {
     static constexpr int max_tile_h = 32;
     static constexpr int min_rows = 1;
     static constexpr std::size_t shared_bytes = 48 * 1024;
+    // The tensor cores' first pass: groups of 16 rows reading at most this
+    // many input rows (lanczos3 down to about 40%), tiles of at most this
+    // much shared memory (the staged input and the weights beside the
+    // intermediate; three blocks an SM).
+    static constexpr int mma_max_k = 128;
+    static constexpr std::size_t mma_shared_bytes = 72 * 1024;
 };
 
-// Launches the tiled kernel and returns true, or returns false (nothing
-// launched) where no tile fits. `mid_bytes`: 2 or 4, as the two passes'
-// intermediate.
-bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
-                  bool premultiply, std::size_t mid_bytes, const ExactDivider& divider, cudaStream_t stream);
+// How a tiled resize made its first pass: not at all (no tile fits), on the
+// CUDA cores, or on the tensor cores (cuda/resize_first_pass_mma.cuh).
+enum class TileFirstPass { None, Cores, TensorCores };
+
+// Launches the tiled kernel and says how its first pass ran, or returns
+// None (nothing launched) where no tile fits. `mid_bytes`: 2 or 4, as the
+// two passes' intermediate. `tensor_cores`: the first pass on them where it
+// applies (a filter down the columns, no alpha).
+TileFirstPass resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
+                           const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
+                           cudaStream_t stream, bool tensor_cores);
 // 16-bit samples (a plan for U16): `mid_bytes` 4 or 8.
 bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,
                   const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,

@@ -1,6 +1,7 @@
-// resize on the GPU against the CPU reference, through both of its kernels:
-// the tiled one (the intermediate in shared memory) and the two passes, on
-// every filter, layout and factor from 1/37 to 13, odd sizes, alpha, and
+// resize on the GPU against the CPU reference, through each of its kernels:
+// the tiled one (the intermediate in shared memory; its first pass on the
+// tensor cores where it applies, and on the CUDA cores) and the two passes,
+// on every filter, layout and factor from 1/37 to 13, odd sizes, alpha, and
 // crops of the resized image (--fill).
 #include <doctest/doctest.h>
 
@@ -16,12 +17,21 @@ using namespace imgpar;
 
 namespace {
 
-ImageU8 on_gpu(const ResizePlan& plan, const ImageU8& img, bool tiles, std::string& kernel) {
+// How a test asks for a kernel: the tiled one with its first pass on the
+// tensor cores where that applies, the tiled one on the CUDA cores only, or
+// the two passes.
+enum class Way { TensorCores, Cores, Passes };
+constexpr Way kWays[] = {Way::TensorCores, Way::Cores, Way::Passes};
+
+const char* way_name(Way w) { return w == Way::TensorCores ? "tiles, tensor cores" : w == Way::Cores ? "tiles, cores" : "passes"; }
+
+ImageU8 on_gpu(const ResizePlan& plan, const ImageU8& img, Way way, std::string& kernel) {
     cuda::DeviceImageU8 src(img.width(), img.height(), img.channels());
     cuda::DeviceImageU8 dst(plan.x.count, plan.y.count, img.channels());
     const cudaStream_t stream = test::stream();
     src.upload(img.view(), stream);
-    cuda::resize(plan, src.view(), dst.view(), test::session().impl().resizes, stream, &kernel, tiles);
+    cuda::resize(plan, src.view(), dst.view(), test::session().impl().resizes, stream, &kernel, way != Way::Passes,
+                 way == Way::TensorCores);
     ImageU8 out(plan.x.count, plan.y.count, img.channels());
     dst.download(out.view(), stream);
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -48,7 +58,7 @@ TEST_CASE("gpu resize: both kernels give the CPU's bytes for every filter, layou
                             resize_plan(f, iw, ih, {ow, oh, crop ? (ow - cw) / 2 : 0, crop ? oh - ch : 0, cw, ch});
                         ImageU8 want(cw, ch, c);
                         cpu::resize(plan, img.view(), want.view());
-                        for (const bool tiles : {true, false}) {
+                        for (const Way way : kWays) {
                             CAPTURE(resize_filter_name(f));
                             CAPTURE(c);
                             CAPTURE(iw);
@@ -56,9 +66,9 @@ TEST_CASE("gpu resize: both kernels give the CPU's bytes for every filter, layou
                             CAPTURE(ow);
                             CAPTURE(oh);
                             CAPTURE(crop);
-                            CAPTURE(tiles);
+                            CAPTURE(way_name(way));
                             std::string kernel;
-                            IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, tiles, kernel));
+                            IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, way, kernel));
                             CHECK_FALSE(kernel.empty());
                             ++compared;
                         }
@@ -74,12 +84,12 @@ TEST_CASE("gpu resize: steep shrinks (1/37) and large enlargements (13x) of a ph
             const ResizePlan plan = resize_plan(f, img.width(), img.height(), {ow, oh, 0, 0, ow, oh});
             ImageU8 want(ow, oh, 3);
             cpu::resize(plan, img.view(), want.view());
-            for (const bool tiles : {true, false}) {
+            for (const Way way : kWays) {
                 CAPTURE(ow);
                 CAPTURE(resize_filter_name(f));
-                CAPTURE(tiles);
+                CAPTURE(way_name(way));
                 std::string kernel;
-                IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, tiles, kernel));
+                IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, way, kernel));
             }
         }
     }
@@ -88,11 +98,12 @@ TEST_CASE("gpu resize: steep shrinks (1/37) and large enlargements (13x) of a ph
     ImageU8 want(533, 299, 4);
     cpu::resize(up, small.view(), want.view());
     std::string kernel;
-    IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(up, small, true, kernel));
+    IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(up, small, Way::TensorCores, kernel));
     CHECK(kernel.find("tiles") != std::string::npos);
 }
 
-TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (negative lobes at their extremes) and crops") {
+TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (negative lobes at their extremes) and crops, "
+          "its first pass on the tensor cores and on the CUDA cores") {
     // Harsh input: a checkerboard of 0 and 255 drives the negative lobes to
     // their extremes; a photo-like image covers the rest.
     const auto checker = [](int w, int h, int c) {
@@ -102,8 +113,11 @@ TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (ne
                 for (int ch = 0; ch < c; ++ch) img.at(x, y, ch) = ((x + y + ch) & 1) ? 255 : 0;
         return img;
     };
-    const std::pair<int, int> inputs[] = {{640, 480}, {1031, 263}, {97, 1301}, {33, 17}};
-    const double factors[] = {0.5, 1.0 / 3, 0.27, 0.74, 1.9};
+    // Heights whose last group of 16 rows is short or full, runs of bytes
+    // that start and end inside 16-byte chunks, one-pixel columns; factors
+    // whose groups read 1 to 4 steps of 32 input rows (1.9 to 0.2).
+    const std::pair<int, int> inputs[] = {{640, 480}, {1031, 263}, {97, 1301}, {33, 17}, {1, 160}, {301, 66}};
+    const double factors[] = {0.5, 1.0 / 3, 0.27, 0.2, 0.74, 1.9};
     int compared = 0;
     for (ResizeFilter f : {ResizeFilter::Lanczos3, ResizeFilter::Bicubic, ResizeFilter::Bilinear})
         for (int c : {1, 3})
@@ -124,9 +138,14 @@ TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (ne
                         CAPTURE(ih);
                         CAPTURE(k);
                         CAPTURE(harsh);
-                        std::string kernel;
-                        IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, true, kernel));
-                        ++compared;
+                        for (const Way way : {Way::TensorCores, Way::Cores}) {
+                            CAPTURE(way_name(way));
+                            std::string kernel;
+                            IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, way, kernel));
+                            // Every plan here reads at most 128 input rows a group of 16.
+                            CHECK((kernel.find("tensor cores") != std::string::npos) == (way == Way::TensorCores));
+                            ++compared;
+                        }
                     }
     MESSAGE(compared, " resizes compared");
 }
@@ -159,7 +178,7 @@ TEST_CASE("gpu resize: area at whole factors takes the block means and gives the
                         CAPTURE(extra);
                         CAPTURE(crop);
                         std::string kernel;
-                        IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, true, kernel));
+                        IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, Way::TensorCores, kernel));
                         CHECK((kernel.find("block means") != std::string::npos) == cpu::resize_takes_blocks(plan, c));
                         compared += kernel.find("block means") != std::string::npos;
                     }

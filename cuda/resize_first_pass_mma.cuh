@@ -1,0 +1,170 @@
+// The tiled resize's first pass (down the columns) on the tensor cores, for
+// 8-bit samples without alpha and a filter's 14-bit weights
+// (cuda/resize_tiles.cu). A group of 16 intermediate rows is the product
+// W[16 rows][K input rows] x P[K input rows][the tile's bytes], where W is
+// dense (each row's taps at their offsets from the group's first input row,
+// zeros elsewhere) and P the input's rows from there. int8 MMA m16n8k32
+// makes it exact: each weight splits into a signed high byte and an unsigned
+// low one (w = 256 hi + lo; |w| < 2^15, so hi fits), two products summed in
+// s32, then first_pass_value's rounding as the CUDA cores' pass.
+//
+// Why: the CUDA cores' pass spends three instructions a tap and sample
+// (extract a byte, multiply, add) on 2/3 of a lanczos3 halving's
+// multiply-adds; here a warp's two MMAs cover 16 rows x 8 bytes x 32 taps.
+// The price is the layout B wants (4 consecutive input rows of one byte
+// column in a register): the input is staged transposed, each thread
+// turning a 4-row x 16-byte block with byte permutes.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/filter_mma.cuh"
+#include "src/ops/resize_math.hpp"
+
+namespace imgpar::cuda::resize_detail {
+
+// D[16x8] += A[16x32] (signed bytes) B[32x8] (unsigned bytes); the fragment
+// layout of filter_detail::mma_u8_m16n8k32.
+__device__ __forceinline__ void mma_s8u8_m16n8k32(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
+                                                  std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#else
+    (void)d;
+    (void)a;
+    (void)b0;
+    (void)b1;
+    __trap();
+#endif
+}
+
+// Shared memory of the pass, laid out by the host (mma_first_pass_layout).
+struct MmaFirstPassLayout {
+    int quads = 0;       // input row quads staged a group: ceil(the widest group's window / 4)
+    int stride = 0;      // words between staged byte columns: >= quads, 4 mod 8 (B's reads spread over the banks)
+    int stage_at = 0;    // byte offset of the staged input: [byte column][stride] words
+    int weights_at = 0;  // byte offset of W: high bytes [tile_h][K + 16], then low bytes the same
+};
+
+// Words between the rows of W: K / 4 + 4, 4 mod 8 for K a multiple of 32,
+// so A's fragment reads spread over the banks too.
+template <int K>
+constexpr int weight_row_words() {
+    return K / 4 + 4;
+}
+
+// Four words of four rows (x0..x3: the same 4 byte columns) as four words of
+// four byte columns (col[e] = byte e of x0, x1, x2, x3, lowest first).
+__device__ __forceinline__ void transpose4x4(std::uint32_t x0, std::uint32_t x1, std::uint32_t x2, std::uint32_t x3,
+                                             std::uint32_t (&col)[4]) {
+    const std::uint32_t lo01 = __byte_perm(x0, x1, 0x5140), hi01 = __byte_perm(x0, x1, 0x7362);
+    const std::uint32_t lo23 = __byte_perm(x2, x3, 0x5140), hi23 = __byte_perm(x2, x3, 0x7362);
+    col[0] = __byte_perm(lo01, lo23, 0x5410);
+    col[1] = __byte_perm(lo01, lo23, 0x7632);
+    col[2] = __byte_perm(hi01, hi23, 0x5410);
+    col[3] = __byte_perm(hi01, hi23, 0x7632);
+}
+
+// The intermediate rows k0 .. k1 - 1 (at most tile_h, k0 a multiple of 16)
+// for input pixels c0 .. c0 + cols - 1, into mid ([row][a.max_cols][S]
+// 16-bit samples, S = 4 for RGB). K = 32 KS input rows a group. The source's
+// rows are 16-byte aligned with a pitch a multiple of 16 (bytes past a row's
+// end within it are read, never used: their weights are 0 or they are not
+// stored).
+template <int C, int S, int KS, typename Args>
+__device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPassLayout& l, unsigned char* smem,
+                                               std::int16_t* mid, int k0, int k1, int c0, int cols) {
+    constexpr int K = 32 * KS, AW = weight_row_words<K>();
+    std::uint32_t* stage = reinterpret_cast<std::uint32_t*>(smem + l.stage_at);
+    std::uint8_t* w_hi = smem + l.weights_at;
+    std::uint8_t* w_lo = w_hi + a.tile_h * AW * 4;
+    const int rows = k1 - k0, groups = (rows + 15) / 16;
+    const int threads = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
+
+    // W of every group: row kk's taps at their offsets from its group's first input row.
+    for (int i = tid; i < groups * 16 * K; i += threads) {
+        const int kk = i / K, k = i - kk * K, r = k0 + kk;
+        int w = 0;
+        if (r < k1) {
+            const int start = a.t.y_start[r];
+            const int t = a.t.y_start[k0 + (kk & ~15)] + k - start;  // >= 0: starts never decrease
+            if (t < min(a.y_taps, a.in_height - start)) w = a.t.y_weight[static_cast<std::size_t>(r) * a.y_taps + t];
+        }
+        w_hi[kk * AW * 4 + k] = static_cast<std::uint8_t>(w >> 8);  // floor(w / 256), two's complement
+        w_lo[kk * AW * 4 + k] = static_cast<std::uint8_t>(w & 255);
+    }
+
+    const int b0 = c0 * C, b1 = (c0 + cols) * C;  // the run's bytes in each row
+    const int v0 = b0 >> 4, nv = ((b1 + 15) >> 4) - v0;
+    const int sb0 = v0 * 16;  // the first staged byte column
+    const int row = a.max_cols * S;
+    const std::size_t step = a.src_pitch / 16;
+    const int warp = tid / 32, lane = tid % 32, g = lane >> 2, q4 = lane & 3;
+    const int warps = threads / 32;
+    for (int grp = 0; grp < groups; ++grp) {
+        const int base = a.t.y_start[k0 + 16 * grp];
+        // Stage rows base .. base + 4 quads - 1 of the run, transposed:
+        // stage[column * stride + quad] holds the column's 4 rows of the quad.
+        for (int i = tid; i < l.quads * nv; i += threads) {
+            const int v = i / l.quads, quad = i - v * l.quads, y = base + 4 * quad;
+            const uint4* p = reinterpret_cast<const uint4*>(a.src + static_cast<std::size_t>(y) * a.src_pitch) + v0 + v;
+            uint4 r[4];
+            IMGPAR_UNROLL
+            for (int j = 0; j < 4; ++j) r[j] = y + j < a.in_height ? __ldg(p + j * step) : make_uint4(0, 0, 0, 0);
+            std::uint32_t* d = stage + (v * 16) * l.stride + quad;
+            const std::uint32_t x[4][4] = {{r[0].x, r[0].y, r[0].z, r[0].w},
+                                           {r[1].x, r[1].y, r[1].z, r[1].w},
+                                           {r[2].x, r[2].y, r[2].z, r[2].w},
+                                           {r[3].x, r[3].y, r[3].z, r[3].w}};
+            IMGPAR_UNROLL
+            for (int e = 0; e < 4; ++e) {
+                std::uint32_t col[4];
+                transpose4x4(x[0][e], x[1][e], x[2][e], x[3][e], col);
+                IMGPAR_UNROLL
+                for (int k = 0; k < 4; ++k) d[(4 * e + k) * l.stride] = col[k];
+            }
+        }
+        __syncthreads();
+
+        // This group's A fragments, kept for every column the warp takes.
+        std::uint32_t a_hi[KS][4], a_lo[KS][4];
+        const std::uint32_t* wh = reinterpret_cast<const std::uint32_t*>(w_hi) + 16 * grp * AW;
+        const std::uint32_t* wl = reinterpret_cast<const std::uint32_t*>(w_lo) + 16 * grp * AW;
+        IMGPAR_UNROLL
+        for (int ks = 0; ks < KS; ++ks) {
+            const int o[4] = {g * AW + 8 * ks + q4, (g + 8) * AW + 8 * ks + q4, g * AW + 8 * ks + 4 + q4,
+                              (g + 8) * AW + 8 * ks + 4 + q4};
+            IMGPAR_UNROLL
+            for (int j = 0; j < 4; ++j) {
+                a_hi[ks][j] = wh[o[j]];
+                a_lo[ks][j] = wl[o[j]];
+            }
+        }
+        for (int n0 = warp * 8; n0 < nv * 16; n0 += warps * 8) {
+            int d_hi[4] = {0, 0, 0, 0}, d_lo[4] = {0, 0, 0, 0};
+            // Quads past the staged ones read the next column's words (or
+            // the padding past the last): their weights are 0.
+            const std::uint32_t* col = stage + (n0 + g) * l.stride + q4;
+            IMGPAR_UNROLL
+            for (int ks = 0; ks < KS; ++ks) {
+                const std::uint32_t bq0 = col[8 * ks], bq1 = col[8 * ks + 4];
+                mma_s8u8_m16n8k32(d_hi, a_hi[ks], bq0, bq1);
+                filter_detail::mma_u8_m16n8k32(d_lo, a_lo[ks], bq0, bq1);
+            }
+            IMGPAR_UNROLL
+            for (int e = 0; e < 4; ++e) {
+                const int kk = 16 * grp + g + (e >= 2 ? 8 : 0);
+                const int b = sb0 + n0 + 2 * q4 + (e & 1);
+                if (kk < rows && b >= b0 && b < b1) {
+                    const int sum = d_hi[e] * 256 + d_lo[e];
+                    mid[kk * row + (b / C - c0) * S + b % C] = static_cast<std::int16_t>(first_pass_value(AxisKind::Filter, sum));
+                }
+            }
+        }
+        __syncthreads();  // the next group's staging overwrites this one's
+    }
+}
+
+}  // namespace imgpar::cuda::resize_detail
