@@ -63,13 +63,21 @@ IMGPAR_HD void rotate_numerators(const RotateMap& m, int ox, int oy, long long& 
     Y = -m.sin_q * dx2 + m.cos_q * dy2 + (static_cast<long long>(m.src_h - 1) << 32);
 }
 
+// The rounding's half step (1/512 pixel, in numerator units), added before
+// the shifts below.
+constexpr long long kRotateHalfStep = 1LL << 24;
+
+// A numerator plus kRotateHalfStep as an integer part i and a fraction f in
+// 1/256 (arithmetic shifts: floor). A kernel stepping numerators may carry
+// the half step in them from the start.
+IMGPAR_HD void rotate_split_biased(long long biased, int& i, int& f) {
+    i = static_cast<int>(biased >> 33);
+    f = static_cast<int>((biased >> 25) & 255);
+}
+
 // A numerator as an integer part i and a fraction f in 1/256, rounded to
 // the nearest 1/256 (ties up): monotone in the numerator.
-IMGPAR_HD void rotate_split(long long numerator, int& i, int& f) {
-    const long long q = (numerator + (1LL << 24)) >> 25;  // arithmetic shifts: floor
-    i = static_cast<int>(q >> 8);
-    f = static_cast<int>(q & 255);
-}
+IMGPAR_HD void rotate_split(long long numerator, int& i, int& f) { rotate_split_biased(numerator + kRotateHalfStep, i, f); }
 
 // Where output pixel (ox, oy) reads: integer parts (ix, iy) and fractions
 // (fx, fy) in 1/256.

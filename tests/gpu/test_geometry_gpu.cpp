@@ -157,10 +157,12 @@ TEST_CASE("gpu geometry: rotation by any angle, both interpolations, gives the C
 }
 
 TEST_CASE("gpu geometry: rotation's tile and per-pixel kernels give the CPU's bytes around the tiles' edges") {
-    // Outputs whose sides fall on, one short of and one past the 64x32 tiles,
-    // angles near the axes (boxes one or two pixels thick) and far from them.
+    // Outputs whose sides fall on, one short of and one past the 64x32 tiles
+    // (3-4 channels) and the 64x64 ones (1-2 channels), angles near the axes
+    // (boxes one or two pixels thick) and far from them.
     const double angles[] = {0.01, 3, 33.3, 45, 89.99, 120, 179.5, 225, 269.9, 301};
-    const std::pair<int, int> sizes[] = {{1, 300}, {300, 1}, {62, 30}, {63, 33}, {64, 32}, {65, 31}, {97, 200}, {200, 97}};
+    const std::pair<int, int> sizes[] = {{1, 300}, {300, 1}, {62, 30}, {63, 33}, {64, 32},  {65, 31},
+                                         {63, 65}, {64, 64}, {65, 63}, {97, 200}, {200, 97}};
     int runs = 0;
     for (const auto& [w, h] : sizes)
         for (int c = 1; c <= 4; ++c)
