@@ -23,23 +23,6 @@
 
 namespace imgpar::cuda::resize_detail {
 
-// D[16x8] += A[16x32] (signed bytes) B[32x8] (unsigned bytes); the fragment
-// layout of filter_detail::mma_u8_m16n8k32.
-__device__ __forceinline__ void mma_s8u8_m16n8k32(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
-                                                  std::uint32_t b1) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-#else
-    (void)d;
-    (void)a;
-    (void)b0;
-    (void)b1;
-    __trap();
-#endif
-}
-
 // Shared memory of the pass, laid out by the host (mma_first_pass_layout).
 struct MmaFirstPassLayout {
     int quads = 0;       // input row quads staged a group: ceil(the widest group's window / 4)
@@ -150,7 +133,7 @@ __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPass
             IMGPAR_UNROLL
             for (int ks = 0; ks < KS; ++ks) {
                 const std::uint32_t bq0 = col[8 * ks], bq1 = col[8 * ks + 4];
-                mma_s8u8_m16n8k32(d_hi, a_hi[ks], bq0, bq1);
+                filter_detail::mma_s8u8_m16n8k32(d_hi, a_hi[ks], bq0, bq1);
                 filter_detail::mma_u8_m16n8k32(d_lo, a_lo[ks], bq0, bq1);
             }
             IMGPAR_UNROLL
