@@ -22,19 +22,24 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
     return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// A's bytes unsigned (u8) or signed (s8, kSignedA); B's unsigned.
-template <bool kSignedA>
-__device__ __forceinline__ void mma_x8u8_m16n8k32(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
-                                                  std::uint32_t b1) {
+// A's and B's bytes unsigned (u8) or signed (s8).
+template <bool kSignedA, bool kSignedB = false>
+__device__ __forceinline__ void mma_x8_m16n8k32(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
+                                                std::uint32_t b1) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (kSignedA)
-        asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-            : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#define IMGPAR_MMA_X8(AT, BT)                                                                                      \
+    asm("mma.sync.aligned.m16n8k32.row.col.s32." AT "." BT ".s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n" \
+        : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                                            \
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1))
+    if constexpr (kSignedA && kSignedB)
+        IMGPAR_MMA_X8("s8", "s8");
+    else if constexpr (kSignedA)
+        IMGPAR_MMA_X8("s8", "u8");
+    else if constexpr (kSignedB)
+        IMGPAR_MMA_X8("u8", "s8");
     else
-        asm("mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-            : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-            : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+        IMGPAR_MMA_X8("u8", "u8");
+#undef IMGPAR_MMA_X8
 #else
     // The dispatchers never select a tensor-core kernel below compute 8.0.
     (void)d;
@@ -47,13 +52,7 @@ __device__ __forceinline__ void mma_x8u8_m16n8k32(int (&d)[4], const std::uint32
 
 __device__ __forceinline__ void mma_u8_m16n8k32(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
                                                 std::uint32_t b1) {
-    mma_x8u8_m16n8k32<false>(d, a, b0, b1);
-}
-
-// The same with A's bytes signed.
-__device__ __forceinline__ void mma_s8u8_m16n8k32(int (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
-                                                  std::uint32_t b1) {
-    mma_x8u8_m16n8k32<true>(d, a, b0, b1);
+    mma_x8_m16n8k32<false>(d, a, b0, b1);
 }
 
 // The same over K = 16: A is a0, a1 (or a2, a3) of the m16n8k32 layout, B

@@ -212,15 +212,18 @@ void* ResizeWorkspace::intermediate(std::size_t bytes, cudaStream_t stream) {
     return intermediate_.get();
 }
 
-// IMGPAR_RESIZE_MMA=0: the tiled kernel's first pass on the CUDA cores
-// where the tensor cores would take it (docs/development.md).
-static bool mma_declined() {
+// IMGPAR_RESIZE_MMA=0: the tiled kernel's passes on the CUDA cores where
+// the tensor cores would take them; =first: only the first there
+// (docs/development.md).
+static TilePasses tensor_cores_allowed(TilePasses asked) {
     const char* v = std::getenv("IMGPAR_RESIZE_MMA");
-    return v && std::strcmp(v, "0") == 0;
+    if (v && std::strcmp(v, "0") == 0) return TilePasses::Cores;
+    if (v && std::strcmp(v, "first") == 0 && asked == TilePasses::TensorCores) return TilePasses::FirstOnTensorCores;
+    return asked;
 }
 
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
-            cudaStream_t stream, std::string* kernel, bool tiles, bool tensor_cores) {
+            cudaStream_t stream, std::string* kernel, bool tiles, TilePasses tensor_cores) {
     const int C = src.channels;
     if (src.width != plan.x.in || src.height != plan.y.in || dst.width != plan.x.count || dst.height != plan.y.count ||
         dst.channels != C || C < 1 || C > 4)
@@ -240,13 +243,16 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
                       std::to_string(plan.y.taps) + "; " + describe_resize(plan) + ")";
         return;
     }
-    const TileFirstPass first =
-        tiles ? resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream, tensor_cores && !mma_declined())
-              : TileFirstPass::None;
-    if (first != TileFirstPass::None) {
+    const TilePasses ran =
+        tiles ? resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream, tensor_cores_allowed(tensor_cores))
+              : TilePasses::None;
+    if (ran != TilePasses::None) {
         if (kernel)
             *kernel = std::string("output tiles, the intermediate in shared memory (") +
-                      (first == TileFirstPass::TensorCores ? "first pass on the tensor cores, int8 MMA; " : "") + what;
+                      (ran == TilePasses::TensorCores          ? "both passes on the tensor cores, int8 MMA; "
+                       : ran == TilePasses::FirstOnTensorCores ? "first pass on the tensor cores, int8 MMA; "
+                                                               : "") +
+                      what;
         return;
     }
     void* mid = ws.intermediate(static_cast<std::size_t>(plan.y.count) * plan.x.in * C * mid_bytes, stream);

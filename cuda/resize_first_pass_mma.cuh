@@ -29,6 +29,11 @@ struct MmaFirstPassLayout {
     int stride = 0;      // words between staged byte columns: >= quads, 4 mod 8 (B's reads spread over the banks)
     int stage_at = 0;    // byte offset of the staged input: [byte column][stride] words
     int weights_at = 0;  // byte offset of W: high bytes [tile_h][K + 16], then low bytes the same
+    // > 0: the intermediate as byte planes for the tensor cores' second pass
+    // (cuda/resize_second_pass_mma.cuh), from byte 0: high bytes
+    // [channel][tile_h][plane_stride], then low bytes the same; the value is
+    // 256 high (signed) + low. 0: 16-bit samples [tile_h][max_cols][S].
+    int plane_stride = 0;
 };
 
 // Words between the rows of W: K / 4 + 4, 4 mod 8 for K a multiple of 32,
@@ -133,7 +138,7 @@ __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPass
             IMGPAR_UNROLL
             for (int ks = 0; ks < KS; ++ks) {
                 const std::uint32_t bq0 = col[8 * ks], bq1 = col[8 * ks + 4];
-                filter_detail::mma_s8u8_m16n8k32(d_hi, a_hi[ks], bq0, bq1);
+                filter_detail::mma_x8_m16n8k32<true>(d_hi, a_hi[ks], bq0, bq1);
                 filter_detail::mma_u8_m16n8k32(d_lo, a_lo[ks], bq0, bq1);
             }
             IMGPAR_UNROLL
@@ -141,8 +146,14 @@ __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPass
                 const int kk = 16 * grp + g + (e >= 2 ? 8 : 0);
                 const int b = sb0 + n0 + 2 * q4 + (e & 1);
                 if (kk < rows && b >= b0 && b < b1) {
-                    const int sum = d_hi[e] * 256 + d_lo[e];
-                    mid[kk * row + (b / C - c0) * S + b % C] = static_cast<std::int16_t>(first_pass_value(AxisKind::Filter, sum));
+                    const int v = first_pass_value(AxisKind::Filter, d_hi[e] * 256 + d_lo[e]);
+                    if (l.plane_stride > 0) {
+                        const int at = ((b % C) * a.tile_h + kk) * l.plane_stride + b / C - c0;
+                        smem[at] = static_cast<unsigned char>(v >> 8);
+                        smem[C * a.tile_h * l.plane_stride + at] = static_cast<unsigned char>(v & 255);
+                    } else {
+                        mid[kk * row + (b / C - c0) * S + b % C] = static_cast<std::int16_t>(v);
+                    }
                 }
             }
         }

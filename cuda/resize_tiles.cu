@@ -16,6 +16,7 @@
 #include "cuda/check.hpp"
 #include "cuda/histogram_launch.hpp"
 #include "cuda/resize_first_pass_mma.cuh"
+#include "cuda/resize_second_pass_mma.cuh"
 #include "src/ops/resize_math.hpp"
 
 namespace imgpar::cuda {
@@ -136,8 +137,10 @@ __device__ __forceinline__ void first_pass_vectors16(const TileArgs& a, Mid* mid
 // (first_pass_vectors16), premultiplied pixel by pixel; a and its pointers
 // stay byte-addressed.
 // KS > 0: the first pass on the tensor cores, K = 32 KS input rows a group
-// of 16 intermediate rows (8-bit samples, a filter, no alpha).
-template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T = std::uint8_t, int KS = 0>
+// of 16 intermediate rows (8-bit samples, a filter, no alpha); KX > 0 (with
+// KS > 0): the second too, K = 32 KX intermediate columns a group of 8
+// output pixels (a filter along the rows as well).
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T = std::uint8_t, int KS = 0, int KX = 0>
 __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
     constexpr bool kWide = sizeof(T) == 2;
     constexpr int kTop = kWide ? 65535 : 255;
@@ -189,6 +192,11 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
         }
     }
 
+    if constexpr (KX > 0 && KS > 0) {
+        resize_detail::second_pass_mma<C, KX>(a, a.mma, smem, k0, k1, j0, j1, c0);
+        return;
+    }
+
     // The tile's row weights tap by tap ([t][j - j0]), where they fit: a
     // warp's 32 pixels then read 32 neighbouring words a tap, where the
     // tables' pixel-major layout spread them over x_taps times the sectors.
@@ -234,11 +242,11 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
     }
 }
 
-template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T, int KS = 0>
+template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T, int KS = 0, int KX = 0>
 void launch(const TileArgs& a, std::size_t smem, cudaStream_t stream) {
     const dim3 grid(static_cast<unsigned>((a.count_x + a.tile_w - 1) / a.tile_w),
                     static_cast<unsigned>((a.count_y + a.tile_h - 1) / a.tile_h));
-    const auto kernel = resize_tile_kernel<C, KY, Premul, Mid, Wide, T, KS>;
+    const auto kernel = resize_tile_kernel<C, KY, Premul, Mid, Wide, T, KS, KX>;
     if (smem > 48 * 1024)
         IMGPAR_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
     kernel<<<grid, ResizeTilePolicy::threads, smem, stream>>>(a);
@@ -293,31 +301,39 @@ int max_columns(const ResizeAxis& x, int tile_w) {
     return most;
 }
 
-// The tensor cores' first pass (cuda/resize_first_pass_mma.cuh): K input
-// rows a group of 16 intermediate rows, the smallest multiple of 32 that
-// holds the widest group's window (groups start at multiples of 16), or 0
-// where that passes ResizeTilePolicy::mma_max_k.
-int mma_window(const ResizeAxis& y, int& widest) {
+// The tensor cores' passes: K, the smallest multiple of 32 that holds the
+// widest group's window, or 0 where that passes `most`. Down the columns
+// (cuda/resize_first_pass_mma.cuh) a group is 16 intermediate rows from a
+// multiple of 16, its window the input rows they read; along the rows
+// (cuda/resize_second_pass_mma.cuh) 8 output pixels from a multiple of 8,
+// the intermediate columns they read from the first's rounded down to 4
+// (3 more at most). `widest`: the window itself.
+int mma_window(const ResizeAxis& axis, int group, int slack, int most, int& widest) {
     widest = 0;
-    for (int s = 0; s < y.count; s += 16) {
-        const int e = std::min(s + 15, y.count - 1);
-        widest = std::max(widest, y.start[static_cast<std::size_t>(e)] + y.taps - y.start[static_cast<std::size_t>(s)]);
+    for (int s = 0; s < axis.count; s += group) {
+        const int e = std::min(s + group - 1, axis.count - 1);
+        widest = std::max(widest, axis.start[static_cast<std::size_t>(e)] + axis.taps -
+                                      axis.start[static_cast<std::size_t>(s)] + slack);
     }
     const int k = (widest + 31) / 32 * 32;
-    return k <= ResizeTilePolicy::mma_max_k ? k : 0;
+    return k <= most ? k : 0;
 }
 
 // The tiled kernel with the tensor cores' first pass, for 8-bit samples
 // without alpha under a filter down the columns: false (nothing launched)
 // where it does not apply or its tiles do not fit.
 bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
-               const ExactDivider& divider, cudaStream_t stream) {
+               const ExactDivider& divider, bool second_pass, bool& second, cudaStream_t stream) {
     using Policy = ResizeTilePolicy;
     const int C = src.channels;
-    int widest = 0;
-    const int K = mma_window(plan.y, widest);
+    int widest = 0, row_window = 0;
+    const int K = mma_window(plan.y, 16, 0, Policy::mma_max_k, widest);
     // Gray and RGB: the layouts without alpha.
     if (K == 0 || (C != 1 && C != 3) || !hist::vector_ok(src.data, src.pitch)) return false;
+    // Along the rows too where a filter runs there and its groups' windows are short.
+    const int KX = axis_kind(plan.x.filter) == AxisKind::Filter && second_pass  // 32 or 64, or 0
+                       ? mma_window(plan.x, 8, 3, Policy::mma_max_kx, row_window)
+                       : 0;
     const int quads = (widest + 3) / 4;
     const int stride = quads % 8 <= 4 ? quads + (4 - quads % 8) : quads + (12 - quads % 8);  // 4 mod 8
     const int aw = K / 4 + 4;  // resize_detail::weight_row_words<K>()
@@ -327,9 +343,17 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
         const std::size_t weight_bytes = static_cast<std::size_t>(tile_w) * plan.x.taps * sizeof(std::int32_t);
         // The staged byte columns: the run's bytes out to 16-byte boundaries.
         const std::size_t stage_cols = (static_cast<std::size_t>(cols) * C + 15) / 16 * 16 + 16;
-        const std::size_t stage_bytes = (stage_cols * stride + K / 4) * 4;
+        // The second pass's weights take the staged input's place.
+        const std::size_t stage_bytes = std::max<std::size_t>((stage_cols * stride + K / 4) * 4,
+                                                              KX > 0 ? 2 * tile_w * (KX / 4 + 4) * 4 : 0);
+        // Byte planes for the second pass: a row reads up to K columns past
+        // its group's first; rows 4 banks apart mod 8.
+        int plane = (cols + KX + 4 + 15) / 16 * 16;
+        if (plane % 32 == 0) plane += 16;
         for (const int tile_h : {Policy::max_tile_h, 16}) {
-            const std::size_t mid_end = (static_cast<std::size_t>(tile_h) * row_bytes + 15) / 16 * 16;
+            const std::size_t mid_bytes =
+                KX > 0 ? 2 * static_cast<std::size_t>(C) * tile_h * plane : static_cast<std::size_t>(tile_h) * row_bytes;
+            const std::size_t mid_end = (mid_bytes + 15) / 16 * 16;
             const std::size_t stage_at = (mid_end + weight_bytes + 15) / 16 * 16;
             const std::size_t w_at = stage_at + (stage_bytes + 15) / 16 * 16;
             const std::size_t smem = w_at + 2 * static_cast<std::size_t>(tile_h) * aw * 4;
@@ -337,13 +361,17 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
             TileArgs a{src.data,     src.pitch,    plan.x.in,   plan.y.in, t,     plan.x.taps,
                        plan.y.taps,  plan.x.count, plan.y.count, dst.data, dst.pitch, divider,
                        tile_w,       tile_h,       cols,         true,     static_cast<int>(mid_end), {}};
-            a.mma = {quads, stride, static_cast<int>(stage_at), static_cast<int>(w_at)};
+            a.mma = {quads, stride, static_cast<int>(stage_at), static_cast<int>(w_at), KX > 0 ? plane : 0};
             const auto go = [&](auto c) {
                 constexpr int kC = decltype(c)::value;
                 const AxisKind kx = axis_kind(plan.x.filter);
                 const auto ks = [&](auto k) {
                     constexpr int kKS = decltype(k)::value;
-                    if (kx == AxisKind::Area)
+                    if (KX == 32)
+                        launch<kC, AxisKind::Filter, false, std::int16_t, false, std::uint8_t, kKS, 1>(a, smem, stream);
+                    else if (KX == 64)
+                        launch<kC, AxisKind::Filter, false, std::int16_t, false, std::uint8_t, kKS, 2>(a, smem, stream);
+                    else if (kx == AxisKind::Area)
                         launch<kC, AxisKind::Filter, false, std::int16_t, true, std::uint8_t, kKS>(a, smem, stream);
                     else
                         launch<kC, AxisKind::Filter, false, std::int16_t, false, std::uint8_t, kKS>(a, smem, stream);
@@ -355,6 +383,7 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
                     default: return ks(std::integral_constant<int, 4>{});
                 }
             };
+            second = KX > 0;
             if (C == 1)
                 go(std::integral_constant<int, 1>{});
             else
@@ -403,14 +432,15 @@ bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const Dev
 
 }  // namespace
 
-TileFirstPass resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
-                           const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
-                           cudaStream_t stream, bool tensor_cores) {
-    if (tensor_cores && !premultiply && mid_bytes == 2 && axis_kind(plan.y.filter) == AxisKind::Filter &&
-        tiled_mma(plan, src, dst, t, divider, stream))
-        return TileFirstPass::TensorCores;
-    return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream) ? TileFirstPass::Cores
-                                                                                  : TileFirstPass::None;
+TilePasses resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
+                        const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
+                        cudaStream_t stream, TilePasses tensor_cores) {
+    bool second = false;
+    if (tensor_cores != TilePasses::Cores && !premultiply && mid_bytes == 2 &&
+        axis_kind(plan.y.filter) == AxisKind::Filter &&
+        tiled_mma(plan, src, dst, t, divider, tensor_cores == TilePasses::TensorCores, second, stream))
+        return second ? TilePasses::TensorCores : TilePasses::FirstOnTensorCores;
+    return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream) ? TilePasses::Cores : TilePasses::None;
 }
 
 bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,

@@ -25,24 +25,23 @@ struct ResizeTilePolicy {
     static constexpr int min_rows = 1;
     static constexpr std::size_t shared_bytes = 48 * 1024;
     // The tensor cores' first pass: groups of 16 rows reading at most this
-    // many input rows (lanczos3 down to about 40%), tiles of at most this
+    // many input rows (lanczos3 down to about 17%), tiles of at most this
     // much shared memory (the staged input and the weights beside the
     // intermediate; three blocks an SM).
     static constexpr int mma_max_k = 128;
+    static constexpr int mma_max_kx = 64;  // along the rows: 8 outputs' columns (lanczos3 down to about 22%)
     static constexpr std::size_t mma_shared_bytes = 72 * 1024;
 };
 
-// How a tiled resize made its first pass: not at all (no tile fits), on the
-// CUDA cores, or on the tensor cores (cuda/resize_first_pass_mma.cuh).
-enum class TileFirstPass { None, Cores, TensorCores };
 
-// Launches the tiled kernel and says how its first pass ran, or returns
-// None (nothing launched) where no tile fits. `mid_bytes`: 2 or 4, as the
-// two passes' intermediate. `tensor_cores`: the first pass on them where it
-// applies (a filter down the columns, no alpha).
-TileFirstPass resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
-                           const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
-                           cudaStream_t stream, bool tensor_cores);
+// Launches the tiled kernel and says how its passes ran, or returns None
+// (nothing launched) where no tile fits. `mid_bytes`: 2 or 4, as the two
+// passes' intermediate. `tensor_cores`: the passes they may take where they
+// apply (gray or RGB, a filter down the columns, and along the rows for the
+// second; groups' windows within the policy's K).
+TilePasses resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
+                        const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
+                        cudaStream_t stream, TilePasses tensor_cores);
 // 16-bit samples (a plan for U16): `mid_bytes` 4 or 8.
 bool resize_tiled(const ResizePlan& plan, const ConstDeviceViewU16& src, const DeviceViewU16& dst,
                   const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,

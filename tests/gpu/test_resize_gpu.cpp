@@ -20,18 +20,24 @@ namespace {
 // How a test asks for a kernel: the tiled one with its first pass on the
 // tensor cores where that applies, the tiled one on the CUDA cores only, or
 // the two passes.
-enum class Way { TensorCores, Cores, Passes };
-constexpr Way kWays[] = {Way::TensorCores, Way::Cores, Way::Passes};
+enum class Way { TensorCores, FirstOnTensorCores, Cores, Passes };
+constexpr Way kWays[] = {Way::TensorCores, Way::FirstOnTensorCores, Way::Cores, Way::Passes};
 
-const char* way_name(Way w) { return w == Way::TensorCores ? "tiles, tensor cores" : w == Way::Cores ? "tiles, cores" : "passes"; }
+const char* way_name(Way w) {
+    return w == Way::TensorCores ? "tiles, tensor cores" : w == Way::FirstOnTensorCores ? "tiles, first pass on tensor cores"
+                                                   : w == Way::Cores                    ? "tiles, cores"
+                                                                                        : "passes";
+}
 
 ImageU8 on_gpu(const ResizePlan& plan, const ImageU8& img, Way way, std::string& kernel) {
     cuda::DeviceImageU8 src(img.width(), img.height(), img.channels());
     cuda::DeviceImageU8 dst(plan.x.count, plan.y.count, img.channels());
     const cudaStream_t stream = test::stream();
     src.upload(img.view(), stream);
-    cuda::resize(plan, src.view(), dst.view(), test::session().impl().resizes, stream, &kernel, way != Way::Passes,
-                 way == Way::TensorCores);
+    const cuda::TilePasses most = way == Way::TensorCores          ? cuda::TilePasses::TensorCores
+                                  : way == Way::FirstOnTensorCores ? cuda::TilePasses::FirstOnTensorCores
+                                                                   : cuda::TilePasses::Cores;
+    cuda::resize(plan, src.view(), dst.view(), test::session().impl().resizes, stream, &kernel, way != Way::Passes, most);
     ImageU8 out(plan.x.count, plan.y.count, img.channels());
     dst.download(out.view(), stream);
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -118,7 +124,7 @@ TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (ne
     // whose groups read 1 to 4 steps of 32 input rows (1.9 to 0.2).
     const std::pair<int, int> inputs[] = {{640, 480}, {1031, 263}, {97, 1301}, {33, 17}, {1, 160}, {301, 66}};
     const double factors[] = {0.5, 1.0 / 3, 0.27, 0.2, 0.74, 1.9};
-    int compared = 0;
+    int compared = 0, both_passes = 0;
     for (ResizeFilter f : {ResizeFilter::Lanczos3, ResizeFilter::Bicubic, ResizeFilter::Bilinear})
         for (int c : {1, 3})
             for (const auto& [iw, ih] : inputs)
@@ -138,16 +144,23 @@ TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (ne
                         CAPTURE(ih);
                         CAPTURE(k);
                         CAPTURE(harsh);
-                        for (const Way way : {Way::TensorCores, Way::Cores}) {
+                        for (const Way way : {Way::TensorCores, Way::FirstOnTensorCores, Way::Cores}) {
                             CAPTURE(way_name(way));
                             std::string kernel;
                             IMGPAR_CHECK_IMAGES_EQUAL(want, on_gpu(plan, img, way, kernel));
-                            // Every plan here reads at most 128 input rows a group of 16.
-                            CHECK((kernel.find("tensor cores") != std::string::npos) == (way == Way::TensorCores));
+                            // Every plan here reads at most 128 input rows a group of 16 rows (the
+                            // first pass on the tensor cores wherever they may take it); the second
+                            // goes there where 8 pixels read at most 64 intermediate columns.
+                            const bool both = kernel.find("both passes on the tensor cores") != std::string::npos;
+                            const bool first = kernel.find("first pass on the tensor cores") != std::string::npos;
+                            CHECK(both + first == (way != Way::Cores));
+                            CHECK_FALSE((both && way != Way::TensorCores));
                             ++compared;
+                            both_passes += both;
                         }
                     }
-    MESSAGE(compared, " resizes compared");
+    MESSAGE(compared, " resizes compared, ", both_passes, " with both passes on the tensor cores");
+    CHECK(both_passes > compared / 6);
 }
 
 TEST_CASE("gpu resize: area at whole factors takes the block means and gives the CPU's bytes") {

@@ -1,0 +1,110 @@
+// The tiled resize's second pass (along the rows) on the tensor cores, after
+// the tensor cores' first pass left the intermediate as byte planes
+// (cuda/resize_first_pass_mma.cuh). For each channel, 16 rows x 8 output
+// pixels are the product M[16 rows][K intermediate columns] x W[K][8 outputs]:
+// M from the tile's intermediate (a 16-bit signed value as 256 high + low
+// bytes), W dense (each output's taps at their offsets from the group's first
+// column, rounded down to 4, zeros elsewhere) and split the same way. Four
+// int8 MMAs (high x high, high x low, low x high, low x low) give the sums
+// exactly in wrapping 32-bit arithmetic: the true sum is within 2^30 (the
+// intermediate within 2^15, the weights' magnitudes summing to at most 2^15).
+// Then resize_output's rounding, as the CUDA cores' pass.
+//
+// Why: along the rows the CUDA cores spend a load, a sign extension and a
+// multiply-add a tap and sample (two loads a tap for the pixel and its
+// weight); here a warp's MMAs cover 16 rows x 8 pixels x 32 taps a channel,
+// and what is left is the rounding and the stores.
+#pragma once
+
+#include <cstdint>
+
+#include "cuda/filter_mma.cuh"
+#include "cuda/resize_first_pass_mma.cuh"
+#include "src/ops/resize_math.hpp"
+
+namespace imgpar::cuda::resize_detail {
+
+// The output pixels j0 .. j1 - 1 (j0 a multiple of 8 from the tile's first)
+// of rows k0 .. k1 - 1 from the byte planes at the start of smem; W is built
+// where the first pass staged its input (l.stage_at), which it no longer
+// needs. K = 32 KX intermediate columns a group of 8 outputs. Ends with the
+// tile's outputs stored (no barrier after).
+template <int C, int KX, typename Args>
+__device__ __forceinline__ void second_pass_mma(const Args& a, const MmaFirstPassLayout& l, unsigned char* smem, int k0,
+                                                int k1, int j0, int j1, int c0) {
+    constexpr int K = 32 * KX, BW = weight_row_words<K>();
+    const int threads = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
+    const int groups = (j1 - j0 + 7) / 8;
+    std::uint8_t* w_hi = smem + l.stage_at;  // [group][8 outputs][BW words]
+    std::uint8_t* w_lo = w_hi + a.tile_w * BW * 4;
+    for (int i = tid; i < groups * 8 * K; i += threads) {
+        const int n = i / K, k = i - n * K, j = j0 + n;  // n: 8 group + output
+        int w = 0;
+        if (j < j1) {
+            const int xw = (a.t.x_start[j0 + (n & ~7)] - c0) & ~3;  // the group's first column
+            const int start = a.t.x_start[j];
+            const int t = c0 + xw + k - start;
+            if (t >= 0 && t < min(a.x_taps, a.in_width - start))
+                w = a.t.x_weight[static_cast<std::size_t>(j) * a.x_taps + t];
+        }
+        w_hi[n * BW * 4 + k] = static_cast<std::uint8_t>(w >> 8);
+        w_lo[n * BW * 4 + k] = static_cast<std::uint8_t>(w & 255);
+    }
+    __syncthreads();
+
+    const int ps = l.plane_stride / 4;  // words
+    const std::uint32_t* m_hi = reinterpret_cast<const std::uint32_t*>(smem);
+    const std::uint32_t* m_lo = m_hi + C * a.tile_h * ps;
+    const int warp = tid / 32, lane = tid % 32, g = lane >> 2, q4 = lane & 3, warps = threads / 32;
+    const int row_groups = (k1 - k0 + 15) / 16;
+    for (int u = warp; u < row_groups * groups; u += warps) {
+        const int rg = u / groups, grp = u - rg * groups;
+        const int xw = (a.t.x_start[j0 + 8 * grp] - c0) & ~3;
+        std::uint32_t b_hi[KX][2], b_lo[KX][2];
+        const std::uint32_t* wh = reinterpret_cast<const std::uint32_t*>(w_hi) + (8 * grp + g) * BW + q4;
+        const std::uint32_t* wl = reinterpret_cast<const std::uint32_t*>(w_lo) + (8 * grp + g) * BW + q4;
+        IMGPAR_UNROLL
+        for (int ks = 0; ks < KX; ++ks) {
+            b_hi[ks][0] = wh[8 * ks];
+            b_hi[ks][1] = wh[8 * ks + 4];
+            b_lo[ks][0] = wl[8 * ks];
+            b_lo[ks][1] = wl[8 * ks + 4];
+        }
+        int sum[C][4];
+        IMGPAR_UNROLL
+        for (int c = 0; c < C; ++c) {
+            int hh[4] = {0, 0, 0, 0}, hl[4] = {0, 0, 0, 0}, lh[4] = {0, 0, 0, 0}, ll[4] = {0, 0, 0, 0};
+            const int at = (c * a.tile_h + 16 * rg + g) * ps + xw / 4 + q4;
+            IMGPAR_UNROLL
+            for (int ks = 0; ks < KX; ++ks) {
+                const int o[4] = {at + 8 * ks, at + 8 * ps + 8 * ks, at + 8 * ks + 4, at + 8 * ps + 8 * ks + 4};
+                std::uint32_t a_hi[4], a_lo[4];
+                IMGPAR_UNROLL
+                for (int r = 0; r < 4; ++r) {
+                    a_hi[r] = m_hi[o[r]];
+                    a_lo[r] = m_lo[o[r]];
+                }
+                filter_detail::mma_x8_m16n8k32<true, true>(hh, a_hi, b_hi[ks][0], b_hi[ks][1]);
+                filter_detail::mma_x8_m16n8k32<true, false>(hl, a_hi, b_lo[ks][0], b_lo[ks][1]);
+                filter_detail::mma_x8_m16n8k32<false, true>(lh, a_lo, b_hi[ks][0], b_hi[ks][1]);
+                filter_detail::mma_x8_m16n8k32<false, false>(ll, a_lo, b_lo[ks][0], b_lo[ks][1]);
+            }
+            IMGPAR_UNROLL
+            for (int e = 0; e < 4; ++e)
+                sum[c][e] = static_cast<int>((static_cast<std::uint32_t>(hh[e]) << 16) +
+                                             (static_cast<std::uint32_t>(hl[e] + lh[e]) << 8) +
+                                             static_cast<std::uint32_t>(ll[e]));
+        }
+        IMGPAR_UNROLL
+        for (int e = 0; e < 4; ++e) {
+            const int kk = 16 * rg + g + (e >= 2 ? 8 : 0), j = j0 + 8 * grp + 2 * q4 + (e & 1);
+            if (k0 + kk < k1 && j < j1) {
+                std::uint8_t* o = a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch + static_cast<std::size_t>(j) * C;
+                IMGPAR_UNROLL
+                for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(sum[c][e], a.divider));
+            }
+        }
+    }
+}
+
+}  // namespace imgpar::cuda::resize_detail
