@@ -180,12 +180,27 @@ std::size_t mid_bytes16(AxisKind ky, bool premultiply) { return premultiply || k
 
 }  // namespace
 
+namespace {
+
+// Where the fragments start in the tables: past the plan's own, 16-byte aligned.
+std::size_t fragments_at(const ResizePlan& plan) {
+    const std::size_t n = plan.x.start.size() + plan.x.weight.size() + plan.y.start.size() + plan.y.weight.size();
+    return (n + 3) / 4 * 4;
+}
+
+}  // namespace
+
 ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device) {
     ResizeTables t;
     t.x_start = device;
     t.x_weight = t.x_start + plan.x.start.size();
     t.y_start = t.x_weight + plan.x.weight.size();
     t.y_weight = t.y_start + plan.y.start.size();
+    const ResizeMmaShape s = resize_mma_shape(plan);
+    t.y_frag_k = s.k_rows;
+    t.x_frag_k = s.k_cols;
+    t.y_frag = reinterpret_cast<const uint4*>(device + fragments_at(plan));
+    t.x_frag = t.y_frag + resize_mma_words(plan, s, true) / 4;
     return t;
 }
 
@@ -199,6 +214,8 @@ const std::int32_t* ResizeWorkspace::tables(const ResizePlan& plan, cudaStream_t
     std::vector<std::int32_t> all;
     for (const std::vector<std::int32_t>* v : {&plan.x.start, &plan.x.weight, &plan.y.start, &plan.y.weight})
         all.insert(all.end(), v->begin(), v->end());
+    all.resize(fragments_at(plan), 0);
+    append_resize_mma_fragments(plan, resize_mma_shape(plan), all);
     tables_.reserve(all.size(), stream);
     // From pageable memory: the call returns once the host's bytes are copied.
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(tables_.get(), all.data(), all.size() * sizeof(std::int32_t),

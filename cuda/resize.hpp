@@ -43,12 +43,23 @@ private:
     std::string key_;  // what the uploaded tables are
 };
 
-// The device tables' layout: x.start, x.weight, y.start, y.weight.
+// K of the tensor cores' groups down the columns and along the rows, 0
+// where they do not take that pass (resize_mma_shape).
+struct ResizeMmaShape {
+    int k_rows = 0, k_cols = 0;
+};
+
+// The device tables' layout: x.start, x.weight, y.start, y.weight, then
+// (16-byte aligned) the tensor cores' weight fragments down the columns
+// and along the rows (cuda/resize_tiles.hpp).
 struct ResizeTables {
     const std::int32_t* x_start;
     const std::int32_t* x_weight;
     const std::int32_t* y_start;
     const std::int32_t* y_weight;
+    const uint4* y_frag = nullptr;
+    const uint4* x_frag = nullptr;
+    int y_frag_k = 0, x_frag_k = 0;
 };
 ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device);
 

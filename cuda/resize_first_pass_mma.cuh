@@ -13,7 +13,9 @@
 // multiply-adds; here a warp's two MMAs cover 16 rows x 8 bytes x 32 taps.
 // The price is the layout B wants (4 consecutive input rows of one byte
 // column in a register): the input is staged transposed, each thread
-// turning a 4-row x 16-byte block with byte permutes.
+// turning a 4-row x 16-byte block with byte permutes. W depends on the rows
+// alone, so the host lays it out once a plan, in the order of the lanes'
+// fragments (resize_mma_fragments): a lane's two 16-byte loads a step.
 #pragma once
 
 #include <cstdint>
@@ -23,25 +25,18 @@
 
 namespace imgpar::cuda::resize_detail {
 
-// Shared memory of the pass, laid out by the host (mma_first_pass_layout).
+// Shared memory of the pass, laid out by the host (tiled_mma).
 struct MmaFirstPassLayout {
-    int quads = 0;       // input row quads staged a group: ceil(the widest group's window / 4)
-    int stride = 0;      // words between staged byte columns: >= quads, 4 mod 8 (B's reads spread over the banks)
-    int stage_at = 0;    // byte offset of the staged input: [byte column][stride] words
-    int weights_at = 0;  // byte offset of W: high bytes [tile_h][K + 16], then low bytes the same
+    int quads = 0;     // input row quads staged a group: ceil(the widest group's window / 4)
+    int stride = 0;    // words between staged byte columns: >= quads, 4 mod 8 (B's reads spread over the banks)
+    int stage_at = 0;  // byte offset of the staged input: [byte column][stride] words
     // > 0: the intermediate as byte planes for the tensor cores' second pass
     // (cuda/resize_second_pass_mma.cuh), from byte 0: high bytes
-    // [channel][tile_h][plane_stride], then low bytes the same; the value is
-    // 256 high (signed) + low. 0: 16-bit samples [tile_h][max_cols][S].
+    // [channel][tile_h][plane_stride], then low bytes the same, a row from
+    // input pixel c0 & ~3 on; the value is 256 high (signed) + low. 0:
+    // 16-bit samples [tile_h][max_cols][S].
     int plane_stride = 0;
 };
-
-// Words between the rows of W: K / 4 + 4, 4 mod 8 for K a multiple of 32,
-// so A's fragment reads spread over the banks too.
-template <int K>
-constexpr int weight_row_words() {
-    return K / 4 + 4;
-}
 
 // Four words of four rows (x0..x3: the same 4 byte columns) as four words of
 // four byte columns (col[e] = byte e of x0, x1, x2, x3, lowest first).
@@ -64,25 +59,9 @@ __device__ __forceinline__ void transpose4x4(std::uint32_t x0, std::uint32_t x1,
 template <int C, int S, int KS, typename Args>
 __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPassLayout& l, unsigned char* smem,
                                                std::int16_t* mid, int k0, int k1, int c0, int cols) {
-    constexpr int K = 32 * KS, AW = weight_row_words<K>();
     std::uint32_t* stage = reinterpret_cast<std::uint32_t*>(smem + l.stage_at);
-    std::uint8_t* w_hi = smem + l.weights_at;
-    std::uint8_t* w_lo = w_hi + a.tile_h * AW * 4;
     const int rows = k1 - k0, groups = (rows + 15) / 16;
     const int threads = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
-
-    // W of every group: row kk's taps at their offsets from its group's first input row.
-    for (int i = tid; i < groups * 16 * K; i += threads) {
-        const int kk = i / K, k = i - kk * K, r = k0 + kk;
-        int w = 0;
-        if (r < k1) {
-            const int start = a.t.y_start[r];
-            const int t = a.t.y_start[k0 + (kk & ~15)] + k - start;  // >= 0: starts never decrease
-            if (t < min(a.y_taps, a.in_height - start)) w = a.t.y_weight[static_cast<std::size_t>(r) * a.y_taps + t];
-        }
-        w_hi[kk * AW * 4 + k] = static_cast<std::uint8_t>(w >> 8);  // floor(w / 256), two's complement
-        w_lo[kk * AW * 4 + k] = static_cast<std::uint8_t>(w & 255);
-    }
 
     const int b0 = c0 * C, b1 = (c0 + cols) * C;  // the run's bytes in each row
     const int v0 = b0 >> 4, nv = ((b1 + 15) >> 4) - v0;
@@ -116,19 +95,15 @@ __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPass
         }
         __syncthreads();
 
-        // This group's A fragments, kept for every column the warp takes.
+        // This group's A fragments (the plan's group (k0 + 16 grp) / 16),
+        // kept for every column the warp takes.
         std::uint32_t a_hi[KS][4], a_lo[KS][4];
-        const std::uint32_t* wh = reinterpret_cast<const std::uint32_t*>(w_hi) + 16 * grp * AW;
-        const std::uint32_t* wl = reinterpret_cast<const std::uint32_t*>(w_lo) + 16 * grp * AW;
+        const uint4* frag = a.t.y_frag + (static_cast<std::size_t>((k0 / 16 + grp) * KS) * 32 + lane) * 2;
         IMGPAR_UNROLL
         for (int ks = 0; ks < KS; ++ks) {
-            const int o[4] = {g * AW + 8 * ks + q4, (g + 8) * AW + 8 * ks + q4, g * AW + 8 * ks + 4 + q4,
-                              (g + 8) * AW + 8 * ks + 4 + q4};
-            IMGPAR_UNROLL
-            for (int j = 0; j < 4; ++j) {
-                a_hi[ks][j] = wh[o[j]];
-                a_lo[ks][j] = wl[o[j]];
-            }
+            const uint4 h = __ldg(frag + ks * 64), lo = __ldg(frag + ks * 64 + 1);
+            a_hi[ks][0] = h.x, a_hi[ks][1] = h.y, a_hi[ks][2] = h.z, a_hi[ks][3] = h.w;
+            a_lo[ks][0] = lo.x, a_lo[ks][1] = lo.y, a_lo[ks][2] = lo.z, a_lo[ks][3] = lo.w;
         }
         for (int n0 = warp * 8; n0 < nv * 16; n0 += warps * 8) {
             int d_hi[4] = {0, 0, 0, 0}, d_lo[4] = {0, 0, 0, 0};
@@ -148,7 +123,7 @@ __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPass
                 if (kk < rows && b >= b0 && b < b1) {
                     const int v = first_pass_value(AxisKind::Filter, d_hi[e] * 256 + d_lo[e]);
                     if (l.plane_stride > 0) {
-                        const int at = ((b % C) * a.tile_h + kk) * l.plane_stride + b / C - c0;
+                        const int at = ((b % C) * a.tile_h + kk) * l.plane_stride + b / C - (c0 & ~3);
                         smem[at] = static_cast<unsigned char>(v >> 8);
                         smem[C * a.tile_h * l.plane_stride + at] = static_cast<unsigned char>(v & 255);
                     } else {

@@ -4,7 +4,9 @@
 // pixels are the product M[16 rows][K intermediate columns] x W[K][8 outputs]:
 // M from the tile's intermediate (a 16-bit signed value as 256 high + low
 // bytes), W dense (each output's taps at their offsets from the group's first
-// column, rounded down to 4, zeros elsewhere) and split the same way. Four
+// column, rounded down to 4, zeros elsewhere) and split the same way, laid
+// out by the host once a plan in the lanes' fragment order
+// (resize_mma_fragments: a lane's one 16-byte load a step). Four
 // int8 MMAs (high x high, high x low, low x high, low x low) give the sums
 // exactly in wrapping 32-bit arithmetic: the true sum is within 2^30 (the
 // intermediate within 2^15, the weights' magnitudes summing to at most 2^15).
@@ -24,34 +26,14 @@
 
 namespace imgpar::cuda::resize_detail {
 
-// The output pixels j0 .. j1 - 1 (j0 a multiple of 8 from the tile's first)
-// of rows k0 .. k1 - 1 from the byte planes at the start of smem; W is built
-// where the first pass staged its input (l.stage_at), which it no longer
-// needs. K = 32 KX intermediate columns a group of 8 outputs. Ends with the
-// tile's outputs stored (no barrier after).
+// The output pixels j0 .. j1 - 1 (j0 a multiple of 8) of rows k0 .. k1 - 1
+// from the byte planes at the start of smem (a row from input pixel c0 & ~3
+// on). K = 32 KX intermediate columns a group of 8 outputs.
 template <int C, int KX, typename Args>
 __device__ __forceinline__ void second_pass_mma(const Args& a, const MmaFirstPassLayout& l, unsigned char* smem, int k0,
                                                 int k1, int j0, int j1, int c0) {
-    constexpr int K = 32 * KX, BW = weight_row_words<K>();
     const int threads = static_cast<int>(blockDim.x), tid = static_cast<int>(threadIdx.x);
     const int groups = (j1 - j0 + 7) / 8;
-    std::uint8_t* w_hi = smem + l.stage_at;  // [group][8 outputs][BW words]
-    std::uint8_t* w_lo = w_hi + a.tile_w * BW * 4;
-    for (int i = tid; i < groups * 8 * K; i += threads) {
-        const int n = i / K, k = i - n * K, j = j0 + n;  // n: 8 group + output
-        int w = 0;
-        if (j < j1) {
-            const int xw = (a.t.x_start[j0 + (n & ~7)] - c0) & ~3;  // the group's first column
-            const int start = a.t.x_start[j];
-            const int t = c0 + xw + k - start;
-            if (t >= 0 && t < min(a.x_taps, a.in_width - start))
-                w = a.t.x_weight[static_cast<std::size_t>(j) * a.x_taps + t];
-        }
-        w_hi[n * BW * 4 + k] = static_cast<std::uint8_t>(w >> 8);
-        w_lo[n * BW * 4 + k] = static_cast<std::uint8_t>(w & 255);
-    }
-    __syncthreads();
-
     const int ps = l.plane_stride / 4;  // words
     const std::uint32_t* m_hi = reinterpret_cast<const std::uint32_t*>(smem);
     const std::uint32_t* m_lo = m_hi + C * a.tile_h * ps;
@@ -59,16 +41,14 @@ __device__ __forceinline__ void second_pass_mma(const Args& a, const MmaFirstPas
     const int row_groups = (k1 - k0 + 15) / 16;
     for (int u = warp; u < row_groups * groups; u += warps) {
         const int rg = u / groups, grp = u - rg * groups;
-        const int xw = (a.t.x_start[j0 + 8 * grp] - c0) & ~3;
+        // The group's first column (rounded down to 4), from the planes' first.
+        const int xw = (a.t.x_start[j0 + 8 * grp] & ~3) - (c0 & ~3);
         std::uint32_t b_hi[KX][2], b_lo[KX][2];
-        const std::uint32_t* wh = reinterpret_cast<const std::uint32_t*>(w_hi) + (8 * grp + g) * BW + q4;
-        const std::uint32_t* wl = reinterpret_cast<const std::uint32_t*>(w_lo) + (8 * grp + g) * BW + q4;
+        const uint4* frag = a.t.x_frag + static_cast<std::size_t>((j0 / 8 + grp) * KX) * 32 + lane;
         IMGPAR_UNROLL
         for (int ks = 0; ks < KX; ++ks) {
-            b_hi[ks][0] = wh[8 * ks];
-            b_hi[ks][1] = wh[8 * ks + 4];
-            b_lo[ks][0] = wl[8 * ks];
-            b_lo[ks][1] = wl[8 * ks + 4];
+            const uint4 f = __ldg(frag + ks * 32);
+            b_hi[ks][0] = f.x, b_hi[ks][1] = f.y, b_lo[ks][0] = f.z, b_lo[ks][1] = f.w;
         }
         int sum[C][4];
         IMGPAR_UNROLL

@@ -11,6 +11,7 @@
 #include "cuda/resize_tiles.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <type_traits>
 
 #include "cuda/check.hpp"
@@ -319,6 +320,83 @@ int mma_window(const ResizeAxis& axis, int group, int slack, int most, int& wide
     return k <= most ? k : 0;
 }
 
+// IMGPAR_RESIZE_MMA_ROWS=16: tiles of 16 rows where the tensor cores take
+// the first pass (docs/development.md), for timing against 32.
+int rows_asked() {
+    const char* v = std::getenv("IMGPAR_RESIZE_MMA_ROWS");
+    return v ? std::atoi(v) : 0;
+}
+
+// Byte b (0..3) of a fragment word: weight w's high (signed) or low byte.
+std::uint32_t weight_byte(std::int32_t w, bool high, int b) {
+    const std::uint32_t v = high ? static_cast<std::uint32_t>(w >> 8) & 255u : static_cast<std::uint32_t>(w) & 255u;
+    return v << (8 * b);
+}
+
+// Weight of the axis's output o at input position p, 0 outside its live taps.
+std::int32_t axis_weight(const ResizeAxis& axis, int o, int p) {
+    if (o >= axis.count) return 0;
+    const int start = axis.start[static_cast<std::size_t>(o)];
+    const int t = p - start;
+    if (t < 0 || t >= std::min(axis.taps, axis.in - start)) return 0;
+    return axis.weight[static_cast<std::size_t>(o) * axis.taps + t];
+}
+
+}  // namespace
+
+ResizeMmaShape resize_mma_shape(const ResizePlan& plan) {
+    ResizeMmaShape s;
+    if (plan.type != SampleType::U8 || axis_kind(plan.y.filter) != AxisKind::Filter) return s;
+    int widest = 0;
+    s.k_rows = mma_window(plan.y, 16, 0, ResizeTilePolicy::mma_max_k, widest);
+    if (s.k_rows > 0 && axis_kind(plan.x.filter) == AxisKind::Filter)
+        s.k_cols = mma_window(plan.x, 8, 3, ResizeTilePolicy::mma_max_kx, widest);
+    return s;
+}
+
+std::size_t resize_mma_words(const ResizePlan& plan, const ResizeMmaShape& s, bool rows) {
+    return rows ? static_cast<std::size_t>((plan.y.count + 15) / 16) * (s.k_rows / 32) * 32 * 8
+                : static_cast<std::size_t>((plan.x.count + 7) / 8) * (s.k_cols / 32) * 32 * 4;
+}
+
+void append_resize_mma_fragments(const ResizePlan& plan, const ResizeMmaShape& s, std::vector<std::int32_t>& out) {
+    // Down the columns: A of group G (rows 16 G ..), step ks, lane (g, q):
+    // the high bytes' words a0..a3, then the low bytes'; a0 = W[g][32 ks +
+    // 4q ..], a1 = W[g + 8][..], a2 = W[g][.. + 16], a3 = W[g + 8][.. + 16],
+    // column k the input row start[16 G] + k.
+    const ResizeAxis& y = plan.y;
+    for (int G = 0; s.k_rows > 0 && 16 * G < y.count; ++G) {
+        const int base = y.start[static_cast<std::size_t>(16 * G)];
+        for (int ks = 0; ks < s.k_rows / 32; ++ks)
+            for (int lane = 0; lane < 32; ++lane)
+                for (const bool high : {true, false})
+                    for (int r = 0; r < 4; ++r) {
+                        const int row = 16 * G + lane / 4 + (r & 1) * 8, k = 32 * ks + 4 * (lane % 4) + (r >> 1) * 16;
+                        std::uint32_t word = 0;
+                        for (int b = 0; b < 4; ++b) word |= weight_byte(axis_weight(y, row, base + k + b), high, b);
+                        out.push_back(static_cast<std::int32_t>(word));
+                    }
+    }
+    // Along the rows: B of group H (outputs 8 H ..), step ks, lane (g, q):
+    // b0 = W[32 ks + 4q ..][g], b1 = W[.. + 16][g], high bytes then low,
+    // column k the intermediate column (start[8 H] rounded down to 4) + k.
+    const ResizeAxis& x = plan.x;
+    for (int H = 0; s.k_cols > 0 && 8 * H < x.count; ++H) {
+        const int base = x.start[static_cast<std::size_t>(8 * H)] & ~3;
+        for (int ks = 0; ks < s.k_cols / 32; ++ks)
+            for (int lane = 0; lane < 32; ++lane)
+                for (const bool high : {true, false})
+                    for (int r = 0; r < 2; ++r) {
+                        const int o = 8 * H + lane / 4, k = 32 * ks + 4 * (lane % 4) + r * 16;
+                        std::uint32_t word = 0;
+                        for (int b = 0; b < 4; ++b) word |= weight_byte(axis_weight(x, o, base + k + b), high, b);
+                        out.push_back(static_cast<std::int32_t>(word));
+                    }
+    }
+}
+
+namespace {
+
 // The tiled kernel with the tensor cores' first pass, for 8-bit samples
 // without alpha under a filter down the columns: false (nothing launched)
 // where it does not apply or its tiles do not fit.
@@ -326,42 +404,41 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
                const ExactDivider& divider, bool second_pass, bool& second, cudaStream_t stream) {
     using Policy = ResizeTilePolicy;
     const int C = src.channels;
-    int widest = 0, row_window = 0;
-    const int K = mma_window(plan.y, 16, 0, Policy::mma_max_k, widest);
+    const int K = t.y_frag_k;
     // Gray and RGB: the layouts without alpha.
     if (K == 0 || (C != 1 && C != 3) || !hist::vector_ok(src.data, src.pitch)) return false;
-    // Along the rows too where a filter runs there and its groups' windows are short.
-    const int KX = axis_kind(plan.x.filter) == AxisKind::Filter && second_pass  // 32 or 64, or 0
-                       ? mma_window(plan.x, 8, 3, Policy::mma_max_kx, row_window)
-                       : 0;
+    // Along the rows too where the plan has their fragments (a filter there, short windows).
+    const int KX = second_pass ? t.x_frag_k : 0;  // 32 or 64, or 0
+    int widest = 0;
+    mma_window(plan.y, 16, 0, Policy::mma_max_k, widest);
     const int quads = (widest + 3) / 4;
     const int stride = quads % 8 <= 4 ? quads + (4 - quads % 8) : quads + (12 - quads % 8);  // 4 mod 8
-    const int aw = K / 4 + 4;  // resize_detail::weight_row_words<K>()
     for (int tile_w = Policy::tile_w; tile_w >= Policy::min_tile_w; tile_w /= 2) {
         const int cols = max_columns(plan.x, tile_w);
         const std::size_t row_bytes = static_cast<std::size_t>(cols) * (C == 3 ? 4 : C) * 2;  // mid_stride, 16-bit
-        const std::size_t weight_bytes = static_cast<std::size_t>(tile_w) * plan.x.taps * sizeof(std::int32_t);
+        // The CUDA cores' second pass keeps the tile's row weights in shared memory.
+        const std::size_t weight_bytes =
+            KX > 0 ? 0 : static_cast<std::size_t>(tile_w) * plan.x.taps * sizeof(std::int32_t);
         // The staged byte columns: the run's bytes out to 16-byte boundaries.
         const std::size_t stage_cols = (static_cast<std::size_t>(cols) * C + 15) / 16 * 16 + 16;
-        // The second pass's weights take the staged input's place.
-        const std::size_t stage_bytes = std::max<std::size_t>((stage_cols * stride + K / 4) * 4,
-                                                              KX > 0 ? 2 * tile_w * (KX / 4 + 4) * 4 : 0);
-        // Byte planes for the second pass: a row reads up to K columns past
-        // its group's first; rows 4 banks apart mod 8.
-        int plane = (cols + KX + 4 + 15) / 16 * 16;
+        const std::size_t stage_bytes = (stage_cols * stride + K / 4) * 4;
+        // Byte planes for the second pass, a row from the tile's first input
+        // column rounded down to 4: it reads up to K columns past its group's
+        // first; rows 4 banks apart mod 8.
+        int plane = (cols + 3 + KX + 4 + 15) / 16 * 16;
         if (plane % 32 == 0) plane += 16;
         for (const int tile_h : {Policy::max_tile_h, 16}) {
+            if (tile_h != 16 && rows_asked() == 16) continue;
             const std::size_t mid_bytes =
                 KX > 0 ? 2 * static_cast<std::size_t>(C) * tile_h * plane : static_cast<std::size_t>(tile_h) * row_bytes;
             const std::size_t mid_end = (mid_bytes + 15) / 16 * 16;
             const std::size_t stage_at = (mid_end + weight_bytes + 15) / 16 * 16;
-            const std::size_t w_at = stage_at + (stage_bytes + 15) / 16 * 16;
-            const std::size_t smem = w_at + 2 * static_cast<std::size_t>(tile_h) * aw * 4;
+            const std::size_t smem = stage_at + stage_bytes;
             if (smem > Policy::mma_shared_bytes) continue;
             TileArgs a{src.data,     src.pitch,    plan.x.in,   plan.y.in, t,     plan.x.taps,
                        plan.y.taps,  plan.x.count, plan.y.count, dst.data, dst.pitch, divider,
                        tile_w,       tile_h,       cols,         true,     static_cast<int>(mid_end), {}};
-            a.mma = {quads, stride, static_cast<int>(stage_at), static_cast<int>(w_at), KX > 0 ? plane : 0};
+            a.mma = {quads, stride, static_cast<int>(stage_at), KX > 0 ? plane : 0};
             const auto go = [&](auto c) {
                 constexpr int kC = decltype(c)::value;
                 const AxisKind kx = axis_kind(plan.x.filter);
