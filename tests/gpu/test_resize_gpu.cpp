@@ -7,6 +7,7 @@
 
 #include "cuda/device_image.hpp"
 #include "cuda/resize.hpp"
+#include "cuda/resize_tiles.hpp"
 #include "cuda/session.hpp"
 #include "src/ops/resize.hpp"
 #include "src/ops/resize_blocks.hpp"
@@ -198,4 +199,67 @@ TEST_CASE("gpu resize: area at whole factors takes the block means and gives the
                 }
     MESSAGE(compared, " resizes through the block means");
     CHECK(compared > 100);
+}
+
+TEST_CASE("resize on the tensor cores: every live tap's weight sits where the MMA fragment layout puts its row and column") {
+    // Host only: the fragments the device tables carry, read back through
+    // the PTX layout of m16n8k32 (A: a0 = [g][4q..], a1 = [g + 8][4q..],
+    // a2 = [g][16 + 4q..], a3 = [g + 8][16 + 4q..]; B: b0 = [4q..][g],
+    // b1 = [16 + 4q..][g]), each weight as 256 x its signed high byte + its
+    // low byte, and the total of each row or pixel's weights.
+    struct Case {
+        ResizeFilter f;
+        int iw, ih, ow, oh;
+    };
+    const Case cases[] = {{ResizeFilter::Lanczos3, 640, 480, 320, 240}, {ResizeFilter::Bicubic, 97, 61, 184, 115},
+                          {ResizeFilter::Bilinear, 1031, 263, 278, 71}, {ResizeFilter::Lanczos3, 1, 37, 13, 7},
+                          {ResizeFilter::Lanczos3, 301, 66, 60, 13}};
+    int weights = 0;
+    for (const Case& c : cases) {
+        const ResizePlan plan = resize_plan(c.f, c.iw, c.ih, {c.ow, c.oh, 0, 0, c.ow, c.oh});
+        const cuda::ResizeMmaShape shape = cuda::resize_mma_shape(plan);
+        CAPTURE(c.iw);
+        CAPTURE(c.ow);
+        REQUIRE(shape.k_rows > 0);
+        std::vector<std::int32_t> words;
+        cuda::append_resize_mma_fragments(plan, shape, words);
+        const std::size_t row_words = cuda::resize_mma_words(plan, shape, true);
+        REQUIRE(words.size() == row_words + cuda::resize_mma_words(plan, shape, false));
+        const auto byte = [&](std::size_t word, int b) { return (static_cast<std::uint32_t>(words[word]) >> (8 * b)) & 255u; };
+        const auto value = [](std::uint32_t hi, std::uint32_t lo) { return static_cast<int>(static_cast<std::int8_t>(hi)) * 256 + static_cast<int>(lo); };
+        const int ks_rows = shape.k_rows / 32;
+        for (int row = 0; row < plan.y.count; ++row) {
+            const int G = row / 16, r = row % 16, base = plan.y.start[static_cast<std::size_t>(16 * G)];
+            const int start = plan.y.start[static_cast<std::size_t>(row)];
+            long long total = 0, want = 0;
+            for (int t = 0; t < std::min(plan.y.taps, plan.y.in - start); ++t) {
+                const int k = start - base + t, ks = k / 32, kk = k % 32;
+                REQUIRE(k < shape.k_rows);
+                const int lane = (r % 8) * 4 + (kk % 16) / 4, reg = (r >= 8 ? 1 : 0) + (kk >= 16 ? 2 : 0);
+                const std::size_t at = ((static_cast<std::size_t>(G) * ks_rows + ks) * 32 + lane) * 8;
+                const int w = value(byte(at + reg, kk % 4), byte(at + 4 + reg, kk % 4));
+                CHECK(w == plan.y.weight[static_cast<std::size_t>(row) * plan.y.taps + t]);
+                total += w;
+                want += plan.y.weight[static_cast<std::size_t>(row) * plan.y.taps + t];
+                ++weights;
+            }
+            CHECK(total == want);
+        }
+        if (shape.k_cols == 0) continue;
+        const int ks_cols = shape.k_cols / 32;
+        for (int j = 0; j < plan.x.count; ++j) {
+            const int H = j / 8, n = j % 8, base = plan.x.start[static_cast<std::size_t>(8 * H)] & ~3;
+            const int start = plan.x.start[static_cast<std::size_t>(j)];
+            for (int t = 0; t < std::min(plan.x.taps, plan.x.in - start); ++t) {
+                const int k = start - base + t, ks = k / 32, kk = k % 32;
+                REQUIRE(k < shape.k_cols);
+                const int lane = n * 4 + (kk % 16) / 4, reg = kk >= 16 ? 1 : 0;
+                const std::size_t at = row_words + ((static_cast<std::size_t>(H) * ks_cols + ks) * 32 + lane) * 4;
+                CHECK(value(byte(at + reg, kk % 4), byte(at + 2 + reg, kk % 4)) ==
+                      plan.x.weight[static_cast<std::size_t>(j) * plan.x.taps + t]);
+                ++weights;
+            }
+        }
+    }
+    MESSAGE(weights, " weights found in place");
 }
