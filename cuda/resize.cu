@@ -229,14 +229,16 @@ void* ResizeWorkspace::intermediate(std::size_t bytes, cudaStream_t stream) {
     return intermediate_.get();
 }
 
-// IMGPAR_RESIZE_MMA=0: the tiled kernel's passes on the CUDA cores where
-// the tensor cores would take them; =first: only the first there
-// (docs/development.md).
+// What the tensor cores may take where the caller leaves it open (None):
+// IMGPAR_RESIZE_MMA=first the first pass, =both both passes, else none.
+// They wait for a switch until a GPU run has timed them against the CUDA
+// cores' passes (bench/TUNING.md); an explicit request (the tests) is kept.
 static TilePasses tensor_cores_allowed(TilePasses asked) {
+    if (asked != TilePasses::None) return asked;
     const char* v = std::getenv("IMGPAR_RESIZE_MMA");
-    if (v && std::strcmp(v, "0") == 0) return TilePasses::Cores;
-    if (v && std::strcmp(v, "first") == 0 && asked == TilePasses::TensorCores) return TilePasses::FirstOnTensorCores;
-    return asked;
+    if (v && std::strcmp(v, "first") == 0) return TilePasses::FirstOnTensorCores;
+    if (v && std::strcmp(v, "both") == 0) return TilePasses::TensorCores;
+    return TilePasses::Cores;
 }
 
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,

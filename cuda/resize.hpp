@@ -74,10 +74,10 @@ enum class TilePasses { None, Cores, FirstOnTensorCores, TensorCores };
 // kernel where its tiles fit (cuda/resize_tiles.hpp), else the two passes;
 // `tiles` false: the two passes always (the tests run both).
 // `tensor_cores`: the most of the tiled kernel's passes the tensor cores
-// may take (the tests run each).
+// may take (the tests run each); None: as IMGPAR_RESIZE_MMA says, by
+// default none (docs/development.md).
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
-            cudaStream_t stream, std::string* kernel, bool tiles = true,
-            TilePasses tensor_cores = TilePasses::TensorCores);
+            cudaStream_t stream, std::string* kernel, bool tiles = true, TilePasses tensor_cores = TilePasses::None);
 // 16-bit samples (a plan made for U16; src/ops/resize.hpp, 16 BITS): the
 // tiled kernel where its tiles fit, else the two passes; 64-bit sums, a 32-
 // or 64-bit intermediate. `tiles` false: the two passes always.
