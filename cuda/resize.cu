@@ -9,6 +9,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/resize_blocks.hpp"
+#include "cuda/resize_mma_tables.hpp"
 #include "cuda/resize_tiles.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"

@@ -7,7 +7,6 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <vector>
 
 #include "cuda/resize.hpp"
 #include "src/ops/resize_math.hpp"
@@ -34,15 +33,6 @@ struct ResizeTilePolicy {
     static constexpr std::size_t mma_shared_bytes = 72 * 1024;
 };
 
-
-// The tensor cores' weight fragments of a plan, which the device tables
-// carry after the plan's own (cuda/resize_first_pass_mma.cuh,
-// cuda/resize_second_pass_mma.cuh): K of each pass's groups, 0 where the
-// tensor cores do not take that pass (16-bit plans, area, windows past the
-// policy's K); their words; the words themselves, rows' then columns'.
-ResizeMmaShape resize_mma_shape(const ResizePlan& plan);
-std::size_t resize_mma_words(const ResizePlan& plan, const ResizeMmaShape& s, bool rows);
-void append_resize_mma_fragments(const ResizePlan& plan, const ResizeMmaShape& s, std::vector<std::int32_t>& out);
 
 // Launches the tiled kernel and says how its passes ran, or returns None
 // (nothing launched) where no tile fits. `mid_bytes`: 2 or 4, as the two

@@ -7,6 +7,7 @@
 
 #include "cuda/device_image.hpp"
 #include "cuda/resize.hpp"
+#include "cuda/resize_mma_tables.hpp"
 #include "cuda/resize_tiles.hpp"
 #include "cuda/session.hpp"
 #include "src/ops/resize.hpp"
