@@ -15,7 +15,7 @@
 // column in a register): the input is staged transposed, each thread
 // turning a 4-row x 16-byte block with byte permutes. W depends on the rows
 // alone, so the host lays it out once a plan, in the order of the lanes'
-// fragments (resize_mma_fragments): a lane's two 16-byte loads a step.
+// fragments (cuda/resize_mma_tables.hpp): a lane's two 16-byte loads a step.
 #pragma once
 
 #include <cstdint>

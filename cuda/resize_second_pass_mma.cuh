@@ -6,7 +6,7 @@
 // bytes), W dense (each output's taps at their offsets from the group's first
 // column, rounded down to 4, zeros elsewhere) and split the same way, laid
 // out by the host once a plan in the lanes' fragment order
-// (resize_mma_fragments: a lane's one 16-byte load a step). Four
+// (cuda/resize_mma_tables.hpp: a lane's one 16-byte load a step). Four
 // int8 MMAs (high x high, high x low, low x high, low x low) give the sums
 // exactly in wrapping 32-bit arithmetic: the true sum is within 2^30 (the
 // intermediate within 2^15, the weights' magnitudes summing to at most 2^15).
