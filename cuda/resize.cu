@@ -191,22 +191,24 @@ std::size_t fragments_at(const ResizePlan& plan) {
 
 }  // namespace
 
-ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device) {
+ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device, const ResizeMmaShape& mma) {
     ResizeTables t;
     t.x_start = device;
     t.x_weight = t.x_start + plan.x.start.size();
     t.y_start = t.x_weight + plan.x.weight.size();
     t.y_weight = t.y_start + plan.y.start.size();
-    const ResizeMmaShape s = resize_mma_shape(plan);
-    t.y_frag_k = s.k_rows;
-    t.x_frag_k = s.k_cols;
-    t.y_frag = reinterpret_cast<const uint4*>(device + fragments_at(plan));
-    t.x_frag = t.y_frag + resize_mma_words(plan, s, true) / 4;
+    t.y_frag_k = mma.k_rows;
+    t.x_frag_k = mma.k_cols;
+    t.y_rows_window = mma.rows_window;
+    if (mma.k_rows > 0) {
+        t.y_frag = reinterpret_cast<const uint4*>(device + fragments_at(plan));
+        t.x_frag = t.y_frag + resize_mma_words(plan, mma, true) / 4;
+    }
     return t;
 }
 
-const std::int32_t* ResizeWorkspace::tables(const ResizePlan& plan, cudaStream_t stream) {
-    std::string key;
+const std::int32_t* ResizeWorkspace::tables(const ResizePlan& plan, cudaStream_t stream, const ResizeMmaShape& mma) {
+    std::string key = "mma " + std::to_string(mma.k_rows) + " " + std::to_string(mma.k_cols) + ";";
     for (const ResizeAxis* a : {&plan.x, &plan.y})
         key += std::to_string(static_cast<int>(a->filter)) + ":" + std::to_string(a->in) + ":" + std::to_string(a->out) +
                ":" + std::to_string(a->first) + ":" + std::to_string(a->count) + ":" + std::to_string(a->weight_bits) +
@@ -215,8 +217,10 @@ const std::int32_t* ResizeWorkspace::tables(const ResizePlan& plan, cudaStream_t
     std::vector<std::int32_t> all;
     for (const std::vector<std::int32_t>* v : {&plan.x.start, &plan.x.weight, &plan.y.start, &plan.y.weight})
         all.insert(all.end(), v->begin(), v->end());
-    all.resize(fragments_at(plan), 0);
-    append_resize_mma_fragments(plan, resize_mma_shape(plan), all);
+    if (mma.k_rows > 0) {
+        all.resize(fragments_at(plan), 0);
+        append_resize_mma_fragments(plan, mma, all);
+    }
     tables_.reserve(all.size(), stream);
     // From pageable memory: the call returns once the host's bytes are copied.
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(tables_.get(), all.data(), all.size() * sizeof(std::int32_t),
@@ -253,7 +257,11 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
     const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
     const std::size_t mid_bytes = premultiply || ky != AxisKind::Filter ? 4 : 2;
-    const ResizeTables t = resize_tables(plan, ws.tables(plan, stream));
+    // The tensor cores' fragments only where they may take a pass: the
+    // default path uploads and builds nothing more.
+    const TilePasses allowed = tiles ? tensor_cores_allowed(tensor_cores) : TilePasses::Cores;
+    const ResizeMmaShape mma = allowed != TilePasses::Cores ? resize_mma_shape(plan) : ResizeMmaShape{};
+    const ResizeTables t = resize_tables(plan, ws.tables(plan, stream, mma), mma);
     const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.sum, true) * axis_scale(kx, plan.x.sum, false));
     const std::string what = std::string(mid_bytes == 2 ? "16" : "32") + "-bit intermediate" +
                              (premultiply ? ", premultiplied" : "") + "; " + describe_resize(plan) + ")";
@@ -264,8 +272,7 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
         return;
     }
     const TilePasses ran =
-        tiles ? resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream, tensor_cores_allowed(tensor_cores))
-              : TilePasses::None;
+        tiles ? resize_tiled(plan, src, dst, t, premultiply, mid_bytes, divider, stream, allowed) : TilePasses::None;
     if (ran != TilePasses::None) {
         if (kernel)
             *kernel = std::string("output tiles, the intermediate in shared memory (") +

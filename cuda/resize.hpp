@@ -30,23 +30,27 @@ struct ResizePolicy {
     static constexpr int block_y = 4;
 };
 
+// K of the tensor cores' groups down the columns and along the rows, 0
+// where they do not take that pass (resize_mma_shape).
+// `rows_window`: the widest group's window down the columns (input rows).
+struct ResizeMmaShape {
+    int k_rows = 0, k_cols = 0;
+    int rows_window = 0;
+};
+
 class ResizeWorkspace {
 public:
     // The plan's tables on the device (uploaded unless they are the last
     // plan's), and an intermediate buffer of at least `bytes`.
-    const std::int32_t* tables(const ResizePlan& plan, cudaStream_t stream);
+    // `mma`: the tensor cores' weight fragments after them, for that shape
+    // (none where its K are 0: resize_tables).
+    const std::int32_t* tables(const ResizePlan& plan, cudaStream_t stream, const ResizeMmaShape& mma = {});
     void* intermediate(std::size_t bytes, cudaStream_t stream);
 
 private:
     DeviceBuffer<std::int32_t> tables_;
     DeviceBuffer<std::uint8_t> intermediate_;
     std::string key_;  // what the uploaded tables are
-};
-
-// K of the tensor cores' groups down the columns and along the rows, 0
-// where they do not take that pass (resize_mma_shape).
-struct ResizeMmaShape {
-    int k_rows = 0, k_cols = 0;
 };
 
 // The device tables' layout: x.start, x.weight, y.start, y.weight, then
@@ -59,9 +63,10 @@ struct ResizeTables {
     const std::int32_t* y_weight;
     const uint4* y_frag = nullptr;
     const uint4* x_frag = nullptr;
-    int y_frag_k = 0, x_frag_k = 0;
+    int y_frag_k = 0, x_frag_k = 0;  // 0: no fragments
+    int y_rows_window = 0;            // ResizeMmaShape::rows_window
 };
-ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device);
+ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device, const ResizeMmaShape& mma = {});
 
 // How a tiled resize made its passes: not at all (no tile fits), both on
 // the CUDA cores, the first (down the columns) on the tensor cores

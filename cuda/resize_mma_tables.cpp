@@ -8,10 +8,15 @@
 
 namespace imgpar::cuda {
 
+namespace {
+
+// The smallest multiple of 32 that holds the widest window of the axis's
+// groups of `group` outputs (from multiples of `group`; the inputs they
+// read plus `slack`), or 0 where that passes `most`; `widest`: the window.
 // Down the columns a group is 16 intermediate rows, its window the input
 // rows they read; along the rows 8 output pixels, the intermediate columns
 // they read from the first's rounded down to 4 (slack 3).
-int resize_mma_window(const ResizeAxis& axis, int group, int slack, int most, int& widest) {
+int mma_window(const ResizeAxis& axis, int group, int slack, int most, int& widest) {
     widest = 0;
     for (int s = 0; s < axis.count; s += group) {
         const int e = std::min(s + group - 1, axis.count - 1);
@@ -21,8 +26,6 @@ int resize_mma_window(const ResizeAxis& axis, int group, int slack, int most, in
     const int k = (widest + 31) / 32 * 32;
     return k <= most ? k : 0;
 }
-
-namespace {
 
 // Byte b (0..3) of a fragment word: weight w's high (signed) or low byte.
 std::uint32_t weight_byte(std::int32_t w, bool high, int b) {
@@ -44,10 +47,10 @@ std::int32_t axis_weight(const ResizeAxis& axis, int o, int p) {
 ResizeMmaShape resize_mma_shape(const ResizePlan& plan) {
     ResizeMmaShape s;
     if (plan.type != SampleType::U8 || axis_kind(plan.y.filter) != AxisKind::Filter) return s;
+    s.k_rows = mma_window(plan.y, 16, 0, ResizeTilePolicy::mma_max_k, s.rows_window);
     int widest = 0;
-    s.k_rows = resize_mma_window(plan.y, 16, 0, ResizeTilePolicy::mma_max_k, widest);
     if (s.k_rows > 0 && axis_kind(plan.x.filter) == AxisKind::Filter)
-        s.k_cols = resize_mma_window(plan.x, 8, 3, ResizeTilePolicy::mma_max_kx, widest);
+        s.k_cols = mma_window(plan.x, 8, 3, ResizeTilePolicy::mma_max_kx, widest);
     return s;
 }
 

@@ -14,15 +14,12 @@
 
 namespace imgpar::cuda {
 
-// The smallest multiple of 32 that holds the widest window of the axis's
-// groups of `group` outputs (from multiples of `group`; the inputs they read
-// plus `slack`), or 0 where that passes `most`. `widest`: the window itself.
-int resize_mma_window(const ResizeAxis& axis, int group, int slack, int most, int& widest);
-
-// K of each pass's groups (ResizeTilePolicy's mma_max_k, mma_max_kx at
-// most), 0 where the tensor cores do not take that pass (16-bit plans,
-// area, wider windows); how many words each pass's fragments take; the
-// words themselves, appended, the rows' (first pass) then the columns'.
+// K of each pass's groups (the smallest multiple of 32 that holds the
+// widest group's window: 16 intermediate rows down the columns, 8 pixels
+// along the rows; ResizeTilePolicy's mma_max_k, mma_max_kx at most), 0
+// where the tensor cores do not take that pass (16-bit plans, area, wider
+// windows); how many words each pass's fragments take; the words
+// themselves, appended, the rows' (first pass) then the columns'.
 ResizeMmaShape resize_mma_shape(const ResizePlan& plan);
 std::size_t resize_mma_words(const ResizePlan& plan, const ResizeMmaShape& s, bool rows);
 void append_resize_mma_fragments(const ResizePlan& plan, const ResizeMmaShape& s, std::vector<std::int32_t>& out);

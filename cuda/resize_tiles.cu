@@ -17,7 +17,6 @@
 #include "cuda/check.hpp"
 #include "cuda/histogram_launch.hpp"
 #include "cuda/resize_first_pass_mma.cuh"
-#include "cuda/resize_mma_tables.hpp"
 #include "cuda/resize_second_pass_mma.cuh"
 #include "src/ops/resize_math.hpp"
 
@@ -322,9 +321,8 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
     if (K == 0 || (C != 1 && C != 3) || !hist::vector_ok(src.data, src.pitch)) return false;
     // Along the rows too where the plan has their fragments (a filter there, short windows).
     const int KX = second_pass ? t.x_frag_k : 0;  // 32 or 64, or 0
-    int widest = 0;
-    resize_mma_window(plan.y, 16, 0, Policy::mma_max_k, widest);
-    const int quads = (widest + 3) / 4;
+    const int quads = (t.y_rows_window + 3) / 4;
+    const bool only_16_rows = rows_asked() == 16;
     const int stride = quads % 8 <= 4 ? quads + (4 - quads % 8) : quads + (12 - quads % 8);  // 4 mod 8
     for (int tile_w = Policy::tile_w; tile_w >= Policy::min_tile_w; tile_w /= 2) {
         const int cols = max_columns(plan.x, tile_w);
@@ -341,7 +339,7 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
         int plane = (cols + 3 + KX + 4 + 15) / 16 * 16;
         if (plane % 32 == 0) plane += 16;
         for (const int tile_h : {Policy::max_tile_h, 16}) {
-            if (tile_h != 16 && rows_asked() == 16) continue;
+            if (tile_h != 16 && only_16_rows) continue;
             const std::size_t mid_bytes =
                 KX > 0 ? 2 * static_cast<std::size_t>(C) * tile_h * plane : static_cast<std::size_t>(tile_h) * row_bytes;
             const std::size_t mid_end = (mid_bytes + 15) / 16 * 16;
@@ -425,9 +423,10 @@ bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const Dev
 TilePasses resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
                         const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
                         cudaStream_t stream, TilePasses tensor_cores) {
+    // The tables carry fragments only for an 8-bit filter down the columns;
+    // tiled_mma takes gray and RGB (no alpha, so nothing premultiplied).
     bool second = false;
-    if (tensor_cores != TilePasses::Cores && !premultiply && mid_bytes == 2 &&
-        axis_kind(plan.y.filter) == AxisKind::Filter &&
+    if (tensor_cores != TilePasses::Cores &&
         tiled_mma(plan, src, dst, t, divider, tensor_cores == TilePasses::TensorCores, second, stream))
         return second ? TilePasses::TensorCores : TilePasses::FirstOnTensorCores;
     return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream) ? TilePasses::Cores : TilePasses::None;
