@@ -234,16 +234,16 @@ void* ResizeWorkspace::intermediate(std::size_t bytes, cudaStream_t stream) {
     return intermediate_.get();
 }
 
-// What the tensor cores may take where the caller leaves it open (None):
-// IMGPAR_RESIZE_MMA=first the first pass, =both both passes, else none.
-// They wait for a switch until a GPU run has timed them against the CUDA
-// cores' passes (bench/TUNING.md); an explicit request (the tests) is kept.
+// What the tensor cores may take where the caller leaves it open (Best):
+// IMGPAR_RESIZE_MMA=none no pass, =first the first, =both both or the
+// first; unset, both or none. An explicit request (the tests) is kept.
 static TilePasses tensor_cores_allowed(TilePasses asked) {
-    if (asked != TilePasses::None) return asked;
+    if (asked != TilePasses::Best) return asked;
     const char* v = std::getenv("IMGPAR_RESIZE_MMA");
+    if (v && std::strcmp(v, "none") == 0) return TilePasses::Cores;
     if (v && std::strcmp(v, "first") == 0) return TilePasses::FirstOnTensorCores;
     if (v && std::strcmp(v, "both") == 0) return TilePasses::TensorCores;
-    return TilePasses::Cores;
+    return TilePasses::Best;
 }
 
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
@@ -259,8 +259,10 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     const std::size_t mid_bytes = premultiply || ky != AxisKind::Filter ? 4 : 2;
     // The tensor cores' fragments only where they may take a pass: the
     // default path uploads and builds nothing more.
-    const TilePasses allowed = tiles ? tensor_cores_allowed(tensor_cores) : TilePasses::Cores;
-    const ResizeMmaShape mma = allowed != TilePasses::Cores ? resize_mma_shape(plan) : ResizeMmaShape{};
+    // Gray and RGB only: with alpha the colour is premultiplied on the way in.
+    const TilePasses allowed = tiles && (C == 1 || C == 3) ? tensor_cores_allowed(tensor_cores) : TilePasses::Cores;
+    ResizeMmaShape mma = allowed != TilePasses::Cores ? resize_mma_shape(plan) : ResizeMmaShape{};
+    if (allowed == TilePasses::Best && mma.k_cols == 0) mma = ResizeMmaShape{};  // both passes or none
     const ResizeTables t = resize_tables(plan, ws.tables(plan, stream, mma), mma);
     const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.sum, true) * axis_scale(kx, plan.x.sum, false));
     const std::string what = std::string(mid_bytes == 2 ? "16" : "32") + "-bit intermediate" +

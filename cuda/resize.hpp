@@ -72,17 +72,18 @@ ResizeTables resize_tables(const ResizePlan& plan, const std::int32_t* device, c
 // the CUDA cores, the first (down the columns) on the tensor cores
 // (cuda/resize_first_pass_mma.cuh), or both there
 // (cuda/resize_second_pass_mma.cuh). Asked for, the most the tensor cores
-// may take.
-enum class TilePasses { None, Cores, FirstOnTensorCores, TensorCores };
+// may take; Best: both passes there where both apply, else the CUDA cores'
+// (the first pass alone there measured no faster: bench/TUNING.md).
+enum class TilePasses { None, Cores, FirstOnTensorCores, TensorCores, Best };
 
 // Block means at whole area factors (cuda/resize_blocks.hpp), else the tiled
 // kernel where its tiles fit (cuda/resize_tiles.hpp), else the two passes;
 // `tiles` false: the two passes always (the tests run both).
 // `tensor_cores`: the most of the tiled kernel's passes the tensor cores
-// may take (the tests run each); None: as IMGPAR_RESIZE_MMA says, by
-// default none (docs/development.md).
+// may take (the tests run each); Best (the default): as IMGPAR_RESIZE_MMA
+// says where it is set (docs/development.md).
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
-            cudaStream_t stream, std::string* kernel, bool tiles = true, TilePasses tensor_cores = TilePasses::None);
+            cudaStream_t stream, std::string* kernel, bool tiles = true, TilePasses tensor_cores = TilePasses::Best);
 // 16-bit samples (a plan made for U16; src/ops/resize.hpp, 16 BITS): the
 // tiled kernel where its tiles fit, else the two passes; 64-bit sums, a 32-
 // or 64-bit intermediate. `tiles` false: the two passes always.

@@ -302,18 +302,23 @@ int max_columns(const ResizeAxis& x, int tile_w) {
     return most;
 }
 
-// IMGPAR_RESIZE_MMA_ROWS=16: tiles of 16 rows where the tensor cores take
-// the first pass (docs/development.md), for timing against 32.
-int rows_asked() {
+// The tile's output rows where the tensor cores take the first pass: 16
+// for RGB, 32 for gray, as they measured fastest (bench/TUNING.md);
+// IMGPAR_RESIZE_MMA_ROWS=16 or 32 sets them for timing (docs/development.md).
+int mma_tile_rows(int channels) {
     const char* v = std::getenv("IMGPAR_RESIZE_MMA_ROWS");
-    return v ? std::atoi(v) : 0;
+    const int asked = v ? std::atoi(v) : 0;
+    if (asked == 16 || asked == ResizeTilePolicy::max_tile_h) return asked;
+    return channels == 3 ? 16 : ResizeTilePolicy::max_tile_h;
 }
 
 // The tiled kernel with the tensor cores' first pass, for 8-bit samples
-// without alpha under a filter down the columns: false (nothing launched)
-// where it does not apply or its tiles do not fit.
+// without alpha under a filter down the columns, and their second where
+// `second_pass` and the plan has its fragments: false (nothing launched)
+// where it does not apply, its tiles do not fit, or `both_or_none` and
+// the second pass cannot go there.
 bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
-               const ExactDivider& divider, bool second_pass, bool& second, cudaStream_t stream) {
+               const ExactDivider& divider, bool second_pass, bool both_or_none, bool& second, cudaStream_t stream) {
     using Policy = ResizeTilePolicy;
     const int C = src.channels;
     const int K = t.y_frag_k;
@@ -321,8 +326,9 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
     if (K == 0 || (C != 1 && C != 3) || !hist::vector_ok(src.data, src.pitch)) return false;
     // Along the rows too where the plan has their fragments (a filter there, short windows).
     const int KX = second_pass ? t.x_frag_k : 0;  // 32 or 64, or 0
+    if (both_or_none && KX == 0) return false;
     const int quads = (t.y_rows_window + 3) / 4;
-    const bool only_16_rows = rows_asked() == 16;
+    const bool only_16_rows = mma_tile_rows(C) == 16;
     const int stride = quads % 8 <= 4 ? quads + (4 - quads % 8) : quads + (12 - quads % 8);  // 4 mod 8
     for (int tile_w = Policy::tile_w; tile_w >= Policy::min_tile_w; tile_w /= 2) {
         const int cols = max_columns(plan.x, tile_w);
@@ -426,8 +432,9 @@ TilePasses resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, co
     // The tables carry fragments only for an 8-bit filter down the columns;
     // tiled_mma takes gray and RGB (no alpha, so nothing premultiplied).
     bool second = false;
+    const bool both = tensor_cores == TilePasses::TensorCores || tensor_cores == TilePasses::Best;
     if (tensor_cores != TilePasses::Cores &&
-        tiled_mma(plan, src, dst, t, divider, tensor_cores == TilePasses::TensorCores, second, stream))
+        tiled_mma(plan, src, dst, t, divider, both, tensor_cores == TilePasses::Best, second, stream))
         return second ? TilePasses::TensorCores : TilePasses::FirstOnTensorCores;
     return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream) ? TilePasses::Cores : TilePasses::None;
 }
