@@ -33,8 +33,8 @@ namespace imgpar::cuda {
 //
 // How Gaussian and unsharp plans are computed; both give identical bytes.
 //   HalfMma  FP16 (or u8) tensor cores, both passes chained in registers:
-//            trimmed radius <= 64 and every tap <= 2048 (sigma above ~0.8),
-//            where the device has the shared memory;
+//            trimmed radius <= 64 and every tap exact in f16 (every
+//            Gaussian's), where the device has the shared memory;
 //   SmallRadius  CUDA cores, rows slid down in registers (FP32 sums, exact):
 //            trimmed radius <= 3, any taps; slower than the others so far, so
 //            Auto leaves it out (bench/TUNING.md, "Rows kernels");

@@ -86,7 +86,7 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
         case SeparablePath::HalfMma:
             if (!fd::half_mma_supported(plan, channels, dev))
                 throw device_error(kSubject, "the register-chained tensor-core Gaussian needs a radius up to 64 (after "
-                                             "trimming zero taps), sigma above about 0.8 and the shared memory");
+                                             "trimming zero taps), taps exact in FP16 and the shared memory");
             return fd::SeparableImpl::HalfMma;
         case SeparablePath::SmallRadius:
             if (!fd::small_radius_supported(plan, channels, dev))

@@ -66,7 +66,7 @@ TrimmedTaps trim_taps(const FilterPlan& plan);
 
 // FP16 tensor cores, both passes chained in registers
 // (cuda/filter_separable_half*.cu): compute capability >= 8.0, trimmed radius
-// up to 64 and every tap at most 2048 (sigma above ~0.8); past radius 16 it
+// up to 64 and every tap exact in f16 (every Gaussian's); past radius 16 it
 // runs u8 MMAs where every tap fits a byte, and past radius 32 only then
 // (every Gaussian's taps do there).
 bool half_mma_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
@@ -81,7 +81,7 @@ struct GaussianTuning;
 const GaussianTuning* half_mma_tuning(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 // CUDA cores, rows slid down in registers (cuda/filter_rows.cu): gray and
 // RGB, compute capability >= 8.0, trimmed radius 1 to kSmallRadiusMax, any
-// taps (the FP16 path's exact range ends at 2048: sigma below ~0.8).
+// taps.
 constexpr int kSmallRadiusMax = 3;
 bool small_radius_supported(const FilterPlan& plan, int channels, const DeviceLimits& dev);
 void launch_separable_small(const FilterCall& call, const DeviceLimits& dev);

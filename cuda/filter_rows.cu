@@ -1,7 +1,6 @@
 // Small windows slid down rows on the CUDA cores: the 3x3 edge operators
 // (Sobel, Scharr, Laplacian), Gaussians of trimmed radius <= 3 with any taps
-// (blur and unsharp; also those past the FP16 tensor cores' exact range,
-// sigma below about 0.8) and custom kernels that fit a 7x7 square centred on
+// (blur and unsharp) and custom kernels that fit a 7x7 square centred on
 // their anchor. Gray and RGB images (alpha: filter_wide.cu).
 //
 // Each is a handful of operations a byte, so the pass should cost about a

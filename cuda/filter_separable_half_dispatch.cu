@@ -21,7 +21,21 @@
 namespace imgpar::cuda::filter_detail {
 namespace {
 
-constexpr int kMaxHalfTap = 2048;  // larger integers are not all exact in f16
+// Whether the integer v is an f16 value: 11 significant bits (so 0..2048,
+// then even values to 4096, ...). A Gaussian's taps sum to 4096 and are
+// symmetric, so its centre tap is even and every tap is exact: sigma 0.5's
+// centre 3222 is 2 x 1611.
+constexpr bool exact_in_f16(int v) {
+    if (v < 0) v = -v;
+    if (v > 65504) return false;
+    while (v >= 2048 && v % 2 == 0) v /= 2;
+    return v <= 2048;
+}
+bool taps_exact_in_f16(const TrimmedTaps& tt) {
+    for (int t : tt.taps)
+        if (!exact_in_f16(t)) return false;
+    return true;
+}
 
 // The kernel of row `row` of the tuning table (every row is gray or RGB:
 // gaussian_rows_gray_or_rgb).
@@ -32,7 +46,7 @@ HalfVariant half_variant(int row) {
 // The variant a plan needs, or none (fn == nullptr; also for a channel count
 // without rows).
 HalfVariant variant_for_plan(const TrimmedTaps& tt, int channels, bool plain, const DeviceLimits& dev) {
-    if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || tt.max_tap > kMaxHalfTap) return {};
+    if (dev.compute_major < 8 || tt.radius < 1 || tt.radius > 16 * kMaxM || !taps_exact_in_f16(tt)) return {};
     const int m = tt.radius <= 8 ? 0 : ceil_div(tt.radius, 16);
     const int row = gaussian_row_for(channels, m, uses_u8_passes(m, tt.max_tap), plain);
     if (row < 0) return {};

@@ -4,7 +4,7 @@
 //
 // Each 1-D pass is a product with a banded (Toeplitz) matrix of the taps, done
 // with mma.m16n8k16 (f16 x f16 -> f32). The contract (src/ops/filter.hpp)
-// makes that exact: samples, taps (at most 2048 here) and the intermediate H
+// makes that exact: samples, taps (integers exact in f16) and the intermediate H
 // (3 fractional bits, 0..2040; the kernel holds H + 4, see h_round_pair) are
 // exact f16 integers, and every partial sum is an integer below 2^23, exact in
 // f32.

@@ -62,14 +62,19 @@ TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") 
 // fits a byte (sigma 6.5 and up: largest tap 252), else as FP16 MMAs
 // (sigma 5.3 to 6.4: 256 at 6.4). Sigma 5.5 at radius 20 (trimmed to
 // 19) takes the second way; sigma 6.6 at radius 17 the first at the
-// smallest radius it serves.
-TEST_CASE("GPU Gaussian: sigmas 0.5 to 20, radius 1 and 150, both implementations") {
+// smallest radius it serves. Sigma 0.3 to 0.8 have centre taps from 4064
+// down to 2042, even past 2048, so exact in f16: the FP16 path takes them.
+TEST_CASE("GPU Gaussian: sigmas 0.3 to 20, radius 1 and 150, both implementations") {
+    const cuda::FilterWorkspace ws;
+    for (double sigma : {0.3, 0.5, 0.75})
+        CHECK(std::string(cuda::filter_path_name(make_gaussian(sigma, 0, {}), 3, ws)).find("FP16 MMA, both passes") !=
+              std::string::npos);
     struct Case {
         double sigma;
         int radius;
     } cases[] = {{0.5, 0}, {1.0, 0},  {2.0, 0},   {5.0, 0},  {20.0, 0}, {1.0, 1}, {50.0, 150}, {2.0, 150},
                  {6.3, 0}, {7.0, 0},  {12.0, 0},  {16.0, 0}, {21.0, 0}, {30.0, 64}, {30.0, 65}, {0.8, 0},
-                 {5.5, 20}, {6.4, 0},  {6.5, 0},   {6.6, 17}};
+                 {5.5, 20}, {6.4, 0},  {6.5, 0},   {6.6, 17}, {0.3, 0}, {0.65, 0}, {0.75, 0}};
     for (int c = 1; c <= 4; ++c) {
         const ImageU8 src = test_image(203, 157, c, static_cast<unsigned>(c));
         GpuBench gpu(src);
