@@ -260,7 +260,14 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     // The tensor cores' fragments only where they may take a pass: the
     // default path uploads and builds nothing more.
     // Gray and RGB only: with alpha the colour is premultiplied on the way in.
-    const TilePasses allowed = tiles && (C == 1 || C == 3) ? tensor_cores_allowed(tensor_cores) : TilePasses::Cores;
+    TilePasses allowed = tiles && (C == 1 || C == 3) ? tensor_cores_allowed(tensor_cores) : TilePasses::Cores;
+    // RGB enlargements stay on the CUDA cores: there the tensor cores' second
+    // pass, storing the output a byte at a time over 8 rows a warp
+    // instruction, measured 25% slower (150% bicubic; gray gained 40%:
+    // bench/TUNING.md, "Resize on the tensor cores").
+    const bool enlarges = static_cast<long long>(plan.x.count) * plan.y.count >
+                          static_cast<long long>(plan.x.in) * plan.y.in;
+    if (allowed == TilePasses::Best && C == 3 && enlarges) allowed = TilePasses::Cores;
     ResizeMmaShape mma = allowed != TilePasses::Cores ? resize_mma_shape(plan) : ResizeMmaShape{};
     if (allowed == TilePasses::Best && mma.k_cols == 0) mma = ResizeMmaShape{};  // both passes or none
     const ResizeTables t = resize_tables(plan, ws.tables(plan, stream, mma), mma);
