@@ -31,10 +31,10 @@ using KernelFn = void (*)(SepMmaArgs);
 //  - a trimmed radius above 64 (sigma above ~16): taps below 256, NJ =
 //    ceil((16 + 2r) / 32) from 5 (r = 65) to 10 (r = 150);
 //  - a tap above 255 where the path is forced (the tests): two byte planes;
-//    a tap above 2048 (sigma below ~0.8) trims the radius to 3 or less, NJ = 1. Every plan with a tap above 255 (sigma
-//    below ~6.4) trims to NJ <= 2 (checked for sigma 0.05..50 in steps of
-//    0.01, automatic radius and radius 150), so forcing this kernel on any
-//    plan (the tests do) still finds one.
+//    a tap above 2048 (sigma below ~0.8) trims the radius to 3 or less,
+//    NJ = 1. Every plan with a tap above 255 (sigma below ~6.4) trims to
+//    NJ <= 2 (checked for sigma 0.05..50 in steps of 0.01, automatic radius
+//    and radius 150), so forcing this kernel on any plan still finds one.
 // Other chunk counts would only serve plans that never come here.
 int instantiated_nj(int nj, int tp) {
     const int one[] = {5, 6, 8, 10};
