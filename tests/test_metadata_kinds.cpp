@@ -229,6 +229,15 @@ TEST_CASE("png metadata: XMP, IPTC (raw profile) and comments (tEXt, zTXt, iTXt)
     CHECK(c.comments[0].text == com.comments[0].text);
     CHECK(c.comments[0].utf8);
 
+    // A tEXt under the XMP keyword is a comment (XMP lives in iTXt); its UTF-8
+    // text goes back into a tEXt, not an iTXt that would read as the packet.
+    ImageMetadata xmp_text;
+    xmp_text.comments = {Comment{"XML:com.adobe.xmp", "<?xpacket begin='\xef\xbb\xbf'?>", false}};
+    o.metadata = &xmp_text;
+    const ImageMetadata t = png_read_metadata(png_encode(img.view(), o));
+    CHECK(t.xmp.empty());
+    CHECK(t.comments == xmp_text.comments);
+
     // JPEG's extended XMP has no place in a PNG: said, not written.
     ImageMetadata ext = every_kind();
     ext.xmp_extended = patterned(1000, 1);

@@ -204,7 +204,10 @@ void put_comment(std::vector<std::uint8_t>& out, const Comment& c) {
     std::vector<std::uint8_t> d(c.keyword.begin(), c.keyword.end());
     d.push_back(0);
     const bool long_text = c.text.size() > 1024;
-    if (c.utf8 || (!is_ascii(c.text) && is_utf8(c.text))) {
+    // An iTXt under the XMP keyword is read as the XMP packet, so a comment
+    // with that keyword (it came from a tEXt or zTXt) goes back into one.
+    const bool itxt = c.keyword != kXmpKeyword && (c.utf8 || (!is_ascii(c.text) && is_utf8(c.text)));
+    if (itxt) {
         d.insert(d.end(), {static_cast<std::uint8_t>(long_text ? 1 : 0), 0, 0, 0});  // flag, method, no language, no translation
         if (!long_text || !deflate_into(d, reinterpret_cast<const std::uint8_t*>(c.text.data()), c.text.size())) {
             d[c.keyword.size() + 1] = 0;
