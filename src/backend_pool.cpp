@@ -1,6 +1,7 @@
 #include "src/backend_pool.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "src/error.hpp"
 #include "src/gpu_runtime.hpp"
@@ -107,6 +108,13 @@ void BackendPool::start_gpu(std::size_t position) {
 }
 
 BackendPool::Lease BackendPool::lease() {
+    const auto t0 = std::chrono::steady_clock::now();
+    Lease lease = take_lease();
+    lease.waited_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    return lease;
+}
+
+BackendPool::Lease BackendPool::take_lease() {
     if (options_.cpu_until_selected && !selected_) {
         ++early_cpu_;
         return Lease(*this, BackendChoice{});

@@ -69,17 +69,23 @@ public:
         Lease(BackendPool& pool, BackendChoice choice, int position = -1)
             : pool_(&pool), choice_(std::move(choice)), position_(position) {}
         Lease(Lease&& other) noexcept
-            : pool_(other.pool_), choice_(std::move(other.choice_)), position_(other.position_) {
+            : pool_(other.pool_), choice_(std::move(other.choice_)), position_(other.position_),
+              waited_ms_(other.waited_ms_) {
             other.pool_ = nullptr;
         }
         Lease& operator=(Lease&&) = delete;
         ~Lease();
         const BackendChoice& choice() const { return choice_; }
+        // How long lease() took: waiting for the GPU's selection or a free
+        // session, or opening one.
+        double waited_ms() const { return waited_ms_; }
 
     private:
+        friend class BackendPool;
         BackendPool* pool_;
         BackendChoice choice_;
         int position_;  // the GPU's place in choice().gpus
+        double waited_ms_ = 0;
     };
     Lease lease();
 
@@ -90,6 +96,7 @@ public:
     std::vector<std::pair<int, int>> leases_by_gpu() const;
 
 private:
+    Lease take_lease();
     void on_resolved();
     void start_gpu(std::size_t position);
     BackendChoice for_position(const BackendChoice& base, std::size_t position) const;

@@ -136,6 +136,7 @@ std::string ImageFileSink::complete(FileRun& file) const {
             save_image(item.output, file.image.view(), save, warnings);
     }
     file.encode_ms += ms_since(t0);
+    file.done_s = seconds_since_start();
     for (const std::string& w : warnings) diag_.warning(output_name(item.output) + ": " + w);
     say(file, metadata);
     return settings_.report == ReportFormat::Json ? record(file) : std::string();
@@ -199,7 +200,10 @@ std::string ImageFileSink::record(const FileRun& file) const {
     o
         .add("decode_ms", file.read_ms + file.decode_ms)
         .add("encoded_on", file.encoded_on_gpu ? "gpu" : "cpu")
-        .add("encode_ms", file.encode_ms);
+        .add("encode_ms", file.encode_ms)
+        .add("wait_ms", file.wait_ms)
+        .add("start_s", file.start_s)
+        .add("done_s", file.done_s);
     return o.str() + "\n";
 }
 

@@ -89,6 +89,7 @@ ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext
     }
     sink_.check(index, item);
     FileRun file;
+    file.start_s = seconds_since_start();
     file.index = index;
     file.item = &item;
     SourceFile source = preread ? std::move(*preread) : read_source(item, settings_.load);
@@ -114,7 +115,9 @@ ItemResult Pipeline::run(std::size_t index, const BatchItem& item, WorkerContext
     const std::uint64_t decoding = file.header.file_bytes + file.header.decoder_bytes + metadata_memory(file.header) +
                                    file.shapes.front().bytes();
     check_memory(sink_.memory_subject(file), file.header, need, need > decoding, settings_.load);
+    const auto reserving = std::chrono::steady_clock::now();
     const MemoryBudget::Reservation reservation = ctx.memory.reserve(need);
+    file.wait_ms += ms_since(reserving);
     sink_.prepare(file, ctx);
     compute(file, source, ctx);
     for (const std::string& w : file.warnings) diag_.warning(item.name + ": " + w);
@@ -137,6 +140,7 @@ void Pipeline::compute(FileRun& file, SourceFile& source, WorkerContext& ctx) co
             file.warnings = std::move(d->warnings);
             file.decoded_on_gpu = true;
             file.jpeg_decoder = d->decoder;
+            file.wait_ms += d->lease.waited_ms();
             run_on_device(file, *d->lease.choice().session, ConstDeviceViewU8(d->image));
             file.used = d->lease.choice();
             file.used.session.reset();
@@ -162,6 +166,7 @@ void Pipeline::compute_decoded(FileRun& file, Image<T> decoded, WorkerContext& c
     }
     const bool on_device = !chain_.empty() || sink_.takes_device_image();
     const BackendPool::Lease lease = ctx.backend.lease();
+    file.wait_ms += lease.waited_ms();
     const BackendChoice& choice = lease.choice();
     if (choice.backend == Backend::Gpu && on_device) {
         gpu::Session& session = *choice.session;

@@ -60,6 +60,10 @@ struct FileRun {
     std::optional<GpuJpegDecoders::Decoder> jpeg_decoder;  // for a JPEG decoded on the GPU: which of its decoders
     bool encoded_on_gpu = false;
     double read_ms = 0, decode_ms = 0, compute_ms = 0, encode_ms = 0;
+    // For a batch's timeline (--json): seconds since the process started
+    // when the worker took the file and when its output was written, and
+    // the time it waited for the memory budget and for GPU sessions.
+    double start_s = 0, done_s = 0, wait_ms = 0;
     std::vector<std::string> warnings;  // the decoder's, printed with the input's name
 
     // What the sink made in take_*, for complete().

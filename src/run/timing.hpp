@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -14,6 +15,13 @@ std::chrono::steady_clock::time_point process_start();
 
 inline double ms_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Seconds since process_start(), to the microsecond, for the per-file
+// times of --json.
+inline double seconds_since_start() {
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - process_start()).count();
+    return std::round(s * 1e6) / 1e6;
 }
 
 inline std::string ms_text(double ms) {
