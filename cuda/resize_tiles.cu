@@ -63,9 +63,11 @@ __device__ __forceinline__ std::uint32_t byte_of(const uint4& q, int e) {
 // channel, so a thread takes 16 bytes of the tile's input run (one 16-byte
 // load per tap instead of one load per sample: the pass was bound by the
 // cache's requests) and scatters its 16 intermediate samples to their pixels.
+// Area's exact sums stay 32-bit: check_resize_range keeps an 8-bit
+// image's below 2^31 (its weights are positive, so every partial sum too).
 template <int C, AxisKind KY, typename Mid>
 __device__ __forceinline__ void first_pass_vectors(const TileArgs& a, Mid* mid, int k0, int k1, int c0, int cols) {
-    using Acc = Sum<KY == AxisKind::Area>;
+    using Acc = int;
     constexpr int S = mid_stride<C>();
     const int b0 = c0 * C, b1 = (c0 + cols) * C;  // the run's bytes in each row
     const int v0 = b0 >> 4, nv = ((b1 + 15) >> 4) - v0;
@@ -145,7 +147,7 @@ template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T =
 __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
     constexpr bool kWide = sizeof(T) == 2;
     constexpr int kTop = kWide ? 65535 : 255;
-    using Acc1 = Sum<KY == AxisKind::Area || Premul || kWide>;
+    using Acc1 = Sum<Premul || kWide>;  // 8-bit area: below 2^31 (first_pass_vectors)
     using Acc2 = Sum<Wide>;
     constexpr int S = mid_stride<C>();
     extern __shared__ __align__(16) unsigned char smem[];
