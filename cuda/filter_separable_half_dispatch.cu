@@ -21,19 +21,16 @@
 namespace imgpar::cuda::filter_detail {
 namespace {
 
-// Whether the integer v is an f16 value: 11 significant bits (so 0..2048,
-// then even values to 4096, ...). A Gaussian's taps sum to 4096 and are
-// symmetric, so its centre tap is even and every tap is exact: sigma 0.5's
-// centre 3222 is 2 x 1611.
-constexpr bool exact_in_f16(int v) {
-    if (v < 0) v = -v;
-    if (v > 65504) return false;
-    while (v >= 2048 && v % 2 == 0) v /= 2;
-    return v <= 2048;
-}
+// Whether every tap is an f16 value, through the conversion the pair
+// tables use (half_bits): integers to 2048, even ones to 4096, and so on.
+// A Gaussian's taps sum to 4096 and are symmetric, so its centre tap is
+// even and every tap is exact: sigma 0.5's centre 3222 is 2 x 1611.
 bool taps_exact_in_f16(const TrimmedTaps& tt) {
-    for (int t : tt.taps)
-        if (!exact_in_f16(t)) return false;
+    for (int t : tt.taps) {
+        __half_raw h;
+        h.x = static_cast<unsigned short>(half_bits(static_cast<float>(t)));
+        if (__half2float(__half(h)) != static_cast<float>(t)) return false;
+    }
     return true;
 }
 

@@ -246,6 +246,25 @@ static TilePasses tensor_cores_allowed(TilePasses asked) {
     return TilePasses::Best;
 }
 
+// The tensor cores' shape for this call, K 0 where they take no pass (then
+// the tables carry no fragments: the CUDA cores' path builds and uploads
+// nothing more), and in `allowed` what resize_tiled may give them. Gray and
+// RGB only (with alpha the colour is premultiplied on the way in). Best:
+// both passes or none, and none for RGB enlargements, where the tensor
+// cores' second pass, storing the output a byte at a time over 8 rows a
+// warp instruction, measured 25% slower (150% bicubic; gray gained 40%:
+// bench/TUNING.md, "Resize on the tensor cores").
+static ResizeMmaShape tensor_core_shape(const ResizePlan& plan, int channels, bool tiles, TilePasses asked,
+                                        TilePasses& allowed) {
+    allowed = tiles && (channels == 1 || channels == 3) ? tensor_cores_allowed(asked) : TilePasses::Cores;
+    const bool enlarges = static_cast<long long>(plan.x.count) * plan.y.count >
+                          static_cast<long long>(plan.x.in) * plan.y.in;
+    if (allowed == TilePasses::Best && channels == 3 && enlarges) allowed = TilePasses::Cores;
+    if (allowed == TilePasses::Cores) return {};
+    const ResizeMmaShape mma = resize_mma_shape(plan);
+    return allowed == TilePasses::Best && mma.k_cols == 0 ? ResizeMmaShape{} : mma;
+}
+
 void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, ResizeWorkspace& ws,
             cudaStream_t stream, std::string* kernel, bool tiles, TilePasses tensor_cores) {
     const int C = src.channels;
@@ -257,19 +276,8 @@ void resize(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceVi
     const AxisKind kx = axis_kind(plan.x.filter), ky = axis_kind(plan.y.filter);
     const bool premultiply = has_alpha(C) && !(kx == AxisKind::Gather && ky == AxisKind::Gather);
     const std::size_t mid_bytes = premultiply || ky != AxisKind::Filter ? 4 : 2;
-    // The tensor cores' fragments only where they may take a pass: the
-    // default path uploads and builds nothing more.
-    // Gray and RGB only: with alpha the colour is premultiplied on the way in.
-    TilePasses allowed = tiles && (C == 1 || C == 3) ? tensor_cores_allowed(tensor_cores) : TilePasses::Cores;
-    // RGB enlargements stay on the CUDA cores: there the tensor cores' second
-    // pass, storing the output a byte at a time over 8 rows a warp
-    // instruction, measured 25% slower (150% bicubic; gray gained 40%:
-    // bench/TUNING.md, "Resize on the tensor cores").
-    const bool enlarges = static_cast<long long>(plan.x.count) * plan.y.count >
-                          static_cast<long long>(plan.x.in) * plan.y.in;
-    if (allowed == TilePasses::Best && C == 3 && enlarges) allowed = TilePasses::Cores;
-    ResizeMmaShape mma = allowed != TilePasses::Cores ? resize_mma_shape(plan) : ResizeMmaShape{};
-    if (allowed == TilePasses::Best && mma.k_cols == 0) mma = ResizeMmaShape{};  // both passes or none
+    TilePasses allowed = TilePasses::Cores;
+    const ResizeMmaShape mma = tensor_core_shape(plan, C, tiles, tensor_cores, allowed);
     const ResizeTables t = resize_tables(plan, ws.tables(plan, stream, mma), mma);
     const ExactDivider divider = ExactDivider::of(axis_scale(ky, plan.y.sum, true) * axis_scale(kx, plan.x.sum, false));
     const std::string what = std::string(mid_bytes == 2 ? "16" : "32") + "-bit intermediate" +

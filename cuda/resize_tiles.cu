@@ -317,10 +317,9 @@ int mma_tile_rows(int channels) {
 // The tiled kernel with the tensor cores' first pass, for 8-bit samples
 // without alpha under a filter down the columns, and their second where
 // `second_pass` and the plan has its fragments: false (nothing launched)
-// where it does not apply, its tiles do not fit, or `both_or_none` and
-// the second pass cannot go there.
+// where it does not apply or its tiles do not fit.
 bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst, const ResizeTables& t,
-               const ExactDivider& divider, bool second_pass, bool both_or_none, bool& second, cudaStream_t stream) {
+               const ExactDivider& divider, bool second_pass, bool& second, cudaStream_t stream) {
     using Policy = ResizeTilePolicy;
     const int C = src.channels;
     const int K = t.y_frag_k;
@@ -328,7 +327,6 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
     if (K == 0 || (C != 1 && C != 3) || !hist::vector_ok(src.data, src.pitch)) return false;
     // Along the rows too where the plan has their fragments (a filter there, short windows).
     const int KX = second_pass ? t.x_frag_k : 0;  // 32 or 64, or 0
-    if (both_or_none && KX == 0) return false;
     const int quads = (t.y_rows_window + 3) / 4;
     const bool only_16_rows = mma_tile_rows(C) == 16;
     for (int tile_w = Policy::tile_w; tile_w >= Policy::min_tile_w; tile_w /= 2) {
@@ -434,12 +432,12 @@ bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const Dev
 TilePasses resize_tiled(const ResizePlan& plan, const ConstDeviceViewU8& src, const DeviceViewU8& dst,
                         const ResizeTables& t, bool premultiply, std::size_t mid_bytes, const ExactDivider& divider,
                         cudaStream_t stream, TilePasses tensor_cores) {
-    // The tables carry fragments only for an 8-bit filter down the columns;
+    // The tables carry fragments only for an 8-bit filter down the columns
+    // (under Best, only where both passes have them: tensor_core_shape);
     // tiled_mma takes gray and RGB (no alpha, so nothing premultiplied).
     bool second = false;
     const bool both = tensor_cores == TilePasses::TensorCores || tensor_cores == TilePasses::Best;
-    if (tensor_cores != TilePasses::Cores &&
-        tiled_mma(plan, src, dst, t, divider, both, tensor_cores == TilePasses::Best, second, stream))
+    if (tensor_cores != TilePasses::Cores && tiled_mma(plan, src, dst, t, divider, both, second, stream))
         return second ? TilePasses::TensorCores : TilePasses::FirstOnTensorCores;
     return tiled_any(plan, src, dst, t, premultiply, mid_bytes, divider, stream) ? TilePasses::Cores : TilePasses::None;
 }
