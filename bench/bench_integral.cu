@@ -88,7 +88,9 @@ void integral_case(Context& ctx, const Case& k, cuda::IntegralWorkspace& ws) {
     cuda::DeviceBuffer<unsigned char> table(table_bytes);
     SumTableView dev = host;
     dev.data = table.get();
-    ws.reserve(cuda::integral_workspace_bytes(k.w, k.h, k.c, k.type), s);
+    ws.reserve(sizeof(T) == 1 ? cuda::integral_workspace_bytes(k.w, k.h, k.c, k.type)
+                              : cuda::integral16_workspace_bytes(k.w, k.h, k.c),
+               s);
 
     const Timing t = ctx.time([&](cudaStream_t st) { cuda::integral(DeviceView<const T>(d.view()), dev, ws, st); }, 3, 50);
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(got.data(), table.get(), table_bytes, cudaMemcpyDeviceToHost, s));

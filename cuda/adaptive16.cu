@@ -3,7 +3,7 @@
 // contract's own form (the 8-bit path's "tables" kernel, for 16 bits):
 //   1. the intensity plane (gray, or luma601 of the 16-bit samples), one
 //      pixel a thread, coalesced;
-//   2. its u64 summed-area tables of v and v^2 (cuda/integral16.cu);
+//   2. its u64 summed-area tables of v and v^2 (cuda/integral.cu, the tiled scan);
 //   3. one pixel a thread: the window's sums from the tables (window_sum
 //      over axis_ranges: the border rules), adaptive_decision16, alpha
 //      copied. Neighbouring threads read neighbouring table entries, so the

@@ -33,7 +33,7 @@ namespace imgpar::cuda {
 //
 // How Gaussian and unsharp plans are computed; both give identical bytes.
 //   HalfMma  FP16 (or u8) tensor cores, both passes chained in registers:
-//            trimmed radius <= 64 and every tap exact in f16 (every
+//            trimmed radius <= 80 and every tap exact in f16 (every
 //            Gaussian's), where the device has the shared memory;
 //   SmallRadius  CUDA cores, rows slid down in registers (FP32 sums, exact):
 //            trimmed radius <= 3, any taps; slower than the others so far, so

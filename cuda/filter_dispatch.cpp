@@ -85,7 +85,7 @@ fd::SeparableImpl choose_separable(const FilterPlan& plan, int channels, Separab
                                          "the tensor cores");
         case SeparablePath::HalfMma:
             if (!fd::half_mma_supported(plan, channels, dev))
-                throw device_error(kSubject, "the register-chained tensor-core Gaussian needs a radius up to 64 (after "
+                throw device_error(kSubject, "the register-chained tensor-core Gaussian needs a radius up to 80 (after "
                                              "trimming zero taps), taps exact in FP16 and the shared memory");
             return fd::SeparableImpl::HalfMma;
         case SeparablePath::SmallRadius:

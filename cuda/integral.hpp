@@ -1,5 +1,6 @@
 // GPU summed-area tables: cpu::integral (src/ops/integral.hpp), whose header
-// holds the contract, as a tiled two-level 2-D scan (cuda/integral.cu):
+// holds the contract, as a tiled two-level 2-D scan (cuda/integral.cu,
+// cuda/integral_tiles.cuh):
 //   1. tile totals: each tile's column totals, row totals and total (the
 //      image read once; a block per tile, every row's load in flight);
 //   2. boundaries: the column totals scanned down the tile rows, the row
@@ -11,7 +12,7 @@
 //      its part of the table: every entry written once, 32 neighbouring
 //      entries per store instruction.
 // All channels go through each launch. The tile's own sums are 32-bit (a
-// tile of squares stays below 2^31); the table's sums are kept in its own
+// tile of 8-bit squares stays below 2^31; 16-bit squares take 64 bits); the table's sums are kept in its own
 // integer width (u32, or u64 for u64 and f64 tables): a u32 table is only
 // asked for when every entry fits (integral_type), and every partial sum is
 // a sum over a rectangle of the image, so no step wraps.
@@ -80,12 +81,13 @@ void integral(const ConstDeviceViewU8& src, const SumTableView& table, IntegralW
 // What integral runs, for -v and --json.
 std::string integral_kernel_name(const SumTableView& table);
 
-// 16-bit images (cuda/integral16.cu): row scans, then column scans in
-// chunks, in 64-bit integers; the same table layout and checks (bounds of
-// 65535 per sample). Allocates nothing once `ws` holds
-// integral16_workspace_bytes.
-std::size_t integral16_workspace_bytes(int width, int height, int channels);
-void integral(const ConstDeviceViewU16& src, const SumTableView& table, IntegralWorkspace& ws, cudaStream_t stream);
+// 16-bit images: the same tiled scan and table layout and checks (bounds of
+// 65535 per sample), half as many pixels a lane (a tile is 256 gray pixels
+// wide), the squares' tile sums in 64 bits. Allocates nothing once `ws`
+// holds integral16_workspace_bytes (with the same tile_rows: as integral's).
+std::size_t integral16_workspace_bytes(int width, int height, int channels, int tile_rows = 0);
+void integral(const ConstDeviceViewU16& src, const SumTableView& table, IntegralWorkspace& ws, cudaStream_t stream,
+              int tile_rows = 0);
 std::string integral16_kernel_name(const SumTableView& table);
 
 }  // namespace imgpar::cuda

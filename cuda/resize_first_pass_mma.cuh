@@ -13,7 +13,10 @@
 // multiply-adds; here a warp's two MMAs cover 16 rows x 8 bytes x 32 taps.
 // The price is the layout B wants (4 consecutive input rows of one byte
 // column in a register): the input is staged transposed, each thread
-// turning a 4-row x 16-byte block with byte permutes. W depends on the rows
+// turning a 4-row x 16-byte block with byte permutes. A warp's lanes take 8
+// neighbouring 16-byte vectors of 4 row quads, so each load reads 128
+// contiguous bytes of 4 rows (one vector a lane across 32 rows used every
+// sector half: the L2 served twice the bytes it had to). W depends on the rows
 // alone, so the host lays it out once a plan, in the order of the lanes'
 // fragments (cuda/resize_mma_tables.hpp): a lane's two 16-byte loads a step.
 #pragma once
@@ -28,8 +31,9 @@ namespace imgpar::cuda::resize_detail {
 // Shared memory of the pass, laid out by the host (tiled_mma).
 struct MmaFirstPassLayout {
     int quads = 0;     // input row quads staged a group: ceil(the widest group's window / 4)
-    int stride = 0;    // words between staged byte columns: >= quads, 4 mod 8 (B's reads spread over the banks)
-    int stage_at = 0;  // byte offset of the staged input: [byte column][stride] words
+    int stride = 0;    // words between staged quads: >= the staged byte columns, 8 mod 32 (below)
+    int stage_at = 0;  // byte offset of the staged input, [quad][stride] words; with the tensor cores'
+                       // second pass, then the tile's output bytes [tile_h][tile_w * C]
     // > 0: the intermediate as byte planes for the tensor cores' second pass
     // (cuda/resize_second_pass_mma.cuh), from byte 0: high bytes
     // [channel][tile_h][plane_stride], then low bytes the same, a row from
@@ -37,6 +41,11 @@ struct MmaFirstPassLayout {
     // 16-bit samples [tile_h][max_cols][S].
     int plane_stride = 0;
 };
+
+// The staged input's quad rows are 8 banks apart (stride = 8 mod 32): B's
+// reads (lanes g, q4: column n0 + g of quad 8 ks + q4) meet 32 banks, and
+// the 16-byte stores of 8 lanes (2 vectors x 4 quads, each storing its
+// vector's 4 words in an order turned by the vector's parity) 8 bank groups.
 
 // Four words of four rows (x0..x3: the same 4 byte columns) as four words of
 // four byte columns (col[e] = byte e of x0, x1, x2, x3, lowest first).
@@ -70,28 +79,38 @@ __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPass
     const std::size_t step = a.src_pitch / 16;
     const int warp = tid / 32, lane = tid % 32, g = lane >> 2, q4 = lane & 3;
     const int warps = threads / 32;
+    const int qb = (l.quads + 3) / 4;  // blocks of 4 quads
+    const int items = qb * 32 * ((nv + 7) / 8);
     for (int grp = 0; grp < groups; ++grp) {
         const int base = a.t.y_start[k0 + 16 * grp];
         // Stage rows base .. base + 4 quads - 1 of the run, transposed:
-        // stage[column * stride + quad] holds the column's 4 rows of the quad.
-        for (int i = tid; i < l.quads * nv; i += threads) {
-            const int v = i / l.quads, quad = i - v * l.quads, y = base + 4 * quad;
+        // stage[quad * stride + column] holds the column's 4 rows of the
+        // quad. Item i: quad 4 (i / 32 % qb) + i % 4, vector 8 (i / 32 / qb)
+        // + i / 4 % 8.
+        for (int i = tid; i < items; i += threads) {
+            const int blk = i >> 5, vl = (i >> 2) & 7;
+            const int quad = 4 * (blk % qb) + (i & 3), v = 8 * (blk / qb) + vl;
+            if (quad >= l.quads || v >= nv) continue;
+            const int y = base + 4 * quad;
             const uint4* p = reinterpret_cast<const uint4*>(a.src + static_cast<std::size_t>(y) * a.src_pitch) + v0 + v;
             uint4 r[4];
             IMGPAR_UNROLL
             for (int j = 0; j < 4; ++j) r[j] = y + j < a.in_height ? __ldg(p + j * step) : make_uint4(0, 0, 0, 0);
-            std::uint32_t* d = stage + (v * 16) * l.stride + quad;
             const std::uint32_t x[4][4] = {{r[0].x, r[0].y, r[0].z, r[0].w},
                                            {r[1].x, r[1].y, r[1].z, r[1].w},
                                            {r[2].x, r[2].y, r[2].z, r[2].w},
                                            {r[3].x, r[3].y, r[3].z, r[3].w}};
+            uint4 cols[4];  // columns 4e .. 4e + 3 of the vector
             IMGPAR_UNROLL
             for (int e = 0; e < 4; ++e) {
                 std::uint32_t col[4];
                 transpose4x4(x[0][e], x[1][e], x[2][e], x[3][e], col);
-                IMGPAR_UNROLL
-                for (int k = 0; k < 4; ++k) d[(4 * e + k) * l.stride] = col[k];
+                cols[e] = make_uint4(col[0], col[1], col[2], col[3]);
             }
+            uint4* d = reinterpret_cast<uint4*>(stage + quad * l.stride + v * 16);
+            const bool odd = (vl & 1) != 0;
+            IMGPAR_UNROLL
+            for (int s = 0; s < 4; ++s) d[odd ? (s + 1) & 3 : s] = odd ? cols[(s + 1) & 3] : cols[s];
         }
         __syncthreads();
 
@@ -99,20 +118,23 @@ __device__ __forceinline__ void first_pass_mma(const Args& a, const MmaFirstPass
         // kept for every column the warp takes.
         std::uint32_t a_hi[KS][4], a_lo[KS][4];
         const uint4* frag = a.t.y_frag + (static_cast<std::size_t>((k0 / 16 + grp) * KS) * 32 + lane) * 2;
+        // The quads B reads (8 ks + q4, and 4 on), those past the staged
+        // ones on the last (their weights are 0).
+        int q_at[KS][2];
         IMGPAR_UNROLL
         for (int ks = 0; ks < KS; ++ks) {
             const uint4 h = __ldg(frag + ks * 64), lo = __ldg(frag + ks * 64 + 1);
             a_hi[ks][0] = h.x, a_hi[ks][1] = h.y, a_hi[ks][2] = h.z, a_hi[ks][3] = h.w;
             a_lo[ks][0] = lo.x, a_lo[ks][1] = lo.y, a_lo[ks][2] = lo.z, a_lo[ks][3] = lo.w;
+            q_at[ks][0] = min(8 * ks + q4, l.quads - 1) * l.stride;
+            q_at[ks][1] = min(8 * ks + 4 + q4, l.quads - 1) * l.stride;
         }
         for (int n0 = warp * 8; n0 < nv * 16; n0 += warps * 8) {
             int d_hi[4] = {0, 0, 0, 0}, d_lo[4] = {0, 0, 0, 0};
-            // Quads past the staged ones read the next column's words (or
-            // the padding past the last): their weights are 0.
-            const std::uint32_t* col = stage + (n0 + g) * l.stride + q4;
+            const std::uint32_t* col = stage + n0 + g;
             IMGPAR_UNROLL
             for (int ks = 0; ks < KS; ++ks) {
-                const std::uint32_t bq0 = col[8 * ks], bq1 = col[8 * ks + 4];
+                const std::uint32_t bq0 = col[q_at[ks][0]], bq1 = col[q_at[ks][1]];
                 filter_detail::mma_x8_m16n8k32<true>(d_hi, a_hi[ks], bq0, bq1);
                 filter_detail::mma_u8_m16n8k32(d_lo, a_lo[ks], bq0, bq1);
             }

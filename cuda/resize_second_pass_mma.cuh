@@ -15,7 +15,11 @@
 // Why: along the rows the CUDA cores spend a load, a sign extension and a
 // multiply-add a tap and sample (two loads a tap for the pixel and its
 // weight); here a warp's MMAs cover 16 rows x 8 pixels x 32 taps a channel,
-// and what is left is the rounding and the stores.
+// and what is left is the rounding and the stores. A lane's outputs are 2
+// pixels of 2 rows 8 apart, so they go to shared memory (the first pass's
+// stage, free by now) and the block writes the tile's rows out in 16-byte
+// stores: byte stores straight to the image touched 8 rows a warp
+// instruction, and their partial sectors took most of the L2's requests.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +32,8 @@ namespace imgpar::cuda::resize_detail {
 
 // The output pixels j0 .. j1 - 1 (j0 a multiple of 8) of rows k0 .. k1 - 1
 // from the byte planes at the start of smem (a row from input pixel c0 & ~3
-// on). K = 32 KX intermediate columns a group of 8 outputs.
+// on). K = 32 KX intermediate columns a group of 8 outputs. The tile's
+// output bytes pass through smem + l.stage_at ([tile_h][tile_w * C]).
 template <int C, int KX, typename Args>
 __device__ __forceinline__ void second_pass_mma(const Args& a, const MmaFirstPassLayout& l, unsigned char* smem, int k0,
                                                 int k1, int j0, int j1, int c0) {
@@ -39,6 +44,8 @@ __device__ __forceinline__ void second_pass_mma(const Args& a, const MmaFirstPas
     const std::uint32_t* m_lo = m_hi + C * a.tile_h * ps;
     const int warp = tid / 32, lane = tid % 32, g = lane >> 2, q4 = lane & 3, warps = threads / 32;
     const int row_groups = (k1 - k0 + 15) / 16;
+    const int out_row = a.tile_w * C;
+    unsigned char* out = smem + l.stage_at;
     for (int u = warp; u < row_groups * groups; u += warps) {
         const int rg = u / groups, grp = u - rg * groups;
         // The group's first column (rounded down to 4), from the planes' first.
@@ -79,11 +86,27 @@ __device__ __forceinline__ void second_pass_mma(const Args& a, const MmaFirstPas
         for (int e = 0; e < 4; ++e) {
             const int kk = 16 * rg + g + (e >= 2 ? 8 : 0), j = j0 + 8 * grp + 2 * q4 + (e & 1);
             if (k0 + kk < k1 && j < j1) {
-                std::uint8_t* o = a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch + static_cast<std::size_t>(j) * C;
+                unsigned char* o = out + kk * out_row + (j - j0) * C;
                 IMGPAR_UNROLL
-                for (int c = 0; c < C; ++c) o[c] = static_cast<std::uint8_t>(resize_output(sum[c][e], a.divider));
+                for (int c = 0; c < C; ++c) o[c] = static_cast<unsigned char>(resize_output(sum[c][e], a.divider));
             }
         }
+    }
+    __syncthreads();
+    // The tile's rows: 16-byte stores where the image's rows, the tile's
+    // first byte and the staged rows allow, the rest byte by byte.
+    const int n = (j1 - j0) * C, rows = k1 - k0;
+    std::uint8_t* dst = a.dst + static_cast<std::size_t>(j0) * C;
+    const bool vec = ((reinterpret_cast<std::uintptr_t>(dst) | a.dst_pitch | static_cast<std::size_t>(out_row)) & 15) == 0;
+    const int nv = vec ? n / 16 : 0, tail = n - 16 * nv;
+    for (int i = tid; i < rows * nv; i += threads) {
+        const int r = i / nv, v = i - r * nv;
+        *reinterpret_cast<uint4*>(dst + static_cast<std::size_t>(k0 + r) * a.dst_pitch + 16 * v) =
+            *reinterpret_cast<const uint4*>(out + r * out_row + 16 * v);
+    }
+    for (int i = tid; i < rows * tail; i += threads) {
+        const int r = i / tail, b = 16 * nv + (i - r * tail);
+        dst[static_cast<std::size_t>(k0 + r) * a.dst_pitch + b] = out[r * out_row + b];
     }
 }
 

@@ -63,9 +63,11 @@ __device__ __forceinline__ std::uint32_t byte_of(const uint4& q, int e) {
 // channel, so a thread takes 16 bytes of the tile's input run (one 16-byte
 // load per tap instead of one load per sample: the pass was bound by the
 // cache's requests) and scatters its 16 intermediate samples to their pixels.
+// Area's exact sums stay 32-bit: check_resize_range keeps an 8-bit
+// image's below 2^31 (its weights are positive, so every partial sum too).
 template <int C, AxisKind KY, typename Mid>
 __device__ __forceinline__ void first_pass_vectors(const TileArgs& a, Mid* mid, int k0, int k1, int c0, int cols) {
-    using Acc = Sum<KY == AxisKind::Area>;
+    using Acc = int;
     constexpr int S = mid_stride<C>();
     const int b0 = c0 * C, b1 = (c0 + cols) * C;  // the run's bytes in each row
     const int v0 = b0 >> 4, nv = ((b1 + 15) >> 4) - v0;
@@ -145,7 +147,7 @@ template <int C, AxisKind KY, bool Premul, typename Mid, bool Wide, typename T =
 __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(TileArgs a) {
     constexpr bool kWide = sizeof(T) == 2;
     constexpr int kTop = kWide ? 65535 : 255;
-    using Acc1 = Sum<KY == AxisKind::Area || Premul || kWide>;
+    using Acc1 = Sum<Premul || kWide>;  // 8-bit area: below 2^31 (first_pass_vectors)
     using Acc2 = Sum<Wide>;
     constexpr int S = mid_stride<C>();
     extern __shared__ __align__(16) unsigned char smem[];
@@ -327,16 +329,17 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
     const int KX = second_pass ? t.x_frag_k : 0;  // 32 or 64, or 0
     const int quads = (t.y_rows_window + 3) / 4;
     const bool only_16_rows = mma_tile_rows(C) == 16;
-    const int stride = quads % 8 <= 4 ? quads + (4 - quads % 8) : quads + (12 - quads % 8);  // 4 mod 8
     for (int tile_w = Policy::tile_w; tile_w >= Policy::min_tile_w; tile_w /= 2) {
         const int cols = max_columns(plan.x, tile_w);
         const std::size_t row_bytes = static_cast<std::size_t>(cols) * (C == 3 ? 4 : C) * 2;  // mid_stride, 16-bit
         // The CUDA cores' second pass keeps the tile's row weights in shared memory.
         const std::size_t weight_bytes =
             KX > 0 ? 0 : static_cast<std::size_t>(tile_w) * plan.x.taps * sizeof(std::int32_t);
-        // The staged byte columns: the run's bytes out to 16-byte boundaries.
-        const std::size_t stage_cols = (static_cast<std::size_t>(cols) * C + 15) / 16 * 16 + 16;
-        const std::size_t stage_bytes = (stage_cols * stride + K / 4) * 4;
+        // The staged byte columns: the run's bytes out to 16-byte boundaries;
+        // a quad's row of them 8 banks past the last's.
+        const int stage_cols = (cols * C + 15) / 16 * 16 + 16;
+        const int stride = stage_cols + (stage_cols % 32 == 0 ? 8 : 24);
+        const std::size_t stage_bytes = static_cast<std::size_t>(quads) * stride * 4;
         // Byte planes for the second pass, a row from the tile's first input
         // column rounded down to 4: it reads up to K columns past its group's
         // first; rows 4 banks apart mod 8.
@@ -348,7 +351,9 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
                 KX > 0 ? 2 * static_cast<std::size_t>(C) * tile_h * plane : static_cast<std::size_t>(tile_h) * row_bytes;
             const std::size_t mid_end = (mid_bytes + 15) / 16 * 16;
             const std::size_t stage_at = (mid_end + weight_bytes + 15) / 16 * 16;
-            const std::size_t smem = stage_at + stage_bytes;
+            // The tensor cores' second pass leaves the tile's output bytes there.
+            const std::size_t out_bytes = KX > 0 ? static_cast<std::size_t>(tile_h) * tile_w * C : 0;
+            const std::size_t smem = stage_at + std::max(stage_bytes, out_bytes);
             if (smem > Policy::mma_shared_bytes) continue;
             TileArgs a{src.data,     src.pitch,    plan.x.in,   plan.y.in, t,     plan.x.taps,
                        plan.y.taps,  plan.x.count, plan.y.count, dst.data, dst.pitch, divider,

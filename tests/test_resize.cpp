@@ -121,6 +121,36 @@ TEST_CASE("resize: the same size is a copy with every filter; the weights sum to
         }
 }
 
+// A filter's table holds the input pixels inside its support, no more:
+// Catmull-Rom reads 4 when enlarging, lanczos3 12 at a half and 24 at a
+// quarter, bilinear 2 when enlarging; every output pixel's first and last
+// taps inside the image weigh something where its window is whole.
+TEST_CASE("resize: a filter's taps are the pixels inside its support, none outside") {
+    struct Case {
+        ResizeFilter f;
+        int n, m, taps;
+    } cases[] = {{ResizeFilter::Bicubic, 400, 600, 4}, {ResizeFilter::Bicubic, 97, 1261, 4},
+                 {ResizeFilter::Lanczos3, 800, 400, 12}, {ResizeFilter::Lanczos3, 800, 200, 24},
+                 {ResizeFilter::Bilinear, 100, 300, 2}, {ResizeFilter::Lanczos3, 100, 250, 6}};
+    for (const Case& c : cases) {
+        CAPTURE(resize_filter_name(c.f));
+        CAPTURE(c.n);
+        CAPTURE(c.m);
+        const ResizeAxis a = resize_axis(c.f, c.n, c.m, 0, c.m);
+        CHECK(a.taps == c.taps);
+        int whole = 0;
+        for (int k = 0; k < c.m; ++k) {
+            const int start = a.start[static_cast<std::size_t>(k)];
+            if (start == 0 || start + a.taps > c.n) continue;  // a window cut by the image's edge
+            const std::int32_t* w = &a.weight[static_cast<std::size_t>(k) * a.taps];
+            // The last tap may be 0 where this pixel's window is one shorter than the widest.
+            CHECK((w[0] != 0 || w[1] != 0));
+            ++whole;
+        }
+        CHECK(whole > c.m / 2);
+    }
+}
+
 TEST_CASE("resize alpha: colour is resampled premultiplied; a constant colour stays that colour at any alpha") {
     ImageU8 src(40, 30, 4);
     for (int y = 0; y < 30; ++y)

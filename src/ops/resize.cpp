@@ -85,11 +85,19 @@ void filter_table(ResizeAxis& a) {
     const double widen = std::max(scale, 1.0);
     const double reach = support_of(a.filter) * widen;
     // Taps: the input pixels whose centre lies within the kernel's reach,
-    // trailing zero weights dropped (leading ones kept: starts never decrease).
+    // less those at either end outside its support (weight 0: the bounds'
+    // rounding takes one more each side, 6 taps for bicubic's 4 when
+    // enlarging, 14 for lanczos3's 12 at a half). The weights left are the
+    // same, and the first tap moves right with the centre, as the kernels
+    // need (zeros inside the support, as Lanczos' at whole distances, stay).
+    const double support = support_of(a.filter);
+    const auto outside = [&](int i, double centre) { return std::fabs((i + 0.5 - centre) / widen) >= support; };
     const auto range = [&](int k, int& lo, int& hi) {
         const double centre = (a.first + k + 0.5) * scale;
         lo = std::max(0, static_cast<int>(std::floor(centre - reach - 0.5)));
         hi = std::min(a.in - 1, static_cast<int>(std::ceil(centre + reach - 0.5)));
+        while (lo < hi && outside(lo, centre)) ++lo;
+        while (hi > lo && outside(hi, centre)) --hi;
         return centre;
     };
     int taps = 1;

@@ -64,7 +64,7 @@ TEST_CASE("GPU filters: every kind, border and channel count on awkward sizes") 
 // 19) takes the second way; sigma 6.6 at radius 17 the first at the
 // smallest radius it serves. Sigma 0.3 to 0.8 have centre taps from 4064
 // down to 2042, even past 2048, so exact in f16: the FP16 path takes them.
-TEST_CASE("GPU Gaussian: sigmas 0.3 to 20, radius 1 and 150, both implementations") {
+TEST_CASE("GPU Gaussian: sigmas 0.3 to 25, radius 1 and 150, both implementations") {
     const cuda::FilterWorkspace ws;
     for (double sigma : {0.3, 0.5, 0.75})
         CHECK(std::string(cuda::filter_path_name(make_gaussian(sigma, 0, {}), 3, ws)).find("FP16 MMA, both passes") !=
@@ -74,7 +74,8 @@ TEST_CASE("GPU Gaussian: sigmas 0.3 to 20, radius 1 and 150, both implementation
         int radius;
     } cases[] = {{0.5, 0}, {1.0, 0},  {2.0, 0},   {5.0, 0},  {20.0, 0}, {1.0, 1}, {50.0, 150}, {2.0, 150},
                  {6.3, 0}, {7.0, 0},  {12.0, 0},  {16.0, 0}, {21.0, 0}, {30.0, 64}, {30.0, 65}, {0.8, 0},
-                 {5.5, 20}, {6.4, 0},  {6.5, 0},   {6.6, 17}, {0.3, 0}, {0.65, 0}, {0.75, 0}};
+                 {5.5, 20}, {6.4, 0},  {6.5, 0},   {6.6, 17}, {0.3, 0}, {0.65, 0}, {0.75, 0}, {25.0, 0},
+                 {30.0, 80}, {30.0, 81}};
     for (int c = 1; c <= 4; ++c) {
         const ImageU8 src = test_image(203, 157, c, static_cast<unsigned>(c));
         GpuBench gpu(src);
@@ -89,14 +90,14 @@ TEST_CASE("GPU Gaussian: sigmas 0.3 to 20, radius 1 and 150, both implementation
 // they come out uneven (lengths differing by one block), as short as one
 // block after the warm-up blocks, and, where there are rows enough, with the
 // last fifth of the rows in shorter segments. At every window size: sigma 1, 4, 7,
-// 12, 20 are radius 3 (M = 0, the radius <= 8 variant), 12, 21, 36 and 60
-// (M = 1..4).
+// 12, 20, 25 are radius 3 (M = 0, the radius <= 8 variant), 12, 21, 36, 60
+// and 75 (M = 1..5).
 TEST_CASE("GPU Gaussian: tall images, uneven row segments, every window size") {
     for (int c = 1; c <= 4; ++c) {
         const ImageU8 src = test::photo_like_image(1500, 2500, c, static_cast<unsigned>(60 + c));
         GpuBench gpu(src);
         for (const Border& b : {Border{BorderMode::Reflect101, 0}, Border{BorderMode::Constant, 77}})
-            for (double sigma : {1.0, 4.0, 7.0, 12.0, 20.0})
+            for (double sigma : {1.0, 4.0, 7.0, 12.0, 20.0, 25.0})
                 gpu.check(make_gaussian(sigma, 0, b), "gaussian, tall image", SeparablePath::HalfMma);
     }
 }

@@ -24,29 +24,30 @@ namespace {
 
 // The device form into a packed device table filled with 0xAB first (an
 // entry left unwritten shows), copied back.
-test::HostTable gpu_table16(ConstDeviceViewU16 src, SumType type, bool squared, cuda::IntegralWorkspace& ws) {
+test::HostTable gpu_table16(ConstDeviceViewU16 src, SumType type, bool squared, cuda::IntegralWorkspace& ws,
+                            int tile_rows = 0) {
     test::HostTable t = test::host_table(src.width, src.height, src.channels, type, squared);
     cuda::DeviceBuffer<unsigned char> device(t.bytes.size());
     IMGPAR_CUDA_CHECK(cudaMemsetAsync(device.get(), 0xAB, t.bytes.size(), test::stream()));
     SumTableView d = t.view;
     d.data = device.get();
-    cuda::integral(src, d, ws, test::stream());
+    cuda::integral(src, d, ws, test::stream(), tile_rows);
     IMGPAR_CUDA_CHECK(cudaMemcpyAsync(t.bytes.data(), device.get(), t.bytes.size(), cudaMemcpyDeviceToHost, test::stream()));
     IMGPAR_CUDA_CHECK(cudaStreamSynchronize(test::stream()));
     t.view.data = t.bytes.data();
     return t;
 }
 
-void check16(const ImageU16& img, SumType type, bool squared, cuda::IntegralWorkspace& ws) {
+void check16(const ImageU16& img, SumType type, bool squared, cuda::IntegralWorkspace& ws, int tile_rows = 0) {
     const test::HostTable want = test::cpu_table(img.view(), type, squared);
-    const test::HostTable got = gpu_table16(ConstDeviceViewU16(test::upload16(img)), type, squared, ws);
+    const test::HostTable got = gpu_table16(ConstDeviceViewU16(test::upload16(img)), type, squared, ws, tile_rows);
     REQUIRE(want.bytes.size() == got.bytes.size());
     if (want.bytes != got.bytes) {
         CHECK(test::check_table_against_reference(img.view(), want.view) == 0);
         CHECK_MESSAGE(test::check_table_against_reference(img.view(), got.view) == 0, "the GPU table differs from the CPU's");
     }
     const test::UnalignedDeviceImage16 odd(img, test::stream());
-    const test::HostTable got_odd = gpu_table16(ConstDeviceViewU16(odd.ref), type, squared, ws);
+    const test::HostTable got_odd = gpu_table16(ConstDeviceViewU16(odd.ref), type, squared, ws, tile_rows);
     if (want.bytes != got_odd.bytes)  // the first differing entry, as (x, y, channel, plane)
         CHECK_MESSAGE(test::check_table_against_reference(img.view(), got_odd.view) == 0,
                       "unaligned image: the GPU table differs from the CPU's");
@@ -80,6 +81,30 @@ TEST_CASE("GPU integral u16: every type, squares, channel count and odd size giv
                     ++runs;
                 }
     CHECK(runs > 300);
+}
+
+// A tile is 32 lanes of 16 bytes (24 for RGB): 256 gray pixels wide, 128
+// two-channel or RGB, 64 RGBA; 32 or 64 rows tall. Widths and heights just
+// inside, on and past a tile's, with both heights forced; white images reach
+// the 64-bit squares' largest tile sums.
+TEST_CASE("GPU integral u16: tile edges at both tile heights") {
+    cuda::IntegralWorkspace ws;
+    for (int c = 1; c <= 4; ++c) {
+        const int tw = c == 3 ? 128 : 256 / c;
+        for (int w : {tw - 1, tw, tw + 1, 2 * tw + 1})
+            for (int h : {31, 32, 33, 64, 65, 129})
+                for (int rows : {cuda::IntegralPolicy::short_tile_rows, cuda::IntegralPolicy::tile_rows})
+                    for (bool squared : {false, true}) {
+                        CAPTURE(c);
+                        CAPTURE(w);
+                        CAPTURE(h);
+                        CAPTURE(rows);
+                        CAPTURE(squared);
+                        const ImageU16 img = (w + h) % 2 == 0 ? test::flat_image16(w, h, c, 65535)
+                                                              : test::random_runs_image16(w, h, c, static_cast<unsigned>(w * h));
+                        check16(img, SumType::U64, squared, ws, rows);
+                    }
+    }
 }
 
 TEST_CASE("GPU integral u16: tall and wide images, and the session's entry point") {
