@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -82,6 +83,54 @@ TEST_CASE("gpu 16-bit resize: both kernels give the CPU's samples for every filt
                     }
                 }
     CHECK(compared > 1000);
+}
+
+// The CUDA cores' second pass stages a tile's 16-bit output in shared memory
+// and writes its rows in 16-byte stores where the destination allows: a view
+// one pixel into a wider image (not 16-byte aligned) and one at its start,
+// with the samples around the view untouched; a shrink and an enlargement.
+TEST_CASE("gpu 16-bit resize: the tiles write views that do and do not start on 16 bytes, nothing past them") {
+    int compared = 0;
+    for (int c = 1; c <= 4; ++c)
+        for (const int offset : {0, 1})
+            for (const auto& [iw, ih, ow, oh] : {std::array<int, 4>{517, 131, 251, 67}, std::array<int, 4>{97, 61, 150, 90}}) {
+                const ImageU16 img = test::smooth_image16(iw, ih, c, 5);
+                const ResizePlan plan = resize_plan(ResizeFilter::Bicubic, iw, ih, {ow, oh, 0, 0, ow, oh});
+                ImageU16 want(ow, oh, c);
+                cpu::resize(plan, img.view(), want.view());
+                const cudaStream_t stream = test::stream();
+                cuda::DeviceImageU16 src(iw, ih, c), wide(ow + 3, oh, c);
+                src.upload(img.view(), stream);
+                ImageU16 sentinel(ow + 3, oh, c);
+                for (int y = 0; y < oh; ++y)
+                    for (int x = 0; x < ow + 3; ++x)
+                        for (int ch = 0; ch < c; ++ch) sentinel.at(x, y, ch) = 7777;
+                wide.upload(sentinel.view(), stream);
+                DeviceViewU16 dst = wide.view();
+                dst.data += static_cast<std::size_t>(offset) * c;
+                dst.width = ow;
+                std::string kernel;
+                cuda::resize(plan, src.view(), dst, test::session().impl().resizes, stream, &kernel, true);
+                ImageU16 got(ow + 3, oh, c);
+                wide.download(got.view(), stream);
+                IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
+                CAPTURE(c);
+                CAPTURE(offset);
+                CAPTURE(iw);
+                CAPTURE(kernel);
+                ImageU16 inner(ow, oh, c);
+                int untouched = 0;
+                for (int y = 0; y < oh; ++y)
+                    for (int x = 0; x < ow + 3; ++x)
+                        for (int ch = 0; ch < c; ++ch) {
+                            if (x >= offset && x < offset + ow) inner.at(x - offset, y, ch) = got.at(x, y, ch);
+                            else untouched += got.at(x, y, ch) == 7777;
+                        }
+                CHECK(untouched == 3 * oh * c);
+                CHECK_SAME16(want, inner);
+                ++compared;
+            }
+    CHECK(compared == 16);
 }
 
 TEST_CASE("gpu 16-bit resize: harsh 0/65535 input drives the lobes to their extremes, alpha included") {
