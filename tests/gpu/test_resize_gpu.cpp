@@ -15,6 +15,7 @@
 #include "src/ops/resize.hpp"
 #include "src/ops/resize_blocks.hpp"
 #include "tests/support/gpu_session.hpp"
+#include "tests/support/resize_views.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -167,53 +168,6 @@ TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (ne
     CHECK(both_passes > compared / 6);
 }
 
-namespace {
-
-// Lanczos3 from iw x ih into an ow x oh view `offset` pixels into a wider
-// image of sentinels: the view holds the CPU's bytes, and the sentinels
-// around it are untouched.
-void check_view_write(cuda::TilePasses passes, int c, int offset, int iw, int ih, int ow, int oh) {
-    const ImageU8 img = test::photo_like_image(iw, ih, c, 11);
-    const ResizePlan plan = resize_plan(ResizeFilter::Lanczos3, iw, ih, {ow, oh, 0, 0, ow, oh});
-    ImageU8 want(ow, oh, c);
-    cpu::resize(plan, img.view(), want.view());
-    const cudaStream_t stream = test::stream();
-    cuda::DeviceImageU8 src(iw, ih, c), wide(ow + 3, oh, c);
-    src.upload(img.view(), stream);
-    ImageU8 sentinel(ow + 3, oh, c);
-    for (int y = 0; y < oh; ++y)
-        for (int x = 0; x < ow + 3; ++x)
-            for (int ch = 0; ch < c; ++ch) sentinel.at(x, y, ch) = 77;
-    wide.upload(sentinel.view(), stream);
-    DeviceViewU8 dst = wide.view();
-    dst.data += static_cast<std::size_t>(offset) * c;
-    dst.width = ow;
-    std::string kernel;
-    cuda::resize(plan, src.view(), dst, test::session().impl().resizes, stream, &kernel, true, passes);
-    ImageU8 got(ow + 3, oh, c);
-    wide.download(got.view(), stream);
-    IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
-    CAPTURE(static_cast<int>(passes));
-    CAPTURE(c);
-    CAPTURE(offset);
-    CAPTURE(iw);
-    CAPTURE(ow);
-    if (passes == cuda::TilePasses::TensorCores)
-        CHECK(kernel.find("both passes on the tensor cores") != std::string::npos);
-    ImageU8 inner(ow, oh, c);
-    int untouched = 0;
-    for (int y = 0; y < oh; ++y)
-        for (int x = 0; x < ow + 3; ++x)
-            for (int ch = 0; ch < c; ++ch) {
-                if (x >= offset && x < offset + ow) inner.at(x - offset, y, ch) = got.at(x, y, ch);
-                else untouched += got.at(x, y, ch) == 77;
-            }
-    CHECK(untouched == 3 * oh * c);
-    IMGPAR_CHECK_IMAGES_EQUAL(want, inner);
-}
-
-}  // namespace
-
 // Both second passes stage a tile's output in shared memory and write its
 // rows in 16-byte stores where the destination allows: here the destination
 // is a view one pixel into a wider image (rows not 16-byte aligned: the byte
@@ -230,7 +184,15 @@ TEST_CASE("gpu resize: the tiles write views that do and do not start on 16 byte
                 for (const auto& [iw, ih, ow, oh] : {std::array<int, 4>{1031, 263, 515, 131},
                                                      std::array<int, 4>{640, 480, 160, 120},
                                                      std::array<int, 4>{97, 61, 150, 90}}) {
-                    check_view_write(passes, c, offset, iw, ih, ow, oh);
+                    CAPTURE(static_cast<int>(passes));
+                    CAPTURE(c);
+                    CAPTURE(offset);
+                    CAPTURE(iw);
+                    const std::string kernel = test::check_resize_into_view(
+                        test::photo_like_image(iw, ih, c, 11), ResizeFilter::Lanczos3, ow, oh, offset, passes,
+                        std::uint8_t{77});
+                    if (passes == cuda::TilePasses::TensorCores)
+                        CHECK(kernel.find("both passes on the tensor cores") != std::string::npos);
                     ++compared;
                 }
         }
