@@ -26,6 +26,7 @@
 
 #include "cuda/filter_mma.cuh"
 #include "cuda/resize_first_pass_mma.cuh"
+#include "cuda/resize_tile_store.cuh"
 #include "src/ops/resize_math.hpp"
 
 namespace imgpar::cuda::resize_detail {
@@ -93,21 +94,7 @@ __device__ __forceinline__ void second_pass_mma(const Args& a, const MmaFirstPas
         }
     }
     __syncthreads();
-    // The tile's rows: 16-byte stores where the image's rows, the tile's
-    // first byte and the staged rows allow, the rest byte by byte.
-    const int n = (j1 - j0) * C, rows = k1 - k0;
-    std::uint8_t* dst = a.dst + static_cast<std::size_t>(j0) * C;
-    const bool vec = ((reinterpret_cast<std::uintptr_t>(dst) | a.dst_pitch | static_cast<std::size_t>(out_row)) & 15) == 0;
-    const int nv = vec ? n / 16 : 0, tail = n - 16 * nv;
-    for (int i = tid; i < rows * nv; i += threads) {
-        const int r = i / nv, v = i - r * nv;
-        *reinterpret_cast<uint4*>(dst + static_cast<std::size_t>(k0 + r) * a.dst_pitch + 16 * v) =
-            *reinterpret_cast<const uint4*>(out + r * out_row + 16 * v);
-    }
-    for (int i = tid; i < rows * tail; i += threads) {
-        const int r = i / tail, b = 16 * nv + (i - r * tail);
-        dst[static_cast<std::size_t>(k0 + r) * a.dst_pitch + b] = out[r * out_row + b];
-    }
+    store_staged_rows(a, out, out_row, k0, k1, static_cast<std::size_t>(j0) * C, (j1 - j0) * C);
 }
 
 }  // namespace imgpar::cuda::resize_detail

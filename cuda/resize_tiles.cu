@@ -4,10 +4,13 @@
 // (along the rows). Without alpha the first pass reads 16-byte runs of the
 // rows (a sample's channel does not change its arithmetic); the second reads
 // a pixel's channels with one load a tap (RGB padded to 4 samples) and the
-// tile's weights from shared memory. The arithmetic, the order and the roundings are the two
-// passes' (src/ops/resize_math.hpp), so the bytes are the CPU's; the
-// intermediate never goes through device memory, which halves the traffic
-// of a shrink (cuda/resize.hpp).
+// tile's weights from shared memory, and leaves the tile's output in shared
+// memory, which the block then writes out in 16-byte stores
+// (cuda/resize_tile_store.cuh; a pixel's samples stored one by one took most
+// of the L2's requests, an enlargement's above all). The arithmetic, the
+// order and the roundings are the two passes' (src/ops/resize_math.hpp), so
+// the bytes are the CPU's; the intermediate never goes through device
+// memory, which halves the traffic of a shrink (cuda/resize.hpp).
 #include "cuda/resize_tiles.hpp"
 
 #include <algorithm>
@@ -18,6 +21,7 @@
 #include "cuda/histogram_launch.hpp"
 #include "cuda/resize_first_pass_mma.cuh"
 #include "cuda/resize_second_pass_mma.cuh"
+#include "cuda/resize_tile_store.cuh"
 #include "src/ops/resize_math.hpp"
 
 namespace imgpar::cuda {
@@ -40,6 +44,7 @@ struct TileArgs {
     bool vec;                      // the source's rows 16-byte aligned (first_pass_vectors)
     int weights_at;                // >= 0: the tile's row weights in shared memory from this byte
     resize_detail::MmaFirstPassLayout mma;  // the tensor cores' first pass (kernels with KS > 0)
+    int out_at = -1;  // >= 0: the CUDA cores' second pass stages the tile's output from this byte (store_staged_rows)
 };
 
 // An intermediate pixel in shared memory: RGB padded to 4 samples, so the
@@ -210,7 +215,10 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
             ws[(i % a.x_taps) * a.tile_w + i / a.x_taps] = a.t.x_weight[static_cast<std::size_t>(j0) * a.x_taps + i];
     __syncthreads();
 
-    // Along the rows: the tile's output pixels, a pixel's channels one load a tap.
+    // Along the rows: the tile's output pixels, a pixel's channels one load a
+    // tap, into the staged tile where there is one (else to the image).
+    const int out_row = a.tile_w * C * static_cast<int>(sizeof(T));
+    unsigned char* const staged = a.out_at >= 0 ? smem + a.out_at : nullptr;
     for (int i = threadIdx.x; i < (k1 - k0) * tw; i += blockDim.x) {
         const int kk = i / tw, j = j0 + i % tw;
         const int first = a.t.x_start[j];
@@ -226,7 +234,9 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
             IMGPAR_UNROLL
             for (int c = 0; c < C; ++c) sum[c] += wt * static_cast<Acc2>(px.v[c]);
         }
-        T* o = reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch) + static_cast<std::size_t>(j) * C;
+        T* o = staged ? reinterpret_cast<T*>(staged + kk * out_row) + (j - j0) * C
+                      : reinterpret_cast<T*>(a.dst + static_cast<std::size_t>(k0 + kk) * a.dst_pitch) +
+                            static_cast<std::size_t>(j) * C;
         if (!Premul) {
             IMGPAR_UNROLL
             for (int c = 0; c < C; ++c) o[c] = static_cast<T>(resize_output(sum[c], a.divider, kTop));
@@ -242,6 +252,11 @@ __global__ void __launch_bounds__(ResizeTilePolicy::threads) resize_tile_kernel(
             IMGPAR_UNROLL
             for (int c = 0; c < C - 1; ++c) o[c] = static_cast<T>(resize_unpremultiply(sum[c], sum[C - 1]));
         }
+    }
+    if (staged) {  // block-uniform
+        __syncthreads();
+        resize_detail::store_staged_rows(a, staged, out_row, k0, k1, static_cast<std::size_t>(j0) * C * sizeof(T),
+                                         (j1 - j0) * C * static_cast<int>(sizeof(T)));
     }
 }
 
@@ -351,14 +366,16 @@ bool tiled_mma(const ResizePlan& plan, const ConstDeviceViewU8& src, const Devic
                 KX > 0 ? 2 * static_cast<std::size_t>(C) * tile_h * plane : static_cast<std::size_t>(tile_h) * row_bytes;
             const std::size_t mid_end = (mid_bytes + 15) / 16 * 16;
             const std::size_t stage_at = (mid_end + weight_bytes + 15) / 16 * 16;
-            // The tensor cores' second pass leaves the tile's output bytes there.
-            const std::size_t out_bytes = KX > 0 ? static_cast<std::size_t>(tile_h) * tile_w * C : 0;
+            // Either second pass leaves the tile's output bytes there (the
+            // first pass is done with its stage by then).
+            const std::size_t out_bytes = static_cast<std::size_t>(tile_h) * tile_w * C;
             const std::size_t smem = stage_at + std::max(stage_bytes, out_bytes);
             if (smem > Policy::mma_shared_bytes) continue;
             TileArgs a{src.data,     src.pitch,    plan.x.in,   plan.y.in, t,     plan.x.taps,
                        plan.y.taps,  plan.x.count, plan.y.count, dst.data, dst.pitch, divider,
                        tile_w,       tile_h,       cols,         true,     static_cast<int>(mid_end), {}};
             a.mma = {quads, stride, static_cast<int>(stage_at), KX > 0 ? plane : 0};
+            a.out_at = static_cast<int>(stage_at);
             const auto go = [&](auto c) {
                 constexpr int kC = decltype(c)::value;
                 const AxisKind kx = axis_kind(plan.x.filter);
@@ -403,18 +420,24 @@ bool tiled_any(const ResizePlan& plan, const DeviceView<const T>& src, const Dev
         // quarter of it (not a thumbnail's hundreds of taps).
         const std::size_t weight_bytes = static_cast<std::size_t>(tile_w) * plan.x.taps * sizeof(std::int32_t);
         const bool shared_weights = 4 * weight_bytes <= ResizeTilePolicy::shared_bytes;
-        const std::size_t room = ResizeTilePolicy::shared_bytes - (shared_weights ? weight_bytes + 16 : 0);
-        const int tile_h = static_cast<int>(std::min<std::size_t>(ResizeTilePolicy::max_tile_h, room / row_bytes));
+        // Each row of the tile also takes its output row, staged
+        // (store_staged_rows); 32 bytes for the two regions' alignment.
+        const std::size_t out_row = static_cast<std::size_t>(tile_w) * C * sizeof(T);
+        const std::size_t room = ResizeTilePolicy::shared_bytes - (shared_weights ? weight_bytes : 0) - 32;
+        const int tile_h =
+            static_cast<int>(std::min<std::size_t>(ResizeTilePolicy::max_tile_h, room / (row_bytes + out_row)));
         if (tile_h < ResizeTilePolicy::min_rows) continue;
         const std::size_t mid_end = (static_cast<std::size_t>(tile_h) * row_bytes + 15) / 16 * 16;
-        const TileArgs a{reinterpret_cast<const std::uint8_t*>(src.data),
+        const std::size_t out_at = ((shared_weights ? mid_end + weight_bytes : mid_end) + 15) / 16 * 16;
+        TileArgs a{reinterpret_cast<const std::uint8_t*>(src.data),
                          src.pitch,    plan.x.in,    plan.y.in,    t,      plan.x.taps,
                          plan.y.taps,  plan.x.count, plan.y.count, reinterpret_cast<std::uint8_t*>(dst.data),
                          dst.pitch, divider,
                          tile_w,       tile_h,       cols,         hist::vector_ok(src.data, src.pitch),
                          shared_weights ? static_cast<int>(mid_end) : -1,
                          {}};
-        const std::size_t smem = shared_weights ? mid_end + weight_bytes : static_cast<std::size_t>(tile_h) * row_bytes;
+        a.out_at = static_cast<int>(out_at);
+        const std::size_t smem = out_at + static_cast<std::size_t>(tile_h) * out_row;
         const AxisKind ky = axis_kind(plan.y.filter), kx = axis_kind(plan.x.filter);
         switch (C) {
             case 1: launch_channels<1>(a, ky, kx, premultiply, mid_bytes, smem, stream, T{}); break;

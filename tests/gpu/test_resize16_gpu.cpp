@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <utility>
@@ -19,6 +20,7 @@
 #include "src/ops/resize.hpp"
 #include "src/ops/resize_blocks.hpp"
 #include "tests/support/gpu_session.hpp"
+#include "tests/support/resize_views.hpp"
 #include "tests/support/test_images.hpp"
 #include "tests/support/u16_images.hpp"
 
@@ -82,6 +84,25 @@ TEST_CASE("gpu 16-bit resize: both kernels give the CPU's samples for every filt
                     }
                 }
     CHECK(compared > 1000);
+}
+
+// The CUDA cores' second pass stages a tile's 16-bit output in shared memory
+// and writes its rows in 16-byte stores where the destination allows: a view
+// one pixel into a wider image (not 16-byte aligned) and one at its start,
+// with the samples around the view untouched; a shrink and an enlargement.
+TEST_CASE("gpu 16-bit resize: the tiles write views that do and do not start on 16 bytes, nothing past them") {
+    int compared = 0;
+    for (int c = 1; c <= 4; ++c)
+        for (const int offset : {0, 1})
+            for (const auto& [iw, ih, ow, oh] : {std::array<int, 4>{517, 131, 251, 67}, std::array<int, 4>{97, 61, 150, 90}}) {
+                CAPTURE(c);
+                CAPTURE(offset);
+                CAPTURE(iw);
+                test::check_resize_into_view(test::smooth_image16(iw, ih, c, 5), ResizeFilter::Bicubic, ow, oh, offset,
+                                             cuda::TilePasses::Cores, std::uint16_t{7777});
+                ++compared;
+            }
+    CHECK(compared == 16);
 }
 
 TEST_CASE("gpu 16-bit resize: harsh 0/65535 input drives the lobes to their extremes, alpha included") {

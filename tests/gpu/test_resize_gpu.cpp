@@ -15,6 +15,7 @@
 #include "src/ops/resize.hpp"
 #include "src/ops/resize_blocks.hpp"
 #include "tests/support/gpu_session.hpp"
+#include "tests/support/resize_views.hpp"
 #include "tests/support/test_images.hpp"
 
 using namespace imgpar;
@@ -167,56 +168,35 @@ TEST_CASE("gpu resize: the tiled kernel gives the CPU's bytes on harsh input (ne
     CHECK(both_passes > compared / 6);
 }
 
-// The tensor cores' second pass stages a tile's output in shared memory and
-// writes its rows in 16-byte stores where the destination allows: here the
-// destination is a view one pixel into a wider image (rows not 16-byte
-// aligned: the byte stores) and a view at its start (the 16-byte stores),
-// and the bytes around the view stay as they were.
-TEST_CASE("gpu resize: the tensor cores' tiles write views that do and do not start on 16 bytes, nothing past them") {
+// Both second passes stage a tile's output in shared memory and write its
+// rows in 16-byte stores where the destination allows: here the destination
+// is a view one pixel into a wider image (rows not 16-byte aligned: the byte
+// stores) and a view at its start (the 16-byte stores); every way the tiles
+// run, every layout where the CUDA cores take both passes (the tensor cores
+// take gray and RGB). Two shrinks and an enlargement.
+TEST_CASE("gpu resize: the tiles write views that do and do not start on 16 bytes, nothing past them") {
     int compared = 0;
-    for (int c : {1, 3})
-        for (const int offset : {0, 1})
-            for (const auto& [iw, ih, ow, oh] : {std::array<int, 4>{1031, 263, 515, 131}, std::array<int, 4>{640, 480, 160, 120},
-                                                 std::array<int, 4>{97, 61, 150, 90}}) {
-                const ImageU8 img = test::photo_like_image(iw, ih, c, 11);
-                const ResizePlan plan = resize_plan(ResizeFilter::Lanczos3, iw, ih, {ow, oh, 0, 0, ow, oh});
-                ImageU8 want(ow, oh, c);
-                cpu::resize(plan, img.view(), want.view());
-                const cudaStream_t stream = test::stream();
-                cuda::DeviceImageU8 src(iw, ih, c), wide(ow + 3, oh, c);
-                src.upload(img.view(), stream);
-                ImageU8 sentinel(ow + 3, oh, c);
-                for (int y = 0; y < oh; ++y)
-                    for (int x = 0; x < ow + 3; ++x)
-                        for (int ch = 0; ch < c; ++ch) sentinel.at(x, y, ch) = 77;
-                wide.upload(sentinel.view(), stream);
-                DeviceViewU8 dst = wide.view();
-                dst.data += static_cast<std::size_t>(offset) * c;
-                dst.width = ow;
-                std::string kernel;
-                cuda::resize(plan, src.view(), dst, test::session().impl().resizes, stream, &kernel, true,
-                             cuda::TilePasses::TensorCores);
-                ImageU8 got(ow + 3, oh, c);
-                wide.download(got.view(), stream);
-                IMGPAR_CUDA_CHECK(cudaStreamSynchronize(stream));
-                CAPTURE(c);
-                CAPTURE(offset);
-                CAPTURE(iw);
-                CAPTURE(ow);
-                CHECK(kernel.find("both passes on the tensor cores") != std::string::npos);
-                ImageU8 inner(ow, oh, c);
-                int untouched = 0;
-                for (int y = 0; y < oh; ++y)
-                    for (int x = 0; x < ow + 3; ++x)
-                        for (int ch = 0; ch < c; ++ch) {
-                            if (x >= offset && x < offset + ow) inner.at(x - offset, y, ch) = got.at(x, y, ch);
-                            else untouched += got.at(x, y, ch) == 77;
-                        }
-                CHECK(untouched == 3 * oh * c);
-                IMGPAR_CHECK_IMAGES_EQUAL(want, inner);
-                ++compared;
-            }
-    CHECK(compared == 12);
+    for (const cuda::TilePasses passes :
+         {cuda::TilePasses::TensorCores, cuda::TilePasses::FirstOnTensorCores, cuda::TilePasses::Cores})
+        for (int c = 1; c <= 4; ++c) {
+            if (passes != cuda::TilePasses::Cores && (c == 2 || c == 4)) continue;
+            for (const int offset : {0, 1})
+                for (const auto& [iw, ih, ow, oh] : {std::array<int, 4>{1031, 263, 515, 131},
+                                                     std::array<int, 4>{640, 480, 160, 120},
+                                                     std::array<int, 4>{97, 61, 150, 90}}) {
+                    CAPTURE(static_cast<int>(passes));
+                    CAPTURE(c);
+                    CAPTURE(offset);
+                    CAPTURE(iw);
+                    const std::string kernel = test::check_resize_into_view(
+                        test::photo_like_image(iw, ih, c, 11), ResizeFilter::Lanczos3, ow, oh, offset, passes,
+                        std::uint8_t{77});
+                    if (passes == cuda::TilePasses::TensorCores)
+                        CHECK(kernel.find("both passes on the tensor cores") != std::string::npos);
+                    ++compared;
+                }
+        }
+    CHECK(compared == 2 * 12 + 24);
 }
 
 TEST_CASE("gpu resize: area at whole factors takes the block means and gives the CPU's bytes") {
