@@ -7,6 +7,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/compare.hpp"
+#include "cuda/compare_totals.cuh"
 #include "cuda/occupancy.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
@@ -15,7 +16,6 @@ namespace imgpar::cuda {
 namespace {
 
 constexpr int kThreads = ComparePolicy::threads;
-constexpr int kWarps = kThreads / 32;
 
 // Bytes a thread takes at a time: 16 (one 16-byte load of each image), or 48
 // for RGB, so that every group starts at channel 0 and holds whole pixels.
@@ -194,8 +194,6 @@ __global__ void __launch_bounds__(kThreads) difference_kernel(DiffArgs g) {
         t.pixel(g.a + row * g.a_pitch + at, g.b + row * g.b_pitch + at, g.d ? g.d + row * g.d_pitch + at : nullptr);
     }
 
-    // Warp, then block, then one atomic per total: integer sums, so the
-    // order in which blocks arrive changes nothing.
     unsigned long long v[4 * C + 1];
 #pragma unroll
     for (int c = 0; c < C; ++c) {
@@ -205,30 +203,7 @@ __global__ void __launch_bounds__(kThreads) difference_kernel(DiffArgs g) {
         v[4 * c + 3] = t.sum_sq[c];
     }
     v[4 * C] = t.pixels;
-#pragma unroll
-    for (int k = 0; k < 4 * C + 1; ++k)
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {
-            const unsigned long long o = __shfl_down_sync(0xFFFFFFFFu, v[k], off);
-            v[k] = k < 4 * C && k % 4 == 0 ? (o > v[k] ? o : v[k]) : v[k] + o;
-        }
-    __shared__ unsigned long long part[kWarps][4 * C + 1];
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (lane == 0)
-#pragma unroll
-        for (int k = 0; k < 4 * C + 1; ++k) part[warp][k] = v[k];
-    __syncthreads();
-    if (threadIdx.x < 4 * C + 1) {
-        const int k = threadIdx.x;
-        const bool is_max = k < 4 * C && k % 4 == 0;
-        unsigned long long s = part[0][k];
-        for (int w = 1; w < kWarps; ++w) s = is_max ? (part[w][k] > s ? part[w][k] : s) : s + part[w][k];
-        const int slot = k < 4 * C ? k : kDifferenceTotals - 1;
-        if (is_max)
-            atomicMax(g.totals + slot, s);
-        else if (s != 0)
-            atomicAdd(g.totals + slot, s);
-    }
+    compare_detail::add_block_totals<C, kThreads>(v, g.totals);
 }
 
 template <int C>

@@ -10,6 +10,7 @@
 
 #include "cuda/check.hpp"
 #include "cuda/compare.hpp"
+#include "cuda/compare_totals.cuh"
 #include "cuda/histogram.hpp"
 #include "cuda/session.hpp"
 #include "src/error.hpp"
@@ -19,7 +20,6 @@ namespace imgpar::cuda {
 namespace {
 
 constexpr int kThreads16 = 256;
-constexpr int kWarps16 = kThreads16 / 32;
 
 struct Diff16 {
     const unsigned char* a;
@@ -67,30 +67,7 @@ __global__ void __launch_bounds__(kThreads16) difference16_kernel(Diff16 g) {
         v[4 * c + 3] = sum_sq[c];
     }
     v[4 * C] = pixels;
-#pragma unroll
-    for (int k = 0; k < 4 * C + 1; ++k)
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1) {
-            const unsigned long long o = __shfl_down_sync(0xFFFFFFFFu, v[k], off);
-            v[k] = k < 4 * C && k % 4 == 0 ? (o > v[k] ? o : v[k]) : v[k] + o;
-        }
-    __shared__ unsigned long long part[kWarps16][4 * C + 1];
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    if (lane == 0)
-#pragma unroll
-        for (int k = 0; k < 4 * C + 1; ++k) part[warp][k] = v[k];
-    __syncthreads();
-    if (threadIdx.x < 4 * C + 1) {
-        const int k = threadIdx.x;
-        const bool is_max = k < 4 * C && k % 4 == 0;
-        unsigned long long s = part[0][k];
-        for (int w = 1; w < kWarps16; ++w) s = is_max ? (part[w][k] > s ? part[w][k] : s) : s + part[w][k];
-        const int slot = k < 4 * C ? k : kDifferenceTotals - 1;
-        if (is_max)
-            atomicMax(g.totals + slot, s);
-        else if (s != 0)
-            atomicAdd(g.totals + slot, s);
-    }
+    compare_detail::add_block_totals<C, kThreads16>(v, g.totals);
 }
 
 dim3 grid16(int width, int height) {
