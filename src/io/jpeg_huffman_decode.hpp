@@ -51,7 +51,7 @@ namespace imgpar::huffman {
 
 constexpr int kFastBits = 9;    // one lookup settles codes of up to 9 bits: nearly all of a photo's
 constexpr int kTables = 8;      // DC tables 0-3, then AC tables 0-3
-constexpr int kBitPadding = 8;  // zero bytes after the bits, so a read of 32 bits near the end stays inside
+constexpr int kBitPadding = 8;  // zero bytes after the bits, so peek32's two words near the end stay inside
 constexpr int kMaxSlots = 10;   // blocks in an MCU, the standard's limit
 // The GPU's subsequence: 256 bits (32 bytes) gives a 1 MB scan 32k decoders,
 // enough to fill a GPU with a few files, while staying several symbols long
@@ -168,12 +168,24 @@ IMGPAR_HD std::uint32_t subsequence_end(const View& v, std::uint32_t j) {
     return end < v.interval_bit[iv + 1] ? static_cast<std::uint32_t>(end) : v.interval_bit[iv + 1];
 }
 
-// The 32 bits from bit `pos` on, first bit highest.
+// The 32 bits from bit `pos` on, first bit highest: from the two aligned
+// 32-bit words that hold them (two loads a symbol where five byte loads were;
+// `bits` is 4-byte aligned, and kBitPadding keeps the second word inside).
 IMGPAR_HD std::uint32_t peek32(const std::uint8_t* bits, std::uint32_t pos) {
-    const std::uint8_t* p = bits + (pos >> 3);
-    const std::uint64_t w = static_cast<std::uint64_t>(p[0]) << 32 | static_cast<std::uint64_t>(p[1]) << 24 |
-                            static_cast<std::uint64_t>(p[2]) << 16 | static_cast<std::uint64_t>(p[3]) << 8 | p[4];
-    return static_cast<std::uint32_t>(w >> (8 - (pos & 7)));
+#if defined(__CUDA_ARCH__)
+    const std::uint32_t* w = reinterpret_cast<const std::uint32_t*>(bits) + (pos >> 5);
+    const std::uint32_t hi = __byte_perm(__ldg(w), 0u, 0x0123u), lo = __byte_perm(__ldg(w + 1), 0u, 0x0123u);
+    return __funnelshift_l(lo, hi, pos & 31);
+#else
+    const std::uint8_t* p = bits + 4 * (pos >> 5);
+    const auto be32 = [](const std::uint8_t* q) {
+        return static_cast<std::uint32_t>(q[0]) << 24 | static_cast<std::uint32_t>(q[1]) << 16 |
+               static_cast<std::uint32_t>(q[2]) << 8 | q[3];
+    };
+    const std::uint32_t hi = be32(p), lo = be32(p + 4);
+    const std::uint32_t shift = pos & 31;
+    return shift == 0 ? hi : (hi << shift) | (lo >> (32 - shift));
+#endif
 }
 
 // The symbol whose code starts `w`, and its code's length; -1 for no code.
