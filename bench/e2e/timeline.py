@@ -64,16 +64,13 @@ def summary(files, bins):
     steps = [("read+decode", "decode_ms"), ("compute", "elapsed_ms"), ("encode+write", "encode_ms"),
              ("waiting", "wait_ms")]
     total = sum((f["done_s"] - f["start_s"]) * 1000.0 for f in files)
-    parts = []
-    for label, key in steps:
-        ms = sum(f.get(key, 0.0) for f in files)
-        parts.append(f"{label} {ms / n:.2f} ms ({100.0 * ms / total:.0f}%)" if total > 0 else f"{label} {ms / n:.2f} ms")
+    spent = {key: sum(f.get(key, 0.0) for f in files) for _, key in steps}
     # The rest: queues between the steps, copies, the sink's own work. A file
     # read ahead of its worker counts its read in decode_ms but before
     # start_s, so the rest can come out a little below 0: shown as 0.
-    other = max(0.0, total - sum(sum(f.get(key, 0.0) for f in files) for _, key in steps))
-    parts.append(f"other {other / n:.2f} ms ({100.0 * other / total:.0f}%)" if total > 0 else "")
-    lines.append("a file, taken to written, on average: " + ", ".join(p for p in parts if p))
+    parts = [(label, spent[key]) for label, key in steps] + [("other", max(0.0, total - sum(spent.values())))]
+    parts = [f"{label} {ms / n:.2f} ms" + (f" ({100.0 * ms / total:.0f}%)" if total > 0 else "") for label, ms in parts]
+    lines.append("a file, taken to written, on average: " + ", ".join(parts))
     where = {}
     for f in files:
         key = f.get("decoded_on", "?") + ("/" + f["jpeg_decoder"] if "jpeg_decoder" in f else "")
