@@ -231,10 +231,7 @@ __device__ __forceinline__ const std::uint8_t* source_row(const FusedArgs& a, in
     return yy < 0 ? nullptr : row_ptr(a.src, yy);
 }
 
-// kAhead: rows whose entering and leaving words are in flight while a row is
-// finished (1, or 2 with the strip's first window loaded 8 rows at a time:
-// IMGPAR_BOX_AHEAD=2, for timing runs).
-template <typename Lanes, int kThreads, int kAhead = 1>
+template <typename Lanes, int kThreads>
 __global__ void __launch_bounds__(kThreads, Lanes::kResidentThreads / kThreads) box_fused(const __grid_constant__ FusedArgs a) {
     constexpr int C = Lanes::kChannels;
     constexpr int kBytes = Lanes::kBytes;
@@ -272,34 +269,19 @@ __global__ void __launch_bounds__(kThreads, Lanes::kResidentThreads / kThreads) 
         const int y1 = min(y0 + a.strip_rows, a.src.height);
         Lanes column;
         column.clear();
-        int j = -R;
-        if constexpr (kAhead > 1) {
-            // The window's rows 8 at a time, all loads issued before any sum.
-            constexpr int kInit = 8;
-            for (; j + kInit - 1 <= R; j += kInit) {
-                std::uint32_t w[kInit][kWords];
-#pragma unroll
-                for (int i = 0; i < kInit; ++i) cols.load(source_row(a, y0 + j + i), a, w[i]);
-#pragma unroll
-                for (int i = 0; i < kInit; ++i) column.add(w[i]);
-            }
-        }
 #pragma unroll 2
-        for (; j <= R; ++j) {
+        for (int j = -R; j <= R; ++j) {
             std::uint32_t w[kWords];
             cols.load(source_row(a, y0 + j), a, w);
             column.add(w);
         }
-        // The words entering and leaving the windows of the next kAhead rows
-        // (slot 0: the next row's).
-        std::uint32_t in[kAhead][kWords], out[kAhead][kWords];
-        auto fetch = [&](int y, int slot) {
-            cols.load(source_row(a, y + R), a, in[slot]);
-            cols.load(source_row(a, y - R - 1), a, out[slot]);
+        // The words entering and leaving the window of the next row.
+        std::uint32_t in[kWords], out[kWords];
+        auto fetch = [&](int y) {
+            cols.load(source_row(a, y + R), a, in);
+            cols.load(source_row(a, y - R - 1), a, out);
         };
-#pragma unroll
-        for (int s = 0; s < kAhead; ++s)
-            if (y0 + 1 + s < y1) fetch(y0 + 1 + s, s);
+        if (y0 + 1 < y1) fetch(y0 + 1);
 
         for (int y = y0; y < y1; ++y) {
             const int buf = (y - y0) & 1;
@@ -307,12 +289,8 @@ __global__ void __launch_bounds__(kThreads, Lanes::kResidentThreads / kThreads) 
             std::uint32_t v[kLanes];
             column.sums(v);
             if (y + 1 < y1) {
-                column.slide(in[0], out[0]);
-#pragma unroll
-                for (int s = 0; s + 1 < kAhead; ++s)
-#pragma unroll
-                    for (int k = 0; k < kWords; ++k) in[s][k] = in[s + 1][k], out[s][k] = out[s + 1][k];
-                if (y + 1 + kAhead < y1) fetch(y + 1 + kAhead, kAhead - 1);
+                column.slide(in, out);
+                if (y + 2 < y1) fetch(y + 2);
             }
             // Prefix sums per channel: the chunk's, then the warp's.
 #pragma unroll
@@ -388,14 +366,6 @@ int halo_bytes(int radius) {
     return static_cast<int>(round_up(static_cast<std::size_t>(Lanes::kChannels) * (radius + 1), Lanes::kBytes));
 }
 
-int ahead_override() {
-    static const int ahead = [] {
-        const char* v = std::getenv("IMGPAR_BOX_AHEAD");
-        return v != nullptr && std::atoi(v) == 2 ? 2 : 1;
-    }();
-    return ahead;
-}
-
 template <typename Lanes, int kThreads>
 void launch_fused(FusedArgs a, cudaStream_t stream) {
     const int rb = a.src.width * Lanes::kChannels;
@@ -405,10 +375,7 @@ void launch_fused(FusedArgs a, cudaStream_t stream) {
     const int strip = strip_rows_override() > 0 ? strip_rows_override() : FusedPolicy::kStripRows;
     a.strip_rows = strip;
     const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(std::min(ceil_div(a.src.height, strip), 65535)));
-    if (ahead_override() == 2)
-        box_fused<Lanes, kThreads, 2><<<grid, kThreads, 0, stream>>>(a);
-    else
-        box_fused<Lanes, kThreads><<<grid, kThreads, 0, stream>>>(a);
+    box_fused<Lanes, kThreads><<<grid, kThreads, 0, stream>>>(a);
     IMGPAR_CUDA_CHECK_LAUNCH("box_fused");
 }
 
