@@ -51,13 +51,36 @@ public:
 
     std::string run_cpu(const ReportSource& source, ConstViewU8 image, ReportFormat format,
                         RunNotes& notes) const override {
+        return report_cpu(source, image, format, notes);
+    }
+    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU8 image,
+                        ReportFormat format, RunNotes& notes) const override {
+        return report_gpu(session, source, image, format, notes);
+    }
+
+    // 16-bit images: the same report, of values 0..65535.
+    bool takes_u16() const override { return true; }
+    std::string run_cpu(const ReportSource& source, ConstViewU16 image, ReportFormat format,
+                        RunNotes& notes) const override {
+        return report_cpu(source, image, format, notes);
+    }
+    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU16 image,
+                        ReportFormat format, RunNotes& notes) const override {
+        return report_gpu(session, source, image, format, notes);
+    }
+
+private:
+    // The report of an 8- or 16-bit image (the mask is 8-bit either way).
+    template <typename View>
+    std::string report_cpu(const ReportSource& source, View image, ReportFormat format, RunNotes& notes) const {
         const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
         const std::vector<int> channels = channels_of(source.file, image.channels);
         notes.kernel = cpu::stats_kernel_name();
         return render(source, cpu::stats(image, mask ? &*mask : nullptr), channels, format, notes);
     }
-    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU8 image,
-                        ReportFormat format, RunNotes& notes) const override {
+    template <typename DeviceView>
+    std::string report_gpu(gpu::Session& session, const ReportSource& source, DeviceView image, ReportFormat format,
+                           RunNotes& notes) const {
         const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
         const std::vector<int> channels = channels_of(source.file, image.channels);
         if (!mask) return render(source, gpu::stats(session, image, nullptr, &notes.kernel), channels, format, notes);
@@ -68,27 +91,6 @@ public:
         return render(source, gpu::stats(session, image, &cm, &notes.kernel), channels, format, notes);
     }
 
-    // 16-bit images: the same report, of values 0..65535.
-    bool takes_u16() const override { return true; }
-    std::string run_cpu(const ReportSource& source, ConstViewU16 image, ReportFormat format,
-                        RunNotes& notes) const override {
-        const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
-        const std::vector<int> channels = channels_of(source.file, image.channels);
-        notes.kernel = cpu::stats_kernel_name();
-        return render(source, cpu::stats(image, mask ? &*mask : nullptr), channels, format, notes);
-    }
-    std::string run_gpu(gpu::Session& session, const ReportSource& source, ConstDeviceViewU16 image,
-                        ReportFormat format, RunNotes& notes) const override {
-        const std::optional<ConstViewU8> mask = mask_for(source.file, image.width, image.height);
-        const std::vector<int> channels = channels_of(source.file, image.channels);
-        if (!mask) return render(source, gpu::stats(session, image, nullptr, &notes.kernel), channels, format, notes);
-        const DeviceViewU8 m = session.image<std::uint8_t>(gpu::Session::Slot::Aux, mask->width, mask->height, 1);
-        session.upload(*mask, m);
-        const ConstDeviceViewU8 cm = m;
-        return render(source, gpu::stats(session, image, &cm, &notes.kernel), channels, format, notes);
-    }
-
-private:
     std::string mask_name() const { return *mask_path_ == "-" ? std::string("<stdin>") : *mask_path_; }
 
     // The --channel channels of this file. A name valid for some images but
