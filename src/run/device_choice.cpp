@@ -102,11 +102,7 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
     // for (520 photos on 16 cores and an H200: 1.83 s with them, 1.55 s
     // waiting).
     const double could = std::min(files, kGpuStartSeconds * cpu_rate);
-    bool early = f.compute < kGpuStartSeconds && could >= 0.25 * files;
-    // For timing runs that weigh the rule: 1 computes the first files on the
-    // CPU whenever the GPU is chosen, 0 never.
-    if (const char* v = std::getenv("IMGPAR_CPU_WHILE_GPU_STARTS"); v && (!std::strcmp(v, "0") || !std::strcmp(v, "1")))
-        early = v[0] == '1';
+    const bool early = f.compute < kGpuStartSeconds && could >= 0.25 * files;
     const double before = early ? could : 0.0;
     const double gpu_seconds =
         (before >= files ? std::max(cpu_seconds, kGpuStartSeconds) : kGpuStartSeconds + (files - before) / gpu_rate) +
@@ -122,10 +118,16 @@ DeviceDecision choose_for_batch(const DeviceRequest& request, const RunShape& sh
                   threads, threads == 1 ? "" : "s", f.decode + f.compute + f.encode, f.decode, f.compute, f.encode,
                   gpu_seconds, kGpuStartSeconds,
                   early ? ", files computing on the CPU meanwhile" : "", kGpuReleaseSeconds, f.copies);
+    // For timing runs that weigh the rule (the estimate and the choice of
+    // device stay the rule's): 1 computes the first files on the CPU whenever
+    // the GPU is chosen, 0 never.
+    bool cpu_first = early;
+    if (const char* v = std::getenv("IMGPAR_CPU_WHILE_GPU_STARTS"); v && (!std::strcmp(v, "0") || !std::strcmp(v, "1")))
+        cpu_first = v[0] == '1';
     std::string text = line;
-    if (!cpu && early) text += "; until it is up, files compute on the CPU";
+    if (!cpu && cpu_first) text += "; until it is up, files compute on the CPU";
     diag.info(text);
-    return {cpu ? parse_device_request("cpu") : request, !cpu && early};
+    return {cpu ? parse_device_request("cpu") : request, !cpu && cpu_first};
 }
 
 }  // namespace
